@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { documentTitle, type Estate, parseEstate, parseThresholds, type SourceDocument, type ThresholdsFile } from '@sandscope/engine';
+import { UserError } from './user-error.ts';
+
+/** A corpus folder as read from disk: markdown documents, an optional estate, optional fitted thresholds. */
+export interface CorpusSource {
+  readonly root: string;
+  readonly docsDir: string;
+  readonly documents: SourceDocument[];
+  readonly estate: Estate | null;
+  readonly thresholds: ThresholdsFile | null;
+  readonly thresholdsPath: string;
+}
+
+/** The default corpus shipped with the repository. */
+export const DEFAULT_CORPUS_DIR = resolve(import.meta.dirname, '../../../corpus');
+
+const MAX_DOC_BYTES = 2_000_000;
+
+function markdownFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(md|markdown)$/i.test(entry.name) && !/^(GAPS|README)\.md$/i.test(entry.name)) out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * Read a corpus folder. Accepts the repository's layout (`docs/*.md` beside
+ * `estate.json`) or any folder of markdown, nested or flat. Every failure is a
+ * UserError naming the path and what to do.
+ */
+export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource {
+  const root = resolve(dir);
+  if (!existsSync(root)) throw new UserError(`corpus folder not found: ${root}. Pass --corpus DIR with a folder of markdown files.`);
+  if (!statSync(root).isDirectory()) throw new UserError(`--corpus must be a folder, but ${root} is a file. Pass the folder that holds the markdown.`);
+  const docsDir = existsSync(join(root, 'docs')) && statSync(join(root, 'docs')).isDirectory() ? join(root, 'docs') : root;
+  const files = markdownFiles(docsDir);
+  if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);
+
+  const documents: SourceDocument[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      if (statSync(file).size > MAX_DOC_BYTES) throw new UserError(`${file} is larger than 2 MB; split it into smaller documents.`);
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check its permissions.`);
+    }
+    if (!text.trim()) continue;
+    const doc = relative(docsDir, file).split(sep).join('/');
+    documents.push({ doc, title: documentTitle(doc, text), text });
+  }
+  if (documents.length === 0) throw new UserError(`every markdown file in ${docsDir} is empty; there is nothing to answer from.`);
+
+  return { root, docsDir, documents, estate: readEstate(root), thresholds: readThresholds(root), thresholdsPath: join(root, 'thresholds.json') };
+}
+
+function readJson(path: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UserError(`${what} at ${path} is not valid JSON (${(error as Error).message}). Fix or remove it.`);
+  }
+}
+
+function readEstate(root: string): Estate | null {
+  const path = join(root, 'estate.json');
+  if (!existsSync(path)) return null;
+  const parsed = parseEstate(readJson(path, 'estate.json'));
+  if (!parsed.ok) throw new UserError(`${parsed.message} (${path}). Fix the file or remove it; the estate is optional.`);
+  return parsed.estate;
+}
+
+function readThresholds(root: string): ThresholdsFile | null {
+  const path = join(root, 'thresholds.json');
+  if (!existsSync(path)) return null;
+  const parsed = parseThresholds(readJson(path, 'thresholds.json'));
+  if (!parsed.ok) throw new UserError(`${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it.`);
+  return parsed.thresholds;
+}

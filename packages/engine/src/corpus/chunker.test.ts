@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument, MIN_PASSAGE_CHARS, slugify } from './chunker.ts';
+
+const long = (word: string) => `${word} `.repeat(50).trim(); // 50 × (len+1) - 1 chars, well over 200
+
+describe('heading-aligned chunker', () => {
+  it('makes one passage per heading with stable, readable ids', () => {
+    const text = `# Runbook: Pool\n\nIntro ${long('alpha')}\n\n## Confirm the pool is saturated\n\n${long('beta')}\n\n## Shed load\n\n${long('gamma')}\n`;
+    const chunks = chunkDocument({ doc: 'runbook-pool.md', title: 'Runbook: Pool', text });
+    expect(chunks.map((c) => c.id)).toEqual(['runbook-pool#runbook-pool', 'runbook-pool#confirm-the-pool-is-saturated', 'runbook-pool#shed-load']);
+    expect(chunks[1]!.heading).toBe('Confirm the pool is saturated');
+    expect(chunks[1]!.text).toBe(long('beta'));
+  });
+
+  it(`merges a section under ${MIN_PASSAGE_CHARS} characters forward into its neighbour, keeping the first heading`, () => {
+    const text = `# Doc\n\n${long('intro')}\n\n## Short\n\nTiny body.\n\n## Next\n\n${long('delta')}\n`;
+    const chunks = chunkDocument({ doc: 'd.md', title: 'Doc', text });
+    expect(chunks.map((c) => c.id)).toEqual(['d#doc', 'd#short']);
+    expect(chunks[1]!.text).toContain('Tiny body.');
+    expect(chunks[1]!.text).toContain('Next\n');
+    expect(chunks[1]!.text).toContain('delta');
+  });
+
+  it('merges a short last section backward', () => {
+    const text = `# Doc\n\n${long('intro')}\n\n## Tail\n\nTiny.\n`;
+    const chunks = chunkDocument({ doc: 'd.md', title: 'Doc', text });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.text).toContain('Tail\nTiny.');
+  });
+
+  it('ignores headings inside code fences and de-duplicates slugs', () => {
+    const text = `# Doc\n\n${long('alpha')}\n\n## Steps\n\n\`\`\`\n# not a heading\n\`\`\`\n${long('bravo')}\n\n## Steps\n\n${long('charlie')}\n`;
+    const ids = chunkDocument({ doc: 'd.md', title: 'Doc', text }).map((c) => c.id);
+    expect(ids).toEqual(['d#doc', 'd#steps', 'd#steps-2']);
+    expect(chunkDocument({ doc: 'd.md', title: 'Doc', text })[1]!.text).toContain('# not a heading');
+  });
+
+  it('slugifies punctuation and case', () => {
+    expect(slugify('orders-db: Connection Pool (ceiling)')).toBe('orders-db-connection-pool-ceiling');
+  });
+});

@@ -1,0 +1,100 @@
+import type { Chunk, SourceDocument } from '../types.ts';
+
+/** Passages shorter than this merge with a neighbour (seed §Four: "min 200 chars, merged below that"). */
+export const MIN_PASSAGE_CHARS = 200;
+
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+
+interface Section {
+  heading: string;
+  body: string[];
+}
+
+/** Lower-case, punctuation to hyphens: `Connection pool ceiling` → `connection-pool-ceiling`. */
+export function slugify(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'section'
+  );
+}
+
+/** The document's title: its first level-one heading, else its file name. */
+export function documentTitle(doc: string, text: string): string {
+  const h1 = text.split('\n').find((l) => /^#\s+/.test(l));
+  return h1 ? h1.replace(/^#\s+/, '').trim() : doc.replace(/\.md$/i, '');
+}
+
+function sectionsOf(text: string, title: string): Section[] {
+  const sections: Section[] = [];
+  let current: Section = { heading: title, body: [] };
+  let inFence = false;
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const m = inFence ? null : HEADING.exec(line);
+    if (m) {
+      if (m[1] === '#' && sections.length === 0 && current.body.every((l) => !l.trim())) {
+        current = { heading: m[2]!, body: [] };
+        continue;
+      }
+      sections.push(current);
+      current = { heading: m[2]!, body: [] };
+    } else {
+      current.body.push(line);
+    }
+  }
+  sections.push(current);
+  return sections
+    .map((s) => ({ heading: s.heading, body: [s.body.join('\n').trim()] }))
+    .filter((s, i) => i > 0 || s.body[0] !== '' || sections.length === 1);
+}
+
+const sizeOf = (s: Section) => s.heading.length + s.body.join('\n\n').length;
+
+/**
+ * Heading-aligned chunking: a passage is a heading and its body. A section under
+ * MIN_PASSAGE_CHARS merges forward into the next one (a short section is usually
+ * the lead-in to what follows); the last one merges backward. The merged passage
+ * keeps the first heading, so ids stay stable when a sub-section grows.
+ */
+export function chunkDocument(source: SourceDocument): Chunk[] {
+  const sections = sectionsOf(source.text, source.title);
+  const merged: Section[] = [];
+  let pending: Section | null = null;
+  for (const s of sections) {
+    const section: Section = pending
+      ? { heading: pending.heading, body: [...pending.body, `${s.heading}\n${s.body.join('\n\n')}`.trim()] }
+      : s;
+    pending = null;
+    if (sizeOf(section) < MIN_PASSAGE_CHARS) pending = section;
+    else merged.push(section);
+  }
+  if (pending) {
+    const last = merged.pop();
+    merged.push(last ? { heading: last.heading, body: [...last.body, `${pending.heading}\n${pending.body.join('\n\n')}`.trim()] } : pending);
+  }
+  const base = source.doc.replace(/\.md$/i, '');
+  const seen = new Map<string, number>();
+  return merged
+    .map((s) => ({ heading: s.heading, text: s.body.filter(Boolean).join('\n\n').trim() }))
+    .filter((s) => s.text.length > 0 || merged.length === 1)
+    .map((s) => {
+      const slug = slugify(s.heading);
+      const n = (seen.get(slug) ?? 0) + 1;
+      seen.set(slug, n);
+      return {
+        id: `${base}#${n === 1 ? slug : `${slug}-${n}`}`,
+        doc: source.doc,
+        docTitle: source.title,
+        heading: s.heading,
+        text: s.text,
+      };
+    });
+}
+
+export function chunkCorpus(documents: readonly SourceDocument[]): Chunk[] {
+  return documents.flatMap(chunkDocument);
+}

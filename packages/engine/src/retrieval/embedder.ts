@@ -1,0 +1,37 @@
+/**
+ * The dense-signal contract. Async so a remote embedding service (seed 004 #15:
+ * timeout, retries, batching) fits behind the same interface as the hashing one.
+ */
+export interface Embedder {
+  /** Identifies the embedding space; a cache or index built with another id is not comparable. */
+  readonly id: string;
+  readonly dimensions: number;
+  /**
+   * Cosine similarity at or above which two prompts count as the same for the
+   * semantic cache. It belongs to the embedder, not the cache (ADR-0008): a
+   * module-level constant was wrong in both directions at once.
+   */
+  readonly cacheSimilarityThreshold: number;
+  /** Unit-length vectors, one per text, in order. Throws EmbedderUnavailableError when it cannot serve. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** The embedder could not serve; retrieval degrades to lexical-only and says so. */
+export class EmbedderUnavailableError extends Error {
+  override readonly name = 'EmbedderUnavailableError';
+}
+
+/** Cosine of two vectors (unnormalised inputs allowed). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}

@@ -1,0 +1,48 @@
+/**
+ * The one place the gate's tuned constants live.
+ *
+ * The defaults below are a STARTING POINT, read off the first build of our corpus
+ * by eye, not a measurement. The shipped values are fitted by `sandscope calibrate`
+ * (5-fold cross-validation first, then a fit on the whole generated set) and
+ * written to `<corpus>/thresholds.json`, which `loadThresholds` prefers. The
+ * evaluation never scores a fold with values fitted on it (seed, Applied ML: an
+ * operating point chosen on the data it is scored on is a memory, not a measurement).
+ */
+export interface GateThresholds {
+  /** Below this product score: insufficient → refuse. */
+  readonly insufficientBelow: number;
+  /** At or above this product score: sufficient → answer. Between the two: ambiguous → adjudicate. */
+  readonly sufficientAbove: number;
+  /** Share of the question's content terms present in the retrieved passages; below it, refuse before scoring. */
+  readonly minTermCoverage: number;
+  /** Adjudication: the IDF-weighted share of the question's terms one passage must carry on its own. */
+  readonly minConcentration: number;
+}
+
+export const DEFAULT_THRESHOLDS: GateThresholds = {
+  insufficientBelow: 1.0,
+  sufficientAbove: 8.0,
+  minTermCoverage: 0.3,
+  minConcentration: 0.6,
+};
+
+/** Where a thresholds file came from, for the record. */
+export interface ThresholdsFile extends GateThresholds {
+  readonly fittedOn?: string;
+  readonly fittedAt?: string;
+  readonly questions?: number;
+  readonly heldOut?: Record<string, number>;
+}
+
+/** Validate a thresholds file's content; returns a message naming the bad field. */
+export function parseThresholds(raw: unknown): { ok: true; thresholds: ThresholdsFile } | { ok: false; message: string } {
+  if (!raw || typeof raw !== 'object') return { ok: false, message: 'thresholds file must hold a JSON object' };
+  const r = raw as Record<string, unknown>;
+  for (const key of ['insufficientBelow', 'sufficientAbove', 'minTermCoverage', 'minConcentration'] as const) {
+    if (typeof r[key] !== 'number' || !Number.isFinite(r[key])) return { ok: false, message: `thresholds file: "${key}" must be a number` };
+  }
+  if ((r.insufficientBelow as number) > (r.sufficientAbove as number)) {
+    return { ok: false, message: 'thresholds file: insufficientBelow must not exceed sufficientAbove' };
+  }
+  return { ok: true, thresholds: r as unknown as ThresholdsFile };
+}

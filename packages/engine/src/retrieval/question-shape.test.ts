@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { demandedValue, EntityLexicon, identifierTokens, statesValue } from './question-shape.ts';
+
+describe('question shape', () => {
+  it('reads the kind of value a question demands', () => {
+    expect(demandedValue('How long is the observation period between regions?')).toBe('duration');
+    expect(demandedValue('What is the connection pool ceiling for orders-db?')).toBe('quantity');
+    expect(demandedValue('Who approves an emergency change?')).toBeNull();
+    expect(demandedValue('Restart the worker after a rollout')).toBeNull();
+  });
+  it('recognises stated values of each kind', () => {
+    expect(statesValue('wait 30 minutes before the next region', 'duration')).toBe(true);
+    expect(statesValue('an observation period applies between regions', 'duration')).toBe(false);
+    expect(statesValue('at most 100 connections', 'quantity')).toBe(true);
+    expect(statesValue('there is a ceiling', 'quantity')).toBe(false);
+  });
+  it('finds identifier-shaped entities and skips ordinary hyphenated words', () => {
+    expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual(['orders-db', 'ordersdbpoolsaturated', 'sev1']);
+  });
+  it('learns single-word names from the estate and keeps the longest name', () => {
+    const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
+    expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Chunk } from '../types.ts';
+import { words } from './tokenizer.ts';
+
+/**
+ * What a question demands, read from its shape alone — no knowledge of how any
+ * test question was generated. Used by the gate's guards and by adjudication.
+ */
+
+/** The kind of value a question demands: a duration ("how long"), or any quantity ("what is the limit"). */
+export type DemandedValue = 'duration' | 'quantity' | null;
+
+const DURATION_ASK = /\bhow (long|soon|quickly|often|frequently)\b|\b(duration|period|interval|window|timeout|ttl|deadline|time[- ]to[- ]live|delay|expiry|cooldown|retention)\b/i;
+const QUANTITY_ASK = /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|max|min|size|count|capacity|budget|percentage|percent|rate|quota|number of|replicas?|target|cap)\b/i;
+const ASKS_FOR_FACT = /^\s*(what|which|how|at what|up to what|is there a|when)\b/i;
+
+export function demandedValue(question: string): DemandedValue {
+  if (/\bhow (long|soon|quickly)\b/i.test(question)) return 'duration';
+  if (/\bhow (many|much|big|large|high|low|far|often|frequently)\b/i.test(question)) return 'quantity';
+  if (!ASKS_FOR_FACT.test(question)) return null;
+  if (DURATION_ASK.test(question)) return 'duration';
+  if (QUANTITY_ASK.test(question)) return 'quantity';
+  return null;
+}
+
+const NUMBER_WORDS = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|half an?|an?)';
+const DURATION_VALUE = new RegExp(
+  `(?:\\b\\d+(?:[.,]\\d+)?|\\b${NUMBER_WORDS})\\s*(?:-\\s*)?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d|weeks?|months?|business days?|working days?)\\b`,
+  'i',
+);
+const ANY_VALUE = new RegExp(`\\d|\\b${NUMBER_WORDS.replace('|half an?|an?', '')}\\b|\\b(?:once|twice)\\b`, 'i');
+
+/** Does this text state a value of the kind demanded? */
+export function statesValue(text: string, kind: Exclude<DemandedValue, null>): boolean {
+  return kind === 'duration' ? DURATION_VALUE.test(text) : ANY_VALUE.test(text);
+}
+
+/** Common hyphenated words that are not names of anything. */
+const NOT_ENTITIES = new Set([
+  'on-call', 'follow-up', 'read-only', 'write-ahead', 'real-time', 'long-running', 'post-incident', 'self-serve',
+  'third-party', 'end-to-end', 'step-by-step', 'roll-back', 'rollback', 'sign-off', 'built-in', 'up-to-date', 'non-production',
+  'pre-production', 'cross-region', 'multi-region', 'single-region', 'high-risk', 'low-risk', 'customer-facing', 'user-facing',
+  'e-mail', 'how-to', 'opt-in', 'opt-out', 'day-to-day', 'well-known', 'in-flight', 'in-process', 'out-of-band', 'write-through',
+  're-run', 're-enable', 'per-service', 'time-to-live', 'x-request-id', 'p50', 'p95', 'p99', 'p999', '5xx', '4xx', '2xx',
+]);
+
+/**
+ * An identifier-shaped token: kebab/snake case (`orders-db`), dotted names,
+ * CamelCase alert names (`OrdersDbPoolSaturated`), or letters fused with
+ * digits (`SEV1`). These name specific things; a passage that never mentions
+ * the thing cannot be evidence about it.
+ */
+export function identifierTokens(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+/g)) {
+    const t = m[0].toLowerCase();
+    if (/^\d+(?:\.\d+)*$/.test(t)) continue; // plain numbers and versions
+    if (!NOT_ENTITIES.has(t)) out.add(t);
+  }
+  for (const m of text.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g)) out.add(m[0].toLowerCase());
+  for (const m of text.matchAll(/\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b/g)) {
+    const t = m[0].toLowerCase();
+    if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd)$/.test(t)) out.add(t);
+  }
+  return [...out];
+}
+
+/**
+ * The names a corpus (and, when there is one, its estate) uses for things.
+ * Built from the text itself so an unseen corpus needs no per-corpus code.
+ */
+export class EntityLexicon {
+  private readonly names: Set<string>;
+  private readonly multiWord: string[];
+
+  constructor(chunks: readonly Chunk[], extraNames: readonly string[] = []) {
+    this.names = new Set<string>();
+    for (const c of chunks) for (const t of identifierTokens(`${c.heading}\n${c.text}`)) this.names.add(t);
+    const multi: string[] = [];
+    for (const raw of extraNames) {
+      const name = raw.toLowerCase().trim();
+      if (!name) continue;
+      if (/\s/.test(name)) multi.push(name);
+      else this.names.add(name);
+    }
+    this.multiWord = multi;
+  }
+
+  /** The entities a question is about: known names it mentions, plus any identifier-shaped token. */
+  entitiesIn(question: string): string[] {
+    const found = new Set(identifierTokens(question));
+    const lower = question.toLowerCase();
+    for (const w of words(question)) if (this.names.has(w)) found.add(w);
+    for (const name of this.multiWord) if (containsPhrase(lower, name)) found.add(name);
+    // A name inside a longer one it was found in ("orders" inside "orders-db") is not a separate subject.
+    return [...found].filter((e) => ![...found].some((o) => o !== e && o.includes(e) && /[-_.]/.test(o)));
+  }
+}
+
+export function containsPhrase(haystackLower: string, phraseLower: string): boolean {
+  const escaped = phraseLower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![a-z0-9-])${escaped}(?![a-z0-9-])`, 'i').test(haystackLower);
+}
+
+/** Does the passage (its heading, document title or text) name this entity? */
+export function passageNames(chunk: Chunk, entity: string): boolean {
+  const hay = `${chunk.docTitle}\n${chunk.heading}\n${chunk.text}`.toLowerCase();
+  if (containsPhrase(hay, entity)) return true;
+  // CamelCase alert names are often written with spaces or backticks in prose.
+  return /[-_.]/.test(entity) ? false : hay.replace(/[\s`_-]/g, '').includes(entity);
+}

@@ -1,0 +1,60 @@
+/**
+ * One tokenizer for every signal (BM25, the hashing embedder, term coverage,
+ * the extractive answerer), so "present in the passage" means the same thing
+ * everywhere.
+ */
+
+const STOPWORDS = new Set(
+  `a about above after again against all am an and any are aren't as at be because been before being below between both but by
+  can cannot could did do does doing don't down during each few for from further had has have having he her here hers herself him
+  himself his how i if in into is isn't it it's its itself just let me more most my myself no nor not of off on once only or other
+  ought our ours ourselves out over own same she should so some such than that that's the their theirs them themselves then there
+  these they this those through to too under until up very was we were what when where which while who whom why will with would
+  you your yours yourself yourselves tell know say says said please need needs get got also there's what's whats`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Light suffix stripping: enough that "ceilings"/"ceiling" and "restarts"/"restarted" meet. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word) || word.includes('-')) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
+  if (word.endsWith('es') && /(ches|shes|xes|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  return word;
+}
+
+/** Raw lower-cased words, identifiers kept whole (`orders-db`, `p99`, `5xx`). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+(?:[-_.][a-z0-9]+)*/g) ?? [];
+}
+
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/**
+ * Index terms: stemmed non-stopwords; a hyphenated identifier contributes itself
+ * and its parts, so `orders-db` matches a query for "orders db" and vice versa.
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (STOPWORDS.has(w)) continue;
+    out.push(stem(w));
+    if (/[-_.]/.test(w)) {
+      for (const part of w.split(/[-_.]/)) if (part && !STOPWORDS.has(part)) out.push(stem(part));
+    }
+  }
+  return out;
+}
+
+/** The distinct content terms of a question (what coverage is measured over). */
+export function contentTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const w of words(text)) if (!STOPWORDS.has(w)) terms.add(stem(w));
+  return [...terms];
+}

@@ -1,0 +1,49 @@
+/**
+ * The engine's shared vocabulary. Every other package speaks in these terms.
+ * Names follow the seed: band, verdict, adjudicate, terminal, reserve, settle.
+ */
+
+/** A markdown document as read from a corpus folder (the reading itself is I/O and lives in apps). */
+export interface SourceDocument {
+  /** File name relative to the corpus docs folder, e.g. `runbook-connection-pool-exhaustion.md`. */
+  readonly doc: string;
+  readonly title: string;
+  readonly text: string;
+}
+
+/** A passage: one heading and its body, the unit of retrieval and of citation. */
+export interface Chunk {
+  /** Stable, readable id: `<doc-without-.md>#<heading-slug>`. */
+  readonly id: string;
+  readonly doc: string;
+  readonly docTitle: string;
+  readonly heading: string;
+  readonly text: string;
+}
+
+/** Where the gate places a question's evidence. */
+export type Band = 'insufficient' | 'ambiguous' | 'sufficient';
+
+/** What the user is told. `partial` is an ambiguous band let through by adjudication, flagged. */
+export type Verdict = 'answered' | 'partial' | 'refused';
+
+/** A retrieved passage with its raw (unnormalised) and fused scores. */
+export interface ScoredChunk {
+  readonly chunk: Chunk;
+  /** Unnormalised BM25 score. */
+  readonly bm25: number;
+  /** Unnormalised cosine similarity, or null when the embedder is unavailable (degraded). */
+  readonly dense: number | null;
+  /** Normalised, weighted fusion used only for ranking — never for the gate (seed §Two). */
+  readonly fused: number;
+}
+
+export interface Claim {
+  readonly text: string;
+  /** Chunk ids. A claim with no citation is not evidence and is never emitted. */
+  readonly citations: readonly string[];
+}
+
+export type Workload = 'triage' | 'change' | 'postmortem';
+
+export type Terminal = 'refuse' | 'escalate' | 'await_approval' | 'emit';

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Breaks guarded code one mutation at a time and checks the named test goes red
+# (STYLE rule 15, the seed's D-013/D-015: a test that has only seen a passing tree
+# has not been tested). Restores every file. Usage: bash scripts/mutants.sh
+set -u
+cd "$(dirname "$0")/.."
+pass=0; fail=0
+mutate() { # file, perl substitution, test path, description
+  local file=$1 expr=$2 test=$3 what=$4
+  cp "$file" "$file.orig"
+  perl -0pi -e "$expr" "$file"
+  if cmp -s "$file" "$file.orig"; then echo "  ?? mutation did not apply: $what"; fail=$((fail+1)); mv "$file.orig" "$file"; return; fi
+  if npx vitest run "$test" >/dev/null 2>&1; then echo "  SURVIVED  $what"; fail=$((fail+1)); else echo "  killed    $what"; pass=$((pass+1)); fi
+  mv "$file.orig" "$file"
+}
+E=packages/engine/src
+mutate $E/retrieval/bm25.ts 's/BM25_K1 = 1.5/BM25_K1 = 1.2/' $E/retrieval/bm25.test.ts "BM25 k1 changed"
+mutate $E/retrieval/bm25.ts 's/\(df \+ 0.5\)\)/(df + 1))/' $E/retrieval/bm25.test.ts "BM25 idf formula changed"
+mutate $E/retrieval/hashing-embedder.ts "s/0.25 \* w/0.5 * w/" $E/retrieval/hashing-embedder.test.ts "embedder trigram weight changed"
+mutate $E/retrieval/hashing-embedder.ts 's/h = Math.imul\(h, 0x01000193\)/h = Math.imul(h, 0x01000197)/' $E/retrieval/hashing-embedder.test.ts "FNV prime changed"
+mutate $E/corpus/chunker.ts 's/MIN_PASSAGE_CHARS = 200/MIN_PASSAGE_CHARS = 0/' $E/corpus/chunker.test.ts "no merging of short passages"
+mutate $E/corpus/chunker.ts 's/if \(\/\^\\s\*\(```\|~~~\)\/.test\(line\)\) inFence = !inFence;//' $E/corpus/chunker.test.ts "code fences not respected"
+mutate $E/retrieval/gate-features.ts 's/Math.max\(0, result.dense \?\? 0\) \* result.bm25/Math.max(0, result.dense ?? 0) + result.bm25/' $E/retrieval/hybrid-retriever.test.ts "score is a sum, not a product (features)"
+mutate $E/retrieval/evidence-gate.ts 's/score >= thresholds.sufficientAbove/score > thresholds.insufficientBelow/' $E/retrieval/evidence-gate.test.ts "no ambiguous band"
+mutate $E/retrieval/evidence-gate.ts 's/band === .sufficient. && strongest.missingEntities.length/false/' $E/retrieval/evidence-gate.test.ts "entity guard removed"
+mutate $E/retrieval/evidence-gate.ts "s/band === 'sufficient' && f.demanded/false \&\& f.demanded/" $E/retrieval/evidence-gate.test.ts "value guard removed"
+mutate $E/retrieval/evidence-gate.ts 's/f.coverage < thresholds.minTermCoverage/false/' $E/retrieval/evidence-gate.test.ts "coverage guard removed"
+mutate $E/retrieval/evidence-gate.ts 's/if \(f.degraded \|\| f.score === null\)/if (false)/' $E/retrieval/evidence-gate.test.ts "degraded run scored"
+mutate $E/retrieval/adjudicator.ts 's/if \(p.missingEntities.length\) out.push/if (false) out.push/' $E/retrieval/evidence-gate.test.ts "adjudicator ignores entities"
+mutate $E/retrieval/adjudicator.ts "s/decision: 'partial',/decision: 'refuse',/" $E/retrieval/evidence-gate.test.ts "adjudicator never lets partial through"
+echo "mutants: $pass killed, $fail survived"
+[ "$fail" -eq 0 ]
