@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import { type AgentConfig, type LoadConfigOptions, loadConfig } from './config.ts';
+
+const TOKEN = 'tok-0123456789abcdef';
+const SALT = 'salt-0123456789abcdef';
+
+function ok(env: Record<string, string | undefined>, options?: LoadConfigOptions): AgentConfig {
+  const result = loadConfig(env, options);
+  if (!result.ok) throw new Error(`expected a valid config, got: ${result.message}`);
+  return result.config;
+}
+
+function failure(env: Record<string, string | undefined>, options?: LoadConfigOptions): string {
+  const result = loadConfig(env, options);
+  if (result.ok) throw new Error('expected the config to be refused');
+  return result.message;
+}
+
+describe('loadConfig defaults', () => {
+  it('needs nothing for the CLI: every variable has a default', () => {
+    const result = loadConfig({});
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const { ipSalt, ...rest } = result.config;
+    expect(ipSalt).toMatch(/^[0-9a-f]{64}$/);
+    expect(rest).toEqual({
+      port: 7860,
+      host: '127.0.0.1',
+      agentToken: undefined,
+      ipSaltSource: 'random',
+      database: { kind: 'pglite', dir: '.sandscope/pglite' },
+      dataDir: '.sandscope',
+      redisUrl: undefined,
+      runBudgetUsd: 0.02,
+      rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
+      maxBodyBytes: 16_384,
+      maxQuestionChars: 1_000,
+      corpusDir: 'corpus',
+    });
+    expect(result.notes).toEqual([
+      'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
+    ]);
+  });
+
+  it('generates a different random salt per process (per load)', () => {
+    expect(ok({}).ipSalt).not.toBe(ok({}).ipSalt);
+  });
+
+  it('reads and coerces every variable', () => {
+    const config = ok(
+      {
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        AGENT_TOKEN: TOKEN,
+        IP_SALT: SALT,
+        DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/sandscope',
+        SANDSCOPE_DATA_DIR: '/var/lib/sandscope',
+        REDIS_URL: 'redis://127.0.0.1:6379/0',
+        RUN_BUDGET_USD: '0.5',
+        RATE_LIMIT_WINDOW_MS: '1000',
+        RATE_LIMIT_MAX: '5',
+        DAILY_TOKEN_CEILING: '42',
+        MAX_BODY_BYTES: '8192',
+        MAX_QUESTION_CHARS: '500',
+        CORPUS_DIR: '/srv/corpus',
+        GROQ_API_KEY: 'not-read-here',
+      },
+      { requireToken: true },
+    );
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      agentToken: TOKEN,
+      ipSalt: SALT,
+      ipSaltSource: 'env',
+      database: { kind: 'postgres', url: 'postgres://u:p@127.0.0.1:5432/sandscope' },
+      dataDir: '/var/lib/sandscope',
+      redisUrl: 'redis://127.0.0.1:6379/0',
+      runBudgetUsd: 0.5,
+      rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
+      maxBodyBytes: 8192,
+      maxQuestionChars: 500,
+      corpusDir: '/srv/corpus',
+    });
+  });
+
+  it('treats blank values as unset and puts PGlite under SANDSCOPE_DATA_DIR', () => {
+    const config = ok({ PORT: '', DATABASE_URL: '  ', SANDSCOPE_DATA_DIR: 'state' });
+    expect(config.port).toBe(7860);
+    expect(config.database).toEqual({ kind: 'pglite', dir: 'state/pglite' });
+  });
+
+  it('types the token as present when requireToken is true', () => {
+    const result = loadConfig({ AGENT_TOKEN: TOKEN }, { requireToken: true });
+    if (!result.ok) throw new Error(result.message);
+    const token: string = result.config.agentToken; // compiles only because of the overload
+    expect(token).toBe(TOKEN);
+  });
+});
+
+describe('loadConfig error messages name the variable and the remedy', () => {
+  it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {
+    expect(failure({ RUN_BUDGET_USD: '0' })).toBe(
+      'RUN_BUDGET_USD must be a number greater than 0 (got "0"). Set it to a positive USD amount such as 0.02.',
+    );
+  });
+
+  it.each(['-1', 'abc', '0.00', 'NaN', 'Infinity', '1e3', '$0.02'])('RUN_BUDGET_USD = %s is refused', (value) => {
+    expect(failure({ RUN_BUDGET_USD: value })).toBe(
+      `RUN_BUDGET_USD must be a number greater than 0 (got ${JSON.stringify(value)}). Set it to a positive USD amount such as 0.02.`,
+    );
+  });
+
+  it('accepts RUN_BUDGET_USD written as .05 or 1', () => {
+    expect(ok({ RUN_BUDGET_USD: '.05' }).runBudgetUsd).toBe(0.05);
+    expect(ok({ RUN_BUDGET_USD: '1' }).runBudgetUsd).toBe(1);
+  });
+
+  it('PORT', () => {
+    expect(failure({ PORT: 'http' })).toBe(
+      'PORT must be a whole number from 0 to 65535 (got "http"). Set it to a free TCP port such as 7860.',
+    );
+    expect(failure({ PORT: '70000' })).toMatch(/^PORT must be a whole number from 0 to 65535 \(got "70000"\)/);
+    expect(failure({ PORT: '80.5' })).toMatch(/^PORT must be a whole number/);
+  });
+
+  it('AGENT_TOKEN missing when serving', () => {
+    expect(failure({}, { requireToken: true })).toBe(
+      'AGENT_TOKEN is required to serve (it is the bearer token every route checks). Set it to a random secret such as the output of `openssl rand -hex 32`, at least 16 characters, and give the website the same value.',
+    );
+  });
+
+  it('AGENT_TOKEN too short, without echoing the secret', () => {
+    const message = failure({ AGENT_TOKEN: 'hunter2' }, { requireToken: true });
+    expect(message).toBe(
+      'AGENT_TOKEN must be at least 16 characters (got 7). Set it to a random secret such as the output of `openssl rand -hex 32`, and give the website the same value.',
+    );
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('AGENT_TOKEN wrapped in quotes (pasted from a .env file), without echoing the secret', () => {
+    const message = failure({ AGENT_TOKEN: `"${TOKEN}"` }, { requireToken: true });
+    expect(message).toBe(
+      'AGENT_TOKEN is wrapped in quotes (got 22 characters). Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.',
+    );
+    expect(message).not.toContain(TOKEN);
+  });
+
+  it('AGENT_TOKEN with stray whitespace', () => {
+    expect(failure({ AGENT_TOKEN: `${TOKEN}\n` })).toBe(
+      'AGENT_TOKEN has leading or trailing whitespace. Remove it: the value is used exactly as given.',
+    );
+  });
+
+  it('IP_SALT too short', () => {
+    const message = failure({ IP_SALT: 'pepper' });
+    expect(message).toBe(
+      'IP_SALT must be at least 16 characters (got 6). Set it to a random secret such as the output of `openssl rand -hex 32`, the same on every replica.',
+    );
+    expect(message).not.toContain('pepper');
+  });
+
+  it('IP_SALT required with REDIS_URL, because replicas must agree on client digests', () => {
+    expect(failure({ REDIS_URL: 'redis://127.0.0.1:6379' })).toBe(
+      'IP_SALT is required when REDIS_URL is set: replicas sharing one Redis must digest client addresses with the same salt, or each replica counts a client separately and the rate limit multiplies. Set IP_SALT to a random secret such as the output of `openssl rand -hex 32`, the same on every replica.',
+    );
+  });
+
+  it('DATABASE_URL that is not a Postgres URL, without echoing it (it may hold a password)', () => {
+    const message = failure({ DATABASE_URL: 'mysql://root:s3cret@db/app' });
+    expect(message).toBe(
+      "DATABASE_URL must be a postgres:// or postgresql:// URL; the value given is not one (not shown: it may hold a password). Set it to the server's connection string, or unset it to use the embedded PGlite database under SANDSCOPE_DATA_DIR.",
+    );
+    expect(message).not.toContain('s3cret');
+    expect(ok({ DATABASE_URL: 'postgresql://localhost/x' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://localhost/x',
+    });
+  });
+
+  it('REDIS_URL that is not a Redis URL', () => {
+    expect(failure({ REDIS_URL: '127.0.0.1:6379', IP_SALT: SALT })).toBe(
+      'REDIS_URL must be a redis:// or rediss:// URL; the value given is not one (not shown: it may hold a password). Set it to the Redis connection string, or unset it to use the in-process rate limiter (a single replica only).',
+    );
+    expect(ok({ REDIS_URL: 'rediss://:pw@cache.example:6380', IP_SALT: SALT }).redisUrl).toBe(
+      'rediss://:pw@cache.example:6380',
+    );
+  });
+
+  it('RATE_LIMIT_WINDOW_MS', () => {
+    expect(failure({ RATE_LIMIT_WINDOW_MS: '60s' })).toBe(
+      'RATE_LIMIT_WINDOW_MS must be a whole number of at least 1 (got "60s"). Set it to the sliding-window length in milliseconds, such as 60000 for one minute.',
+    );
+  });
+
+  it('RATE_LIMIT_MAX', () => {
+    expect(failure({ RATE_LIMIT_MAX: '0' })).toBe(
+      'RATE_LIMIT_MAX must be a whole number of at least 1 (got "0"). Set it to the requests allowed per client per window, such as 30.',
+    );
+  });
+
+  it('DAILY_TOKEN_CEILING', () => {
+    expect(failure({ DAILY_TOKEN_CEILING: '-5' })).toBe(
+      'DAILY_TOKEN_CEILING must be a whole number of at least 1 (got "-5"). Set it to the model tokens allowed per client per UTC day, such as 200000.',
+    );
+  });
+
+  it('MAX_BODY_BYTES', () => {
+    expect(failure({ MAX_BODY_BYTES: '16k' })).toBe(
+      'MAX_BODY_BYTES must be a whole number of at least 1 (got "16k"). Set it to the largest request body to accept, in bytes, such as 16384.',
+    );
+  });
+
+  it('MAX_QUESTION_CHARS', () => {
+    expect(failure({ MAX_QUESTION_CHARS: '1,000' })).toBe(
+      'MAX_QUESTION_CHARS must be a whole number of at least 1 (got "1,000"). Set it to the longest question to accept, in characters, such as 1000.',
+    );
+  });
+
+  it('MAX_BODY_BYTES too small for the longest question', () => {
+    expect(failure({ MAX_BODY_BYTES: '2000' })).toBe(
+      'MAX_BODY_BYTES (2000) must be at least 4 × MAX_QUESTION_CHARS (4000), so a question of the maximum length fits in a request body (UTF-8 takes up to 4 bytes per character). Raise MAX_BODY_BYTES or lower MAX_QUESTION_CHARS.',
+    );
+  });
+
+  it('quoted non-secret values show the value', () => {
+    expect(failure({ RUN_BUDGET_USD: "'0.02'" })).toBe(
+      `RUN_BUDGET_USD is wrapped in quotes (got "'0.02'"). Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.`,
+    );
+  });
+
+  it('lists every wrong variable, one per line', () => {
+    const lines = failure({ PORT: 'x', RUN_BUDGET_USD: '0', RATE_LIMIT_MAX: 'many' }).split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['PORT', 'RUN_BUDGET_USD', 'RATE_LIMIT_MAX']);
+  });
+
+  it('reports field and cross-field problems in the same attempt', () => {
+    expect(failure({ PORT: 'x', REDIS_URL: 'redis://127.0.0.1:6379' }, { requireToken: true }).split('\n').map((l) => l.split(' ')[0])).toEqual([
+      'PORT',
+      'AGENT_TOKEN',
+      'IP_SALT',
+    ]);
+  });
+
+  it('does not call a variable that is set but wrong "missing"', () => {
+    expect(failure({ AGENT_TOKEN: 'short' }, { requireToken: true })).not.toContain('required');
+    expect(failure({ IP_SALT: 'short', REDIS_URL: 'redis://h' })).not.toContain('required');
+    expect(failure({ MAX_QUESTION_CHARS: 'x', MAX_BODY_BYTES: '10' }).split('\n')).toHaveLength(1);
+  });
+});

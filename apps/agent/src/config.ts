@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { LimiterPolicy } from './limits/limiter.ts';
+
+/**
+ * The agent deployable's configuration: ONE zod schema over `process.env`, parsed
+ * once at start-up (STYLE rule 9). A wrong value stops start-up with a message
+ * naming the variable and what to set it to — it never surfaces later as a stack
+ * trace in the middle of a run (D-007: a zero RUN_BUDGET_USD used to kill every run
+ * mid-stream; now it prevents start-up).
+ *
+ * Provider API keys are not here: the model layer reads them where it builds
+ * providers, so this file never holds a model credential.
+ */
+export interface AgentConfig {
+  /** PORT — TCP port to listen on (default 7860). */
+  readonly port: number;
+  /** HOST — interface to bind (default 127.0.0.1; a container sets 0.0.0.0). */
+  readonly host: string;
+  /** AGENT_TOKEN — bearer token every route requires (T-3). Required to serve. */
+  readonly agentToken: string | undefined;
+  /** IP_SALT — HMAC key for client digests (T-9); random per process when unset. */
+  readonly ipSalt: string;
+  /** Whether `ipSalt` came from IP_SALT or was generated for this process. */
+  readonly ipSaltSource: 'env' | 'random';
+  /** DATABASE_URL when set; otherwise embedded PGlite under SANDSCOPE_DATA_DIR. */
+  readonly database: { readonly kind: 'postgres'; readonly url: string } | { readonly kind: 'pglite'; readonly dir: string };
+  /** SANDSCOPE_DATA_DIR — local state directory (default `.sandscope`). */
+  readonly dataDir: string;
+  /** REDIS_URL — shared limiter/cache store for more than one replica; in-process when unset. */
+  readonly redisUrl: string | undefined;
+  /** RUN_BUDGET_USD — spend ceiling per run, > 0 (default 0.02). */
+  readonly runBudgetUsd: number;
+  /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
+  readonly rateLimit: LimiterPolicy;
+  /** MAX_BODY_BYTES — largest request body accepted (default 16384). */
+  readonly maxBodyBytes: number;
+  /** MAX_QUESTION_CHARS — longest question accepted (default 1000). */
+  readonly maxQuestionChars: number;
+  /** CORPUS_DIR — the corpus to index at start-up (default `corpus`). */
+  readonly corpusDir: string;
+}
+
+/** What `serve` gets: the token is guaranteed. */
+export type ServeConfig = AgentConfig & { readonly agentToken: string };
+
+export type ConfigResult<C extends AgentConfig> =
+  | {
+      readonly ok: true;
+      readonly config: C;
+      /** Things an operator should know at start-up that are not errors (log them). */
+      readonly notes: readonly string[];
+    }
+  | {
+      readonly ok: false;
+      /** One line per wrong variable, each naming it and what to do. Never contains a secret value. */
+      readonly message: string;
+    };
+
+export interface LoadConfigOptions {
+  /** `serve` exposes HTTP and must have AGENT_TOKEN; the in-process CLI does not. */
+  readonly requireToken?: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Defaults, in one place: the schema's cross-field checks and its output both use them. */
+export const CONFIG_DEFAULTS = {
+  port: 7860,
+  host: '127.0.0.1',
+  dataDir: '.sandscope',
+  runBudgetUsd: 0.02,
+  rateLimitWindowMs: 60_000,
+  rateLimitMax: 30,
+  dailyTokenCeiling: 200_000,
+  maxBodyBytes: 16_384,
+  maxQuestionChars: 1_000,
+  corpusDir: 'corpus',
+} as const;
+
+const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
+const MIN_SECRET_CHARS = 16;
+
+/** How a value is shown in a message: secrets (and URLs, which may embed passwords) only by length. */
+function shown(raw: string, secret: boolean): string {
+  return secret ? `${raw.length} characters` : JSON.stringify(raw);
+}
+
+interface VarSpec<T> {
+  readonly name: string;
+  readonly secret?: boolean;
+  /** Returns the value, or the message for a wrong value (without the variable's name). */
+  readonly parse: (raw: string) => { ok: true; value: T } | { ok: false; problem: string };
+}
+
+/**
+ * One environment variable: unset or blank means "use the default" (`.env` files
+ * often carry `FOO=`); a value wrapped in quotes is refused, because hosting UIs
+ * take values literally and a pasted `"…"` once broke auth across eight secrets
+ * at once (seed §8).
+ */
+function envVar<T>(spec: VarSpec<T>) {
+  const secret = spec.secret ?? false;
+  return z
+    .string()
+    .optional()
+    .transform((input, ctx): T | undefined => {
+      const raw = secret ? input : input?.trim();
+      if (raw === undefined || raw.trim() === '') return undefined;
+      if (raw.length >= 2 && /^(["']).*\1$/s.test(raw)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `${spec.name} is wrapped in quotes (got ${shown(raw, secret)}). ` +
+            'Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.',
+        });
+        return z.NEVER;
+      }
+      if (secret && raw !== raw.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${spec.name} has leading or trailing whitespace. Remove it: the value is used exactly as given.`,
+        });
+        return z.NEVER;
+      }
+      const parsed = spec.parse(raw);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: `${spec.name} ${parsed.problem}` });
+      return z.NEVER;
+    });
+}
+
+function wholeNumber(name: string, min: number, max: number, remedy: string) {
+  return envVar<number>({
+    name,
+    parse: (raw) => {
+      const value = Number(raw);
+      const fits = /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= min && value <= max;
+      if (fits) return { ok: true, value };
+      const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+      return { ok: false, problem: `must be a whole number ${range} (got ${shown(raw, false)}). ${remedy}` };
+    },
+  });
+}
+
+function secretVar(name: string, remedy: string) {
+  return envVar<string>({
+    name,
+    secret: true,
+    parse: (raw) =>
+      raw.length >= MIN_SECRET_CHARS
+        ? { ok: true, value: raw }
+        : { ok: false, problem: `must be at least ${MIN_SECRET_CHARS} characters (got ${raw.length}). ${remedy}` },
+  });
+}
+
+function urlVar(name: string, protocols: readonly string[], remedy: string) {
+  return envVar<string>({
+    name,
+    secret: true,
+    parse: (raw) => {
+      let protocol: string | undefined;
+      try {
+        protocol = new URL(raw).protocol;
+      } catch {
+        protocol = undefined;
+      }
+      if (protocol !== undefined && protocols.includes(protocol)) return { ok: true, value: raw };
+      const schemes = protocols.map((p) => `${p}//`).join(' or ');
+      return {
+        ok: false,
+        problem: `must be a ${schemes} URL; the value given is not one (not shown: it may hold a password). ${remedy}`,
+      };
+    },
+  });
+}
+
+const textVar = (name: string) => envVar<string>({ name, parse: (raw) => ({ ok: true, value: raw }) });
+
+/**
+ * The schema. A factory only because `requireToken` differs between `serve` and
+ * the CLI; every variable is declared once, here.
+ */
+export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
+  const requireToken = options.requireToken ?? false;
+  return z
+    .object({
+      PORT: wholeNumber('PORT', 0, 65_535, 'Set it to a free TCP port such as 7860.'),
+      HOST: textVar('HOST'),
+      AGENT_TOKEN: secretVar('AGENT_TOKEN', `Set it to ${SECRET_HINT}, and give the website the same value.`),
+      IP_SALT: secretVar('IP_SALT', `Set it to ${SECRET_HINT}, the same on every replica.`),
+      DATABASE_URL: urlVar(
+        'DATABASE_URL',
+        ['postgres:', 'postgresql:'],
+        "Set it to the server's connection string, or unset it to use the embedded PGlite database under SANDSCOPE_DATA_DIR.",
+      ),
+      SANDSCOPE_DATA_DIR: textVar('SANDSCOPE_DATA_DIR'),
+      REDIS_URL: urlVar(
+        'REDIS_URL',
+        ['redis:', 'rediss:'],
+        'Set it to the Redis connection string, or unset it to use the in-process rate limiter (a single replica only).',
+      ),
+      RUN_BUDGET_USD: envVar<number>({
+        name: 'RUN_BUDGET_USD',
+        parse: (raw) => {
+          const value = Number(raw);
+          return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value) && value > 0
+            ? { ok: true, value }
+            : {
+                ok: false,
+                problem: `must be a number greater than 0 (got ${shown(raw, false)}). Set it to a positive USD amount such as 0.02.`,
+              };
+        },
+      }),
+      RATE_LIMIT_WINDOW_MS: wholeNumber(
+        'RATE_LIMIT_WINDOW_MS',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the sliding-window length in milliseconds, such as 60000 for one minute.',
+      ),
+      RATE_LIMIT_MAX: wholeNumber(
+        'RATE_LIMIT_MAX',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the requests allowed per client per window, such as 30.',
+      ),
+      DAILY_TOKEN_CEILING: wholeNumber(
+        'DAILY_TOKEN_CEILING',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the model tokens allowed per client per UTC day, such as 200000.',
+      ),
+      MAX_BODY_BYTES: wholeNumber(
+        'MAX_BODY_BYTES',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the largest request body to accept, in bytes, such as 16384.',
+      ),
+      MAX_QUESTION_CHARS: wholeNumber(
+        'MAX_QUESTION_CHARS',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the longest question to accept, in characters, such as 1000.',
+      ),
+      CORPUS_DIR: textVar('CORPUS_DIR'),
+    })
+    .superRefine((env, ctx) => {
+      if (requireToken && env.AGENT_TOKEN === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `AGENT_TOKEN is required to serve (it is the bearer token every route checks). ` +
+            `Set it to ${SECRET_HINT}, at least ${MIN_SECRET_CHARS} characters, and give the website the same value.`,
+        });
+      }
+      if (env.REDIS_URL !== undefined && env.IP_SALT === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'IP_SALT is required when REDIS_URL is set: replicas sharing one Redis must digest client addresses ' +
+            'with the same salt, or each replica counts a client separately and the rate limit multiplies. ' +
+            `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
+        });
+      }
+      const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
+      const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
+      // Both must have parsed (a failed field holds no number) before they can be compared.
+      if (typeof maxBodyBytes === 'number' && typeof maxQuestionChars === 'number' && maxBodyBytes < maxQuestionChars * 4) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `MAX_BODY_BYTES (${maxBodyBytes}) must be at least 4 × MAX_QUESTION_CHARS (${maxQuestionChars * 4}), ` +
+            'so a question of the maximum length fits in a request body (UTF-8 takes up to 4 bytes per character). ' +
+            'Raise MAX_BODY_BYTES or lower MAX_QUESTION_CHARS.',
+        });
+      }
+    }, {
+      // Run the cross-field checks even when a field failed, so one start-up attempt
+      // reports every problem. A failed field is not `undefined`, so "missing" checks
+      // do not fire for a variable that was set but wrong.
+      when: () => true,
+    })
+    .transform((env): AgentConfig => {
+      const dataDir = env.SANDSCOPE_DATA_DIR ?? CONFIG_DEFAULTS.dataDir;
+      return {
+        port: env.PORT ?? CONFIG_DEFAULTS.port,
+        host: env.HOST ?? CONFIG_DEFAULTS.host,
+        agentToken: env.AGENT_TOKEN,
+        ipSalt: env.IP_SALT ?? randomBytes(32).toString('hex'),
+        ipSaltSource: env.IP_SALT === undefined ? 'random' : 'env',
+        database:
+          env.DATABASE_URL === undefined
+            ? { kind: 'pglite', dir: join(dataDir, 'pglite') }
+            : { kind: 'postgres', url: env.DATABASE_URL },
+        dataDir,
+        redisUrl: env.REDIS_URL,
+        runBudgetUsd: env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd,
+        rateLimit: {
+          windowMs: env.RATE_LIMIT_WINDOW_MS ?? CONFIG_DEFAULTS.rateLimitWindowMs,
+          maxRequests: env.RATE_LIMIT_MAX ?? CONFIG_DEFAULTS.rateLimitMax,
+          dailyTokenCeiling: env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling,
+        },
+        maxBodyBytes: env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes,
+        maxQuestionChars: env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars,
+        corpusDir: env.CORPUS_DIR ?? CONFIG_DEFAULTS.corpusDir,
+      };
+    });
+}
+
+/**
+ * Parse the agent's configuration from `env` (normally `process.env`). On failure
+ * the message lists every wrong variable, one per line; print it and exit non-zero.
+ */
+export function loadConfig(env: Env, options: LoadConfigOptions & { readonly requireToken: true }): ConfigResult<ServeConfig>;
+export function loadConfig(env: Env, options?: LoadConfigOptions): ConfigResult<AgentConfig>;
+export function loadConfig(env: Env, options: LoadConfigOptions = {}): ConfigResult<AgentConfig> {
+  const result = createAgentConfigSchema(options).safeParse(env);
+  if (!result.success) {
+    return { ok: false, message: result.error.issues.map((issue) => issue.message).join('\n') };
+  }
+  const config = result.data;
+  const notes: string[] = [];
+  if (config.ipSaltSource === 'random') {
+    notes.push(
+      'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on ' +
+        'restart. Set IP_SALT to keep them across restarts.',
+    );
+  }
+  return { ok: true, config, notes };
+}

@@ -1,0 +1,83 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { clientKeyFor } from './client-key.ts';
+import {
+  type LimitErrorCode,
+  type RateLimiter,
+  LIMIT_ERROR_REMEDIES,
+  LimiterUnavailableError,
+} from './limiter.ts';
+
+/** Context variables set by `rateLimit` for the handlers after it. */
+export interface RateLimitVariables {
+  /**
+   * The salted client digest (T-9). Handlers charge tokens against this —
+   * `limiter.chargeTokens(c.get('clientKey'), …)` — and never see the raw address.
+   */
+  clientKey: string;
+}
+
+export interface RateLimitOptions {
+  readonly limiter: RateLimiter;
+  /** IP_SALT: the HMAC key that turns an address into a client key. */
+  readonly salt: string;
+  /**
+   * The client's address, however this deployment learns it (socket address, or a
+   * proxy header the deployment trusts). Used only as the HMAC input.
+   */
+  readonly clientIp: (c: Context) => string;
+  /** Clock; injected for tests. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The JSON body of every refusal from this middleware. */
+export interface LimitErrorBody {
+  readonly error: { readonly code: LimitErrorCode; readonly message: string };
+}
+
+/**
+ * Admit or refuse each request before any work (or spend) happens (T-1).
+ *
+ * - admitted → next handler, with `clientKey` set;
+ * - over the window → 429 `rate_limited`, over today's tokens → 429
+ *   `daily_tokens_exhausted`, both with `Retry-After` (seconds, rounded up);
+ * - store unreachable → 503 `limiter_unavailable`. FAIL CLOSED: an outage is
+ *   unavailability, never unlimited admission (seed §5; D-013 is why the tests
+ *   assert this exact status and body rather than "any status ≥ 400").
+ *
+ * Any other error is a bug and propagates to the app's `onError` (still not admitted).
+ */
+export function rateLimit(options: RateLimitOptions) {
+  const { limiter, salt, clientIp } = options;
+  const now = options.now ?? Date.now;
+  if (salt.length === 0) {
+    throw new RangeError('rateLimit: salt must be non-empty (IP_SALT)');
+  }
+
+  return createMiddleware<{ Variables: RateLimitVariables }>(async (c, next) => {
+    const clientKey = clientKeyFor(salt, clientIp(c));
+    let admission;
+    try {
+      admission = await limiter.admit(clientKey, now());
+    } catch (error) {
+      if (error instanceof LimiterUnavailableError) {
+        return c.json<LimitErrorBody>(
+          { error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } },
+          503,
+        );
+      }
+      throw error;
+    }
+
+    if (!admission.allowed) {
+      c.header('Retry-After', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
+      return c.json<LimitErrorBody>(
+        { error: { code: admission.reason, message: LIMIT_ERROR_REMEDIES[admission.reason] } },
+        429,
+      );
+    }
+
+    c.set('clientKey', clientKey);
+    await next();
+  });
+}
