@@ -90,7 +90,7 @@ export class KnowledgeBase {
 
   /** Measure the evidence once; `decide` may then be run under any thresholds. */
   features(question: string, retrieval: Retrieval): GateFeatures {
-    return gateFeatures(question, retrieval, { lexicon: this.lexicon, idf: (t) => this.retriever.idf(t) });
+    return gateFeatures(question, retrieval, { lexicon: this.lexicon, idf: (t) => this.retriever.idf(t), knows: (t) => this.retriever.knows(t) });
   }
 
   async examine(question: string, options: { depth?: number; thresholds?: GateThresholds } = {}): Promise<Examination> {

@@ -17,6 +17,7 @@ function failures(p: PassageEvidence, demanded: string | null, minConcentration:
   const out: string[] = [];
   if (p.missingEntities.length) out.push(`does not name ${p.missingEntities.join(', ')}`);
   if (!p.statesDemandedValue) out.push(`states no ${demanded}`);
+  if (p.disclaims) out.push('says it does not cover this (a disclaimer is not evidence)');
   if (p.concentration < minConcentration) out.push(`carries ${fmt(p.concentration)} of the question's weight (needs ${minConcentration})`);
   return out;
 }

@@ -15,7 +15,7 @@ const result = (id: string, bm25: number, dense: number): ScoredChunk => ({
 });
 
 function passage(id: string, bm25: number, dense: number, over: Partial<PassageEvidence> = {}): PassageEvidence {
-  return { result: result(id, bm25, dense), product: bm25 * dense, missingEntities: [], statesDemandedValue: true, concentration: 0.9, ...over };
+  return { result: result(id, bm25, dense), product: bm25 * dense, missingEntities: [], statesDemandedValue: true, concentration: 0.9, disclaims: false, ...over };
 }
 
 function features(passages: PassageEvidence[], over: Partial<GateFeatures> = {}): GateFeatures {
@@ -24,7 +24,8 @@ function features(passages: PassageEvidence[], over: Partial<GateFeatures> = {})
     if (p.product > passages[bestIndex]!.product) bestIndex = i;
   });
   return {
-    terms: ['pool', 'ceiling'],
+    terms: ["pool", "ceiling"],
+    predicate: ["pool", "ceiling"],
     missingTerms: [],
     coverage: 1,
     entities: [],
@@ -82,6 +83,14 @@ describe('evidence gate guards', () => {
     expect(a.band).toBe('ambiguous');
     expect(a.score).toBeNull();
     expect(a.reasons[0]).toMatch(/degraded/);
+  });
+});
+
+describe('disclaimers', () => {
+  it('a strongest passage that disclaims the topic cannot be answered from, and adjudication refuses it', () => {
+    const a = assessEvidence(features([passage('policy#out-of-scope', 40, 0.9, { disclaims: true })]), T);
+    expect(a.band).toBe('ambiguous');
+    expect(adjudicate(a, T).decision).toBe('refuse');
   });
 });
 

@@ -62,14 +62,25 @@ export function assessEvidence(features: GateFeatures, thresholds: GateThreshold
     reasons.push(`score ${fmt(score)} is between ${thresholds.insufficientBelow} and ${thresholds.sufficientAbove}`);
   }
 
+  // Sufficient means the strongest passage itself carries the answer: the same
+  // three checks adjudication applies. Failing one moves the question DOWN to
+  // ambiguous, where adjudication looks for a passage that does carry it.
   const strongest = f.passages[f.bestIndex]!;
   if (band === 'sufficient' && strongest.missingEntities.length) {
     band = 'ambiguous';
     reasons.push(`guard: the question is about ${strongest.missingEntities.join(', ')}, which the strongest passage (${strongest.result.chunk.id}) never names — downgraded to ambiguous`);
   }
-  if (band === 'sufficient' && f.demanded && !f.passages.some((p) => p.statesDemandedValue)) {
+  if (band === 'sufficient' && !strongest.statesDemandedValue) {
     band = 'ambiguous';
-    reasons.push(`guard: the question demands a ${f.demanded} and no retrieved passage states one — downgraded to ambiguous`);
+    reasons.push(`guard: the question demands a ${f.demanded} and the strongest passage (${strongest.result.chunk.id}) states none — downgraded to ambiguous`);
+  }
+  if (band === 'sufficient' && strongest.disclaims) {
+    band = 'ambiguous';
+    reasons.push(`guard: the strongest passage (${strongest.result.chunk.id}) says it does not cover this — a disclaimer is not evidence; downgraded to ambiguous`);
+  }
+  if (band === 'sufficient' && strongest.concentration < thresholds.minConcentration) {
+    band = 'ambiguous';
+    reasons.push(`guard: the strongest passage carries ${fmt(strongest.concentration)} of the question's predicate (needs ${thresholds.minConcentration}) — downgraded to ambiguous`);
   }
   return { ...base, band, score, reasons };
 }

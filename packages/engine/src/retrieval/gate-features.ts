@@ -1,6 +1,7 @@
+import { sentencesOf } from '../answer/sentences.ts';
 import type { ScoredChunk } from '../types.ts';
 import { indexText, type Retrieval } from './hybrid-retriever.ts';
-import { type DemandedValue, demandedValue, type EntityLexicon, passageNames, statesValue } from './question-shape.ts';
+import { type DemandedValue, demandedValue, disclaims, type EntityLexicon, passageNames, statesValue } from './question-shape.ts';
 import { contentTerms, tokenize } from './tokenizer.ts';
 
 /** Corpus-derived knowledge the gate reads (no tuned constants here — those are GateThresholds). */
@@ -8,9 +9,11 @@ export interface GateKnowledge {
   readonly lexicon: EntityLexicon;
   /** Inverse document frequency of an index term in this corpus (rare terms weigh more). */
   readonly idf: (term: string) => number;
+  /** Whether the corpus uses this index term at all. */
+  readonly knows: (term: string) => boolean;
 }
 
-/** What adjudication reads about one retrieved passage. */
+/** What the gate and adjudication read about one retrieved passage. */
 export interface PassageEvidence {
   readonly result: ScoredChunk;
   /** Unnormalised cosine × unnormalised BM25 (0 when degraded). */
@@ -19,8 +22,20 @@ export interface PassageEvidence {
   readonly missingEntities: readonly string[];
   /** Whether it states a value of the kind the question demands (true when none is demanded). */
   readonly statesDemandedValue: boolean;
-  /** IDF-weighted share of the question's terms this passage carries on its own. */
+  /**
+   * IDF-weighted share of the question's PREDICATE (its content terms other than
+   * the entities it is about) that this passage carries on its own, counted over
+   * the predicate terms the corpus knows. The subject is the entity check's job
+   * and terms the corpus never uses are coverage's: counting either here
+   * would let a passage that merely names a rare service look like an answer.
+   * For a question demanding a value, it is read from the best SENTENCE that
+   * states such a value (with the passage heading as its context): the value
+   * must stand with what was asked, not merely somewhere in the passage — a
+   * lag threshold is not an answer to a question about a disk threshold.
+   */
   readonly concentration: number;
+  /** The passage's heading, or a sentence of it that mentions what was asked, disclaims it ("not covered", "out of scope"). */
+  readonly disclaims: boolean;
 }
 
 /**
@@ -33,6 +48,8 @@ export interface GateFeatures {
   readonly missingTerms: readonly string[];
   readonly coverage: number;
   readonly entities: readonly string[];
+  /** The question's content terms that are not part of an entity's name. */
+  readonly predicate: readonly string[];
   readonly demanded: DemandedValue;
   readonly degraded: boolean;
   readonly degradedReason?: string;
@@ -47,6 +64,7 @@ export interface GateFeatures {
   readonly passages: readonly PassageEvidence[];
 }
 
+/** IDF-weighted share of `terms` present in `passage`; 1 when there is nothing to carry. */
 export function concentration(terms: readonly string[], passage: ReadonlySet<string>, idf: (t: string) => number): number {
   let total = 0;
   let covered = 0;
@@ -55,7 +73,29 @@ export function concentration(terms: readonly string[], passage: ReadonlySet<str
     total += w;
     if (passage.has(t)) covered += w;
   }
-  return total ? covered / total : 0;
+  return total ? covered / total : 1;
+}
+
+/** Content terms that belong to an entity's name (`orders-db`, `orders`, `db`), which the entity check already covers. */
+function entityTerms(entities: readonly string[]): Set<string> {
+  return new Set(entities.flatMap((e) => [...contentTerms(e), ...tokenize(e)]));
+}
+
+/** The best predicate concentration among the passage's sentences that state a value of the demanded kind. */
+function valueSentenceConcentration(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], idf: (t: string) => number): number {
+  let best = 0;
+  for (const sentence of sentencesOf(result.chunk.text)) {
+    if (!statesValue(sentence, demanded)) continue;
+    const c = concentration(predicate, new Set(tokenize(`${result.chunk.heading}\n${sentence}`)), idf);
+    if (c > best) best = c;
+  }
+  return best;
+}
+
+function disclaimsPredicate(result: ScoredChunk, predicate: readonly string[]): boolean {
+  if (disclaims(result.chunk.heading)) return true;
+  const asked = new Set(predicate);
+  return sentencesOf(result.chunk.text).some((s) => disclaims(s) && tokenize(s).some((t) => asked.has(t)));
 }
 
 export function gateFeatures(question: string, retrieval: Retrieval, knowledge: GateKnowledge): GateFeatures {
@@ -64,12 +104,18 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
   const demanded = demandedValue(question);
   const termSets = retrieval.results.map((r) => new Set(tokenize(indexText(r.chunk))));
   const missingTerms = terms.filter((t) => !termSets.some((s) => s.has(t)));
+  const ofEntities = entityTerms(entities);
+  const predicate = terms.filter((t) => !ofEntities.has(t));
+  const carriedSomewhere = predicate.filter((t) => knowledge.knows(t));
   const passages = retrieval.results.map((result, i) => ({
     result,
     product: Math.max(0, result.dense ?? 0) * result.bm25,
     missingEntities: entities.filter((e) => !passageNames(result.chunk, e)),
     statesDemandedValue: demanded ? statesValue(result.chunk.text, demanded) : true,
-    concentration: concentration(terms, termSets[i]!, knowledge.idf),
+    concentration: demanded
+      ? valueSentenceConcentration(result, demanded, carriedSomewhere, knowledge.idf)
+      : concentration(carriedSomewhere, termSets[i]!, knowledge.idf),
+    disclaims: disclaimsPredicate(result, predicate),
   }));
   let bestIndex = 0;
   passages.forEach((p, i) => {
@@ -80,6 +126,7 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
     missingTerms,
     coverage: terms.length ? (terms.length - missingTerms.length) / terms.length : 0,
     entities,
+    predicate,
     demanded,
     degraded: retrieval.degraded,
     ...(retrieval.degradedReason ? { degradedReason: retrieval.degradedReason } : {}),

@@ -60,7 +60,7 @@ describe('gate features on a real retrieval', () => {
     const r = await HybridRetriever.build(chunks, new HashingEmbedder());
     const q = 'What is the connection pool ceiling for events-bus?';
     const retrieval = await r.search(q);
-    const f = gateFeatures(q, retrieval, { lexicon: new EntityLexicon(chunks), idf: (t) => r.idf(t) });
+    const f = gateFeatures(q, retrieval, { lexicon: new EntityLexicon(chunks), idf: (t) => r.idf(t), knows: (t) => r.knows(t) });
     const products = retrieval.results.map((x) => Math.max(0, x.dense!) * x.bm25);
     expect(f.score).toBeCloseTo(Math.max(...products), 6);
     expect(f.entities).toEqual(['events-bus']);
@@ -76,6 +76,6 @@ describe('gate features on a real retrieval', () => {
   it('has no score when degraded', async () => {
     const r = await HybridRetriever.build(chunks, new BrokenEmbedder());
     const retrieval = await r.search('disk alert threshold');
-    expect(gateFeatures('disk alert threshold', retrieval, { lexicon: new EntityLexicon(chunks), idf: (t) => r.idf(t) }).score).toBeNull();
+    expect(gateFeatures('disk alert threshold', retrieval, { lexicon: new EntityLexicon(chunks), idf: (t) => r.idf(t), knows: (t) => r.knows(t) }).score).toBeNull();
   });
 });

@@ -63,6 +63,11 @@ export class HybridRetriever {
     return this.bm25.idf(term);
   }
 
+  /** Whether any passage contains this index term. */
+  knows(term: string): boolean {
+    return this.bm25.has(term);
+  }
+
   get size(): number {
     return this.chunks.length;
   }

@@ -22,3 +22,12 @@ describe('question shape', () => {
     expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);
   });
 });
+
+describe('disclaimers', () => {
+  it('recognises scope negations and not ordinary negatives', async () => {
+    const { disclaims } = await import('./question-shape.ts');
+    expect(disclaims('This policy does not cover data retention; those periods are set elsewhere.')).toBe(true);
+    expect(disclaims('Out of scope: how long data is kept')).toBe(true);
+    expect(disclaims('Do not restart orders-db during a failover.')).toBe(false);
+  });
+});

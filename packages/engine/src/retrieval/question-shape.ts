@@ -10,8 +10,8 @@ import { words } from './tokenizer.ts';
 export type DemandedValue = 'duration' | 'quantity' | null;
 
 const DURATION_ASK = /\bhow (long|soon|quickly|often|frequently)\b|\b(duration|period|interval|window|timeout|ttl|deadline|time[- ]to[- ]live|delay|expiry|cooldown|retention)\b/i;
-const QUANTITY_ASK = /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|max|min|size|count|capacity|budget|percentage|percent|rate|quota|number of|replicas?|target|cap)\b/i;
-const ASKS_FOR_FACT = /^\s*(what|which|how|at what|up to what|is there a|when)\b/i;
+const QUANTITY_ASK = /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|size|count|capacity|budget|percentage|quota|number of)\b/i;
+const ASKS_FOR_FACT = /\b(what|which|how|is there an?|are there)\b/i;
 
 export function demandedValue(question: string): DemandedValue {
   if (/\bhow (long|soon|quickly)\b/i.test(question)) return 'duration';
@@ -107,4 +107,17 @@ export function passageNames(chunk: Chunk, entity: string): boolean {
   if (containsPhrase(hay, entity)) return true;
   // CamelCase alert names are often written with spaces or backticks in prose.
   return /[-_.]/.test(entity) ? false : hay.replace(/[\s`_-]/g, '').includes(entity);
+}
+
+/**
+ * A sentence that says the document does NOT answer something ("this policy does
+ * not cover retention", "out of scope", "set elsewhere"). Every query term can
+ * stand inside such a disclaimer (seed §Two: "Every query term present, inside
+ * a disclaimer"), so a disclaimer is never evidence for an answer.
+ */
+const SCOPE_NEGATION =
+  /\b(?:out of scope|outside (?:the |its |this )?scope|(?:does|do|is|are) not (?:cover|covered|address|addressed|describe|described|define|defined|specify|specified|state|stated|documented)|not covered|(?:is|are) (?:set|defined|decided|owned|documented) elsewhere|no (?:guidance|policy) (?:on|for)|nothing (?:here|in this (?:policy|document)) (?:covers|says))\b/i;
+
+export function disclaims(text: string): boolean {
+  return SCOPE_NEGATION.test(text);
 }

@@ -1,3 +1,5 @@
+import englishStopwords from 'stopwords-en/stopwords-en.json' with { type: 'json' };
+
 /**
  * One tokenizer for every signal (BM25, the hashing embedder, term coverage,
  * the extractive answerer), so "present in the passage" means the same thing
@@ -27,9 +29,18 @@ export function stem(word: string): string {
   return word;
 }
 
+/** Contractions would otherwise leave fragments ("we're" → "re") that count as content terms. */
+function expandContractions(lower: string): string {
+  return lower
+    .replace(/\bcan['’]t\b/g, 'cannot')
+    .replace(/\bwon['’]t\b/g, 'will not')
+    .replace(/n['’]t\b/g, ' not')
+    .replace(/['’](?:s|re|m|ve|ll|d)\b/g, '');
+}
+
 /** Raw lower-cased words, identifiers kept whole (`orders-db`, `p99`, `5xx`). */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+(?:[-_.][a-z0-9]+)*/g) ?? [];
+  return expandContractions(text.toLowerCase()).match(/[a-z0-9]+(?:[-_.][a-z0-9]+)*/g) ?? [];
 }
 
 export function isStopword(word: string): boolean {
@@ -52,9 +63,17 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-/** The distinct content terms of a question (what coverage is measured over). */
+/**
+ * Words that say what KIND of question it is ("described", "mean", "say"),
+ * not what it is about: the published stopwords-en list, used as is for
+ * questions only (never for indexing). A question term absent from the corpus
+ * is evidence of a gap only if it carries topic; these do not.
+ */
+const QUESTION_STOPWORDS = new Set<string>(englishStopwords as string[]);
+
+/** The distinct content terms of a question (what coverage and concentration are measured over). */
 export function contentTerms(text: string): string[] {
   const terms = new Set<string>();
-  for (const w of words(text)) if (!STOPWORDS.has(w)) terms.add(stem(w));
+  for (const w of words(text)) if (!STOPWORDS.has(w) && !QUESTION_STOPWORDS.has(w)) terms.add(stem(w));
   return [...terms];
 }

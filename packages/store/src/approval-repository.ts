@@ -1,0 +1,87 @@
+import type { Database, Queryable } from './database.ts';
+import { postgresError, StoreError, UNIQUE_VIOLATION } from './store-error.ts';
+import { iso, isUuid, requireUuid } from './values.ts';
+
+export interface ApprovalRecord {
+  readonly gatedRunId: string;
+  readonly approvalRunId: string;
+  readonly sessionId: string;
+  readonly approvedAt: string;
+}
+
+export interface NewApproval {
+  /** The run that stopped at await_approval. It is never resumed. */
+  readonly gatedRunId: string;
+  /** The new run that carries the approval; its parentRunId must be the gated run (ADR-0006). */
+  readonly approvalRunId: string;
+  /** The approving session: it must be the one that asked, since the session binds approvals (T-17). */
+  readonly sessionId: string;
+}
+
+interface ApprovalRow {
+  gated_run_id: string;
+  approval_run_id: string;
+  session_id: string;
+  approved_at: Date;
+}
+
+const toRecord = (r: ApprovalRow): ApprovalRecord => ({
+  gatedRunId: r.gated_run_id,
+  approvalRunId: r.approval_run_id,
+  sessionId: r.session_id,
+  approvedAt: iso(r.approved_at),
+});
+
+/**
+ * Records that a gated run was approved. Refused unless the gated run
+ * completed at await_approval, the approving session is the one that asked,
+ * and the approval run points back at the gated one. A gated run is approved
+ * at most once — a unique constraint, so two racing approvals cannot both land.
+ */
+export async function recordApproval(db: Database, approval: NewApproval): Promise<ApprovalRecord> {
+  const gatedRunId = requireUuid(approval.gatedRunId, 'gated run id');
+  const approvalRunId = requireUuid(approval.approvalRunId, 'approval run id');
+  return db.transaction(async (tx) => {
+    const [gated] = await tx.query<{ status: string; terminal: string | null; session_id: string }>(
+      'select status, terminal, session_id from run where id = $1',
+      [gatedRunId],
+    );
+    if (!gated) throw new StoreError('run_not_found', `gated run ${gatedRunId} does not exist`);
+    if (gated.status !== 'completed' || gated.terminal !== 'await_approval') {
+      throw new StoreError('not_awaiting_approval', `run ${gatedRunId} is ${gated.status} with terminal ${gated.terminal ?? 'none'}`);
+    }
+    if (gated.session_id !== approval.sessionId) {
+      throw new StoreError('approval_session_mismatch', `run ${gatedRunId} belongs to another session`);
+    }
+    const [child] = await tx.query<{ parent_run_id: string | null }>('select parent_run_id::text from run where id = $1', [approvalRunId]);
+    if (!child) throw new StoreError('run_not_found', `approval run ${approvalRunId} does not exist`);
+    if (child.parent_run_id !== gatedRunId) {
+      throw new StoreError('invalid_argument', `approval run ${approvalRunId} does not point back at gated run ${gatedRunId}`);
+    }
+    try {
+      const [row] = await tx.query<ApprovalRow>(
+        `insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)
+         returning gated_run_id::text, approval_run_id::text, session_id, approved_at`,
+        [gatedRunId, approvalRunId, approval.sessionId],
+      );
+      return toRecord(row!);
+    } catch (error) {
+      const pg = postgresError(error);
+      if (pg?.code === UNIQUE_VIOLATION && pg.constraint === 'approval_gated_run_id_key') {
+        throw new StoreError('already_approved', `run ${gatedRunId} has already been approved`, { cause: error });
+      }
+      throw error;
+    }
+  });
+}
+
+/** The approval a run is part of, as the gated run or as the approval run. */
+export async function getApproval(db: Queryable, runId: string): Promise<ApprovalRecord | null> {
+  if (!isUuid(runId)) return null;
+  const [row] = await db.query<ApprovalRow>(
+    `select gated_run_id::text, approval_run_id::text, session_id, approved_at from approval
+     where gated_run_id = $1 or approval_run_id = $1`,
+    [runId],
+  );
+  return row ? toRecord(row) : null;
+}

@@ -1,0 +1,21 @@
+/**
+ * The adapters are not re-exported: openDatabase loads the one it needs, so a
+ * server deployment never loads PGlite. Reach them as
+ * `@sandscope/store/pglite-database` or `@sandscope/store/postgres-database`.
+ */
+export * from './store-error.ts';
+export * from './database.ts';
+export * from './migrator.ts';
+export * from './owner-lease.ts';
+export * from './store.ts';
+export * from './corpus-repository.ts';
+export * from './chunk-similarity.ts';
+export * from './run-repository.ts';
+export * from './run-detail.ts';
+export * from './citation-repository.ts';
+export * from './approval-repository.ts';
+export * from './session-repository.ts';
+export * from './provider-event-repository.ts';
+export * from './spend-ledger-repository.ts';
+export * from './eval-run-repository.ts';
+export * from './cache-repository.ts';

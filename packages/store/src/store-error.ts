@@ -1,0 +1,75 @@
+/**
+ * The store's closed set of failure codes, each with a remedy a person can act
+ * on (STYLE 8). Constraint violations are converted here, once, so callers see
+ * "claim 2 cites a chunk that does not exist" rather than a Postgres SQLSTATE.
+ */
+export type StoreErrorCode =
+  | 'database_unreachable'
+  | 'migration_failed'
+  | 'migration_edited'
+  | 'citation_chunk_missing'
+  | 'claim_without_citation'
+  | 'already_approved'
+  | 'not_awaiting_approval'
+  | 'approval_session_mismatch'
+  | 'run_not_found'
+  | 'run_not_running'
+  | 'vector_search_unavailable'
+  | 'invalid_argument';
+
+export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
+  database_unreachable:
+    'Check that the Postgres server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
+  migration_failed: 'Fix the migration SQL named in the message; nothing of that migration was applied.',
+  migration_edited:
+    'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
+  citation_chunk_missing:
+    'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',
+  claim_without_citation: 'Drop the claim or cite the passage that supports it.',
+  already_approved: 'A gated run is approved once; read the existing approval instead.',
+  not_awaiting_approval: 'Only a completed run whose terminal is await_approval can be approved.',
+  approval_session_mismatch: 'Approve from the session that asked the question.',
+  run_not_found: 'Check the run id.',
+  run_not_running:
+    'The run already finished or was marked interrupted at start-up; start a new run instead of finishing this one.',
+  vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
+  invalid_argument: 'Fix the argument named in the message.',
+};
+
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  readonly remedy: string;
+
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.remedy = STORE_ERROR_REMEDIES[code];
+  }
+}
+
+/** The fields node-postgres and PGlite both put on a server error. */
+export interface PostgresErrorFields {
+  readonly code?: string;
+  readonly constraint?: string;
+  readonly detail?: string;
+  readonly table?: string;
+}
+
+/** SQLSTATE and constraint of a server error, or undefined for anything else. */
+export function postgresError(error: unknown): PostgresErrorFields | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as Record<string, unknown>;
+  if (typeof e.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
+  return {
+    code: e.code,
+    constraint: typeof e.constraint === 'string' ? e.constraint : undefined,
+    detail: typeof e.detail === 'string' ? e.detail : undefined,
+    table: typeof e.table === 'string' ? e.table : undefined,
+  };
+}
+
+export const FOREIGN_KEY_VIOLATION = '23503';
+export const UNIQUE_VIOLATION = '23505';

@@ -1,0 +1,52 @@
+import { type Database, openDatabase, type OpenDatabaseOptions } from './database.ts';
+import { type MigrationReport, migrate, type VectorSearch } from './migrator.ts';
+import { claimOwnerLease, type OwnerLease } from './owner-lease.ts';
+import { markInterrupted } from './run-repository.ts';
+
+export interface StartStoreOptions extends OpenDatabaseOptions {
+  /** This process's id, recorded on every run it executes. Defaults to a fresh uuid. */
+  ownerId?: string;
+}
+
+/** An open, migrated, recovered database, owned by this process until close(). */
+export interface Store {
+  readonly db: Database;
+  readonly ownerId: string;
+  readonly vectorSearch: VectorSearch;
+  readonly migrations: MigrationReport;
+  /** Runs found 'running' at start-up whose process was gone, now 'interrupted'. */
+  readonly interruptedRunIds: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The start-up sequence, in the order that makes it correct: open, migrate,
+ * take this process's lease, and only then interrupt runs whose owners hold
+ * no lease — so a run can never be marked interrupted by its own live process.
+ * Loading the corpus is the caller's next step (loadCorpus).
+ */
+export async function startStore(options: StartStoreOptions = {}): Promise<Store> {
+  const db = await openDatabase(options);
+  let lease: OwnerLease | undefined;
+  try {
+    const migrations = await migrate(db);
+    lease = await claimOwnerLease(db, options.ownerId);
+    const interruptedRunIds = await markInterrupted(db, { ownerId: lease.ownerId });
+    const held = lease;
+    return {
+      db,
+      ownerId: held.ownerId,
+      vectorSearch: migrations.vectorSearch,
+      migrations,
+      interruptedRunIds,
+      async close() {
+        await held.release();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await lease?.release().catch(() => {});
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
