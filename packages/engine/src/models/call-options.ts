@@ -1,0 +1,82 @@
+import type { LanguageModelV3CallOptions, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+
+/**
+ * Sandscope's own per-call control plane, carried in `providerOptions.sandscope`
+ * — the AI SDK's place for options that only some implementations understand —
+ * so every layer of the stack stays a plain `LanguageModelV3`.
+ */
+export interface SandscopeCallOptions {
+  /**
+   * This call is a verify→hypothesise retry carrying feedback. It must never be
+   * answered from the cache (D-006: the cache served the previous answer to a
+   * correction retry at 0.886 similarity against a 0.60 threshold).
+   */
+  readonly correction?: boolean;
+  /**
+   * Providers the spend guard sized its reservation for. The router serves only
+   * from these, so the reservation is an upper bound on whoever answers (D-010).
+   */
+  readonly eligible?: readonly string[];
+}
+
+/** Who answered, attached to results and to the stream's `finish` part. */
+export interface SandscopeResultMetadata {
+  /** Router candidate name, or `cache` for a cache hit. */
+  readonly servedBy?: string;
+  readonly cache?: 'exact' | 'semantic';
+  readonly similarity?: number;
+}
+
+/** The `providerOptions` / `providerMetadata` key Sandscope owns. */
+export const SANDSCOPE_KEY = 'sandscope';
+
+/** This call's Sandscope options, read defensively: anything malformed counts as absent. */
+export function sandscopeOptions(options: LanguageModelV3CallOptions): SandscopeCallOptions {
+  const raw = options.providerOptions?.[SANDSCOPE_KEY];
+  if (!raw || typeof raw !== 'object') return {};
+  const correction = raw['correction'] === true;
+  const eligibleRaw = raw['eligible'];
+  const eligible = Array.isArray(eligibleRaw) ? eligibleRaw.filter((x): x is string => typeof x === 'string') : undefined;
+  return { correction, ...(eligible ? { eligible } : {}) };
+}
+
+/** Options with `providerOptions.sandscope` merged with `patch`. */
+export function withSandscopeOptions(options: LanguageModelV3CallOptions, patch: SandscopeCallOptions): LanguageModelV3CallOptions {
+  const current = options.providerOptions?.[SANDSCOPE_KEY] ?? {};
+  const next: Record<string, unknown> = { ...current };
+  if (patch.correction !== undefined) next['correction'] = patch.correction;
+  if (patch.eligible !== undefined) next['eligible'] = [...patch.eligible];
+  return {
+    ...options,
+    providerOptions: { ...options.providerOptions, [SANDSCOPE_KEY]: next as Record<string, string | boolean | string[]> },
+  };
+}
+
+/**
+ * Options as a provider should see them: our control plane removed, because it
+ * is not the provider's business and must never be sent over the wire.
+ */
+export function withoutSandscopeOptions(options: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
+  if (!options.providerOptions || !(SANDSCOPE_KEY in options.providerOptions)) return options;
+  const { [SANDSCOPE_KEY]: _dropped, ...rest } = options.providerOptions;
+  void _dropped;
+  return { ...options, providerOptions: rest };
+}
+
+/** Who served a result (router name or `cache`), read from its provider metadata. */
+export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefined): SandscopeResultMetadata {
+  const raw = metadata?.[SANDSCOPE_KEY];
+  if (!raw) return {};
+  const servedBy = typeof raw['servedBy'] === 'string' ? raw['servedBy'] : undefined;
+  const cache = raw['cache'] === 'exact' || raw['cache'] === 'semantic' ? raw['cache'] : undefined;
+  const similarity = typeof raw['similarity'] === 'number' ? raw['similarity'] : undefined;
+  return { ...(servedBy ? { servedBy } : {}), ...(cache ? { cache } : {}), ...(similarity !== undefined ? { similarity } : {}) };
+}
+
+/** Provider metadata with Sandscope's result annotations merged in; other providers' keys are kept. */
+export function withResultMetadata(
+  metadata: SharedV3ProviderMetadata | undefined,
+  patch: SandscopeResultMetadata,
+): SharedV3ProviderMetadata {
+  return { ...metadata, [SANDSCOPE_KEY]: { ...metadata?.[SANDSCOPE_KEY], ...patch } };
+}

@@ -1,0 +1,65 @@
+import type { Workload } from '../types.ts';
+import type { ProviderHealth } from './provider-health.ts';
+import { RouterModel, type ProviderEventSink, type RouterCandidate } from './router.ts';
+import { CachedModel, type CacheEventSink, type SemanticCache } from './semantic-cache.ts';
+import { SpendGuardedModel, type SpendEventSink, type SpendGuard } from './spend-guard.ts';
+
+export interface RunModelSinks {
+  readonly provider?: ProviderEventSink;
+  readonly spend?: SpendEventSink;
+  readonly cache?: CacheEventSink;
+}
+
+export interface ComposeRunModelOptions {
+  /** In failover order, offline last (see providersFromEnv). */
+  readonly candidates: readonly RouterCandidate[];
+  /** Process-wide; the same instance for every run. */
+  readonly health: ProviderHealth;
+  /** This run's injected failures only (T-6). */
+  readonly failProviders?: ReadonlySet<string>;
+  /** This run's budget. */
+  readonly guard: SpendGuard;
+  /** Process-wide; the store behind it is shared. */
+  readonly cache: SemanticCache;
+  readonly corpusVersion: string;
+  readonly workload: Workload;
+  readonly sinks?: RunModelSinks;
+}
+
+/** One run's model stack. `model` is what the graph calls; the layers are exposed for the trace. */
+export interface RunModelStack {
+  readonly model: CachedModel;
+  readonly guarded: SpendGuardedModel;
+  readonly router: RouterModel;
+}
+
+/**
+ * Builds one run's model: cache(guard(router)). Call it inside the run (the
+ * stream handler) and drop it when the run ends — the router carries this run's
+ * injected failures and nothing else may see them (T-6).
+ *
+ * Why this order:
+ * - The cache is outermost because a hit costs nothing: it must neither reserve
+ *   budget nor touch a provider. A correction call skips the cache read (D-006)
+ *   and goes on down like any miss.
+ * - The guard sits directly on the router, not on each provider, because only
+ *   the router knows which providers could still serve; the guard reserves once
+ *   per call against the dearest of them before any failover can happen
+ *   (D-010), and settles against whoever actually served.
+ * - The router is innermost: it is the only layer that talks to providers.
+ */
+export function composeRunModel(options: ComposeRunModelOptions): RunModelStack {
+  const router = new RouterModel({
+    candidates: options.candidates,
+    health: options.health,
+    ...(options.failProviders ? { failProviders: options.failProviders } : {}),
+    ...(options.sinks?.provider ? { onEvent: options.sinks.provider } : {}),
+  });
+  const guarded = new SpendGuardedModel(router, options.guard, options.sinks?.spend ? { onEvent: options.sinks.spend } : {});
+  const model = new CachedModel(guarded, options.cache, {
+    corpusVersion: options.corpusVersion,
+    workload: options.workload,
+    ...(options.sinks?.cache ? { onEvent: options.sinks.cache } : {}),
+  });
+  return { model, guarded, router };
+}

@@ -1,0 +1,72 @@
+export { buildDraftPrompt, parseDraftPrompt, parseDraft, DRAFT_RULES, type DraftPromptInput, type ParsedDraftPrompt } from './prompt.ts';
+export { OfflineExtractiveModel } from './offline-model.ts';
+export {
+  KNOWN_PROVIDERS,
+  OFFLINE_PROVIDER,
+  ProviderConfigError,
+  providersFromEnv,
+  createHttpModel,
+  candidatesFromConfigs,
+  type HttpProviderName,
+  type HttpProviderConfig,
+  type OfflineProviderConfig,
+  type ProviderConfig,
+  type KnownProvider,
+  type HttpModelOptions,
+} from './providers.ts';
+export { fetchWithTimeout, type FetchFunction } from './timeout-fetch.ts';
+export { ProviderHealth, retryAfterSeconds, type Clock, type ProviderHealthOptions } from './provider-health.ts';
+export {
+  RouterModel,
+  AllProvidersFailedError,
+  type RouterCandidate,
+  type RouterOptions,
+  type ProviderEvent,
+  type ProviderEventKind,
+  type ProviderEventSink,
+  type ProviderFailure,
+} from './router.ts';
+export {
+  SpendGuard,
+  SpendGuardedModel,
+  BudgetExceededError,
+  InvalidBudgetError,
+  DEFAULT_RUN_BUDGET_USD,
+  runBudgetFromEnv,
+  callCost,
+  type Reservation,
+  type BudgetExceededDetails,
+  type SpendEvent,
+  type SpendEventSink,
+  type SpendGuardedModelOptions,
+} from './spend-guard.ts';
+export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
+export {
+  SemanticCache,
+  CachedModel,
+  type CacheScope,
+  type CacheLookup,
+  type CacheHit,
+  type CacheEvent,
+  type CacheEventSink,
+  type CachedModelOptions,
+  type SemanticCacheOptions,
+} from './semantic-cache.ts';
+export { composeRunModel, type ComposeRunModelOptions, type RunModelStack, type RunModelSinks } from './compose.ts';
+export {
+  FREE,
+  perMillionTokens,
+  estimateTokens,
+  promptText,
+  tokenUsage,
+  usageCostUsd,
+  type Pricing,
+} from './pricing.ts';
+export {
+  sandscopeOptions,
+  withSandscopeOptions,
+  readResultMetadata,
+  type SandscopeCallOptions,
+  type SandscopeResultMetadata,
+} from './call-options.ts';
+export { textToStream, drainStream } from './text-stream.ts';

@@ -1,0 +1,105 @@
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { perMillionTokens } from './pricing.ts';
+import { ProviderHealth } from './provider-health.ts';
+import { createHttpModel } from './providers.ts';
+import { RouterModel, type ProviderEvent, type RouterCandidate } from './router.ts';
+import { manualClock } from './testing/scripted-model.ts';
+import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
+import { drainStream } from './text-stream.ts';
+
+const call: LanguageModelV3CallOptions = { prompt: [{ role: 'user', content: [{ type: 'text', text: 'What is the pool ceiling?' }] }] };
+
+const servers: StubOpenAIServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function provider(name: string, timeoutMs: number, ...script: StubBehaviour[]): Promise<{ candidate: RouterCandidate; stub: StubOpenAIServer }> {
+  const stub = await startStubOpenAIServer({ script, fallback: { kind: 'reply', text: `{"claims":[{"text":"from ${name}","citations":["d#s"]}]}` } });
+  servers.push(stub);
+  const model = createHttpModel({ kind: 'http', name: name as 'groq', baseURL: stub.baseURL, model: `${name}-model`, apiKey: 'k', pricing: perMillionTokens(1, 1) }, { fetch, timeoutMs });
+  return { candidate: { name, model, pricing: perMillionTokens(1, 1) }, stub };
+}
+
+function routerOver(candidates: RouterCandidate[]) {
+  const clock = manualClock();
+  const health = new ProviderHealth({ clock: clock.now });
+  const events: ProviderEvent[] = [];
+  return { router: new RouterModel({ candidates, health, onEvent: (e) => events.push(e) }), events, health, clock };
+}
+
+function textOf(result: Awaited<ReturnType<RouterModel['doGenerate']>>): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+describe('RouterModel over HTTP (stub servers)', () => {
+  it('429 with Retry-After → the second provider serves; the first cools down for that long', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'rate-limit', retryAfter: '7' });
+    const gemini = await provider('gemini', 2_000);
+    const { router, events, health, clock } = routerOver([groq.candidate, gemini.candidate]);
+    expect(textOf(await router.doGenerate(call))).toContain('from gemini');
+    expect(events.map((e) => [e.provider, e.kind, e.status])).toEqual([
+      ['groq', 'rate_limited', 429],
+      ['gemini', 'served', undefined],
+    ]);
+    expect(events[1]!.usage?.inputTokens.total).toBe(100);
+    expect(health.cooldownRemainingMs('groq')).toBe(7_000);
+    await router.doGenerate(call);
+    expect(groq.stub.requests).toHaveLength(1);
+    clock.advance(7_000);
+    expect(textOf(await router.doGenerate(call))).toContain('from groq');
+    expect(groq.stub.requests).toHaveLength(2);
+  });
+
+  it('500 → fails over', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'status', status: 500 });
+    const gemini = await provider('gemini', 2_000);
+    const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+    expect(textOf(await router.doGenerate(call))).toContain('from gemini');
+    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed', status: 500 });
+  });
+
+  it('a hang past the timeout → fails over', async () => {
+    const groq = await provider('groq', 250, { kind: 'hang' });
+    const gemini = await provider('gemini', 2_000);
+    const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+    expect(textOf(await router.doGenerate(call))).toContain('from gemini');
+    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed' });
+    expect(events[0]!.message).toMatch(/No response within 250 ms/);
+  });
+
+  it('streams through the router when the first provider is healthy', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'stream', chunks: ['{"claims":', '[]}'] });
+    const gemini = await provider('gemini', 2_000);
+    const { router } = routerOver([groq.candidate, gemini.candidate]);
+    const { text, error } = await drainStream((await router.doStream(call)).stream);
+    expect(error).toBeUndefined();
+    expect(text).toBe('{"claims":[]}');
+    expect(gemini.stub.requests).toHaveLength(0);
+  });
+
+  it('a stream 429 before any content → fails over to the second provider\'s stream', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'rate-limit' });
+    const gemini = await provider('gemini', 2_000);
+    const { router } = routerOver([groq.candidate, gemini.candidate]);
+    const { text } = await drainStream((await router.doStream(call)).stream);
+    expect(text).toContain('from gemini');
+    expect(router.lastServedBy).toBe('gemini');
+  });
+
+  for (const failure of ['error-event', 'close'] as const) {
+    it(`no fallback after the stream has started (one chunk, then ${failure}): the error propagates, the second provider is NOT called`, async () => {
+      const groq = await provider('groq', 2_000, { kind: 'stream-then-fail', chunks: ['{"claims":[{"text":"The pool'], failure });
+      const gemini = await provider('gemini', 2_000);
+      const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+      const { text, error } = await drainStream((await router.doStream(call)).stream);
+      expect(text).toBe('{"claims":[{"text":"The pool');
+      expect(error).toBeDefined();
+      expect(gemini.stub.requests).toHaveLength(0);
+      expect(router.lastServedBy).toBe('groq');
+      expect(events.map((e) => [e.provider, e.kind])).toContainEqual(['groq', 'failed']);
+      expect(events.some((e) => e.provider === 'gemini')).toBe(false);
+    });
+  }
+});

@@ -1,0 +1,199 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Token counts the stub reports; defaults are small fixed numbers so cost assertions are exact. */
+export interface StubUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/**
+ * What the stub does with one request. Scripted per request so a test states
+ * the failure it means — a 429, a 500, a hang, a stream that dies — instead of
+ * hoping a real provider misbehaves on cue.
+ */
+export type StubBehaviour =
+  /** A JSON completion, or an SSE stream of it when the request asked for `stream: true`. */
+  | { readonly kind: 'reply'; readonly text: string; readonly usage?: StubUsage }
+  /** Always a JSON completion. */
+  | { readonly kind: 'json'; readonly text: string; readonly usage?: StubUsage }
+  /** Always SSE: one `data:` event per chunk, then finish, usage and `[DONE]`. */
+  | { readonly kind: 'stream'; readonly chunks: readonly string[]; readonly usage?: StubUsage }
+  /**
+   * SSE chunks, then a pause (so the client has surely read them), then an
+   * error event, the connection cut, or silence — a stream that fails after it started.
+   */
+  | {
+      readonly kind: 'stream-then-fail';
+      readonly chunks: readonly string[];
+      readonly failure: 'error-event' | 'close' | 'hang';
+      readonly pauseMs?: number;
+    }
+  /** 429, with Retry-After (seconds or HTTP date) and/or retry-after-ms when given. */
+  | { readonly kind: 'rate-limit'; readonly retryAfter?: string; readonly retryAfterMs?: string }
+  | { readonly kind: 'status'; readonly status: number; readonly body?: string }
+  /** Accepts the request and never answers (until the server closes). */
+  | { readonly kind: 'hang' };
+
+export interface StubRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: { readonly stream?: boolean; readonly model?: string; readonly messages?: unknown[]; readonly [key: string]: unknown };
+}
+
+export interface StubOpenAIServer {
+  /** OpenAI-compatible API root, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly baseURL: string;
+  /** Every request received, in order. */
+  readonly requests: StubRequest[];
+  /** Queue more behaviours. */
+  script(...behaviours: StubBehaviour[]): void;
+  close(): Promise<void>;
+}
+
+export interface StubOptions {
+  /** Behaviours for the first requests, in order. */
+  readonly script?: readonly StubBehaviour[];
+  /** Behaviour once the script is used up. Default: reply `{"claims":[]}`. */
+  readonly fallback?: StubBehaviour;
+}
+
+const DEFAULT_USAGE: StubUsage = { promptTokens: 100, completionTokens: 20 };
+
+/**
+ * A stub OpenAI-compatible chat-completions server on 127.0.0.1, port 0, for
+ * HTTP-level provider tests (STYLE 12–13: a real socket because the socket is
+ * the point — SSE framing, timeouts, a connection cut mid-stream). No test
+ * reaches the internet.
+ */
+export async function startStubOpenAIServer(options: StubOptions = {}): Promise<StubOpenAIServer> {
+  const queue: StubBehaviour[] = [...(options.script ?? [])];
+  const fallback: StubBehaviour = options.fallback ?? { kind: 'reply', text: '{"claims":[]}' };
+  const requests: StubRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    const pieces: Buffer[] = [];
+    req.on('data', (piece: Buffer) => pieces.push(piece));
+    req.on('end', () => {
+      const raw = Buffer.concat(pieces).toString('utf8');
+      let body: StubRequest['body'] = {};
+      try {
+        body = raw ? (JSON.parse(raw) as StubRequest['body']) : {};
+      } catch {
+        body = {};
+      }
+      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
+      const behaviour = queue.shift() ?? fallback;
+      respond(behaviour, body, res, timers);
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...behaviours) => queue.push(...behaviours),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
+  const model = typeof body.model === 'string' ? body.model : 'stub-model';
+  switch (behaviour.kind) {
+    case 'reply':
+      if (body.stream) sse(res, model, chunk(behaviour.text), behaviour.usage);
+      else json(res, model, behaviour.text, behaviour.usage);
+      return;
+    case 'json':
+      json(res, model, behaviour.text, behaviour.usage);
+      return;
+    case 'stream':
+      sse(res, model, behaviour.chunks, behaviour.usage);
+      return;
+    case 'stream-then-fail': {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const piece of behaviour.chunks) res.write(event(delta(model, { role: 'assistant', content: piece }, null)));
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (behaviour.failure === 'hang') return;
+        if (behaviour.failure === 'close') {
+          res.socket?.destroy();
+        } else {
+          res.write(event({ error: { message: 'stub: upstream failed mid-stream', type: 'server_error', code: 'stub_failure' } }));
+          res.end();
+        }
+      }, behaviour.pauseMs ?? 100);
+      timers.add(timer);
+      return;
+    }
+    case 'rate-limit': {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (behaviour.retryAfter !== undefined) headers['retry-after'] = behaviour.retryAfter;
+      if (behaviour.retryAfterMs !== undefined) headers['retry-after-ms'] = behaviour.retryAfterMs;
+      res.writeHead(429, headers);
+      res.end(JSON.stringify({ error: { message: 'stub: rate limit reached', type: 'rate_limit_exceeded', code: 'rate_limit' } }));
+      return;
+    }
+    case 'status':
+      res.writeHead(behaviour.status, { 'content-type': 'application/json' });
+      res.end(behaviour.body ?? JSON.stringify({ error: { message: `stub: status ${behaviour.status}`, type: 'server_error', code: 'stub' } }));
+      return;
+    case 'hang':
+      return;
+  }
+}
+
+function json(res: ServerResponse, model: string, text: string, usage: StubUsage = DEFAULT_USAGE): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-stub',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: usageBody(usage),
+    }),
+  );
+}
+
+function sse(res: ServerResponse, model: string, chunks: readonly string[], usage: StubUsage = DEFAULT_USAGE): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  chunks.forEach((piece, i) => res.write(event(delta(model, i === 0 ? { role: 'assistant', content: piece } : { content: piece }, null))));
+  res.write(event(delta(model, {}, 'stop')));
+  res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: usageBody(usage) }));
+  res.end('data: [DONE]\n\n');
+}
+
+function delta(model: string, content: Record<string, string>, finishReason: string | null): unknown {
+  return {
+    id: 'chatcmpl-stub',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta: content, finish_reason: finishReason }],
+  };
+}
+
+function event(payload: unknown): string {
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}
+
+function usageBody(usage: StubUsage): unknown {
+  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+}
+
+/** Splits a reply into a few SSE chunks so streaming is exercised as streaming. */
+function chunk(text: string, size = 16): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces.length > 0 ? pieces : [''];
+}
