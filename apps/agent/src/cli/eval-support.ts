@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KnowledgeBase } from '@sandscope/engine';
+import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
+import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
+import { UserError } from '../user-error.ts';
+
+export function gapsOf(source: CorpusSource): Gap[] {
+  const path = join(source.root, 'GAPS.md');
+  return existsSync(path) ? parseGaps(readFileSync(path, 'utf8')) : [];
+}
+
+/** Read an external JSONL question set; malformed lines stop the run unless skipBad. */
+export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[] {
+  if (!existsSync(path)) throw new UserError(`question file not found: ${path}. Pass --questions FILE.jsonl (one JSON object per line).`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  const { questions, bad } = parseQuestionsJsonl(text);
+  if (bad.length && !skipBad) {
+    const shown = bad.slice(0, 5).map((b) => `line ${b.line}: ${b.message}`).join('; ');
+    throw new UserError(`${bad.length} malformed line(s) in ${path} — ${shown}${bad.length > 5 ? '; …' : ''}. Fix them, or pass --skip-bad to score the rest.`);
+  }
+  if (bad.length) process.stderr.write(`sandscope: skipped ${bad.length} malformed line(s): ${bad.map((b) => b.line).join(', ')}\n`);
+  if (questions.length === 0) throw new UserError(`${path} holds no questions. Each line: {"question": "...", "label": "answerable"|"unanswerable"}.`);
+  if (!questions.some((q) => q.label === 'answerable') || !questions.some((q) => q.label === 'unanswerable')) {
+    process.stderr.write('sandscope: note: the set has only one label, so one of the two error rates is undefined (reported as 0).\n');
+  }
+  return questions;
+}
+
+export interface EvalInputs {
+  readonly source: CorpusSource;
+  readonly kb: KnowledgeBase;
+  readonly questions: readonly EvalQuestion[];
+  /** Where the questions came from, for the report. */
+  readonly origin: string;
+  readonly external: boolean;
+}
+
+/** Corpus + questions: an external file, the corpus's questions.jsonl, or a fresh generation. */
+export async function evalInputs(options: { corpus?: string; questions?: string; skipBad: boolean; seed?: number }): Promise<EvalInputs> {
+  const source = loadCorpusSource(options.corpus);
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+  if (options.questions) {
+    return { source, kb, questions: readQuestionFile(options.questions, options.skipBad), origin: options.questions, external: true };
+  }
+  const shipped = join(source.root, 'questions.jsonl');
+  if (existsSync(shipped) && options.seed === undefined) {
+    return { source, kb, questions: readQuestionFile(shipped, false), origin: shipped, external: false };
+  }
+  const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: gapsOf(source), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  if (questions.length < 20) throw new UserError(`only ${questions.length} questions could be generated from ${source.root}; pass --questions FILE with a labelled set.`);
+  return { source, kb, questions, origin: `generated from ${source.root}`, external: false };
+}
+
+/** A progress bar on a terminal, nothing otherwise. */
+export function progressBar(label: string): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (done, total) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    if (done === total) process.stderr.write('\n');
+  };
+}
+
+export function parseFolds(raw: string | undefined): number {
+  if (raw === undefined) return 5;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 2 || n > 20) throw new UserError(`--folds must be a whole number from 2 to 20 (got "${raw}").`);
+  return n;
+}
+
+export function parseSeed(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--seed must be a non-negative whole number (got "${raw}").`);
+  return n;
+}

@@ -1,0 +1,78 @@
+import type { Band, Verdict } from '@sandscope/engine';
+import type { Label } from './question-set.ts';
+
+export interface Outcome {
+  readonly id: string;
+  readonly mechanism: string;
+  readonly label: Label;
+  readonly band: Band;
+  readonly verdict: Verdict;
+  readonly rank: number | null;
+  readonly hasExpected: boolean;
+}
+
+export interface MechanismRow {
+  readonly label: Label;
+  readonly n: number;
+  readonly answered: number;
+  readonly partial: number;
+  readonly refused: number;
+  readonly ambiguous: number;
+}
+
+export interface Metrics {
+  readonly n: number;
+  readonly answerable: number;
+  readonly unanswerable: number;
+  readonly falseAnswers: number;
+  readonly falseRefusals: number;
+  /** Answered or partial on an unanswerable question, over unanswerable questions. */
+  readonly falseAnswerRate: number;
+  /** Refused on an answerable question, over answerable questions. */
+  readonly falseRefusalRate: number;
+  /** Share landing in the ambiguous band, before adjudication. */
+  readonly deferralRate: number;
+  /** Of the ambiguous ones, the share adjudication let through as partial. */
+  readonly partialRate: number;
+  /** Chunk MRR over answerable questions with a known expected passage (rank read to depth 50). */
+  readonly mrr: number;
+  readonly recallAt6: number;
+  readonly byMechanism: Record<string, MechanismRow>;
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
+  const answerable = outcomes.filter((o) => o.label === 'answerable');
+  const unanswerable = outcomes.filter((o) => o.label === 'unanswerable');
+  const falseAnswers = unanswerable.filter((o) => o.verdict !== 'refused').length;
+  const falseRefusals = answerable.filter((o) => o.verdict === 'refused').length;
+  const ranked = answerable.filter((o) => o.hasExpected);
+  const byMechanism: Record<string, MechanismRow> = {};
+  for (const o of outcomes) {
+    const row = byMechanism[o.mechanism] ?? { label: o.label, n: 0, answered: 0, partial: 0, refused: 0, ambiguous: 0 };
+    byMechanism[o.mechanism] = {
+      ...row,
+      n: row.n + 1,
+      answered: row.answered + (o.verdict === 'answered' ? 1 : 0),
+      partial: row.partial + (o.verdict === 'partial' ? 1 : 0),
+      refused: row.refused + (o.verdict === 'refused' ? 1 : 0),
+      ambiguous: row.ambiguous + (o.band === 'ambiguous' ? 1 : 0),
+    };
+  }
+  const ambiguous = outcomes.filter((o) => o.band === 'ambiguous');
+  return {
+    n: outcomes.length,
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    falseAnswers,
+    falseRefusals,
+    falseAnswerRate: ratio(falseAnswers, unanswerable.length),
+    falseRefusalRate: ratio(falseRefusals, answerable.length),
+    deferralRate: ratio(ambiguous.length, outcomes.length),
+    partialRate: ratio(ambiguous.filter((o) => o.verdict === 'partial').length, ambiguous.length),
+    mrr: ratio(ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0), ranked.length),
+    recallAt6: ratio(ranked.filter((o) => o.rank !== null && o.rank <= 6).length, ranked.length),
+    byMechanism,
+  };
+}

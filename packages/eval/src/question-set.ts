@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+export type Label = 'answerable' | 'unanswerable';
+
+/** One evaluation question. Answerable ones carry the passage they were made from (the evidence by construction). */
+export interface EvalQuestion {
+  readonly id: string;
+  readonly question: string;
+  readonly label: Label;
+  readonly mechanism: string;
+  /** File name of the answering document, when known. */
+  readonly doc?: string;
+  /** Chunk id of the answering passage, when known. */
+  readonly evidence?: string;
+  /** The source item it was made from; cross-validation keeps a group in one fold. */
+  readonly group?: string;
+}
+
+const ExternalQuestion = z.object({
+  id: z.string().min(1).optional(),
+  question: z.string().trim().min(1, 'question must be a non-empty string'),
+  label: z.enum(['answerable', 'unanswerable']),
+  mechanism: z.string().min(1).optional(),
+  doc: z.string().min(1).optional(),
+  evidence: z.string().min(1).optional(),
+  group: z.string().min(1).optional(),
+});
+
+export interface BadLine {
+  readonly line: number;
+  readonly message: string;
+}
+
+/**
+ * Parse a JSONL question file. Every malformed line is reported with its line
+ * number; the caller decides whether to stop (the default) or skip them.
+ */
+export function parseQuestionsJsonl(text: string): { questions: EvalQuestion[]; bad: BadLine[] } {
+  const questions: EvalQuestion[] = [];
+  const bad: BadLine[] = [];
+  const ids = new Set<string>();
+  text.split('\n').forEach((raw, i) => {
+    const line = i + 1;
+    if (!raw.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      bad.push({ line, message: `not JSON (${(error as Error).message})` });
+      return;
+    }
+    const parsed = ExternalQuestion.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      bad.push({ line, message: `${issue.path.join('.') || 'line'}: ${issue.message}` });
+      return;
+    }
+    const q = parsed.data;
+    const id = q.id ?? `q${line}`;
+    if (ids.has(id)) {
+      bad.push({ line, message: `duplicate id "${id}"` });
+      return;
+    }
+    ids.add(id);
+    questions.push({
+      id,
+      question: q.question,
+      label: q.label,
+      mechanism: q.mechanism ?? `external-${q.label}`,
+      ...(q.doc ? { doc: q.doc } : {}),
+      ...(q.evidence ? { evidence: q.evidence } : {}),
+      ...(q.group ? { group: q.group } : {}),
+    });
+  });
+  return { questions, bad };
+}
+
+export function toJsonl(questions: readonly EvalQuestion[]): string {
+  return questions.map((q) => JSON.stringify(q)).join('\n') + '\n';
+}

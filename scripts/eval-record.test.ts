@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KnowledgeBase, parseThresholds } from '@sandscope/engine';
+import { evaluate, type EvaluationReport, readmeBlock, README_BEGIN, README_END } from '@sandscope/eval';
+import { describe, expect, it } from 'vitest';
+import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
+import { readQuestionFile } from '../apps/agent/src/cli/eval-support.ts';
+
+const root = join(import.meta.dirname, '..');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+
+/**
+ * The published figures are a record of a run, checked against a fresh run. The
+ * seed's first README checker could not fail (D-015: it searched for each figure
+ * as a substring); this one compares the whole generated block and every number.
+ */
+describe('the evaluation record', () => {
+  it('docs/evaluation.json, corpus/thresholds.json and the README block match a fresh run', async () => {
+    const source = loadCorpusSource(join(root, 'corpus'));
+    const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+    const fresh = await evaluate(kb, readQuestionFile(join(root, 'corpus/questions.jsonl'), false), { folds: 5 });
+    const { generatedAt, ...recorded } = JSON.parse(read('docs/evaluation.json')) as EvaluationReport & { generatedAt: string };
+    expect(generatedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(JSON.parse(JSON.stringify(fresh))).toEqual(recorded);
+
+    const readme = read('README.md');
+    const block = readme.slice(readme.indexOf(README_BEGIN), readme.indexOf(README_END) + README_END.length);
+    expect(block).toBe(readmeBlock(fresh));
+
+    const shipped = parseThresholds(JSON.parse(read('corpus/thresholds.json')));
+    expect(shipped.ok && { ...fresh.thresholds }).toEqual(
+      shipped.ok ? { insufficientBelow: shipped.thresholds.insufficientBelow, sufficientAbove: shipped.thresholds.sufficientAbove, minTermCoverage: shipped.thresholds.minTermCoverage, minConcentration: shipped.thresholds.minConcentration } : null,
+    );
+    expect(read('docs/EVALUATION.md')).toContain(`| false answers (answered or partial on unanswerable) | ${(fresh.falseAnswerRate * 100).toFixed(1)}% |`);
+  });
+});
