@@ -28,6 +28,7 @@ export interface Fit {
 /** The grids every tuned constant is swept over. Scores: quantiles of the fitting data, never of held-out data. */
 const COVERAGE_GRID = [0.2, 0.3, 0.4, 0.5, 0.6];
 const CONCENTRATION_GRID = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const IDENTIFYING_GRID = [0, 1, 2, 3, 4];
 /** Candidate score thresholds: this many quantiles of the fitting data (resolution vs. fit time). */
 const SCORE_QUANTILES = 60;
 
@@ -70,11 +71,12 @@ export function fitThresholds(items: readonly Labelled[], budgets: Budgets = BUD
   const grid = scoreGrid(items);
   let best: { t: GateThresholds; r: ReturnType<typeof rates>; key: number[] } | null = null;
   let feasibleFound = false;
+  for (const identifyingEntityMaxPassages of IDENTIFYING_GRID)
   for (const minTermCoverage of COVERAGE_GRID) {
     for (const minConcentration of CONCENTRATION_GRID) {
       for (let a = 0; a < grid.length; a++) {
         for (let b = a; b < grid.length; b++) {
-          const t = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]!, minTermCoverage, minConcentration };
+          const t = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]!, minTermCoverage, minConcentration, identifyingEntityMaxPassages };
           const r = rates(items, t);
           const feasible = r.falseAnswerRate <= budgets.falseAnswerRate && r.falseRefusalRate <= budgets.falseRefusalRate;
           const violation = Math.max(r.falseAnswerRate / budgets.falseAnswerRate, r.falseRefusalRate / budgets.falseRefusalRate);

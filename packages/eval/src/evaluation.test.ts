@@ -68,7 +68,7 @@ describe('the calibration sweep decides exactly as the engine does', () => {
     const random = seededRandom(3);
     for (let trial = 0; trial < 25; trial++) {
       const lo = random() * 6;
-      const t = { insufficientBelow: lo, sufficientAbove: lo + random() * 10, minTermCoverage: 0.2 + random() * 0.5, minConcentration: 0.3 + random() * 0.6 };
+      const t = { insufficientBelow: lo, sufficientAbove: lo + random() * 10, minTermCoverage: 0.2 + random() * 0.5, minConcentration: 0.3 + random() * 0.6, identifyingEntityMaxPassages: Math.floor(random() * 4) };
       for (const m of measured) expect(verdictOf(m.decision, t), `${m.question.id} under ${JSON.stringify(t)}`).toEqual(engineVerdict(m, t));
     }
   });

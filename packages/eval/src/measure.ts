@@ -18,10 +18,13 @@ export interface DecisionFeatures {
   readonly score: number | null;
   /** The strongest passage fails the entity or value check, so a sufficient score is moved down to ambiguous. */
   readonly downgrade: boolean;
-  /** The strongest passage's predicate concentration (below minConcentration also moves it down). */
+  /** The strongest passage's predicate concentration and rarest named entity (it must carry the predicate). */
   readonly bestConcentration: number;
-  /** Highest concentration of a passage that names every entity and states any demanded value; -1 if none. */
+  readonly bestRarestEntity: number;
+  /** Highest concentration of a passage that names every entity, states any demanded value and is no disclaimer; -1 if none. */
   readonly carrierConcentration: number;
+  /** Among those passages, the fewest corpus passages naming an entity they name (Infinity if none). */
+  readonly carrierRarestEntity: number;
 }
 
 /** Raw signals the baselines threshold on, all from the same retrieval. */
@@ -45,7 +48,12 @@ export interface Measured {
 export function decisionFeatures(f: GateFeatures): DecisionFeatures {
   const best = f.passages[f.bestIndex];
   let carrier = -1;
-  for (const p of f.passages) if (p.missingEntities.length === 0 && p.statesDemandedValue && !p.disclaims && p.concentration > carrier) carrier = p.concentration;
+  let rarest = Infinity;
+  for (const p of f.passages) {
+    if (p.missingEntities.length > 0 || !p.statesDemandedValue || p.disclaims) continue;
+    carrier = Math.max(carrier, p.concentration);
+    rarest = Math.min(rarest, p.rarestEntityPassages);
+  }
   return {
     noEvidence: f.passages.length === 0 || f.terms.length === 0,
     coverage: f.coverage,
@@ -53,7 +61,9 @@ export function decisionFeatures(f: GateFeatures): DecisionFeatures {
     score: f.score,
     downgrade: Boolean(best && (best.missingEntities.length > 0 || !best.statesDemandedValue || best.disclaims)),
     bestConcentration: best?.concentration ?? 0,
+    bestRarestEntity: best?.rarestEntityPassages ?? Infinity,
     carrierConcentration: carrier,
+    carrierRarestEntity: rarest,
   };
 }
 
@@ -63,9 +73,10 @@ export function verdictOf(d: DecisionFeatures, t: GateThresholds): { band: Band;
   let band: Band;
   if (d.degraded || d.score === null) band = 'ambiguous';
   else if (d.score < t.insufficientBelow) return { band: 'insufficient', verdict: 'refused' };
-  else if (d.score >= t.sufficientAbove && !d.downgrade && d.bestConcentration >= t.minConcentration) return { band: 'sufficient', verdict: 'answered' };
+  else if (d.score >= t.sufficientAbove && !d.downgrade && (d.bestConcentration >= t.minConcentration || d.bestRarestEntity <= t.identifyingEntityMaxPassages)) return { band: 'sufficient', verdict: 'answered' };
   else band = 'ambiguous';
-  return { band, verdict: d.carrierConcentration >= t.minConcentration ? 'partial' : 'refused' };
+  const carried = d.carrierConcentration >= t.minConcentration || d.carrierRarestEntity <= t.identifyingEntityMaxPassages;
+  return { band, verdict: carried ? 'partial' : 'refused' };
 }
 
 function rankOf(q: EvalQuestion, r: Retrieval): number | null {

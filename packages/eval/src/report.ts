@@ -87,7 +87,7 @@ export function evaluationMarkdown(r: EvaluationReport, meta: { command: string;
     .map(([m, x]) => `| ${m} | ${x.label} | ${x.n} | ${x.answered} | ${x.partial} | ${x.refused} | ${x.ambiguous} | ${pct(x.label === 'answerable' ? x.refused / x.n : (x.answered + x.partial) / x.n)} |`)
     .join('\n');
   const folds = r.folds
-    .map((f) => `| ${f.fold} | ${f.heldOut} | ${f.thresholds.insufficientBelow.toFixed(3)} | ${f.thresholds.sufficientAbove.toFixed(3)} | ${f.thresholds.minTermCoverage} | ${f.thresholds.minConcentration} | ${f.workable ? 'yes' : '**no**'} | ${pct(f.falseAnswerRate)} | ${pct(f.falseRefusalRate)} | ${pct(f.deferralRate)} |`)
+    .map((f) => `| ${f.fold} | ${f.heldOut} | ${f.thresholds.insufficientBelow.toFixed(3)} | ${f.thresholds.sufficientAbove.toFixed(3)} | ${f.thresholds.minTermCoverage} | ${f.thresholds.minConcentration} | ${f.thresholds.identifyingEntityMaxPassages} | ${f.workable ? 'yes' : '**no**'} | ${pct(f.falseAnswerRate)} | ${pct(f.falseRefusalRate)} | ${pct(f.deferralRate)} |`)
     .join('\n');
   const baselines = Object.entries(r.baselines)
     .map(([name, b]) => `| ${name} | ${b.description} | ${pct(b.falseAnswerRate)} | ${pct(b.falseRefusalRate)} | ${b.noWorkableThresholdFolds} | ${b.refusesAnything ? 'yes' : 'no'} |`)
@@ -128,8 +128,8 @@ ${rows}
 
 Each row: thresholds fitted on the other folds, then scored on this one.
 
-| fold | held-out | refuse below | answer above | min coverage | min concentration | workable on its fit? | false answers | false refusals | deferral |
-|---|---|---|---|---|---|---|---|---|---|
+| fold | held-out | refuse below | answer above | min coverage | min concentration | identifying entity ≤ passages | workable on its fit? | false answers | false refusals | deferral |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${folds}
 
 ## Baselines (same folds, held-out)
@@ -144,7 +144,7 @@ ${baselines}
 
 Fitted on the whole set **after** the cross-validation above measured how the fitting procedure behaves on unseen
 folds: insufficientBelow ${t.insufficientBelow.toFixed(4)}, sufficientAbove ${t.sufficientAbove.toFixed(4)}, minTermCoverage ${t.minTermCoverage},
-minConcentration ${t.minConcentration} (written to \`corpus/thresholds.json\`).${
+minConcentration ${t.minConcentration}, identifyingEntityMaxPassages ${t.identifyingEntityMaxPassages} (written to \`corpus/thresholds.json\`).${
     r.inSample
       ? ` Scored on the very set they were fitted on they give ${pct(r.inSample.falseAnswerRate)} false answers and ${pct(r.inSample.falseRefusalRate)} false refusals — shown only for contrast: that is a memory of this set, not a measurement.`
       : ''

@@ -25,7 +25,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string): string {
     lines.push(`  ${pad(name, 18)} false answers ${pad(pct(b.falseAnswerRate), 7)} false refusals ${pad(pct(b.falseRefusalRate), 7)} ${b.description}`);
   }
   const t = r.thresholds;
-  lines.push('', `  thresholds ${heldOut ? '(fitted on the whole set after CV)' : '(shipped)'}: insufficientBelow ${t.insufficientBelow.toFixed(3)}, sufficientAbove ${t.sufficientAbove.toFixed(3)}, minTermCoverage ${t.minTermCoverage}, minConcentration ${t.minConcentration}`);
+  lines.push('', `  thresholds ${heldOut ? '(fitted on the whole set after CV)' : '(shipped)'}: insufficientBelow ${t.insufficientBelow.toFixed(3)}, sufficientAbove ${t.sufficientAbove.toFixed(3)}, minTermCoverage ${t.minTermCoverage}, minConcentration ${t.minConcentration}, identifyingEntityMaxPassages ${t.identifyingEntityMaxPassages}`);
   if (r.inSample) lines.push(`  the same thresholds scored on the set they were fitted on (a memory, not a measurement): false answers ${pct(r.inSample.falseAnswerRate)}, false refusals ${pct(r.inSample.falseRefusalRate)}`);
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 import type { ScoredChunk } from '../types.ts';
 import type { Assessment } from './evidence-gate.ts';
-import type { PassageEvidence } from './gate-features.ts';
+import { carriesPredicate, type PassageEvidence } from './gate-features.ts';
 import type { GateThresholds } from './gate-thresholds.ts';
 
 export interface Adjudication {
@@ -13,12 +13,12 @@ export interface Adjudication {
 
 const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
 
-function failures(p: PassageEvidence, demanded: string | null, minConcentration: number): string[] {
+function failures(p: PassageEvidence, demanded: string | null, thresholds: GateThresholds): string[] {
   const out: string[] = [];
   if (p.missingEntities.length) out.push(`does not name ${p.missingEntities.join(', ')}`);
   if (!p.statesDemandedValue) out.push(`states no ${demanded}`);
   if (p.disclaims) out.push('says it does not cover this (a disclaimer is not evidence)');
-  if (p.concentration < minConcentration) out.push(`carries ${fmt(p.concentration)} of the question's weight (needs ${minConcentration})`);
+  if (!carriesPredicate(p, thresholds)) out.push(`carries ${fmt(p.concentration)} of the question's predicate (needs ${thresholds.minConcentration})`);
   return out;
 }
 
@@ -35,9 +35,13 @@ export function adjudicate(assessment: Assessment, thresholds: GateThresholds): 
   const f = assessment.features;
   let nearest: { p: PassageEvidence; why: string[] } | null = null;
   for (const p of f.passages) {
-    const why = failures(p, f.demanded, thresholds.minConcentration);
+    const why = failures(p, f.demanded, thresholds);
     if (why.length === 0) {
-      const carried = [`${fmt(p.concentration)} of the question's weight`];
+      const carried = [
+        p.concentration >= thresholds.minConcentration
+          ? `${fmt(p.concentration)} of the question's predicate`
+          : `names an entity only ${p.rarestEntityPassages} passage(s) of the corpus mention, which identifies the topic`,
+      ];
       if (f.entities.length) carried.push(`names ${f.entities.join(', ')}`);
       if (f.demanded) carried.push(`states a ${f.demanded}`);
       return {

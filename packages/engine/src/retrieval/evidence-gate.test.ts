@@ -5,7 +5,7 @@ import { assessEvidence } from './evidence-gate.ts';
 import type { GateFeatures, PassageEvidence } from './gate-features.ts';
 import type { GateThresholds } from './gate-thresholds.ts';
 
-const T: GateThresholds = { insufficientBelow: 1, sufficientAbove: 10, minTermCoverage: 0.3, minConcentration: 0.6 };
+const T: GateThresholds = { insufficientBelow: 1, sufficientAbove: 10, minTermCoverage: 0.3, minConcentration: 0.6, identifyingEntityMaxPassages: 2 };
 
 const result = (id: string, bm25: number, dense: number): ScoredChunk => ({
   chunk: { id, doc: `${id.split('#')[0]}.md`, docTitle: 'T', heading: 'H', text: 'x' },
@@ -15,7 +15,7 @@ const result = (id: string, bm25: number, dense: number): ScoredChunk => ({
 });
 
 function passage(id: string, bm25: number, dense: number, over: Partial<PassageEvidence> = {}): PassageEvidence {
-  return { result: result(id, bm25, dense), product: bm25 * dense, missingEntities: [], statesDemandedValue: true, concentration: 0.9, disclaims: false, ...over };
+  return { result: result(id, bm25, dense), product: bm25 * dense, missingEntities: [], statesDemandedValue: true, concentration: 0.9, disclaims: false, rarestEntityPassages: Infinity, ...over };
 }
 
 function features(passages: PassageEvidence[], over: Partial<GateFeatures> = {}): GateFeatures {
@@ -83,6 +83,14 @@ describe('evidence gate guards', () => {
     expect(a.band).toBe('ambiguous');
     expect(a.score).toBeNull();
     expect(a.reasons[0]).toMatch(/degraded/);
+  });
+});
+
+describe('identifying entities', () => {
+  it('a passage naming an entity few passages mention carries a generic predicate; a common one does not', () => {
+    const alert = (n: number) => assessEvidence(features([passage('runbook#signals', 10, 0.5, { concentration: 0.1, rarestEntityPassages: n })], { entities: ['ordersdbpoolsaturated'] }), T);
+    expect(adjudicate(alert(2), T).decision).toBe('partial');
+    expect(adjudicate(alert(3), T).decision).toBe('refuse');
   });
 });
 

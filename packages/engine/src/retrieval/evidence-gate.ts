@@ -1,5 +1,5 @@
 import type { Band, ScoredChunk } from '../types.ts';
-import type { GateFeatures } from './gate-features.ts';
+import { carriesPredicate, type GateFeatures } from './gate-features.ts';
 import type { GateThresholds } from './gate-thresholds.ts';
 
 export interface Assessment {
@@ -78,7 +78,7 @@ export function assessEvidence(features: GateFeatures, thresholds: GateThreshold
     band = 'ambiguous';
     reasons.push(`guard: the strongest passage (${strongest.result.chunk.id}) says it does not cover this — a disclaimer is not evidence; downgraded to ambiguous`);
   }
-  if (band === 'sufficient' && strongest.concentration < thresholds.minConcentration) {
+  if (band === 'sufficient' && !carriesPredicate(strongest, thresholds)) {
     band = 'ambiguous';
     reasons.push(`guard: the strongest passage carries ${fmt(strongest.concentration)} of the question's predicate (needs ${thresholds.minConcentration}) — downgraded to ambiguous`);
   }

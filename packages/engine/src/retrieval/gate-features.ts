@@ -36,6 +36,13 @@ export interface PassageEvidence {
   readonly concentration: number;
   /** The passage's heading, or a sentence of it that mentions what was asked, disclaims it ("not covered", "out of scope"). */
   readonly disclaims: boolean;
+  /** Fewest corpus passages naming any question entity this passage names (Infinity when it names none). */
+  readonly rarestEntityPassages: number;
+}
+
+/** Does this passage carry the question on its own (entity, value and disclaimer checks aside)? */
+export function carriesPredicate(p: PassageEvidence, t: { minConcentration: number; identifyingEntityMaxPassages: number }): boolean {
+  return p.concentration >= t.minConcentration || p.rarestEntityPassages <= t.identifyingEntityMaxPassages;
 }
 
 /**
@@ -116,6 +123,7 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
       ? valueSentenceConcentration(result, demanded, carriedSomewhere, knowledge.idf)
       : concentration(carriedSomewhere, termSets[i]!, knowledge.idf),
     disclaims: disclaimsPredicate(result, predicate),
+    rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),
   }));
   let bestIndex = 0;
   passages.forEach((p, i) => {

@@ -15,8 +15,14 @@ export interface GateThresholds {
   readonly sufficientAbove: number;
   /** Share of the question's content terms present in the retrieved passages; below it, refuse before scoring. */
   readonly minTermCoverage: number;
-  /** Adjudication: the IDF-weighted share of the question's terms one passage must carry on its own. */
+  /** Adjudication: the IDF-weighted share of the question's predicate one passage must carry on its own. */
   readonly minConcentration: number;
+  /**
+   * An entity named by at most this many passages identifies the topic on its
+   * own: a passage naming it carries the question even when the predicate is
+   * generic ("how do I respond to OrdersDbPoolSaturated?"). 0 turns this off.
+   */
+  readonly identifyingEntityMaxPassages: number;
 }
 
 export const DEFAULT_THRESHOLDS: GateThresholds = {
@@ -24,6 +30,7 @@ export const DEFAULT_THRESHOLDS: GateThresholds = {
   sufficientAbove: 8.0,
   minTermCoverage: 0.3,
   minConcentration: 0.6,
+  identifyingEntityMaxPassages: 0,
 };
 
 /** Where a thresholds file came from, for the record. */
@@ -37,8 +44,9 @@ export interface ThresholdsFile extends GateThresholds {
 /** Validate a thresholds file's content; returns a message naming the bad field. */
 export function parseThresholds(raw: unknown): { ok: true; thresholds: ThresholdsFile } | { ok: false; message: string } {
   if (!raw || typeof raw !== 'object') return { ok: false, message: 'thresholds file must hold a JSON object' };
-  const r = raw as Record<string, unknown>;
-  for (const key of ['insufficientBelow', 'sufficientAbove', 'minTermCoverage', 'minConcentration'] as const) {
+  // A file written before identifyingEntityMaxPassages existed keeps that check off.
+  const r = { identifyingEntityMaxPassages: 0, ...(raw as Record<string, unknown>) };
+  for (const key of ['insufficientBelow', 'sufficientAbove', 'minTermCoverage', 'minConcentration', 'identifyingEntityMaxPassages'] as const) {
     if (typeof r[key] !== 'number' || !Number.isFinite(r[key])) return { ok: false, message: `thresholds file: "${key}" must be a number` };
   }
   if ((r.insufficientBelow as number) > (r.sufficientAbove as number)) {

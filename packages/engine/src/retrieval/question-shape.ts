@@ -71,8 +71,9 @@ export function identifierTokens(text: string): string[] {
 export class EntityLexicon {
   private readonly names: Set<string>;
   private readonly multiWord: string[];
+  private readonly passageCounts = new Map<string, number>();
 
-  constructor(chunks: readonly Chunk[], extraNames: readonly string[] = []) {
+  constructor(private readonly chunks: readonly Chunk[], extraNames: readonly string[] = []) {
     this.names = new Set<string>();
     for (const c of chunks) for (const t of identifierTokens(`${c.heading}\n${c.text}`)) this.names.add(t);
     const multi: string[] = [];
@@ -83,6 +84,21 @@ export class EntityLexicon {
       else this.names.add(name);
     }
     this.multiWord = multi;
+  }
+
+  /**
+   * How many passages of the corpus name this entity. An entity few passages
+   * mention (an alert name, an error string) identifies its topic by itself;
+   * one that many mention (a central service) is a subject that still needs
+   * its predicate carried.
+   */
+  passagesNaming(entity: string): number {
+    let n = this.passageCounts.get(entity);
+    if (n === undefined) {
+      n = this.chunks.filter((c) => passageNames(c, entity)).length;
+      this.passageCounts.set(entity, n);
+    }
+    return n;
   }
 
   /** The entities a question is about: known names it mentions, plus any identifier-shaped token. */
