@@ -14,3 +14,5 @@ export * from './retrieval/adjudicator.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';
 export * from './knowledge-base.ts';
+// The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator/index`,
+// `@sandscope/engine/models/index`): each is a concept of its own with its own Clock.

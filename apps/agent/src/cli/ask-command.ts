@@ -1,18 +1,33 @@
 import { KnowledgeBase } from '@sandscope/engine';
+import { parseWorkload } from '@sandscope/engine/orchestrator/index';
 import { loadCorpusSource } from '../corpus-source.ts';
+import { runAgent } from '../run-agent.ts';
+import { UserError } from '../user-error.ts';
 import { parseCommandArgs, questionFrom } from './args.ts';
-import { formatAskResult } from './format.ts';
+import { formatRunResult } from './format.ts';
 
-/** `sandscope ask [--corpus DIR] [--json] "question"` */
+/**
+ * `sandscope ask [--workload triage|change|postmortem] [--trace] [--json]
+ *  [--fail-provider NAME]... [--corpus DIR] "question"` — the whole graph,
+ * in-process. A refusal, an escalation and a gated action are results, not
+ * errors: the exit code is 0 for all of them.
+ */
 export async function askCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('ask', argv, {
     corpus: { type: 'string' },
     json: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
+    workload: { type: 'string', short: 'w' },
+    'fail-provider': { type: 'string', multiple: true },
   });
   const question = questionFrom(positionals);
+  // Checked before the corpus is loaded, so a typo fails in milliseconds with one line.
+  const workload = parseWorkload(values.workload);
+  if (!workload.ok) throw new UserError(workload.message);
   const source = loadCorpusSource(values.corpus);
   const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
-  const result = await kb.ask(question);
-  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatAskResult(result)}\n`);
+  const failProviders = (values['fail-provider'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
+  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);
   return 0;
 }

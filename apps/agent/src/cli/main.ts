@@ -1,10 +1,31 @@
 import { UserError } from '../user-error.ts';
 import { askCommand } from './ask-command.ts';
+import { graphCommand } from './graph-command.ts';
+import { calibrateCommand } from './calibrate-command.ts';
+import { evalCommand } from './eval-command.ts';
+import { questionsCommand } from './questions-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { startCommand } from './start-command.ts';
 
 const HELP = `sandscope — an evidence-gated, cited on-call assistant
 
 Usage:
-  npx sandscope ask [--corpus DIR] [--json] "question"   answer from the library, or refuse
+  npx sandscope ask [options] "question"                 run the question through the graph: answer, refuse,
+                                                         escalate, or stop for approval
+      --workload, -w triage|change|postmortem            what kind of run (default triage)
+      --trace                                            nodes visited, provider of each model call, tokens, cost
+      --json                                             the whole run result as JSON (trace included)
+      --fail-provider NAME                               fail this provider for this run only (repeatable)
+      --corpus DIR                                       another folder of markdown (default: the bundled corpus)
+  npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
+                                                         { nodes, edges, mermaid }
+  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl] [--folds 5] [--cv] [--json] [--skip-bad]
+                                                         held-out figures of the evidence gate
+  npx sandscope calibrate --corpus DIR [--questions FILE] fit thresholds for a corpus (writes DIR/thresholds.json)
+  npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
+  AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
+                                                         the agent's HTTP API alone (docs/API.md)
+  npx sandscope start                                    the agent and the website on localhost (npm start)
   npx sandscope help                                     this text
 `;
 
@@ -12,6 +33,12 @@ type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   ask: askCommand,
+  graph: graphCommand,
+  eval: evalCommand,
+  calibrate: calibrateCommand,
+  questions: questionsCommand,
+  serve: serveCommand,
+  start: startCommand,
   help: async () => {
     process.stdout.write(HELP);
     return 0;

@@ -45,7 +45,7 @@ export interface ThresholdsFile extends GateThresholds {
 export function parseThresholds(raw: unknown): { ok: true; thresholds: ThresholdsFile } | { ok: false; message: string } {
   if (!raw || typeof raw !== 'object') return { ok: false, message: 'thresholds file must hold a JSON object' };
   // A file written before identifyingEntityMaxPassages existed keeps that check off.
-  const r = { identifyingEntityMaxPassages: 0, ...(raw as Record<string, unknown>) };
+  const r: Record<string, unknown> = { identifyingEntityMaxPassages: 0, ...(raw as Record<string, unknown>) };
   for (const key of ['insufficientBelow', 'sufficientAbove', 'minTermCoverage', 'minConcentration', 'identifyingEntityMaxPassages'] as const) {
     if (typeof r[key] !== 'number' || !Number.isFinite(r[key])) return { ok: false, message: `thresholds file: "${key}" must be a number` };
   }

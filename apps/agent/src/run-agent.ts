@@ -1,0 +1,124 @@
+import { HashingEmbedder, type KnowledgeBase, type Workload } from '@sandscope/engine';
+import {
+  candidatesFromConfigs,
+  InMemoryCacheStore,
+  InvalidBudgetError,
+  KNOWN_PROVIDERS,
+  OFFLINE_PROVIDER,
+  ProviderConfigError,
+  ProviderHealth,
+  providersFromEnv,
+  runBudgetFromEnv,
+  SemanticCache,
+  type FetchFunction,
+  type RouterCandidate,
+} from '@sandscope/engine/models/index';
+import {
+  createOrchestrator,
+  type Orchestrator,
+  parseWorkload,
+  type RunEventSink,
+  type RunModelFactory,
+  type RunResult,
+  stackModelFactory,
+} from '@sandscope/engine/orchestrator/index';
+import { UserError } from './user-error.ts';
+
+/** A provider silent for longer than this fails retryably and the router moves on. */
+export const PROVIDER_TIMEOUT_MS = 20_000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The process-wide half of the model layer: the candidates in failover order,
+ * the cooldowns every run shares, the semantic cache every run shares, and
+ * each run's budget. Built once per process; each run builds its own stack
+ * (router, guard) from it and drops it when the run ends (T-6).
+ */
+export interface ModelServices {
+  readonly candidates: readonly RouterCandidate[];
+  readonly health: ProviderHealth;
+  readonly cache: SemanticCache;
+  readonly budgetUsd: number;
+  readonly models: RunModelFactory;
+}
+
+export interface ModelServicesOptions {
+  readonly fetch?: FetchFunction;
+  readonly timeoutMs?: number;
+  /** Replace the env's providers (a test's scripted or stub-server candidates). */
+  readonly candidates?: readonly RouterCandidate[];
+}
+
+/**
+ * Providers from the environment (keys → HTTP providers in the seed's order,
+ * the offline model always last: no keys means offline). A provider or budget
+ * variable that is set but unusable is a UserError naming it — at start-up,
+ * never mid-run (D-007).
+ */
+export function modelServicesFromEnv(env: Env, options: ModelServicesOptions = {}): ModelServices {
+  let budgetUsd: number;
+  let candidates: readonly RouterCandidate[];
+  try {
+    budgetUsd = runBudgetFromEnv(env);
+    candidates =
+      options.candidates ??
+      candidatesFromConfigs(providersFromEnv(env), { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? PROVIDER_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof InvalidBudgetError || error instanceof ProviderConfigError) throw new UserError(error.message);
+    throw error;
+  }
+  const health = new ProviderHealth();
+  const cache = new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() });
+  return { candidates, health, cache, budgetUsd, models: stackModelFactory({ candidates, health, cache, budgetUsd }) };
+}
+
+/** Provider names a run may ask to fail: every known provider, configured or not, and the offline model. */
+export const INJECTABLE_PROVIDERS: readonly string[] = [...KNOWN_PROVIDERS.map((p) => p.name), OFFLINE_PROVIDER.name];
+
+export interface RunAgentOptions {
+  readonly kb: KnowledgeBase;
+  readonly question: string;
+  /** A workload id, or user input to be parsed (default triage). */
+  readonly workload?: Workload | string;
+  /** Providers to fail for this run only (T-6). */
+  readonly failProviders?: readonly string[];
+  /** This run's event observer (the CLI's --trace, an SSE stream). */
+  readonly sink?: RunEventSink;
+  /** Default: built once per process from `env`. */
+  readonly services?: ModelServices;
+  readonly env?: Env;
+}
+
+let defaultServices: ModelServices | undefined;
+const orchestrators = new WeakMap<KnowledgeBase, WeakMap<ModelServices, Orchestrator>>();
+
+/** One compiled graph per knowledge base and model layer: built on first use, reused by every run after. */
+export function orchestratorFor(kb: KnowledgeBase, services: ModelServices): Orchestrator {
+  let byServices = orchestrators.get(kb);
+  if (!byServices) orchestrators.set(kb, (byServices = new WeakMap()));
+  let orchestrator = byServices.get(services);
+  if (!orchestrator) byServices.set(services, (orchestrator = createOrchestrator({ kb, models: services.models })));
+  return orchestrator;
+}
+
+/**
+ * Runs one question through the whole graph: the composition root's one entry
+ * for the CLI and the HTTP service. Bad input (an unknown workload or provider
+ * name) is a UserError with a one-line message.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  const workload = parseWorkload(options.workload);
+  if (!workload.ok) throw new UserError(workload.message);
+  const unknown = (options.failProviders ?? []).filter((p) => !INJECTABLE_PROVIDERS.includes(p));
+  if (unknown.length > 0) {
+    throw new UserError(`unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`);
+  }
+  const services = options.services ?? (defaultServices ??= modelServicesFromEnv(options.env ?? process.env));
+  return orchestratorFor(options.kb, services).run({
+    question: options.question,
+    workload: workload.workload,
+    ...(options.failProviders ? { failProviders: options.failProviders } : {}),
+    ...(options.sink ? { onEvent: options.sink } : {}),
+  });
+}

@@ -1,0 +1,73 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { composeRunModel, type RunModelSinks } from '../models/compose.ts';
+import type { ProviderHealth } from '../models/provider-health.ts';
+import type { RouterCandidate } from '../models/router.ts';
+import type { SemanticCache } from '../models/semantic-cache.ts';
+import { SpendGuard } from '../models/spend-guard.ts';
+import type { Workload } from '../types.ts';
+
+/** A run's money so far; `ceilingUsd` is null when the run's model has no spend guard (a test double). */
+export interface RunSpend {
+  readonly reservedUsd: number;
+  readonly spentUsd: number;
+  readonly ceilingUsd: number | null;
+}
+
+/** The model one run calls, and a view of what it has spent. */
+export interface RunModel {
+  readonly model: LanguageModelV3;
+  spend(): RunSpend;
+}
+
+export interface RunModelRequest {
+  readonly runId: string;
+  readonly workload: Workload;
+  readonly corpusVersion: string;
+  /** This run's injected provider failures only (T-6). */
+  readonly failProviders: ReadonlySet<string>;
+  /** Where the router, guard and cache report: the run's trace. */
+  readonly sinks: RunModelSinks;
+}
+
+/**
+ * Builds one run's model. Called once per run, inside the run, and the result
+ * dropped when it ends — injected failures and the run's budget live in it and
+ * must not outlive it (T-6).
+ */
+export type RunModelFactory = (request: RunModelRequest) => RunModel;
+
+export interface StackModelFactoryOptions {
+  /** In failover order, offline last (providersFromEnv + candidatesFromConfigs). */
+  readonly candidates: readonly RouterCandidate[];
+  /** Process-wide cooldowns. */
+  readonly health: ProviderHealth;
+  /** Process-wide cache. */
+  readonly cache: SemanticCache;
+  /** Each run's ceiling (RUN_BUDGET_USD). */
+  readonly budgetUsd: number;
+}
+
+/** The production factory: cache(guard(router)) per run, from the models package's composeRunModel. */
+export function stackModelFactory(options: StackModelFactoryOptions): RunModelFactory {
+  // Fail at construction, not mid-run, for a ceiling that bounds nothing (D-007).
+  void new SpendGuard(options.budgetUsd);
+  return (request) => {
+    const guard = new SpendGuard(options.budgetUsd);
+    const stack = composeRunModel({
+      candidates: options.candidates,
+      health: options.health,
+      failProviders: request.failProviders,
+      guard,
+      cache: options.cache,
+      corpusVersion: request.corpusVersion,
+      workload: request.workload,
+      sinks: request.sinks,
+    });
+    return { model: stack.model, spend: () => ({ reservedUsd: guard.reserved, spentUsd: guard.spent, ceilingUsd: guard.ceilingUsd }) };
+  };
+}
+
+/** One bare model for every run, no cache, guard or router — for tests that are about the graph, not the stack. */
+export function bareModelFactory(model: LanguageModelV3): RunModelFactory {
+  return () => ({ model, spend: () => ({ reservedUsd: 0, spentUsd: 0, ceilingUsd: null }) });
+}

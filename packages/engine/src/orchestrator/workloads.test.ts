@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseEstate, type Estate } from '../corpus/estate.ts';
+import { changeWords, dependentsOf, productionWords, RISK_THRESHOLD, servicesNamed } from './risk-scorer.ts';
+import { REPO_ROOT } from './testing/corpus-fixture.ts';
+import { CHANGE, parseWorkload, POSTMORTEM, TRIAGE, WORKLOADS } from './workloads.ts';
+
+const parsed = parseEstate(JSON.parse(readFileSync(`${REPO_ROOT}corpus/estate.json`, 'utf8')));
+if (!parsed.ok) throw new Error(parsed.message);
+const estate: Estate = parsed.estate;
+
+const tierOf = (id: string) => estate.services.find((s) => s.id === id)?.tier;
+
+describe('the estate facts the risk scorer reads', () => {
+  it('finds dependents transitively: orders-db is felt by its 5 direct clients and by what depends on them', () => {
+    const { direct, all } = dependentsOf('orders-db', estate);
+    expect(direct.sort()).toEqual(['checkout-api', 'export-worker', 'fulfilment-worker', 'order-worker', 'payments-api']);
+    // edge-gateway → checkout-api → orders-db; report-scheduler → export-worker → orders-db.
+    expect(all).toEqual(expect.arrayContaining(['edge-gateway', 'report-scheduler']));
+    expect(all).toHaveLength(7);
+  });
+
+  it('knows report-scheduler is a tier-4 leaf and orders-db is tier 1', () => {
+    expect(tierOf('report-scheduler')).toBe(4);
+    expect(dependentsOf('report-scheduler', estate).all).toEqual([]);
+    expect(tierOf('orders-db')).toBe(1);
+  });
+
+  it('names services by id or display name', () => {
+    expect(servicesNamed('is the Orders database ok? and checkout-api?', estate).map((s) => s.id).sort()).toEqual(['checkout-api', 'orders-db']);
+    expect(servicesNamed('orders-dbx and xorders-db', estate)).toEqual([]);
+  });
+
+  it('reads production-touching and mutating words whole-word', () => {
+    expect(productionWords('Roll back the deploy, then restart it in production')).toEqual(['roll back', 'deploy', 'restart', 'production']);
+    expect(productionWords('the deployment window; a dropdown; restarting')).toEqual(['deployment', 'restarting']);
+    expect(changeWords('What is the pool ceiling?')).toEqual([]);
+    expect(changeWords('Can we raise the pool ceiling?')).toEqual(['raise']);
+  });
+});
+
+const risk = (workload: keyof typeof WORKLOADS, question: string, actionText = '') =>
+  WORKLOADS[workload].riskScorer({ question, actionText, estate });
+
+describe('risk scoring (deterministic, from the estate)', () => {
+  it('puts any change to a tier-1 service above the line, on tier alone', () => {
+    const r = risk('change', 'Can we raise the orders-db connection pool ceiling?');
+    expect(r.score).toBeGreaterThan(RISK_THRESHOLD);
+    expect(r.service).toBe('orders-db');
+    expect(r.factors.join('\n')).toMatch(/tier 1/);
+    expect(r.factors.join('\n')).toMatch(/7 services depend on orders-db/);
+    // Even with no dependents and no production word, tier 1 alone crosses the line for a change.
+    expect(CHANGE.riskScorer({ question: 'change the edge-gateway rate limit', actionText: '', estate: { ...estate, dependencies: [] } }).score).toBeGreaterThan(
+      RISK_THRESHOLD,
+    );
+  });
+
+  it('keeps a change to a tier-4 leaf below the line, even one that restarts it', () => {
+    expect(risk('change', 'Can we raise the report-scheduler job deadline to 60 minutes?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
+    expect(risk('change', 'Can we restart report-scheduler?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
+  });
+
+  it('caps a read-only question well below the line, whatever the tier', () => {
+    const r = risk('change', 'What is the connection pool ceiling for orders-db?');
+    expect(r.score).toBeLessThanOrEqual(0.2);
+    expect(r.factors.join('\n')).toMatch(/read-only/);
+  });
+
+  it('lets advisory text about a tier-1 service through, unless it proposes a production action', () => {
+    expect(risk('triage', 'What is the connection pool ceiling for orders-db?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
+    expect(risk('postmortem', 'What happened to orders-db in March?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
+    expect(risk('triage', 'Should we restart checkout-api?').score).toBeGreaterThan(RISK_THRESHOLD);
+    expect(risk('triage', 'What now for orders-db?', 'Fail over orders-db to the replica.').score).toBeGreaterThan(RISK_THRESHOLD);
+  });
+
+  it('treats a production action on no known service as unknown blast radius, and stops it', () => {
+    const r = risk('change', 'Deploy the new build to production');
+    expect(r.score).toBeGreaterThan(RISK_THRESHOLD);
+    expect(r.service).toBeUndefined();
+    expect(r.factors.join('\n')).toMatch(/blast radius unknown/);
+  });
+
+  it('is a pure function: same input, same output', () => {
+    expect(risk('change', 'Can we restart inventory-db?')).toEqual(risk('change', 'Can we restart inventory-db?'));
+  });
+});
+
+describe('workloads are data', () => {
+  it('each has an id, a system prompt, a query builder and a risk scorer', () => {
+    for (const [id, w] of Object.entries(WORKLOADS)) {
+      expect(w.id).toBe(id);
+      expect(w.systemPrompt.length).toBeGreaterThan(50);
+      expect(typeof w.queryBuilder).toBe('function');
+      expect(typeof w.riskScorer).toBe('function');
+    }
+  });
+
+  it('builds queries that only add estate-derived context to the question', () => {
+    const q = 'What should I check when OrdersDbPoolSaturated fires?';
+    expect(TRIAGE.queryBuilder(q, estate)).toBe(`${q}\nConnection pool exhaustion`);
+    expect(CHANGE.queryBuilder('Can we restart orders-db?', estate)).toBe('Can we restart orders-db?\nchange tier 1');
+    expect(POSTMORTEM.queryBuilder('What happened to pricing-cache?', estate).startsWith('What happened to pricing-cache?')).toBe(true);
+    expect(TRIAGE.queryBuilder('plain question', null)).toBe('plain question');
+  });
+
+  it('proposes text-only actions that carry their citations and the partial flag', () => {
+    const claims = [{ text: 'The ceiling is 100.', citations: ['a#b'] }];
+    const change = CHANGE.proposeAction({ question: 'Raise it?', claims, verdict: 'partial' });
+    expect(change.kind).toBe('change');
+    expect(change.text).toContain('[a#b]');
+    expect(change.text).toContain('PARTIAL');
+    expect(TRIAGE.proposeAction({ question: 'q', claims, verdict: 'answered' }).text).not.toContain('PARTIAL');
+  });
+
+  it('parses user input: default triage, one-line message for an unknown workload', () => {
+    expect(parseWorkload(undefined)).toEqual({ ok: true, workload: 'triage' });
+    expect(parseWorkload('Change')).toEqual({ ok: true, workload: 'change' });
+    const bad = parseWorkload('deploy');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toMatch(/^unknown workload "deploy"\. Choose one of: triage, change, postmortem/);
+    expect(parseWorkload('__proto__').ok).toBe(false);
+  });
+});

@@ -1,0 +1,157 @@
+import type { Estate } from '../corpus/estate.ts';
+import type { Claim, Verdict, Workload } from '../types.ts';
+import { type RiskAssessment, type RiskInput, type RiskWeights, scoreRisk, servicesNamed } from './risk-scorer.ts';
+
+/** What propose_action hands to the risk gate: words only. No tool ever acts on a real system (T-11). */
+export interface ProposedAction {
+  /** `change`: the change under review; `advisory`: text for a person to act on, or not. */
+  readonly kind: 'advisory' | 'change';
+  readonly text: string;
+}
+
+export interface ActionInput {
+  readonly question: string;
+  /** Verified claims only: each has a citation that resolved and numbers that stand in it. */
+  readonly claims: readonly Claim[];
+  readonly verdict: Verdict;
+}
+
+/**
+ * A workload is data, not a branch. Incident triage, change review and
+ * postmortem drafting run on the same compiled graph and differ only in these
+ * fields; a second graph would disprove the workload-agnosticism the first is
+ * meant to demonstrate (seed §Four).
+ */
+export interface WorkloadDefinition {
+  readonly id: Workload;
+  readonly title: string;
+  /** Prepended to the prompt contract's rules (models/prompt.ts). */
+  readonly systemPrompt: string;
+  /**
+   * The retrieval query. It may only ADD estate-derived context to the
+   * question; the evidence gate still scores what was found against the
+   * question itself (see nodes/retrieve.ts).
+   */
+  readonly queryBuilder: (question: string, estate: Estate | null) => string;
+  readonly riskScorer: (input: RiskInput) => RiskAssessment;
+  readonly proposeAction: (input: ActionInput) => ProposedAction;
+}
+
+/** Faults whose symptom signal (an alert name, a log line) or name the text mentions. */
+function faultsSignalled(text: string, estate: Estate | null) {
+  if (!estate) return [];
+  const lower = text.toLowerCase();
+  return estate.faults.filter((f) => lower.includes(f.name.toLowerCase()) || f.signals.some((s) => lower.includes(s.toLowerCase())));
+}
+
+function withContext(question: string, context: readonly string[]): string {
+  const extra = [...new Set(context)].filter((c) => !question.toLowerCase().includes(c.toLowerCase()));
+  return extra.length ? `${question}\n${extra.join(' ')}` : question;
+}
+
+function citedSteps(claims: readonly Claim[]): string {
+  return claims.map((c, i) => `${i + 1}. ${c.text} [${c.citations.join('; ')}]`).join('\n');
+}
+
+const PARTIAL_NOTE = 'PARTIAL: adjudicated from ambiguous evidence — confirm against the cited passages before acting on it.';
+
+/** Advisory workloads stop only for a production action on a service that matters. */
+const ADVISORY_WEIGHTS: RiskWeights = { tier: 0.25, blastRadius: 0.15, production: 0.45 };
+
+/** A change to a tier-1 service stops on tier alone (0.55 > 0.5); a read-only question is capped well below the line. */
+const CHANGE_WEIGHTS: RiskWeights = { tier: 0.55, blastRadius: 0.15, production: 0.3, readOnlyCeiling: 0.2 };
+
+export const TRIAGE: WorkloadDefinition = {
+  id: 'triage',
+  title: 'Incident triage',
+  systemPrompt: [
+    "You are Sandscope's incident triage assistant for an on-call engineer in the middle of an incident.",
+    'State what the passages say about the symptom, the service and the documented values, and which runbook steps apply, in the order a responder would take them.',
+    'You advise; you cannot act on any system. Do not invent steps, numbers or service names the passages do not contain.',
+  ].join(' '),
+  // The runbook for a fault is named for the fault, not for its alert: add the fault's name when a signal is quoted.
+  queryBuilder: (question, estate) => withContext(question, faultsSignalled(question, estate).map((f) => f.name)),
+  riskScorer: (input) => scoreRisk(input, ADVISORY_WEIGHTS),
+  proposeAction: ({ question, claims, verdict }) => ({
+    kind: 'advisory',
+    text: [
+      `Triage advice for: ${question}`,
+      ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
+      'From the cited passages:',
+      citedSteps(claims),
+      'Advisory text only — Sandscope executes nothing; the responder decides.',
+    ].join('\n'),
+  }),
+};
+
+export const CHANGE: WorkloadDefinition = {
+  id: 'change',
+  title: 'Change review',
+  systemPrompt: [
+    "You are Sandscope's change reviewer.",
+    'State what the passages require of the change in the question: approvals, deployment windows, freezes, staged rollout, observation, rollback, and the documented limits of the services it touches.',
+    'Do not approve or reject the change; a human decides. Do not invent requirements the passages do not state.',
+  ].join(' '),
+  // A change review must read the change policy for the service's tier, which names tiers, not services.
+  queryBuilder: (question, estate) =>
+    withContext(question, ['change', ...servicesNamed(question, estate).map((s) => `tier ${s.tier}`)]),
+  riskScorer: (input) => scoreRisk(input, CHANGE_WEIGHTS),
+  proposeAction: ({ question, claims, verdict }) => ({
+    kind: 'change',
+    text: [
+      `Change under review: ${question}`,
+      ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
+      'What the library requires of it:',
+      citedSteps(claims),
+      'Sandscope executes nothing; the change proceeds only if a person carries it out.',
+    ].join('\n'),
+  }),
+};
+
+export const POSTMORTEM: WorkloadDefinition = {
+  id: 'postmortem',
+  title: 'Postmortem drafting',
+  systemPrompt: [
+    "You are Sandscope's postmortem drafter.",
+    'From the passages, state the facts of the incident in the question: timeline, impact, cause, detection and the actions agreed.',
+    'Blameless and factual: no speculation beyond the passages, no names of people.',
+  ].join(' '),
+  queryBuilder: (question, estate) =>
+    withContext(question, ['postmortem', ...faultsSignalled(question, estate).map((f) => f.name)]),
+  riskScorer: (input) => scoreRisk(input, ADVISORY_WEIGHTS),
+  proposeAction: ({ question, claims, verdict }) => ({
+    kind: 'advisory',
+    text: [
+      `Postmortem draft for: ${question}`,
+      ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
+      citedSteps(claims),
+      'Draft text only — for the incident owner to review and publish.',
+    ].join('\n'),
+  }),
+};
+
+/** Every workload, by id. The graph looks a run's workload up here; it never branches on which one it is. */
+export const WORKLOADS: Readonly<Record<Workload, WorkloadDefinition>> = {
+  triage: TRIAGE,
+  change: CHANGE,
+  postmortem: POSTMORTEM,
+};
+
+export const WORKLOAD_IDS = Object.keys(WORKLOADS) as Workload[];
+
+export const DEFAULT_WORKLOAD: Workload = 'triage';
+
+export function isWorkload(value: unknown): value is Workload {
+  return typeof value === 'string' && Object.hasOwn(WORKLOADS, value);
+}
+
+/**
+ * A workload id from user input, or a one-line message naming the choices.
+ * A value, not a throw: the boundary (CLI, HTTP) decides how to report it.
+ */
+export function parseWorkload(value: string | undefined): { ok: true; workload: Workload } | { ok: false; message: string } {
+  if (value === undefined || value === '') return { ok: true, workload: DEFAULT_WORKLOAD };
+  const id = value.trim().toLowerCase();
+  if (isWorkload(id)) return { ok: true, workload: id };
+  return { ok: false, message: `unknown workload "${value}". Choose one of: ${WORKLOAD_IDS.join(', ')} (default ${DEFAULT_WORKLOAD}).` };
+}
