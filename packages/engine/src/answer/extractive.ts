@@ -13,6 +13,16 @@ export interface ExtractiveOptions {
 const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
+ * The claim a feedback line rejects. The verifier writes `Claim 2 "…": reasons`;
+ * a bare sentence is taken whole. Matching only whole lines would make the
+ * offline retry repeat the rejected claim — the identical re-prompt of D-005.
+ */
+function rejectedClaim(feedback: string): string {
+  const quoted = /^Claim \d+ "([\s\S]*)": /.exec(feedback);
+  return normalise(quoted ? quoted[1]! : feedback);
+}
+
+/**
  * The offline, deterministic extractive answerer: every claim is a sentence of
  * a retrieved passage, cited to that passage — there is no sentence without a
  * citation because there is no sentence it did not read. Passages come best
@@ -21,7 +31,7 @@ const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
  */
 export function draftExtractive(question: string, passages: readonly Chunk[], options: ExtractiveOptions = {}): Claim[] {
   const maxClaims = options.maxClaims ?? 3;
-  const rejected = new Set((options.feedback ?? []).map(normalise));
+  const rejected = new Set((options.feedback ?? []).map(rejectedClaim));
   const terms = new Set(contentTerms(question));
   const demanded = demandedValue(question);
   const candidates: { text: string; chunk: Chunk; rank: number; pos: number; score: number }[] = [];
