@@ -40,7 +40,8 @@ function scoreGrid(items: readonly Labelled[]): number[] {
   return [...grid].sort((a, b) => a - b);
 }
 
-function rates(items: readonly Labelled[], t: GateThresholds) {
+/** Brute-force rates of one threshold set over items: the oracle the fast sweep is tested against. */
+export function rates(items: readonly Labelled[], t: GateThresholds) {
   let fa = 0;
   let fr = 0;
   let amb = 0;
@@ -61,6 +62,74 @@ function rates(items: readonly Labelled[], t: GateThresholds) {
 }
 
 /**
+ * For fixed non-score constants, every count at thresholds (lo, hi) is a
+ * difference of prefix sums over the questions bucketed by score, so the whole
+ * (lo, hi) grid costs O(grid²) instead of O(grid² × questions). Mirrors
+ * `verdictOf` exactly; a test checks it against `rates` on random constants.
+ */
+function sweepScores(items: readonly Labelled[], grid: readonly number[], fixed: Omit<GateThresholds, 'insufficientBelow' | 'sufficientAbove'>, visit: (a: number, b: number, r: { falseAnswerRate: number; falseRefusalRate: number; deferralRate: number }) => void) {
+  const G = grid.length;
+  // Per label: counts by bucket of (all, carried, answered-if-sufficient, not-carried-best).
+  const mk = () => ({ all: new Array<number>(G + 2).fill(0), carried: new Array<number>(G + 2).fill(0), suff: new Array<number>(G + 2).fill(0), notBest: new Array<number>(G + 2).fill(0) });
+  const A = mk();
+  const U = mk();
+  let nA = 0;
+  let nU = 0;
+  let constFA = 0;
+  let constFR = 0;
+  let constAmb = 0;
+  const carriesWith = (conc: number, rare: number) => conc >= fixed.minConcentration || rare <= fixed.identifyingEntityMaxPassages;
+  for (const i of items) {
+    const d = i.decision;
+    const answerable = i.label === 'answerable';
+    if (answerable) nA++;
+    else nU++;
+    const carried = carriesWith(d.carrierConcentration, d.carrierRarestEntity) && d.carrierConcentration >= 0;
+    if (d.noEvidence || d.coverage < fixed.minTermCoverage) {
+      if (answerable) constFR++;
+      continue;
+    }
+    if (d.degraded || d.score === null) {
+      constAmb++;
+      if (answerable && !carried) constFR++;
+      if (!answerable && carried) constFA++;
+      continue;
+    }
+    const best = !d.downgrade && carriesWith(d.bestConcentration, d.bestRarestEntity);
+    // bucket = number of grid values ≤ score: score < grid[a] ⟺ bucket ≤ a.
+    let lo = 0;
+    let hi = G;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (grid[mid]! <= d.score) lo = mid + 1;
+      else hi = mid;
+    }
+    const c = answerable ? A : U;
+    c.all[lo + 1]!++;
+    if (carried) c.carried[lo + 1]!++;
+    if (best || carried) c.suff[lo + 1]!++;
+    if (!best) c.notBest[lo + 1]!++;
+  }
+  for (const c of [A, U]) for (const arr of [c.all, c.carried, c.suff, c.notBest]) for (let k = 1; k < arr.length; k++) arr[k]! += arr[k - 1]!;
+  // P[k] = items with bucket < k.
+  const range = (arr: number[], from: number, to: number) => arr[to]! - arr[from]!; // buckets in [from, to)
+  const n = items.length;
+  for (let a = 0; a < G; a++) {
+    for (let b = a; b < G; b++) {
+      // below lo: bucket ≤ a → [0, a+1); middle: a < bucket ≤ b → [a+1, b+1); top: bucket > b → [b+1, G+1)
+      const fa = constFA + range(U.carried, a + 1, b + 1) + range(U.suff, b + 1, G + 1);
+      const fr =
+        constFR +
+        range(A.all, 0, a + 1) +
+        (range(A.all, a + 1, b + 1) - range(A.carried, a + 1, b + 1)) +
+        (range(A.all, b + 1, G + 1) - range(A.suff, b + 1, G + 1));
+      const amb = constAmb + range(A.all, a + 1, b + 1) + range(U.all, a + 1, b + 1) + range(A.notBest, b + 1, G + 1) + range(U.notBest, b + 1, G + 1);
+      visit(a, b, { falseAnswerRate: nU ? fa / nU : 0, falseRefusalRate: nA ? fr / nA : 0, deferralRate: n ? amb / n : 0 });
+    }
+  }
+}
+
+/**
  * Choose every tuned constant of the gate and adjudicator on `items` alone: meet
  * both budgets while deferring as little as possible (then fewest false answers).
  * When nothing meets both, take the smallest budget violation and say so.
@@ -71,25 +140,27 @@ export function fitThresholds(items: readonly Labelled[], budgets: Budgets = BUD
   const grid = scoreGrid(items);
   let best: { t: GateThresholds; r: ReturnType<typeof rates>; key: number[] } | null = null;
   let feasibleFound = false;
-  for (const identifyingEntityMaxPassages of IDENTIFYING_GRID)
-  for (const minTermCoverage of COVERAGE_GRID) {
-    for (const minConcentration of CONCENTRATION_GRID) {
-      for (let a = 0; a < grid.length; a++) {
-        for (let b = a; b < grid.length; b++) {
-          const t = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]!, minTermCoverage, minConcentration, identifyingEntityMaxPassages };
-          const r = rates(items, t);
+  for (const identifyingEntityMaxPassages of IDENTIFYING_GRID) {
+    for (const minTermCoverage of COVERAGE_GRID) {
+      for (const minConcentration of CONCENTRATION_GRID) {
+        const fixed = { minTermCoverage, minConcentration, identifyingEntityMaxPassages };
+        sweepScores(items, grid, fixed, (a, b, r) => {
           const feasible = r.falseAnswerRate <= budgets.falseAnswerRate && r.falseRefusalRate <= budgets.falseRefusalRate;
           const violation = Math.max(r.falseAnswerRate / budgets.falseAnswerRate, r.falseRefusalRate / budgets.falseRefusalRate);
           // Lexicographic: feasible first; then least deferral; then fewest false answers, then false refusals.
           const key = feasible ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate] : [1, violation, r.deferralRate, 0];
           if (feasible) feasibleFound = true;
-          if (!best || lexLess(key, best.key)) best = { t, r, key };
-        }
+          if (!best || lexLess(key, best.key)) best = { t: { insufficientBelow: grid[a]!, sufficientAbove: grid[b]!, ...fixed }, r, key };
+        });
       }
     }
   }
-  return { thresholds: best!.t, feasible: feasibleFound, fitted: best!.r, fittedOn: items.map((i) => i.id) };
+  const chosen = best!;
+  return { thresholds: chosen.t, feasible: feasibleFound, fitted: chosen.r, fittedOn: items.map((i) => i.id) };
 }
+
+/** Exposed for the test that holds the fast sweep to the brute-force oracle. */
+export const testing = { sweepScores, scoreGrid };
 
 function lexLess(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) {

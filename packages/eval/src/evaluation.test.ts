@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KnowledgeBase } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitThresholds, type Labelled } from './calibration.ts';
+import { fitThresholds, type Labelled, rates, testing } from './calibration.ts';
 import { assignFolds, crossValidate } from './cross-validation.ts';
 import { parseGaps } from './gaps.ts';
 import { generateQuestions, type GeneratedQuestion } from './generator.ts';
@@ -70,6 +70,27 @@ describe('the calibration sweep decides exactly as the engine does', () => {
       const lo = random() * 6;
       const t = { insufficientBelow: lo, sufficientAbove: lo + random() * 10, minTermCoverage: 0.2 + random() * 0.5, minConcentration: 0.3 + random() * 0.6, identifyingEntityMaxPassages: Math.floor(random() * 4) };
       for (const m of measured) expect(verdictOf(m.decision, t), `${m.question.id} under ${JSON.stringify(t)}`).toEqual(engineVerdict(m, t));
+    }
+  });
+});
+
+describe('the fast threshold sweep', () => {
+  it('gives exactly the brute-force rates for every (lo, hi) under random non-score constants', () => {
+    const items = measured.map((m) => ({ id: m.question.id, label: m.question.label, decision: m.decision }));
+    const grid = testing.scoreGrid(items);
+    const random = seededRandom(5);
+    for (let trial = 0; trial < 6; trial++) {
+      const fixed = { minTermCoverage: 0.2 + random() * 0.5, minConcentration: 0.3 + random() * 0.6, identifyingEntityMaxPassages: Math.floor(random() * 4) };
+      let checked = 0;
+      testing.sweepScores(items, grid, fixed, (a, b, r) => {
+        if ((a * 31 + b * 17 + trial) % 97 !== 0) return;
+        const oracle = rates(items, { insufficientBelow: grid[a]!, sufficientAbove: grid[b]!, ...fixed });
+        expect(r.falseAnswerRate, `${a},${b}`).toBeCloseTo(oracle.falseAnswerRate, 12);
+        expect(r.falseRefusalRate, `${a},${b}`).toBeCloseTo(oracle.falseRefusalRate, 12);
+        expect(r.deferralRate, `${a},${b}`).toBeCloseTo(oracle.deferralRate, 12);
+        checked++;
+      });
+      expect(checked).toBeGreaterThan(5);
     }
   });
 });
