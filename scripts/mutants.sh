@@ -34,6 +34,6 @@ mutate $V/cross-validation.ts 's/const train = measured.filter\(\(m\) => assignm
 mutate $V/generator.ts 's/if \(gap.terms.some\(\(t\) => mentions\(corpusText, t\)\)\) continue;//' $V/evaluation.test.ts "gap absence not verified"
 mutate $V/measure.ts 's/ && !p.disclaims && p.concentration > carrier/ \&\& p.concentration > carrier/' $V/evaluation.test.ts "fast verdict path ignores disclaimers"
 mutate $V/question-set.ts 's/bad.push\(\{ line, message: `duplicate id/void ({ line, message: `duplicate id/' $V/question-set.test.ts "duplicate ids accepted"
-mutate $V/calibration.ts 's/range\(U.suff, b \+ 1, G \+ 1\)/range(U.carried, b + 1, G + 1)/' $V/evaluation.test.ts "fast sweep miscounts sufficient false answers"
+mutate $V/calibration.ts 's/range\(A.notBest, b \+ 1, G \+ 1\)/range(A.carried, b + 1, G + 1)/' $V/evaluation.test.ts "fast sweep miscounts deferral in the top band"
 echo "mutants: $pass killed, $fail survived"
 [ "$fail" -eq 0 ]

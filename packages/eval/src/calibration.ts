@@ -69,8 +69,9 @@ export function rates(items: readonly Labelled[], t: GateThresholds) {
  */
 function sweepScores(items: readonly Labelled[], grid: readonly number[], fixed: Omit<GateThresholds, 'insufficientBelow' | 'sufficientAbove'>, visit: (a: number, b: number, r: { falseAnswerRate: number; falseRefusalRate: number; deferralRate: number }) => void) {
   const G = grid.length;
-  // Per label: counts by bucket of (all, carried, answered-if-sufficient, not-carried-best).
-  const mk = () => ({ all: new Array<number>(G + 2).fill(0), carried: new Array<number>(G + 2).fill(0), suff: new Array<number>(G + 2).fill(0), notBest: new Array<number>(G + 2).fill(0) });
+  // Per label: counts by bucket of (all, carried, strongest-does-not-carry). A strongest passage that
+  // carries the question is itself a carrier, so "answered if sufficient" needs no count of its own.
+  const mk = () => ({ all: new Array<number>(G + 2).fill(0), carried: new Array<number>(G + 2).fill(0), notBest: new Array<number>(G + 2).fill(0) });
   const A = mk();
   const U = mk();
   let nA = 0;
@@ -107,22 +108,20 @@ function sweepScores(items: readonly Labelled[], grid: readonly number[], fixed:
     const c = answerable ? A : U;
     c.all[lo + 1]!++;
     if (carried) c.carried[lo + 1]!++;
-    if (best || carried) c.suff[lo + 1]!++;
     if (!best) c.notBest[lo + 1]!++;
   }
-  for (const c of [A, U]) for (const arr of [c.all, c.carried, c.suff, c.notBest]) for (let k = 1; k < arr.length; k++) arr[k]! += arr[k - 1]!;
+  for (const c of [A, U]) for (const arr of [c.all, c.carried, c.notBest]) for (let k = 1; k < arr.length; k++) arr[k]! += arr[k - 1]!;
   // P[k] = items with bucket < k.
   const range = (arr: number[], from: number, to: number) => arr[to]! - arr[from]!; // buckets in [from, to)
   const n = items.length;
   for (let a = 0; a < G; a++) {
     for (let b = a; b < G; b++) {
       // below lo: bucket ≤ a → [0, a+1); middle: a < bucket ≤ b → [a+1, b+1); top: bucket > b → [b+1, G+1)
-      const fa = constFA + range(U.carried, a + 1, b + 1) + range(U.suff, b + 1, G + 1);
+      const fa = constFA + range(U.carried, a + 1, G + 1);
       const fr =
         constFR +
         range(A.all, 0, a + 1) +
-        (range(A.all, a + 1, b + 1) - range(A.carried, a + 1, b + 1)) +
-        (range(A.all, b + 1, G + 1) - range(A.suff, b + 1, G + 1));
+        (range(A.all, a + 1, G + 1) - range(A.carried, a + 1, G + 1));
       const amb = constAmb + range(A.all, a + 1, b + 1) + range(U.all, a + 1, b + 1) + range(A.notBest, b + 1, G + 1) + range(U.notBest, b + 1, G + 1);
       visit(a, b, { falseAnswerRate: nU ? fa / nU : 0, falseRefusalRate: nA ? fr / nA : 0, deferralRate: n ? amb / n : 0 });
     }
