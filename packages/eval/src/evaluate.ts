@@ -2,20 +2,16 @@ import type { GateThresholds, KnowledgeBase } from '@sandscope/engine';
 import { type BaselineReport, measureBaselines } from './baselines.ts';
 import { type Budgets, BUDGETS, fitThresholds } from './calibration.ts';
 import { crossValidate, type FoldReport, outcomeOf } from './cross-validation.ts';
-import { type Measured, measureAll } from './measure.ts';
+import { type DecisionFeatures, type Measured, measureAll } from './measure.ts';
 import { computeMetrics, type MechanismRow, type Metrics } from './metrics.ts';
 import type { EvalQuestion } from './question-set.ts';
 
-/** One row per question: what the website's threshold slider replays. */
-export interface QuestionRow {
+/** One row per question: everything the website's threshold slider needs to replay `verdictOf` exactly. */
+export interface QuestionRow extends DecisionFeatures {
   readonly id: string;
   readonly question: string;
   readonly label: string;
   readonly mechanism: string;
-  readonly score: number | null;
-  readonly coverage: number;
-  readonly downgrade: boolean;
-  readonly carrierConcentration: number;
   readonly band: string;
   readonly verdict: string;
   readonly rank: number | null;
@@ -92,10 +88,8 @@ export function evaluateMeasured(measured: readonly Measured[], options: Evaluat
       question: m.question.question,
       label: m.question.label,
       mechanism: m.question.mechanism,
-      score: m.decision.score,
-      coverage: m.decision.coverage,
-      downgrade: m.decision.downgrade,
-      carrierConcentration: m.decision.carrierConcentration,
+      // In JSON an Infinity rarity ("no passage names an entity") is written as null.
+      ...m.decision,
       band: final[i]!.band,
       verdict: final[i]!.verdict,
       rank: m.rank,
