@@ -4,6 +4,8 @@ import { graphCommand } from './graph-command.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { evalCommand } from './eval-command.ts';
 import { questionsCommand } from './questions-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { startCommand } from './start-command.ts';
 
 const HELP = `sandscope — an evidence-gated, cited on-call assistant
 
@@ -21,6 +23,9 @@ Usage:
                                                          held-out figures of the evidence gate
   npx sandscope calibrate --corpus DIR [--questions FILE] fit thresholds for a corpus (writes DIR/thresholds.json)
   npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
+  AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
+                                                         the agent's HTTP API alone (docs/API.md)
+  npx sandscope start                                    the agent and the website on localhost (npm start)
   npx sandscope help                                     this text
 `;
 
@@ -32,6 +37,8 @@ const COMMANDS: Record<string, Command> = {
   eval: evalCommand,
   calibrate: calibrateCommand,
   questions: questionsCommand,
+  serve: serveCommand,
+  start: startCommand,
   help: async () => {
     process.stdout.write(HELP);
     return 0;

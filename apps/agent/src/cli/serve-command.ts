@@ -1,0 +1,67 @@
+import { loadConfig } from '../config.ts';
+import { appDepsOf, createApp } from '../http/app.ts';
+import { listen } from '../http/listen.ts';
+import { startAgentService } from '../service/compose.ts';
+import { UserError } from '../user-error.ts';
+import { parseCommandArgs } from './args.ts';
+
+/** Open runs get this long to finish after SIGINT/SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * `AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1] [--corpus DIR]`
+ * — the agent service alone. The configuration is parsed once (config.ts); a
+ * wrong or missing value stops start-up with one line per variable naming it.
+ * Runs until SIGINT or SIGTERM, then drains open streams and releases the
+ * database lease.
+ */
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('serve', argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    corpus: { type: 'string' },
+  });
+  const env = {
+    ...process.env,
+    ...(values.port !== undefined ? { PORT: values.port } : {}),
+    ...(values.host !== undefined ? { HOST: values.host } : {}),
+    ...(values.corpus !== undefined ? { CORPUS_DIR: values.corpus } : {}),
+  };
+  const parsed = loadConfig(env, { requireToken: true });
+  if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
+  const { config } = parsed;
+  const log = (line: string) => process.stdout.write(`sandscope: ${line}\n`);
+  for (const note of parsed.notes) log(note);
+
+  const agent = await startAgentService({ config, env, log });
+  const app = createApp(appDepsOf(agent, { log: (line) => process.stderr.write(`sandscope: ${line}\n`) }));
+  let listening;
+  try {
+    listening = await listen(app, { port: config.port, host: config.host });
+  } catch (error) {
+    await agent.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UserError(`port ${config.port} on ${config.host} is already in use. Stop what is using it, or pass --port with a free port.`);
+    if (code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${config.host}: no such address on this machine. Pass --host 127.0.0.1 or 0.0.0.0.`);
+    throw error;
+  }
+  log(`listening on ${listening.url} (every /v1 route needs the bearer token; /healthz and /metrics do not)`);
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Ctrl-C under `sandscope start` reaches this process twice (the terminal's process group, then the
+    // parent forwarding it): the first one stops it gracefully, later ones must not kill it mid-drain.
+    let first: NodeJS.Signals | undefined;
+    const stop = (received: NodeJS.Signals) => {
+      if (first) return;
+      first = received;
+      resolve(received);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  log(`${signal}: stopping — open runs have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
+  await listening.close(SHUTDOWN_GRACE_MS);
+  await agent.close();
+  log('stopped');
+  return 0;
+}

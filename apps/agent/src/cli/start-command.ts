@@ -1,0 +1,204 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { UserError } from '../user-error.ts';
+import { parseCommandArgs } from './args.ts';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+const SANDSCOPE_BIN = resolve(import.meta.dirname, '../../bin/sandscope.js');
+const WEB_DIR = join(REPO_ROOT, 'apps/web');
+const AGENT_HOST = '127.0.0.1';
+const AGENT_PORT = 7860;
+const WEB_PORT = 3000;
+/** PGlite's first start (migrations, corpus) takes seconds; a server that is not up after this is stuck. */
+const AGENT_READY_MS = 120_000;
+const WEB_READY_MS = 60_000;
+const STOP_GRACE_MS = 15_000;
+
+type Env = NodeJS.ProcessEnv;
+
+const say = (line: string) => process.stdout.write(`sandscope: ${line}\n`);
+
+/**
+ * The environment a child inherits: this process's, minus any AGENT_TOKEN — the
+ * token is generated for this start and handed only to the two processes that
+ * use it. `next build` in particular never sees it, so it cannot be inlined into
+ * a client bundle (T-12).
+ */
+function inherited(): Env {
+  const { AGENT_TOKEN: _token, AGENT_URL: _url, ...rest } = process.env;
+  return rest;
+}
+
+/**
+ * `npx sandscope start` (what `npm start` runs): the agent on 127.0.0.1:7860 and
+ * the website on :3000, as child processes, with a bearer token generated for
+ * this start and never printed. Builds the website first when it has no build.
+ * Forwards SIGINT/SIGTERM to both and waits for them. Without a website (absent,
+ * or its build fails) the agent still runs, and this says so.
+ */
+export async function startCommand(argv: string[]): Promise<number> {
+  parseCommandArgs('start', argv, {});
+  const token = randomBytes(32).toString('hex');
+  const agentUrl = `http://${AGENT_HOST}:${AGENT_PORT}`;
+  const children = new Set<ChildProcess>();
+
+  let stopping: NodeJS.Signals | undefined;
+  const stopAll = async (signal: NodeJS.Signals) => {
+    const alive = [...children].filter((c) => c.exitCode === null && c.signalCode === null);
+    await Promise.all(alive.map((c) => stopChild(c, signal)));
+  };
+  const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      // `on`, not `once`: a second Ctrl-C while the children drain must not kill this process and orphan them.
+      process.on(signal, () => {
+        if (stopping) return;
+        stopping = signal;
+        resolveSignal(signal);
+      });
+    }
+  });
+
+  // A server already on either port would answer the readiness checks in place of ours (with another token).
+  for (const [what, url] of [['agent', `${agentUrl}/healthz`], ['website', `http://127.0.0.1:${WEB_PORT}/`]] as const) {
+    if (await answers(url)) throw new UserError(`something is already listening where the ${what} goes (${new URL(url).host}). Stop it (another \`npm start\`?) and try again.`);
+  }
+  say(`starting the agent on ${agentUrl}`);
+  const agent = track(children, spawn(process.execPath, [SANDSCOPE_BIN, 'serve', '--port', String(AGENT_PORT), '--host', AGENT_HOST], {
+    cwd: process.cwd(),
+    env: { ...inherited(), AGENT_TOKEN: token },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  }));
+  const agentExit = exited(agent);
+
+  const ready = await Promise.race([
+    waitForHttp(`${agentUrl}/healthz`, AGENT_READY_MS).then(() => 'ready' as const),
+    agentExit.then(() => 'exited' as const),
+    signalled.then(() => 'signalled' as const),
+  ]);
+  if (ready !== 'ready') {
+    await stopAll(stopping ?? 'SIGTERM');
+    if (ready === 'signalled') return 0;
+    throw new UserError(`the agent did not start (exit ${describeExit(agent)}); its message is above. Fix it and run \`npm start\` again.`);
+  }
+
+  let web: ChildProcess | undefined;
+  const why = await prepareWebsite(signalled);
+  if (why === 'signalled') {
+    await stopAll(stopping ?? 'SIGTERM');
+    return 0;
+  }
+  if (why !== null) {
+    say(`${why} The agent is running alone at ${agentUrl} (press Ctrl-C to stop).`);
+  } else {
+    const next = nextBin()!;
+    web = track(children, spawn(process.execPath, [next, 'start', '-p', String(WEB_PORT)], {
+      cwd: WEB_DIR,
+      // The website's server is the only client of the agent: it alone gets where it lives and its token.
+      env: { ...inherited(), AGENT_URL: agentUrl, AGENT_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }));
+    const webExit = exited(web);
+    const webReady = await Promise.race([
+      waitForHttp(`http://127.0.0.1:${WEB_PORT}/`, WEB_READY_MS).then(() => 'ready' as const),
+      webExit.then(() => 'exited' as const),
+      signalled.then(() => 'signalled' as const),
+    ]).catch(() => 'timeout' as const);
+    if (webReady === 'signalled') {
+      await stopAll(stopping ?? 'SIGTERM');
+      return 0;
+    }
+    if (webReady === 'ready') say(`Sandscope is running: open http://localhost:${WEB_PORT}`);
+    else say(`the website did not start (${webReady === 'exited' ? `exit ${describeExit(web)}` : `no answer on port ${WEB_PORT} within ${WEB_READY_MS / 1000} s`}); the agent is still running at ${agentUrl}.`);
+    void webExit.then(() => {
+      if (!stopping) say(`the website stopped (exit ${describeExit(web!)}); the agent is still running at ${agentUrl}.`);
+    });
+  }
+
+  const outcome = await Promise.race([signalled.then(() => 'signalled' as const), agentExit.then(() => 'agent-exited' as const)]);
+  if (outcome === 'signalled') {
+    say(`${stopping}: stopping the website and the agent`);
+    await stopAll(stopping ?? 'SIGTERM');
+    return 0;
+  }
+  say(`the agent stopped (exit ${describeExit(agent)}); stopping the website`);
+  await stopAll('SIGTERM');
+  return agent.exitCode && agent.exitCode !== 0 ? agent.exitCode : 1;
+}
+
+/** null when the website is built and can start; otherwise why it cannot. Builds it first if needed. */
+async function prepareWebsite(signalled: Promise<NodeJS.Signals>): Promise<string | null | 'signalled'> {
+  if (!existsSync(join(WEB_DIR, 'package.json'))) return 'The website (apps/web) is not present.';
+  const next = nextBin();
+  if (!next) return 'The website cannot start: Next.js is not installed (run `npm install` at the repository root).';
+  // BUILD_ID is written last by `next build`: a folder without it is an interrupted build.
+  if (existsSync(join(WEB_DIR, '.next', 'BUILD_ID'))) return null;
+  say('the website has no production build yet: running `next build` in apps/web (a minute or two, once)');
+  const build = spawn(process.execPath, [next, 'build'], { cwd: WEB_DIR, env: { ...inherited(), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = await Promise.race([exited(build).then(() => 'done' as const), signalled.then(() => 'signalled' as const)]);
+  if (result === 'signalled') {
+    await stopChild(build, 'SIGTERM');
+    return 'signalled';
+  }
+  return build.exitCode === 0 ? null : `The website failed to build (exit ${describeExit(build)}; its output is above).`;
+}
+
+function nextBin(): string | null {
+  try {
+    return createRequire(join(WEB_DIR, 'package.json')).resolve('next/dist/bin/next');
+  } catch {
+    return null;
+  }
+}
+
+function track(children: Set<ChildProcess>, child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolveExit) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolveExit();
+    else child.once('exit', () => resolveExit());
+  });
+}
+
+function describeExit(child: ChildProcess): string {
+  return child.signalCode ?? String(child.exitCode ?? 'unknown');
+}
+
+/** Sends the signal, then SIGKILL if the child has not exited within the grace period. */
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = exited(child);
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await done;
+  clearTimeout(timer);
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(1_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once `url` answers any HTTP status; rejects after `timeoutMs`. */
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}

@@ -1,0 +1,147 @@
+import type { Estate } from '@sandscope/engine';
+import type { GraphDescription } from '@sandscope/engine/orchestrator/index';
+import { Hono } from 'hono';
+import { rateLimit } from '../limits/limit-middleware.ts';
+import type { RateLimiter } from '../limits/limiter.ts';
+import type { AgentService } from '../service/compose.ts';
+import type { CorpusView } from '../service/corpus-catalog.ts';
+import type { EvalLatestView } from '../service/eval-latest.ts';
+import type { HealthReport } from '../service/health.ts';
+import type { ServiceMetrics } from '../service/metrics.ts';
+import type { RunReader } from '../service/run-reader.ts';
+import type { RunService } from '../service/run-service.ts';
+import { ApiError, toApiError } from './api-error.ts';
+import { bearerAuth } from './bearer-auth.ts';
+import { clientAddress, nodeSocketAddress, type SocketAddress } from './client-address.ts';
+import { readJsonBody } from './request-body.ts';
+import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
+import { streamRun } from './run-stream.ts';
+import { type SessionVariables, sessionCookie } from './session.ts';
+
+/** Everything the HTTP layer needs, as values: the app holds no state of its own. */
+export interface AppDeps {
+  /** AGENT_TOKEN (T-3). */
+  readonly token: string;
+  /** IP_SALT: the client digest's key (T-9). */
+  readonly ipSalt: string;
+  readonly maxBodyBytes: number;
+  readonly maxQuestionChars: number;
+  readonly runs: RunService;
+  readonly reader: RunReader;
+  readonly limiter: RateLimiter;
+  readonly metrics: ServiceMetrics;
+  readonly corpus: CorpusView;
+  readonly estate: Estate | null;
+  readonly graph: GraphDescription;
+  readonly providers: readonly { readonly name: string; readonly model: string; readonly configured: true }[];
+  readonly health: () => Promise<HealthReport>;
+  readonly latestEvaluation: () => Promise<EvalLatestView | null>;
+  /** The socket's peer address; default: node-server's `c.env.incoming`. */
+  readonly socketAddress?: SocketAddress;
+  readonly now?: () => number;
+  /** Server-side log (bugs, limiter outages); default stderr. */
+  readonly log?: (line: string) => void;
+}
+
+/** The deps of a composed service, with any part replaced (a test's failing limiter). */
+export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {}): AppDeps {
+  return {
+    token: agent.config.agentToken,
+    ipSalt: agent.config.ipSalt,
+    maxBodyBytes: agent.config.maxBodyBytes,
+    maxQuestionChars: agent.config.maxQuestionChars,
+    runs: agent.runs,
+    reader: agent.reader,
+    limiter: agent.limiter,
+    metrics: agent.metrics,
+    corpus: agent.corpus,
+    estate: agent.estate,
+    graph: agent.graph,
+    providers: agent.candidates.map((c) => ({ name: c.name, model: c.model.modelId, configured: true as const })),
+    health: () => agent.health(),
+    latestEvaluation: () => agent.latestEvaluation(),
+    ...overrides,
+  };
+}
+
+type AppEnv = { Variables: SessionVariables & { clientKey: string } };
+
+/**
+ * The agent's HTTP API, exactly as docs/API.md describes it. Web-standard
+ * Hono: driven in-process with `app.request()` in tests, served on a socket by
+ * `@hono/node-server` only in `serve`.
+ *
+ * Order on `/v1`: bearer token (T-3) → session cookie (T-17) → for the two
+ * routes that spend, the rate limiter (T-1, fail closed) BEFORE the body is read
+ * → the handler. Errors are converted once, in `onError` (STYLE 7).
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const socketAddress = deps.socketAddress ?? nodeSocketAddress;
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    await next();
+    deps.metrics.response(c.res.status);
+  });
+
+  app.onError((error, c) => {
+    const { apiError, isBug } = toApiError(error);
+    if (isBug) log(`${c.req.method} ${new URL(c.req.url).pathname} failed: ${error.stack ?? error.message}`);
+    return c.json(apiError.body(), apiError.status);
+  });
+  app.notFound((c) => {
+    const error = new ApiError('not_found', `There is no route ${c.req.method} ${new URL(c.req.url).pathname}.`);
+    return c.json(error.body(), error.status);
+  });
+
+  // Unauthenticated: what a load balancer and a scraper read.
+  app.get('/healthz', async (c) => c.json(await deps.health()));
+  app.get('/metrics', (c) => c.text(deps.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }));
+
+  app.use('/v1/*', bearerAuth(deps.token), sessionCookie());
+  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp: (c) => clientAddress(c, socketAddress), now });
+
+  app.post('/v1/runs', limited, async (c) => {
+    const request = parseRunRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes), deps.maxQuestionChars);
+    return streamRun(c, request, { runs: deps.runs, limiter: deps.limiter, clientKey: c.get('clientKey'), sessionId: c.get('sessionId'), now, log });
+  });
+
+  app.get('/v1/runs', async (c) => {
+    const query = RunPageSchema.safeParse(c.req.query());
+    if (!query.success) throw new ApiError('invalid_request', describeIssue(query.error, 'query'));
+    return c.json(await deps.reader.list(query.data.page, query.data.pageSize));
+  });
+
+  app.get('/v1/runs/:id', async (c) => {
+    const detail = await deps.reader.get(c.req.param('id'), c.get('sessionId'));
+    if (!detail) throw new ApiError('not_found', `run ${c.req.param('id')} does not exist.`);
+    return c.json(detail);
+  });
+
+  app.post('/v1/runs/:id/approve', limited, async (c) => {
+    const run = await deps.runs.approve({ runId: c.req.param('id'), sessionId: c.get('sessionId') });
+    return c.json({ run }, 201);
+  });
+
+  app.get('/v1/corpus', (c) => c.json(deps.corpus));
+  app.get('/v1/estate', (c) => {
+    if (!deps.estate) throw new ApiError('not_found', 'This corpus has no estate.json.');
+    return c.json(deps.estate);
+  });
+  app.get('/v1/graph', (c) => c.json(deps.graph));
+  app.get('/v1/providers', (c) => c.json({ providers: deps.providers }));
+  app.get('/v1/eval/latest', async (c) => {
+    const latest = await deps.latestEvaluation();
+    if (!latest) {
+      throw new ApiError(
+        'not_found',
+        'No evaluation has been recorded: run `npm run eval:report` at the repository root (it writes docs/evaluation.json) and ask again.',
+      );
+    }
+    return c.json(latest);
+  });
+
+  return app;
+}

@@ -1,0 +1,241 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Estate, HashingEmbedder, indexText, KnowledgeBase } from '@sandscope/engine';
+import {
+  type CacheStore,
+  candidatesFromConfigs,
+  type FetchFunction,
+  InMemoryCacheStore,
+  ProviderConfigError,
+  ProviderHealth,
+  providersFromEnv,
+  type RouterCandidate,
+  SemanticCache,
+} from '@sandscope/engine/models/index';
+import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
+import { loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
+import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
+import { InProcessLimiter } from '../limits/in-process-limiter.ts';
+import type { RateLimiter } from '../limits/limiter.ts';
+import { RedisLimiter } from '../limits/redis-limiter.ts';
+import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
+import { UserError } from '../user-error.ts';
+import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
+import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
+import { checkHealth, type HealthReport } from './health.ts';
+import { ServiceMetrics } from './metrics.ts';
+import { RunReader } from './run-reader.ts';
+import { type RunExecutor, RunService } from './run-service.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The repository's committed evaluation report, read when no eval_run row exists yet. */
+export const DEFAULT_EVALUATION_REPORT = resolve(import.meta.dirname, '../../../../docs/evaluation.json');
+
+export interface AgentServiceOptions {
+  /** Parsed once by loadConfig (STYLE 9). */
+  readonly config: ServeConfig;
+  /** Provider keys (`GROQ_API_KEY`, …) are read from here; default `process.env`. */
+  readonly env?: Env;
+  /** Start-up and server-side failure lines; default: stderr. */
+  readonly log?: (line: string) => void;
+  /** An open store to use instead of opening one (tests share one PGlite); not closed by close(). */
+  readonly store?: Store;
+  readonly corpus?: CorpusSource;
+  /** Router candidates in failover order instead of the environment's (a test's stub servers). */
+  readonly candidates?: readonly RouterCandidate[];
+  readonly fetch?: FetchFunction;
+  readonly providerTimeoutMs?: number;
+  /** A limiter instead of the one REDIS_URL selects (a test's failing limiter). */
+  readonly limiter?: RateLimiter;
+  /** Where the semantic cache keeps entries; default in-memory, bounded. */
+  readonly cacheStore?: CacheStore;
+  /** Wraps the orchestrator (a test injecting events); default: the orchestrator itself. */
+  readonly executor?: (orchestrator: Orchestrator) => RunExecutor;
+  readonly evaluationReport?: string;
+}
+
+/** The composed agent: everything the HTTP app needs, built once per process. */
+export interface AgentService {
+  readonly config: ServeConfig;
+  readonly store: Store;
+  readonly kb: KnowledgeBase;
+  readonly orchestrator: Orchestrator;
+  readonly runs: RunService;
+  readonly reader: RunReader;
+  readonly limiter: RateLimiter;
+  readonly metrics: ServiceMetrics;
+  readonly candidates: readonly RouterCandidate[];
+  readonly providerHealth: ProviderHealth;
+  readonly corpus: CorpusView;
+  readonly estate: Estate | null;
+  readonly graph: GraphDescription;
+  /** What start-up printed: where the data lives and which parts are degraded. */
+  readonly startup: readonly string[];
+  health(): Promise<HealthReport>;
+  latestEvaluation(): Promise<EvalLatestView | null>;
+  /** Releases the limiter and (if it opened it) the store: the lease goes, so a restart can recover. */
+  close(): Promise<void>;
+}
+
+/** An estate with nothing in it, for a corpus folder without estate.json (the tables still load). */
+const EMPTY_ESTATE: Estate = { company: '', services: [], dependencies: [], faults: [], properties: [], policyValues: [] };
+
+/**
+ * The composition root's start-up, in the order that makes it correct:
+ * corpus → store (migrate, lease, recover interrupted runs) → corpus and estate
+ * into the tables → knowledge base (index rebuilt in memory: no replica keeps
+ * state on local disk another would need, NFR-005) → limiter → providers,
+ * process-wide cooldowns and cache → orchestrator → run service.
+ *
+ * Every failure a person can fix is a UserError naming what to change.
+ */
+export async function startAgentService(options: AgentServiceOptions): Promise<AgentService> {
+  const { config } = options;
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const startup: string[] = [];
+  const say = (line: string) => {
+    startup.push(line);
+    log(line);
+  };
+
+  const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
+  const candidates = options.candidates ?? candidatesFromEnv(env, options);
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? (await openStore(config));
+  let limiter: RateLimiter | undefined;
+  try {
+    say(`database: ${store.db.description}`);
+    say(
+      store.vectorSearch === 'pgvector'
+        ? 'vector search: pgvector'
+        : 'vector search: in-process (DEGRADED: this database has no pgvector extension; chunk similarity is computed in the agent)',
+    );
+    if (store.interruptedRunIds.length > 0) {
+      say(`recovery: ${store.interruptedRunIds.length} run(s) left running by a stopped process marked interrupted`);
+    }
+
+    const embedder = new HashingEmbedder();
+    const report = await loadCorpus(store.db, source.documents, kb.chunks, source.estate ?? EMPTY_ESTATE, {
+      embedderId: embedder.id,
+      vectors: await embedder.embed(kb.chunks.map(indexText)),
+    });
+    say(
+      `corpus: ${source.documents.length} documents, ${kb.chunks.length} passages from ${source.root} (version ${kb.version}); ` +
+        `${source.estate ? `estate of ${source.estate.services.length} services` : 'no estate.json'}; ` +
+        `tables: ${report.chunks.changed} passages written, ${report.chunks.removed} removed, ${report.chunks.retained} kept for citations`,
+    );
+
+    const limiterKind = options.limiter ? 'injected' : config.redisUrl ? 'redis' : 'in-process';
+    limiter = options.limiter ?? (await limiterFor(config, log));
+    say(
+      `limiter: ${limiterKind === 'redis' ? 'Redis (shared by every replica)' : limiterKind === 'injected' ? 'supplied by the caller' : 'in-process (one replica only)'}, ` +
+        `${config.rateLimit.maxRequests} runs per ${config.rateLimit.windowMs} ms and ${config.rateLimit.dailyTokenCeiling} tokens per UTC day per client`,
+    );
+
+    const providerHealth = new ProviderHealth();
+    const cache = new SemanticCache({ store: options.cacheStore ?? new InMemoryCacheStore(), embedder });
+    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd });
+    say(`providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; budget $${config.runBudgetUsd} per run`);
+
+    const orchestrator = createOrchestrator({ kb, models });
+    const metrics = new ServiceMetrics();
+    const runs = new RunService({
+      db: store.db,
+      ownerId: store.ownerId,
+      kb,
+      executor: options.executor ? options.executor(orchestrator) : orchestrator,
+      metrics,
+      log,
+    });
+    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd });
+    const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
+    const ready = limiter;
+    const health = () =>
+      checkHealth({ db: store.db, vectorSearch: store.vectorSearch, limiter: ready, limiterKind, kb, candidates, providerHealth });
+    const degraded = Object.entries((await health()).parts).filter(([, p]) => p.status !== 'ok');
+    say(degraded.length === 0 ? 'health: ok' : `health: DEGRADED — ${degraded.map(([name, p]) => `${name}: ${p.detail}`).join('; ')}`);
+
+    let closed = false;
+    return {
+      config,
+      store,
+      kb,
+      orchestrator,
+      runs,
+      reader,
+      limiter: ready,
+      metrics,
+      candidates,
+      providerHealth,
+      corpus: buildCorpusView(source, kb),
+      estate: source.estate,
+      graph: orchestrator.describe(),
+      startup,
+      health,
+      latestEvaluation: () => readLatestEvaluation(store.db, evaluationReport),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await ready.close().catch(() => {});
+        if (ownsStore) await store.close();
+      },
+    };
+  } catch (error) {
+    await limiter?.close().catch(() => {});
+    if (ownsStore) await store.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** CORPUS_DIR as given; the default `corpus` falls back to the repository's corpus when run from another directory. */
+function corpusDirOf(config: ServeConfig): string {
+  if (config.corpusDir === CONFIG_DEFAULTS.corpusDir && !existsSync(resolve(config.corpusDir))) return DEFAULT_CORPUS_DIR;
+  return config.corpusDir;
+}
+
+function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandidate[] {
+  try {
+    return candidatesFromConfigs(providersFromEnv(env), {
+      fetch: options.fetch ?? globalThis.fetch,
+      timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (error instanceof ProviderConfigError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+async function openStore(config: ServeConfig): Promise<Store> {
+  try {
+    return config.database.kind === 'postgres' ? await startStore({ url: config.database.url }) : await startStore({ dataDir: config.database.dir });
+  } catch (error) {
+    if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
+    throw error;
+  }
+}
+
+/**
+ * REDIS_URL → the shared limiter; else in-process. A Redis that is down at
+ * start-up does not stop the service: requests are refused (503) until it is
+ * reachable, and admitted again without a restart (fail closed, not dead).
+ */
+async function limiterFor(config: ServeConfig, log: (line: string) => void): Promise<RateLimiter> {
+  if (!config.redisUrl) return new InProcessLimiter(config.rateLimit);
+  let reported = false;
+  const limiter = new RedisLimiter({
+    ...config.rateLimit,
+    url: config.redisUrl,
+    onConnectionError: (error) => {
+      if (reported) return;
+      reported = true;
+      log(`limiter: Redis connection failed (${error.message}); runs are refused with 503 until it is reachable`);
+    },
+  });
+  await limiter.ready().catch((error: unknown) => log(`limiter: ${error instanceof Error ? error.message : String(error)}; runs are refused with 503 until Redis is reachable`));
+  return limiter;
+}

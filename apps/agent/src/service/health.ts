@@ -1,0 +1,101 @@
+import type { KnowledgeBase } from '@sandscope/engine';
+import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models/index';
+import type { Database, VectorSearch } from '@sandscope/store';
+import { LimiterUnavailableError, type RateLimiter } from '../limits/limiter.ts';
+
+export interface HealthPart {
+  readonly status: 'ok' | 'degraded';
+  readonly detail: string;
+}
+
+/** `GET /healthz`: one part per dependency; `degraded` when any part is. */
+export interface HealthReport {
+  readonly status: 'ok' | 'degraded';
+  readonly parts: {
+    readonly database: HealthPart;
+    readonly limiter: HealthPart;
+    readonly embedder: HealthPart;
+    readonly vectorSearch: HealthPart;
+    readonly providers: HealthPart;
+  };
+}
+
+export interface HealthOptions {
+  readonly db: Database;
+  readonly vectorSearch: VectorSearch;
+  readonly limiter: RateLimiter;
+  /** How the limiter is reported: the one REDIS_URL selects, or one handed in by the caller. */
+  readonly limiterKind: 'in-process' | 'redis' | 'injected';
+  readonly kb: KnowledgeBase;
+  readonly candidates: readonly RouterCandidate[];
+  readonly providerHealth: ProviderHealth;
+  readonly now?: () => number;
+  /** A dependency slower than this to answer counts as down (default 1000 ms). */
+  readonly timeoutMs?: number;
+}
+
+/** The key the probe charges 0 tokens to: a round trip to the limiter's store that changes no client's count. */
+const PROBE_CLIENT = 'healthz-probe';
+
+/**
+ * Asks each part, now. A degraded part is reported as degraded — never as a
+ * weak normal state (ARCHITECTURE.md) — and the service keeps answering what it
+ * can: an unreachable limiter means runs are refused (503, fail closed), an
+ * in-process vector search means the database has no pgvector.
+ */
+export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
+  const timeoutMs = o.timeoutMs ?? 1_000;
+  const now = o.now ?? Date.now;
+  const [database, limiter, embedder] = await Promise.all([
+    probe(timeoutMs, async () => {
+      await o.db.query('select 1');
+      return { status: 'ok', detail: o.db.dialect };
+    }),
+    probe(timeoutMs, async () => {
+      try {
+        await o.limiter.chargeTokens(PROBE_CLIENT, 0, now());
+        return { status: 'ok', detail: o.limiterKind };
+      } catch (error) {
+        if (error instanceof LimiterUnavailableError) return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
+        throw error;
+      }
+    }),
+    probe(timeoutMs, async () => {
+      const retrieval = await o.kb.retrieve('health probe');
+      return retrieval.degraded
+        ? { status: 'degraded', detail: `lexical only: ${retrieval.degradedReason ?? 'embedder unavailable'}` }
+        : { status: 'ok', detail: 'hashing embedder, hybrid retrieval' };
+    }),
+  ]);
+  const vectorSearch: HealthPart =
+    o.vectorSearch === 'pgvector'
+      ? { status: 'ok', detail: 'pgvector' }
+      : { status: 'degraded', detail: 'in-process: this database has no pgvector extension; chunk similarity is computed in the agent' };
+  const cooling = o.candidates.filter((c) => o.providerHealth.isCoolingDown(c.name));
+  const order = o.candidates.map((c) => c.name).join(' > ');
+  const providers: HealthPart =
+    cooling.length === 0
+      ? { status: 'ok', detail: order }
+      : {
+          status: 'degraded',
+          detail: `${order}; cooling down after a 429: ${cooling.map((c) => `${c.name} (${Math.ceil(o.providerHealth.cooldownRemainingMs(c.name) / 1000)} s)`).join(', ')}`,
+        };
+  const parts = { database, limiter, embedder, vectorSearch, providers };
+  return { status: Object.values(parts).every((p) => p.status === 'ok') ? 'ok' : 'degraded', parts };
+}
+
+async function probe(timeoutMs: number, check: () => Promise<HealthPart>): Promise<HealthPart> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<HealthPart>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'degraded', detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      // The endpoint is public: say which part is down, never the error text (it can name hosts).
+      check().catch(() => ({ status: 'degraded' as const, detail: 'unreachable' })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

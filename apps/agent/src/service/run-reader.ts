@@ -1,0 +1,158 @@
+import type { KnowledgeBase } from '@sandscope/engine';
+import { type Database, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
+import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
+
+/** One line of `GET /v1/runs`. */
+export interface RunListItem {
+  readonly id: string;
+  readonly question: string;
+  readonly workload: string;
+  readonly status: RunStatus;
+  readonly terminal: string | null;
+  readonly verdict: string | null;
+  readonly band: string | null;
+  readonly score: number | null;
+  readonly costUsd: number;
+  readonly createdAt: string;
+  readonly parentRunId: string | null;
+}
+
+export interface RunPageView {
+  readonly runs: RunListItem[];
+  readonly page: number;
+  readonly pageSize: number;
+  readonly total: number;
+}
+
+/** `GET /v1/runs/:id`. */
+export interface RunDetailView {
+  readonly run: RunListItem & {
+    readonly answer: string | null;
+    readonly action: string | null;
+    readonly risk: unknown;
+    readonly reasons: readonly string[];
+    /** Whether the asking session is the one that requested this run (it alone may approve it, T-17). */
+    readonly sessionOwned: boolean;
+    /** Why a run is `failed` or `interrupted`; null otherwise. */
+    readonly error: string | null;
+    readonly finishedAt: string | null;
+  };
+  readonly spans: NodeEventView[];
+  readonly claims: { readonly index: number; readonly text: string; readonly citations: { chunkId: string; doc: string; heading: string; text: string }[] }[];
+  readonly providerEvents: ProviderEventView[];
+  readonly spend: { readonly reservedUsd: number; readonly spentUsd: number; readonly ceilingUsd: number; readonly ledger: SpendEntry[] };
+  readonly parent: { readonly id: string; readonly terminal: string | null } | null;
+  readonly children: { readonly id: string; readonly terminal: string | null; readonly createdAt: string }[];
+}
+
+export interface RunReaderOptions {
+  readonly db: Database;
+  readonly kb: KnowledgeBase;
+  /** RUN_BUDGET_USD: the ceiling shown for a run that stopped before it reported its own. */
+  readonly budgetUsd: number;
+}
+
+const money = (n: number) => Math.round(n * 1e9) / 1e9;
+
+/**
+ * The read side of the run record, shaped as docs/API.md says. Everything comes
+ * from the store — the spans as written (allowlisted), the citations as rows —
+ * so a run read back months later shows what was recorded, not what the current
+ * code would compute.
+ */
+export class RunReader {
+  readonly #o: RunReaderOptions;
+
+  constructor(options: RunReaderOptions) {
+    this.#o = options;
+  }
+
+  async list(page: number, pageSize: number): Promise<RunPageView> {
+    const { db } = this.#o;
+    const listed = await listRuns(db, { page, pageSize });
+    const scores = await this.#scores(listed.runs.map((r) => r.id));
+    return { runs: listed.runs.map((r) => listItem(r, scores.get(r.id) ?? null)), page: listed.page, pageSize: listed.pageSize, total: listed.total };
+  }
+
+  /** Null when there is no such run (including an id that is not a uuid). */
+  async get(runId: string, sessionId: string): Promise<RunDetailView | null> {
+    const { db, budgetUsd } = this.#o;
+    const detail = await getRun(db, runId);
+    if (!detail) return null;
+    const { run } = detail;
+    const result = storedResult(run);
+    const texts = await this.#chunkTexts(detail.claims.flatMap((c) => c.citations.map((x) => x.chunkId)));
+    return {
+      run: {
+        ...listItem(run, run.score),
+        answer: run.answer,
+        action: result?.action ?? null,
+        risk: run.risk ?? null,
+        reasons: result?.reasons ?? [],
+        sessionOwned: run.sessionId === sessionId,
+        error: run.error,
+        finishedAt: run.finishedAt,
+      },
+      spans: detail.spans.map((s) => nodeEventView(run.id, s)),
+      claims: detail.claims.map((c) => ({
+        index: c.index,
+        text: c.text,
+        citations: c.citations.map((x) => ({ chunkId: x.chunkId, doc: x.doc, heading: x.heading, text: texts.get(x.chunkId) ?? '' })),
+      })),
+      providerEvents: detail.providerEvents.map((e) => storedProviderEventView(run.id, e)),
+      spend: {
+        reservedUsd: money(Math.max(0, detail.spend.reservedUsd - detail.spend.releasedUsd)),
+        spentUsd: money(detail.spend.settledUsd),
+        ceilingUsd: result?.spend.ceilingUsd ?? budgetUsd,
+        ledger: detail.spend.entries,
+      },
+      parent: detail.parent ? { id: detail.parent.id, terminal: detail.parent.terminal } : null,
+      children: detail.children.map((c) => ({ id: c.id, terminal: c.terminal, createdAt: c.createdAt })),
+    };
+  }
+
+  /** The store's run list leaves the score out (it is a result field); one query fetches it for the page. */
+  async #scores(ids: readonly string[]): Promise<Map<string, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#o.db.query<{ id: string; score: number | null }>('select id::text as id, score from run where id = any($1::uuid[])', [ids]);
+    return new Map(rows.map((r) => [r.id, r.score]));
+  }
+
+  /** Passage text for each cited chunk: from the loaded corpus, else from the chunk table (a retained chunk a citation still points at). */
+  async #chunkTexts(ids: readonly string[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const chunk = this.#o.kb.chunk(id);
+      if (chunk) texts.set(id, chunk.text);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const rows = await this.#o.db.query<{ id: string; text: string }>('select id, text from chunk where id = any($1::text[])', [missing]);
+      for (const r of rows) texts.set(r.id, r.text);
+    }
+    return texts;
+  }
+}
+
+function listItem(r: RunSummary, score: number | null): RunListItem {
+  return {
+    id: r.id,
+    question: r.question,
+    workload: r.workload,
+    status: r.status,
+    terminal: r.terminal,
+    verdict: r.verdict,
+    band: r.band,
+    score,
+    costUsd: r.costUsd,
+    createdAt: r.createdAt,
+    parentRunId: r.parentRunId,
+  };
+}
+
+function storedResult(run: RunRecord): Pick<RunResultView, 'action' | 'reasons' | 'spend'> | null {
+  const r = run.result as Partial<RunResultView> | null;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.reasons) || !r.spend) return null;
+  return { action: r.action ?? null, reasons: r.reasons, spend: r.spend };
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { KnowledgeBase, Workload } from '@sandscope/engine';
+import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
+import {
+  createRun,
+  type Database,
+  finishRun,
+  getApproval,
+  getRunRecord,
+  recordApproval,
+  saveClaims,
+  StoreError,
+} from '@sandscope/store';
+import type { ServiceMetrics } from './metrics.ts';
+import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
+import { runResultView, type RunResultView } from './run-views.ts';
+import { ServiceError } from './service-error.ts';
+import { RUN_SPAN_ATTRIBUTES } from './span-attributes.ts';
+
+/** What executes the graph for one run: the Orchestrator in production, a wrapper around it in a test. */
+export interface RunExecutor {
+  run(input: RunInput): Promise<RunResult>;
+}
+
+export interface RunServiceOptions {
+  readonly db: Database;
+  /** This process's lease id: recorded on every run it executes, so recovery can tell whose runs died. */
+  readonly ownerId: string;
+  readonly kb: KnowledgeBase;
+  readonly executor: RunExecutor;
+  readonly metrics: ServiceMetrics;
+  /** Span attribute allowlist (T-16). Default RUN_SPAN_ATTRIBUTES. */
+  readonly spanAttributes?: readonly string[];
+  /** Server-side log for failures (never sent to a client). */
+  readonly log?: (line: string) => void;
+}
+
+export interface StartRunInput {
+  readonly question: string;
+  readonly workload: Workload;
+  /** Providers to fail for this run only (T-6): they reach this run's router and nothing else. */
+  readonly failProviders?: readonly string[];
+  /** The `sandscope_session` cookie: scopes approvals (T-17), not authentication. */
+  readonly sessionId: string;
+  /** Told each node and provider event after it is stored. */
+  readonly onEvent?: RunStreamSink;
+}
+
+export interface ApproveInput {
+  readonly runId: string;
+  readonly sessionId: string;
+}
+
+/** Tokens a run consumed from providers (the daily ceiling's unit, T-1). */
+export function tokensOf(result: Pick<RunResult, 'attempts'>): { tokensIn: number; tokensOut: number } {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (const a of result.attempts) {
+    tokensIn += a.tokensIn;
+    tokensOut += a.tokensOut;
+  }
+  return { tokensIn, tokensOut };
+}
+
+/**
+ * Runs questions through the graph and keeps the record of each: the run row is
+ * created FIRST, every event is written as it happens (RunRecorder), and the
+ * claims, with a citation row per passage (a foreign key to the chunk), and the
+ * outcome are written before the result is returned. A run that throws is
+ * finished as `failed`, never left `running` by a live process.
+ */
+export class RunService {
+  readonly #o: RunServiceOptions;
+  readonly #allow: readonly string[];
+
+  constructor(options: RunServiceOptions) {
+    this.#o = options;
+    this.#allow = options.spanAttributes ?? RUN_SPAN_ATTRIBUTES;
+  }
+
+  async start(input: StartRunInput): Promise<RunResultView> {
+    const { db, ownerId, kb, executor, metrics } = this.#o;
+    const run = await createRun(db, {
+      sessionId: input.sessionId,
+      ownerId,
+      workload: input.workload,
+      question: input.question,
+      corpusVersion: kb.version,
+    });
+    const recorder = new RunRecorder({ db, runId: run.id, metrics, allow: this.#allow, ...(input.onEvent ? { forward: input.onEvent } : {}) });
+    metrics.runStarted();
+    try {
+      const outcome = await executor
+        .run({
+          runId: run.id,
+          question: input.question,
+          workload: input.workload,
+          failProviders: input.failProviders ?? [],
+          onEvent: recorder.sink,
+        })
+        .then(
+          (result) => ({ ok: true as const, result }),
+          (error: unknown) => ({ ok: false as const, error }),
+        );
+      // Whatever the graph did before it stopped is on the record before anything else is decided.
+      await recorder.drain();
+      if (!outcome.ok) throw outcome.error;
+      const result = outcome.result;
+      const view = runResultView(result, recorder.nodeEvents, recorder.providerEvents);
+      await this.#complete(view);
+      return view;
+    } catch (error) {
+      await this.#fail(run.id, error, 'run');
+      throw error;
+    } finally {
+      metrics.runEnded();
+    }
+  }
+
+  /**
+   * ADR-0006: approving never resumes or edits the gated run. It creates a NEW
+   * run pointing back at it (the orchestrator's createApprovalRun: the gated
+   * run's verified draft, emitted), records the approval, and returns the new run.
+   */
+  async approve(input: ApproveInput): Promise<RunResultView> {
+    const { db, ownerId, metrics } = this.#o;
+    const gated = await getRunRecord(db, input.runId);
+    if (!gated) throw new ServiceError('not_found', `run ${input.runId} does not exist.`);
+    if (gated.status !== 'completed' || gated.terminal !== 'await_approval' || !isRunResultView(gated.result)) {
+      throw new ServiceError('not_awaiting_approval', `run ${gated.id} is ${gated.status}${gated.terminal ? ` with terminal ${gated.terminal}` : ''}, not awaiting approval.`);
+    }
+    if (gated.sessionId !== input.sessionId) {
+      throw new ServiceError('forbidden_session', `run ${gated.id} was requested by another session.`);
+    }
+    const existing = await getApproval(db, gated.id);
+    if (existing?.gatedRunId === gated.id) {
+      throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved by run ${existing.approvalRunId}.`);
+    }
+
+    const approval = createApprovalRun(asEngineResult(gated.result), { runId: randomUUID() });
+    await createRun(db, {
+      id: approval.runId,
+      parentRunId: gated.id,
+      sessionId: input.sessionId,
+      ownerId,
+      workload: approval.workload,
+      question: approval.question,
+      corpusVersion: approval.corpusVersion,
+    });
+    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow });
+    metrics.runStarted();
+    try {
+      recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
+      await recorder.drain();
+      try {
+        await recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.runId, sessionId: input.sessionId });
+      } catch (error) {
+        // Two approvals raced: the unique constraint let one through. This one is refused, and its run says why.
+        if (error instanceof StoreError && error.code === 'already_approved') {
+          throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved.`);
+        }
+        throw error;
+      }
+      const view = runResultView(approval, recorder.nodeEvents, []);
+      await this.#complete(view);
+      return view;
+    } catch (error) {
+      await this.#fail(approval.runId, error, 'approval');
+      throw error;
+    } finally {
+      metrics.runEnded();
+    }
+  }
+
+  async #complete(view: RunResultView): Promise<void> {
+    const { db, metrics } = this.#o;
+    if (view.claims.length > 0) await saveClaims(db, view.runId, view.claims);
+    const tokens = tokensOf(view);
+    await finishRun(db, view.runId, {
+      status: 'completed',
+      terminal: view.terminal,
+      verdict: view.verdict,
+      band: view.band,
+      score: view.score,
+      answer: view.answer,
+      risk: view.risk,
+      result: view,
+      costUsd: view.spend.spentUsd,
+      tokensIn: tokens.tokensIn,
+      tokensOut: tokens.tokensOut,
+    });
+    metrics.runFinished(view.verdict, view.terminal);
+  }
+
+  /** Finish the run as failed (once; a run already finished is left alone) and log why, server-side only. */
+  async #fail(runId: string, error: unknown, stage: string): Promise<void> {
+    const { db, metrics, log } = this.#o;
+    const reason = error instanceof ServiceError ? error.code : 'internal';
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    try {
+      await finishRun(db, runId, { status: 'failed', error: `${stage} failed: ${message}`.slice(0, 1000) });
+      metrics.runFailed(reason);
+    } catch (finishError) {
+      if (!(finishError instanceof StoreError && finishError.code === 'run_not_running')) {
+        log?.(`run ${runId}: could not record its failure: ${finishError instanceof Error ? finishError.message : String(finishError)}`);
+      }
+    }
+    if (!(error instanceof ServiceError)) log?.(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+}
+
+function isRunResultView(value: unknown): value is RunResultView {
+  return typeof value === 'object' && value !== null && 'runId' in value && 'terminal' in value && 'claims' in value;
+}
+
+/**
+ * The stored view is what createApprovalRun copies from. It reads only the
+ * result's own fields (verdict, claims, risk, action, spend…) and replaces the
+ * trace and providers with its own, so the views standing in for the engine's
+ * raw trace are never read as engine events.
+ */
+function asEngineResult(view: RunResultView): RunResult {
+  return { ...view, trace: [], providers: [] };
+}
