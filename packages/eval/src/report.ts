@@ -148,6 +148,10 @@ minConcentration ${t.minConcentration}, identifyingEntityMaxPassages ${t.identif
     r.inSample
       ? ` Scored on the very set they were fitted on they give ${pct(r.inSample.falseAnswerRate)} false answers and ${pct(r.inSample.falseRefusalRate)} false refusals — shown only for contrast: that is a memory of this set, not a measurement.`
       : ''
+  }${
+    t.insufficientBelow === t.sufficientAbove
+      ? `\n\n**The fitted score band is empty** (both thresholds ${t.insufficientBelow.toFixed(4)}): on this set, once the coverage guard and the carrier checks apply, the product score adds no separation the fit could use — every question at or above the line is decided by whether a passage carries it. Reported, not tuned away.`
+      : ''
   }
 
 ## Score distributions

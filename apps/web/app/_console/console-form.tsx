@@ -1,0 +1,251 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { NodeEvent, Provider, ProviderEvent, RunResult, Workload } from '@/lib/agent-types';
+import { claimsFromResult } from '@/components/answer';
+import { ProblemPanel } from '@/components/problem';
+import { ApproveForm, RunOutcome } from '@/components/run-outcome';
+import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
+import { usd } from '@/lib/format';
+import { isProblemCode, type Problem } from '@/lib/problems';
+import { readSse } from '@/lib/sse';
+import { PRESETS, presetHref } from './presets';
+
+const WORKLOAD_HELP: Record<Workload, string> = {
+  triage: 'Incident triage — what is wrong and what the runbook says',
+  change: 'Change review — is this change safe; risky actions stop for approval',
+  postmortem: 'Postmortem — what happened before, and what was learned',
+};
+
+interface LiveRun {
+  readonly runId: string | null;
+  readonly nodes: readonly NodeEvent[];
+  readonly providers: readonly ProviderEvent[];
+  readonly result: RunResult | null;
+  readonly problem: Problem | null;
+  readonly done: boolean;
+}
+
+const EMPTY: LiveRun = { runId: null, nodes: [], providers: [], result: null, problem: null, done: false };
+
+function problemOf(body: unknown, status: number): Problem {
+  const e = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown; retryAfterSeconds?: unknown } } | null)?.error;
+  return {
+    code: isProblemCode(e?.code) ? e.code : status === 429 ? 'rate_limited' : 'bad_gateway',
+    status,
+    ...(typeof e?.message === 'string' ? { message: e.message } : {}),
+    ...(typeof e?.detail === 'string' ? { detail: e.detail } : {}),
+    ...(typeof e?.retryAfterSeconds === 'number' ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+  };
+}
+
+/**
+ * The console form. Without JavaScript it is a plain form post to /api/runs, which
+ * runs the question server-side and redirects to the finished run. With
+ * JavaScript, the same form streams the run here, node by node, through the BFF —
+ * the browser never talks to the agent.
+ */
+export function ConsoleForm({ providers, initialQuestion, initialWorkload }: { providers: readonly Provider[]; initialQuestion: string; initialWorkload: Workload }) {
+  const [question, setQuestion] = useState(initialQuestion);
+  const [workload, setWorkload] = useState<Workload>(initialWorkload);
+  const [broken, setBroken] = useState<readonly string[]>([]);
+  const [live, setLive] = useState<LiveRun | null>(null);
+  const [running, setRunning] = useState(false);
+  const [enhanced, setEnhanced] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    setEnhanced(true);
+    return () => abort.current?.abort();
+  }, []);
+
+  async function ask(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (running || !question.trim()) return;
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setRunning(true);
+    let state: LiveRun = { ...EMPTY };
+    setLive(state);
+    const update = (next: Partial<LiveRun>) => {
+      state = { ...state, ...next };
+      setLive(state);
+    };
+    try {
+      const res = await fetch('/api/runs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ question, workload, failProviders: broken }),
+        signal: controller.signal,
+      });
+      if (!res.ok || !res.body) {
+        let body: unknown = null;
+        try {
+          body = await res.json();
+        } catch {
+          /* not JSON: described by status */
+        }
+        update({ problem: problemOf(body, res.status), done: true });
+        return;
+      }
+      await readSse(res.body, (m) => {
+        let data: Record<string, unknown>;
+        try {
+          data = JSON.parse(m.data) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        const runId = typeof data.runId === 'string' ? data.runId : state.runId;
+        if (m.event === 'node') update({ runId, nodes: [...state.nodes, data as unknown as NodeEvent] });
+        else if (m.event === 'provider') update({ runId, providers: [...state.providers, data as unknown as ProviderEvent] });
+        else if (m.event === 'result') update({ runId, result: data as unknown as RunResult });
+        else if (m.event === 'error') update({ runId, problem: problemOf(data, 500) });
+      });
+      update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') update({ problem: { code: 'stream_broken', status: 502 }, done: true });
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  const toggle = (name: string) => setBroken((b) => (b.includes(name) ? b.filter((x) => x !== name) : [...b, name]));
+
+  return (
+    <>
+      <form method="post" action="/api/runs" className="console-form" onSubmit={ask} data-enhanced={enhanced ? 'true' : 'false'} aria-busy={running}>
+        <div className="presets" aria-label="Presets">
+          <span className="presets-label">Presets</span>
+          {PRESETS.map((p) => (
+            <a
+              key={p.id}
+              href={presetHref(p)}
+              className="preset"
+              data-preset={p.id}
+              onClick={(e) => {
+                e.preventDefault();
+                setQuestion(p.question);
+                setWorkload(p.workload);
+              }}
+            >
+              <span className="preset-label">{p.label}</span>
+              <span className="preset-expect">{p.expect}</span>
+            </a>
+          ))}
+        </div>
+
+        <label htmlFor="question" className="field-label">
+          Question
+        </label>
+        <textarea
+          id="question"
+          name="question"
+          required
+          rows={3}
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          placeholder="e.g. Checkout is timing out and OrdersDbPoolSaturated is firing — what do we do?"
+        />
+
+        <div className="console-options">
+          <fieldset className="workloads">
+            <legend>Workload</legend>
+            {(['triage', 'change', 'postmortem'] as const).map((w) => (
+              <label key={w} className="radio" title={WORKLOAD_HELP[w]}>
+                <input type="radio" name="workload" value={w} checked={workload === w} onChange={() => setWorkload(w)} />
+                {w}
+              </label>
+            ))}
+            <p className="hint">{WORKLOAD_HELP[workload]}</p>
+          </fieldset>
+
+          <fieldset className="break-providers">
+            <legend>Break a provider for this run only</legend>
+            {providers.length === 0 ? <p className="hint">No provider list from the agent.</p> : null}
+            {providers.map((p, i) => (
+              <label key={p.name} className="checkbox">
+                <input type="checkbox" name="failProviders" value={p.name} checked={broken.includes(p.name)} onChange={() => toggle(p.name)} />
+                <span className="provider-order">{i + 1}.</span> <code>{p.name}</code> <span className="muted">{p.model}</span>
+              </label>
+            ))}
+            <p className="hint">Failover runs in this order. A broken provider fails on purpose in your run and no one else’s.</p>
+          </fieldset>
+        </div>
+
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={running}>
+            {running ? 'Running…' : 'Ask'}
+          </button>
+          {running ? (
+            <button type="button" className="button" onClick={() => abort.current?.abort()}>
+              Stop watching
+            </button>
+          ) : null}
+        </div>
+      </form>
+
+      {live ? <LiveRunView live={live} running={running} /> : null}
+    </>
+  );
+}
+
+function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
+  const r = live.result;
+  const provider = failoverSummary(live.providers);
+  const tokensIn = live.providers.reduce((s, e) => s + (e.tokensIn ?? 0), 0);
+  const tokensOut = live.providers.reduce((s, e) => s + (e.tokensOut ?? 0), 0);
+  const cost = live.providers.reduce((s, e) => s + (e.costUsd ?? 0), 0);
+  return (
+    <section className="live-run" aria-live="polite" aria-label="This run" data-run-id={live.runId ?? ''} data-done={live.done ? 'true' : 'false'}>
+      <header className="live-head">
+        <h2>
+          {running ? 'Running' : 'Run'} {live.runId ? <code className="run-id">{live.runId}</code> : null}
+        </h2>
+        {live.runId && live.done ? (
+          <a className="button" href={`/runs/${encodeURIComponent(live.runId)}`}>
+            Open the run record →
+          </a>
+        ) : null}
+      </header>
+      {live.problem ? <ProblemPanel problem={live.problem} context={live.runId ? 'The run started but did not finish.' : 'The question was not run.'} /> : null}
+      {r ? (
+        <>
+          <RunOutcome
+            view={{
+              runId: r.runId,
+              verdict: r.verdict,
+              band: r.band,
+              score: r.score,
+              degraded: r.degraded,
+              terminal: r.terminal,
+              reasons: r.reasons,
+              claims: claimsFromResult(r.claims, r.sources),
+              answer: r.answer,
+              risk: r.risk,
+              action: r.action,
+            }}
+          />
+          {r.terminal === 'await_approval' ? <ApproveForm runId={r.runId} /> : null}
+        </>
+      ) : null}
+      {live.runId || live.nodes.length > 0 ? (
+      <div className="live-grid">
+        <section>
+          <h3>Trace</h3>
+          <Timeline events={live.nodes} live={running} />
+        </section>
+        <section>
+          <h3>Models</h3>
+          {provider ? <p className="failover">{provider}</p> : null}
+          <ProviderEvents events={live.providers} />
+          <p className="totals">
+            tokens <code>{tokensIn}</code> in / <code>{tokensOut}</code> out · cost <code>{usd(cost)}</code>
+          </p>
+          {r?.spend ? <SpendSummary spend={r.spend} /> : null}
+        </section>
+      </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Workload } from '@/lib/agent-types';
+
+/** The console's presets: one of each behaviour worth showing (seed, Nine: show it refusing first). */
+export interface Preset {
+  readonly id: string;
+  readonly label: string;
+  readonly expect: string;
+  readonly question: string;
+  readonly workload: Workload;
+}
+
+export const PRESETS: readonly Preset[] = [
+  { id: 'answerable', label: 'Answerable', expect: 'answers, with citations', question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' },
+  { id: 'unanswerable', label: 'Not in the library', expect: 'refuses', question: 'How do we rotate DNS records for the storefront?', workload: 'triage' },
+  {
+    id: 'near-miss',
+    label: 'Wrong entity (near miss)',
+    expect: 'must not answer with orders-db’s number',
+    question: 'What is the connection pool ceiling for events-bus?',
+    workload: 'triage',
+  },
+  {
+    id: 'change',
+    label: 'Change review',
+    expect: 'stops for a person to approve',
+    question: 'Fail over orders-db to its replica in production',
+    workload: 'change',
+  },
+];
+
+export const presetHref = (p: Preset) => `/?${new URLSearchParams({ q: p.question, workload: p.workload }).toString()}`;

@@ -1,0 +1,33 @@
+import { AgentProblem, approveRun, callerFromRequest } from '@/lib/agent';
+import { problemQuery } from '@/lib/problems';
+import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
+
+/*
+ * POST /api/runs/:id/approve — the Approve button's form target (works with
+ * JavaScript off). The agent checks the session that asked is the one approving
+ * (403 otherwise) and creates a NEW run pointing back at the gated one
+ * (ADR-0006); the browser is sent to that new run.
+ */
+
+export const dynamic = 'force-dynamic';
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+function seeOther(path: string, setCookies: readonly string[] = []): Response {
+  const headers = new Headers({ location: path });
+  for (const c of setCookies) headers.append('set-cookie', c);
+  return new Response(null, { status: 303, headers });
+}
+
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  if (crossSite(request)) return crossSiteRefusal();
+  const { id } = await params;
+  if (!RUN_ID.test(id)) return seeOther(`/runs?${problemQuery({ code: 'not_found', status: 404 })}`);
+  try {
+    const { run, setCookies } = await approveRun(id, callerFromRequest(request));
+    return seeOther(`/runs/${encodeURIComponent(run.runId)}?approvedFrom=${encodeURIComponent(id)}`, setCookies);
+  } catch (error) {
+    if (!(error instanceof AgentProblem)) throw error;
+    return seeOther(`/runs/${encodeURIComponent(id)}?${problemQuery(error.problem)}`);
+  }
+}

@@ -1,0 +1,111 @@
+import { AgentProblem, callerFromRequest, setCookiesOf, startRun } from '@/lib/agent';
+import type { RunResult } from '@/lib/agent-types';
+import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
+import { parseRunRequest } from '@/lib/run-request';
+import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
+import { readSse } from '@/lib/sse';
+
+/*
+ * POST /api/runs — the console's one door to a run.
+ *
+ * - A plain form post (JavaScript off) is run here, server-side: the agent's event
+ *   stream is consumed to its end and the browser is redirected (303) to the
+ *   finished run's page, or back to the console with the problem named.
+ * - A JSON post from the enhanced console gets the agent's event stream proxied
+ *   through unchanged, so the page renders node by node.
+ *
+ * Either way the agent's Set-Cookie (the session, T-17) is relayed to the browser.
+ */
+
+export const dynamic = 'force-dynamic';
+
+function redirect(location: string, setCookies: readonly string[] = []): Response {
+  const headers = new Headers({ location });
+  for (const c of setCookies) headers.append('set-cookie', c);
+  return new Response(null, { status: 303, headers });
+}
+
+function jsonProblem(problem: Problem): Response {
+  const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+  if (problem.retryAfterSeconds !== undefined) headers.set('retry-after', String(problem.retryAfterSeconds));
+  return new Response(JSON.stringify({ error: problem }), { status: problem.status >= 400 ? problem.status : 502, headers });
+}
+
+export async function POST(request: Request): Promise<Response> {
+  if (crossSite(request)) return crossSiteRefusal();
+  const contentType = request.headers.get('content-type') ?? '';
+  const streaming = contentType.includes('application/json');
+
+  let fields: { question?: unknown; workload?: unknown; failProviders?: unknown };
+  try {
+    if (streaming) fields = (await request.json()) as typeof fields;
+    else {
+      const form = await request.formData();
+      fields = { question: form.get('question') ?? undefined, workload: form.get('workload') ?? undefined, failProviders: form.getAll('failProviders') };
+    }
+  } catch {
+    fields = {};
+  }
+  const parsed = parseRunRequest(fields ?? {});
+  if (!parsed.ok) {
+    const problem: Problem = { code: 'invalid_request', status: 400, message: parsed.message };
+    return streaming ? jsonProblem(problem) : redirect(`/?${problemQuery(problem)}`);
+  }
+
+  const backToConsole = (problem: Problem) => {
+    const q = new URLSearchParams(problemQuery(problem));
+    q.set('q', parsed.request.question.slice(0, 1000));
+    q.set('workload', parsed.request.workload ?? 'triage');
+    return redirect(`/?${q.toString()}`);
+  };
+
+  let upstream: Response;
+  try {
+    upstream = await startRun(parsed.request, callerFromRequest(request));
+  } catch (error) {
+    if (!(error instanceof AgentProblem)) throw error;
+    return streaming ? jsonProblem(error.problem) : backToConsole(error.problem);
+  }
+  const setCookies = setCookiesOf(upstream);
+
+  if (streaming) {
+    const headers = new Headers({
+      'content-type': 'text/event-stream; charset=utf-8',
+      // no-transform keeps the compression middleware from buffering the stream
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    for (const c of setCookies) headers.append('set-cookie', c);
+    return new Response(upstream.body, { status: 200, headers });
+  }
+
+  // JavaScript off: run to the end here, then show the finished run.
+  let runId: string | null = null;
+  let result: RunResult | null = null;
+  let failure: Problem | null = null;
+  try {
+    await readSse(upstream.body!, (m) => {
+      try {
+        const data = JSON.parse(m.data) as Record<string, unknown>;
+        if (typeof data.runId === 'string') runId ??= data.runId;
+        if (m.event === 'result') result = data as unknown as RunResult;
+        if (m.event === 'error') {
+          const e = (data.error ?? {}) as { code?: unknown; message?: unknown };
+          failure = { code: isProblemCode(e.code) ? e.code : 'internal', status: 500, ...(typeof e.message === 'string' ? { message: e.message } : {}) };
+        }
+      } catch {
+        /* a malformed event is skipped; the result decides */
+      }
+    });
+  } catch {
+    failure ??= { code: 'stream_broken', status: 502 };
+  }
+  const finished = result as RunResult | null;
+  if (!finished) failure ??= { code: 'stream_broken', status: 502 };
+  const id = finished?.runId ?? runId;
+  if (id) {
+    const suffix = failure ? `?${problemQuery(failure)}` : '';
+    return redirect(`/runs/${encodeURIComponent(id)}${suffix}`, setCookies);
+  }
+  return backToConsole(failure ?? { code: 'stream_broken', status: 502 });
+}

@@ -1,0 +1,38 @@
+import { ProblemPanel } from '@/components/problem';
+import { attempt, getProviders } from '@/lib/agent';
+import { problemFromQuery } from '@/lib/problems';
+import { isWorkload } from '@/lib/run-request';
+import { ConsoleForm } from './_console/console-form';
+
+export const dynamic = 'force-dynamic';
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function ConsolePage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const problem = problemFromQuery(params);
+  const providers = await attempt(getProviders);
+  const workload = first(params.workload);
+  return (
+    <>
+      <header className="page-head">
+        <h1>Console</h1>
+        <p className="lede">
+          Ask about Larkspur’s production estate. Every claim in an answer cites a passage from the library; when the library does not answer, the
+          console says so and writes nothing.
+        </p>
+      </header>
+      {problem ? <ProblemPanel problem={problem} context="Your question was not answered." /> : null}
+      {!providers.ok ? (
+        <ProblemPanel problem={providers.problem} context="The provider list could not be loaded, so providers cannot be broken for a run." />
+      ) : null}
+      <ConsoleForm
+        providers={providers.ok ? providers.value.filter((p) => p.configured !== false) : []}
+        initialQuestion={(first(params.q) ?? '').slice(0, 2000)}
+        initialWorkload={isWorkload(workload) ? workload : 'triage'}
+      />
+    </>
+  );
+}

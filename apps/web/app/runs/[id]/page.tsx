@@ -1,0 +1,167 @@
+import type { Metadata } from 'next';
+import { TerminalTag } from '@/components/outcome';
+import { ProblemPanel } from '@/components/problem';
+import { ApproveForm, RunOutcome } from '@/components/run-outcome';
+import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
+import { attempt, getRun } from '@/lib/agent';
+import { shortId, when } from '@/lib/format';
+import { problemFromQuery } from '@/lib/problems';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Run ${shortId(id)}` };
+}
+
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const carried = problemFromQuery(query);
+  const detail = await attempt(() => getRun(id));
+  if (!detail.ok) {
+    return (
+      <>
+        <header className="page-head">
+          <h1>
+            Run <code>{id}</code>
+          </h1>
+        </header>
+        {carried ? <ProblemPanel problem={carried} /> : null}
+        <ProblemPanel problem={detail.problem} context="This run could not be loaded." />
+        <p>
+          <a href="/runs">All runs</a>
+        </p>
+      </>
+    );
+  }
+  const { run, spans, claims, providerEvents, spend, parent, children } = detail.value;
+  const awaiting = run.terminal === 'await_approval';
+  const failover = failoverSummary(providerEvents);
+  return (
+    <article className="run-page" data-run-id={run.id}>
+      <header className="page-head">
+        <p className="crumbs">
+          <a href="/runs">Runs</a> /
+        </p>
+        <h1 className="run-question">{run.question}</h1>
+        <dl className="run-meta">
+          <div>
+            <dt>run</dt>
+            <dd>
+              <code className="run-id">{run.id}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>asked</dt>
+            <dd>{when(run.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>workload</dt>
+            <dd>{run.workload}</dd>
+          </div>
+          <div>
+            <dt>status</dt>
+            <dd>
+              <span className={`tag tag-${run.status}`}>{run.status}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>ended at</dt>
+            <dd>
+              <TerminalTag terminal={run.terminal} />
+            </dd>
+          </div>
+        </dl>
+      </header>
+
+      {carried ? <ProblemPanel problem={carried} context={carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'} /> : null}
+
+      {parent ? (
+        <p className="link-note link-parent" data-parent={parent.id}>
+          This run is the approval of gated run{' '}
+          <a href={`/runs/${encodeURIComponent(parent.id)}`}>
+            <code>{parent.id}</code>
+          </a>
+          , which stopped at <TerminalTag terminal={parent.terminal} />. That run is unchanged; this is a new run pointing back at it.
+        </p>
+      ) : null}
+
+      {run.status === 'running' ? <p className="notice">This run is still running. Reload to see more of it.</p> : null}
+      {run.status === 'interrupted' ? <p className="notice notice-warn">This run was interrupted before it finished (the agent stopped mid-run). What it recorded is below.</p> : null}
+      {run.status === 'failed' ? (
+        <p className="notice notice-bad">
+          This run failed. Its trace shows where.
+          {run.error ? <> The agent recorded: <code>{typeof run.error === 'string' ? run.error : JSON.stringify(run.error)}</code></> : null}
+        </p>
+      ) : null}
+
+      <RunOutcome
+        view={{
+          runId: run.id,
+          verdict: run.verdict,
+          band: run.band,
+          score: run.score,
+          terminal: run.terminal,
+          reasons: run.reasons ?? [],
+          claims: claims.map((c) => ({ text: c.text, citations: c.citations })),
+          answer: run.answer,
+          risk: run.risk,
+          action: run.action,
+        }}
+      />
+
+      {awaiting ? (
+        <section className="approval" aria-label="Approval">
+          <h2>Approval</h2>
+          {children.length > 0 ? (
+            <p className="link-note link-children">
+              Approved: {children.map((c, i) => (
+                <span key={c.id}>
+                  {i > 0 ? ', ' : ''}
+                  <a href={`/runs/${encodeURIComponent(c.id)}`} data-child={c.id}>
+                    <code>{c.id}</code>
+                  </a>{' '}
+                  ({when(c.createdAt)}, ended at <TerminalTag terminal={c.terminal} />)
+                </span>
+              ))}
+              .
+            </p>
+          ) : run.sessionOwned ? (
+            <ApproveForm runId={run.id} />
+          ) : (
+            <p className="muted">
+              Waiting for approval by the session that asked. This browser is not that session, so it cannot approve (the agent checks; the session is a
+              cookie, not a login).
+            </p>
+          )}
+        </section>
+      ) : children.length > 0 ? (
+        <p className="link-note link-children">
+          Runs created from this one:{' '}
+          {children.map((c, i) => (
+            <span key={c.id}>
+              {i > 0 ? ', ' : ''}
+              <a href={`/runs/${encodeURIComponent(c.id)}`} data-child={c.id}>
+                <code>{c.id}</code>
+              </a>
+            </span>
+          ))}
+        </p>
+      ) : null}
+
+      <div className="run-grid">
+        <section>
+          <h2>Trace</h2>
+          <Timeline events={spans} />
+        </section>
+        <section>
+          <h2>Models</h2>
+          {failover ? <p className="failover">{failover}</p> : null}
+          <ProviderEvents events={providerEvents} />
+          <h2>Spend</h2>
+          <SpendSummary spend={spend} />
+        </section>
+      </div>
+    </article>
+  );
+}

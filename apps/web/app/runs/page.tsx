@@ -1,0 +1,103 @@
+import type { Metadata } from 'next';
+import { TerminalTag, VerdictTag } from '@/components/outcome';
+import { ProblemPanel } from '@/components/problem';
+import { attempt, listRuns } from '@/lib/agent';
+import { score, shortId, usd, when } from '@/lib/format';
+import { problemFromQuery } from '@/lib/problems';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Runs' };
+
+const PAGE_SIZE = 20;
+
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const rawPage = Number(Array.isArray(params.page) ? params.page[0] : params.page);
+  const page = Number.isInteger(rawPage) && rawPage > 0 ? rawPage : 1;
+  const carried = problemFromQuery(params);
+  const list = await attempt(() => listRuns(page, PAGE_SIZE));
+  return (
+    <>
+      <header className="page-head">
+        <h1>Runs</h1>
+        <p className="lede">Every question asked, newest first: what it concluded, where it stopped, and what it cost.</p>
+      </header>
+      {carried ? <ProblemPanel problem={carried} /> : null}
+      {!list.ok ? (
+        <ProblemPanel problem={list.problem} context="The run list could not be loaded." />
+      ) : list.value.runs.length === 0 ? (
+        <p className="empty">
+          No runs yet. <a href="/">Ask a question on the console</a>.
+        </p>
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="runs-table">
+              <thead>
+                <tr>
+                  <th>run</th>
+                  <th>asked (UTC)</th>
+                  <th>question</th>
+                  <th>workload</th>
+                  <th>verdict</th>
+                  <th>ended at</th>
+                  <th className="num">score</th>
+                  <th className="num">cost</th>
+                  <th>approval of</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.value.runs.map((r) => (
+                  <tr key={r.id} data-run-id={r.id}>
+                    <td>
+                      <a href={`/runs/${encodeURIComponent(r.id)}`} title={r.id}>
+                        <code>{shortId(r.id)}</code>
+                      </a>
+                    </td>
+                    <td className="nowrap">{when(r.createdAt).replace(' UTC', '')}</td>
+                    <td className="question-cell">{r.question}</td>
+                    <td>{r.workload}</td>
+                    <td>
+                      <VerdictTag verdict={r.verdict} status={r.status} />
+                      {r.status !== 'completed' ? <span className={`tag tag-${r.status}`}>{r.status}</span> : null}
+                    </td>
+                    <td>
+                      <TerminalTag terminal={r.terminal} />
+                    </td>
+                    <td className="num">
+                      <code>{score(r.score)}</code>
+                    </td>
+                    <td className="num">{usd(r.costUsd)}</td>
+                    <td>
+                      {r.parentRunId ? (
+                        <a href={`/runs/${encodeURIComponent(r.parentRunId)}`} title={r.parentRunId}>
+                          <code>{shortId(r.parentRunId)}</code>
+                        </a>
+                      ) : (
+                        ''
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={list.value.page} pageSize={list.value.pageSize} total={list.value.total} />
+        </>
+      )}
+    </>
+  );
+}
+
+function Pager({ page, pageSize, total }: { page: number; pageSize: number; total: number }) {
+  const pages = Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+  return (
+    <nav className="pager" aria-label="Pages">
+      {page > 1 ? <a href={`/runs?page=${page - 1}`}>← newer</a> : <span />}
+      <span>
+        page {page} of {pages} · {total} runs
+      </span>
+      {page < pages ? <a href={`/runs?page=${page + 1}`}>older →</a> : <span />}
+    </nav>
+  );
+}

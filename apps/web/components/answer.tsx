@@ -1,0 +1,71 @@
+import type { Source } from '@/lib/agent-types';
+import { chunkHref } from '@/lib/anchors';
+import { Markdown, renderInline } from '@/lib/markdown';
+
+export interface AnswerClaim {
+  readonly text: string;
+  readonly citations: readonly Source[];
+}
+
+/** Unique sources in first-cited order: footnote numbers are stable across the page. */
+export function numberSources(claims: readonly AnswerClaim[]): Source[] {
+  const seen = new Map<string, Source>();
+  for (const c of claims) for (const s of c.citations) if (!seen.has(s.chunkId)) seen.set(s.chunkId, s);
+  return [...seen.values()];
+}
+
+/** Resolve result-shaped claims (`citations: chunkId[]`, plus `sources`) to the page's shape. */
+export function claimsFromResult(claims: readonly { text: string; citations: readonly string[] }[], sources: readonly Source[]): AnswerClaim[] {
+  const byId = new Map(sources.map((s) => [s.chunkId, s]));
+  return claims.map((c) => ({
+    text: c.text,
+    citations: c.citations.map((id) => byId.get(id) ?? { chunkId: id, doc: id.split('#')[0] ?? id, heading: '(passage not returned)', text: '' }),
+  }));
+}
+
+/**
+ * The answer as claims, each followed by its footnotes. A footnote is a native
+ * `<details>`: it opens the cited passage in place, with JavaScript or without,
+ * and links to the passage in the library on the data page.
+ */
+export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; verdict: string }) {
+  if (claims.length === 0) return null;
+  const sources = numberSources(claims);
+  const number = (id: string) => sources.findIndex((s) => s.chunkId === id) + 1;
+  return (
+    <section className={`answer answer-${verdict}`} aria-label="Answer">
+      <ol className="claims">
+        {claims.map((claim, i) => (
+          <li key={i} className="claim">
+            <span className="claim-text">{renderInline(claim.text)}</span>{' '}
+            {claim.citations.map((s) => (
+              <details key={s.chunkId} className="cite" data-chunk={s.chunkId}>
+                <summary aria-label={`Citation ${number(s.chunkId)}: ${s.heading}`}>[{number(s.chunkId)}]</summary>
+                <div className="passage">
+                  <div className="passage-head">
+                    <span className="passage-heading">{s.heading}</span> <code className="chunk-id">{s.chunkId}</code>
+                  </div>
+                  <div className="passage-body">{s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}</div>
+                  <a className="passage-link" href={chunkHref(s.chunkId)}>
+                    Open in the library →
+                  </a>
+                </div>
+              </details>
+            ))}
+          </li>
+        ))}
+      </ol>
+      <h3 className="sources-title">Sources</h3>
+      <ol className="sources">
+        {sources.map((s) => (
+          <li key={s.chunkId}>
+            <a href={chunkHref(s.chunkId)}>
+              <code>{s.chunkId}</code>
+            </a>{' '}
+            — {s.heading}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

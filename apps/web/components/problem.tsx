@@ -1,0 +1,24 @@
+import { renderInline } from '@/lib/markdown';
+import { explain, type Problem, retryPhrase } from '@/lib/problems';
+
+/** An agent refusal or outage, said as what it is, with what to do. Never a blank page. */
+export function ProblemPanel({ problem, context }: { problem: Problem; context?: string }) {
+  const { title, remedy, who } = explain(problem);
+  const retry = retryPhrase(problem.retryAfterSeconds);
+  return (
+    <div className={`problem problem-${who}`} role="alert" data-problem={problem.code}>
+      <strong className="problem-title">{title}</strong>
+      {context ? <p className="problem-context">{context}</p> : null}
+      {problem.message ? <p className="problem-message">The agent says: “{problem.message}”</p> : null}
+      {problem.detail ? <p className="problem-message">{problem.detail}</p> : null}
+      <p className="problem-remedy">
+        {renderInline(remedy)}
+        {retry ? ` You can try again ${retry}.` : ''}
+      </p>
+      <p className="problem-code">
+        <code>{problem.code}</code>
+        {problem.status ? <> · HTTP {problem.status}</> : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { askLive, consoleReady, shot } from './helpers';
+
+test.describe('console, JavaScript on', () => {
+  test('the answerable preset answers, and a citation opens its passage', async ({ page }) => {
+    await consoleReady(page);
+    await shot(page, '01-console-empty');
+    await page.locator('a.preset[data-preset="answerable"]').click();
+    await expect(page.getByLabel('Question')).toHaveValue('What is the connection pool ceiling for orders-db?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+
+    // streamed node by node, then the result
+    await expect(page.locator('.live-run .step').first()).toBeVisible();
+    await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
+    const verdict = page.locator('.live-run .verdict');
+    await expect(verdict).toHaveAttribute('data-verdict', 'answered');
+    await expect(verdict).toContainText('Answered');
+    await expect(page.locator('.live-run .step[data-node="assess_evidence"]')).toBeVisible();
+
+    const claim = page.locator('.live-run .claim').first();
+    await expect(claim).toContainText('100');
+    const cite = claim.locator('details.cite').first();
+    await expect(cite.locator('.passage')).toBeHidden();
+    await cite.locator('summary').click();
+    await expect(cite.locator('.passage')).toBeVisible();
+    await expect(cite.locator('.passage-body')).toContainText('connections');
+    await shot(page, '02-console-answered-citation-open');
+
+    // the passage in the library: the data page anchor for that chunk id
+    const chunkId = await cite.getAttribute('data-chunk');
+    expect(chunkId).toContain('#');
+    await cite.getByRole('link', { name: /Open in the library/ }).click();
+    await expect(page).toHaveURL(/\/data#chunk-/);
+    const target = page.locator('section.passage-section:target');
+    await expect(target).toHaveAttribute('data-chunk', chunkId!);
+    await expect(target).toBeInViewport();
+    await page.screenshot({ path: 'test-results/screenshots/03-data-cited-passage.png' });
+  });
+
+  test('the unanswerable preset is refused, unmistakably', async ({ page }) => {
+    await consoleReady(page);
+    await page.locator('a.preset[data-preset="unanswerable"]').click();
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
+    const verdict = page.locator('.live-run .verdict');
+    await expect(verdict).toHaveAttribute('data-verdict', 'refused');
+    await expect(verdict).toContainText('Refused — the library does not answer this');
+    await expect(page.locator('.live-run .claims')).toHaveCount(0);
+    await expect(page.locator('.live-run .refusal .reasons li').first()).toBeVisible();
+    await shot(page, '04-console-refused');
+  });
+
+  test('the wrong-entity near miss is not answered with another service’s number', async ({ page }) => {
+    await consoleReady(page);
+    await page.locator('a.preset[data-preset="near-miss"]').click();
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
+    const verdict = page.locator('.live-run .verdict');
+    await expect(verdict).not.toHaveAttribute('data-verdict', 'answered');
+    await shot(page, '05-console-near-miss');
+  });
+
+  test('breaking the first provider shows the failover in the trace', async ({ page }) => {
+    await consoleReady(page);
+    const providers = page.locator('input[name="failProviders"]');
+    await expect(providers.first()).toBeVisible();
+    expect(await providers.count()).toBeGreaterThanOrEqual(3); // two stubs + offline
+    const first = (await providers.nth(0).getAttribute('value'))!;
+    const second = (await providers.nth(1).getAttribute('value'))!;
+    // a question no earlier test asked, so no cache can answer it without a model
+    await askLive(page, 'What fires when orders-db active connections stay above 90% of the pool ceiling?', { breakProviders: [first] });
+    const events = page.locator('.live-run table.provider-events tbody tr');
+    await expect(page.locator(`.live-run tr[data-provider="${first}"]`).first()).toHaveAttribute('data-kind', 'injected_failure');
+    await expect(page.locator(`.live-run tr[data-provider="${second}"][data-kind="served"]`)).toHaveCount(1);
+    const kinds = await events.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-provider')}:${r.getAttribute('data-kind')}`));
+    expect(kinds.indexOf(`${first}:injected_failure`)).toBeLessThan(kinds.indexOf(`${second}:served`));
+    await expect(page.locator('.live-run .failover')).toContainText(`Served by ${second} after ${first}`);
+    await shot(page, '06-console-failover');
+
+    // the same failover is in the run's record
+    await page.getByRole('link', { name: /Open the run record/ }).click();
+    await expect(page.locator(`tr[data-provider="${first}"][data-kind="injected_failure"]`)).toHaveCount(1);
+    await expect(page.locator(`tr[data-provider="${second}"][data-kind="served"]`)).toHaveCount(1);
+    await shot(page, '07-run-failover');
+  });
+});

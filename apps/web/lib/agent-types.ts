@@ -1,0 +1,251 @@
+/**
+ * The agent API's shapes (docs/API.md), as the website reads them. Types only:
+ * no value here knows where the agent lives or how to reach it, so this file is
+ * safe for client components.
+ */
+
+export type Workload = 'triage' | 'change' | 'postmortem';
+export type Verdict = 'answered' | 'partial' | 'refused';
+export type Band = 'insufficient' | 'ambiguous' | 'sufficient';
+export type Terminal = 'refuse' | 'escalate' | 'await_approval' | 'emit';
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
+
+export const WORKLOADS: readonly Workload[] = ['triage', 'change', 'postmortem'];
+
+/** One node starting or ending, streamed as it happens and stored as a span. */
+export interface NodeEvent {
+  readonly runId: string;
+  readonly seq: number;
+  readonly node: string;
+  readonly kind: 'start' | 'end';
+  readonly at: string;
+  readonly durationMs?: number;
+  readonly data?: Record<string, unknown> | null;
+}
+
+export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'injected_failure';
+
+export interface ProviderEvent {
+  readonly runId?: string;
+  readonly provider: string;
+  readonly kind: ProviderEventKind;
+  readonly status?: number;
+  readonly message?: string;
+  readonly latencyMs?: number;
+  readonly tokensIn?: number;
+  readonly tokensOut?: number;
+  /** Stored events (GET /v1/runs/:id) currently carry only the total; the stream carries in/out. */
+  readonly tokens?: number;
+  readonly costUsd?: number;
+  readonly at?: string;
+}
+
+export interface Source {
+  readonly chunkId: string;
+  readonly doc: string;
+  readonly heading: string;
+  readonly text: string;
+}
+
+export interface Risk {
+  readonly score: number;
+  readonly factors: readonly unknown[];
+  readonly threshold: number;
+  readonly service?: string;
+}
+
+export interface Spend {
+  readonly reservedUsd: number;
+  readonly spentUsd: number;
+  readonly ceilingUsd: number;
+  readonly ledger?: readonly Record<string, unknown>[];
+}
+
+/** `event: result` of `POST /v1/runs`, and `run` of `POST /v1/runs/:id/approve`. */
+export interface RunResult {
+  readonly runId: string;
+  readonly parentRunId: string | null;
+  readonly verdict: Verdict;
+  readonly band: Band;
+  readonly score: number | null;
+  readonly reasons: readonly string[];
+  readonly answer: string;
+  readonly claims: readonly { readonly text: string; readonly citations: readonly string[] }[];
+  readonly sources: readonly Source[];
+  readonly degraded: boolean;
+  readonly timingsMs?: Record<string, number>;
+  readonly terminal: Terminal;
+  readonly workload: Workload;
+  readonly risk: Risk | null;
+  readonly action: string | null;
+  readonly trace?: readonly NodeEvent[];
+  readonly providers?: readonly ProviderEvent[];
+  readonly spend?: Spend;
+}
+
+export interface RunSummary {
+  readonly id: string;
+  readonly question: string;
+  readonly workload: Workload;
+  readonly status: RunStatus;
+  readonly terminal: Terminal | null;
+  readonly verdict: Verdict | null;
+  readonly band: Band | null;
+  readonly score: number | null;
+  readonly costUsd: number | null;
+  readonly createdAt: string;
+  readonly parentRunId: string | null;
+}
+
+export interface RunList {
+  readonly runs: readonly RunSummary[];
+  readonly page: number;
+  readonly pageSize: number;
+  readonly total: number;
+}
+
+export interface RunDetail {
+  readonly run: RunSummary & {
+    readonly answer: string | null;
+    readonly action: string | null;
+    readonly risk: Risk | null;
+    readonly reasons: readonly string[] | null;
+    readonly sessionOwned: boolean;
+    /** Not in docs/API.md yet; the agent sends it for a failed run. */
+    readonly error?: unknown;
+    readonly finishedAt?: string | null;
+  };
+  readonly spans: readonly NodeEvent[];
+  readonly claims: readonly { readonly index: number; readonly text: string; readonly citations: readonly Source[] }[];
+  readonly providerEvents: readonly ProviderEvent[];
+  readonly spend: Spend | null;
+  readonly parent: { readonly id: string; readonly terminal: Terminal | null } | null;
+  readonly children: readonly { readonly id: string; readonly terminal: Terminal | null; readonly createdAt: string }[];
+}
+
+export interface CorpusDocument {
+  readonly doc: string;
+  readonly title: string;
+  readonly text: string;
+  readonly words: number;
+}
+
+export interface CorpusChunk {
+  readonly id: string;
+  readonly doc: string;
+  readonly heading: string;
+}
+
+export interface Gap {
+  readonly topic: string;
+  readonly terms: readonly string[];
+  /** true (or the correction's text) for a topic once listed as a gap and found covered. */
+  readonly correction: boolean | string | null;
+}
+
+export interface Corpus {
+  readonly version: string;
+  readonly documents: readonly CorpusDocument[];
+  readonly chunks: readonly CorpusChunk[];
+  readonly gaps: readonly Gap[];
+  readonly questions: { readonly total: number; readonly byMechanism: Record<string, { readonly label: string; readonly n: number }> };
+}
+
+export interface Service {
+  readonly id: string;
+  readonly name: string;
+  readonly tier: number;
+  readonly kind: string;
+  readonly owner?: string;
+  readonly description?: string;
+}
+
+export interface Fault {
+  readonly id: string;
+  readonly name: string;
+  readonly signals: readonly string[];
+  readonly serviceKinds?: readonly string[];
+  readonly runbook: string;
+}
+
+export interface Estate {
+  readonly company?: string;
+  readonly services: readonly Service[];
+  readonly dependencies: readonly { readonly from: string; readonly to: string }[];
+  readonly faults: readonly Fault[];
+  readonly properties?: readonly Record<string, unknown>[];
+  readonly policyValues?: readonly Record<string, unknown>[];
+}
+
+export interface GraphNode {
+  readonly id: string;
+  readonly terminal: boolean;
+  readonly file: string | null;
+}
+
+export interface Graph {
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly { readonly from: string; readonly to: string; readonly conditional: boolean }[];
+  readonly mermaid?: string;
+}
+
+export interface Provider {
+  readonly name: string;
+  readonly model: string;
+  readonly configured: boolean;
+}
+
+export interface GateThresholds {
+  readonly insufficientBelow: number;
+  readonly sufficientAbove: number;
+  readonly minTermCoverage: number;
+  readonly minConcentration: number;
+}
+
+export interface EvalQuestionRow {
+  readonly id: string;
+  readonly question: string;
+  readonly label: string;
+  readonly mechanism: string;
+  readonly score: number | null;
+  readonly coverage: number;
+  readonly band: Band;
+  readonly verdict: Verdict;
+  readonly downgrade: boolean;
+  readonly carrierConcentration: number;
+}
+
+/** `eval --json`; every field optional beyond the thresholds, because the page must survive an older report. */
+export interface EvalSummary {
+  readonly mode?: string;
+  readonly n?: number;
+  readonly answerable?: number;
+  readonly unanswerable?: number;
+  readonly falseAnswerRate?: number;
+  readonly falseRefusalRate?: number;
+  readonly deferralRate?: number;
+  readonly partialRate?: number;
+  readonly mrr?: number;
+  readonly recallAt6?: number;
+  readonly byMechanism?: Record<string, { label: string; n: number; answered: number; partial: number; refused: number; ambiguous: number }>;
+  readonly folds?: readonly Record<string, unknown>[];
+  readonly noWorkableBandFolds?: number;
+  readonly thresholds?: GateThresholds;
+  readonly thresholdsWorkable?: boolean;
+  readonly inSample?: { falseAnswerRate: number; falseRefusalRate: number; deferralRate: number } | null;
+  readonly budgets?: { falseAnswerRate: number; falseRefusalRate: number };
+  readonly createdAt?: string;
+  readonly [key: string]: unknown;
+}
+
+export interface EvalLatest {
+  readonly summary: EvalSummary;
+  readonly questions: readonly EvalQuestionRow[];
+}
+
+/** `POST /v1/runs` body. */
+export interface RunRequest {
+  readonly question: string;
+  readonly workload?: Workload;
+  readonly failProviders?: readonly string[];
+}

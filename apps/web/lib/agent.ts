@@ -1,0 +1,234 @@
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import type { Corpus, Estate, EvalLatest, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
+import { isProblemCode, type Problem, type ProblemCode } from './problems';
+
+/*
+ * The backend-for-frontend's one door to the agent. This module is the ONLY code
+ * that knows where the agent lives (AGENT_URL) and holds its bearer token
+ * (AGENT_TOKEN) — T-12. `server-only` makes a client import a build error; the
+ * guard below makes it a runtime error too, should a bundler ever ignore that.
+ */
+if (typeof window !== 'undefined') {
+  throw new Error('lib/agent.ts is server-only: it holds the agent token and must never reach the browser.');
+}
+
+export const SESSION_COOKIE = 'sandscope_session';
+const DEFAULT_AGENT_URL = 'http://127.0.0.1:7860';
+/** Reads are small; a stuck agent must not hang a page for long. Runs stream and have no overall limit here. */
+const READ_TIMEOUT_MS = 15_000;
+/** A whole run, stream included: a run longer than this is stuck, and the page says so. */
+const RUN_TIMEOUT_MS = 300_000;
+
+/** An agent refusal or outage, carried as a value a page can render (STYLE 6–7). */
+export class AgentProblem extends Error {
+  override readonly name = 'AgentProblem';
+  constructor(readonly problem: Problem) {
+    super(`${problem.code}: ${problem.message ?? ''}`);
+  }
+}
+
+/** Who is asking, as far as the agent needs to know: the session cookie and the client address. */
+export interface Caller {
+  readonly sessionCookie: string | null;
+  readonly clientAddress: string | null;
+}
+
+interface AgentConfig {
+  readonly base: URL;
+  readonly token: string;
+}
+
+function agentConfig(): AgentConfig {
+  const raw = process.env.AGENT_URL?.trim() || DEFAULT_AGENT_URL;
+  let base: URL;
+  try {
+    base = new URL(raw);
+  } catch {
+    throw new AgentProblem({ code: 'bad_gateway', status: 500, detail: 'AGENT_URL is not a URL. Set it to the agent’s base URL, e.g. http://127.0.0.1:7860.' });
+  }
+  const token = process.env.AGENT_TOKEN?.trim() ?? '';
+  if (!token) {
+    throw new AgentProblem({
+      code: 'unauthorized',
+      status: 500,
+      detail: 'The website has no AGENT_TOKEN. Set AGENT_TOKEN in the website’s environment to the same value the agent uses, then restart the website.',
+    });
+  }
+  return { base, token };
+}
+
+/**
+ * The client address the agent's limiter keys on (it stores only a salted digest, T-9).
+ * Next.js records the socket address in X-Forwarded-For only when the header is absent,
+ * and a proxy appends what it saw, so the right-most hop is the one a client cannot
+ * choose — provided the site sits behind a proxy (README: deployment).
+ */
+export function clientAddressFrom(forwardedFor: string | null): string | null {
+  if (!forwardedFor) return null;
+  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  const last = hops[hops.length - 1];
+  return last && /^[0-9A-Fa-f:.]{2,64}$/.test(last) ? last : null;
+}
+
+const COOKIE_VALUE = /^[A-Za-z0-9._~+/=-]{1,256}$/;
+
+function sessionFrom(value: string | undefined | null): string | null {
+  return value && COOKIE_VALUE.test(value) ? value : null;
+}
+
+/** The caller behind a route handler's request. */
+export function callerFromRequest(request: Request): Caller {
+  const cookieHeader = request.headers.get('cookie') ?? '';
+  const match = cookieHeader.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return {
+    sessionCookie: sessionFrom(match?.slice(SESSION_COOKIE.length + 1)),
+    clientAddress: clientAddressFrom(request.headers.get('x-forwarded-for')),
+  };
+}
+
+/** The caller behind a server component render (reading it also makes the page dynamic). */
+export async function callerFromPage(): Promise<Caller> {
+  const [jar, h] = await Promise.all([cookies(), headers()]);
+  return { sessionCookie: sessionFrom(jar.get(SESSION_COOKIE)?.value), clientAddress: clientAddressFrom(h.get('x-forwarded-for')) };
+}
+
+function requestHeaders(config: AgentConfig, caller: Caller | null, extra: Record<string, string>): Headers {
+  const h = new Headers({ authorization: `Bearer ${config.token}`, ...extra });
+  if (caller?.sessionCookie) h.set('cookie', `${SESSION_COOKIE}=${caller.sessionCookie}`);
+  if (caller?.clientAddress) h.set('x-forwarded-for', caller.clientAddress);
+  return h;
+}
+
+function retryAfterSeconds(res: Response): number | undefined {
+  const raw = res.headers.get('retry-after');
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return seconds;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, Math.round((date - Date.now()) / 1000)) : undefined;
+}
+
+/** Convert a non-2xx agent response into a Problem, once (STYLE 7). */
+export async function problemFromResponse(res: Response): Promise<Problem> {
+  let code: ProblemCode = res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : res.status >= 500 ? 'internal' : 'bad_gateway';
+  let message: string | undefined;
+  let detail: string | undefined;
+  try {
+    const body = (await res.json()) as { error?: { code?: unknown; message?: unknown } };
+    if (isProblemCode(body.error?.code)) code = body.error.code;
+    if (typeof body.error?.message === 'string') message = body.error.message.slice(0, 500);
+  } catch {
+    detail = `The agent answered HTTP ${res.status} without a JSON error body.`;
+  }
+  const retry = retryAfterSeconds(res);
+  return { code, status: res.status, ...(message ? { message } : {}), ...(detail ? { detail } : {}), ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) };
+}
+
+function networkProblem(error: unknown): AgentProblem {
+  if (error instanceof AgentProblem) return error;
+  const e = error as { name?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new AgentProblem({ code: 'agent_timeout', status: 504 });
+  const cause = e?.cause?.code;
+  return new AgentProblem({
+    code: 'agent_unreachable',
+    status: 502,
+    detail: cause ? `Connecting to the agent failed (${cause}).` : 'Connecting to the agent failed.',
+  });
+}
+
+async function send(path: string, init: { method?: string; body?: unknown; caller?: Caller | null; timeoutMs?: number; accept?: string }): Promise<Response> {
+  const config = agentConfig();
+  const url = new URL(path.replace(/^\//, ''), config.base.href.endsWith('/') ? config.base : new URL(`${config.base.href}/`));
+  const extra: Record<string, string> = { accept: init.accept ?? 'application/json' };
+  if (init.body !== undefined) extra['content-type'] = 'application/json';
+  try {
+    return await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: requestHeaders(config, init.caller ?? null, extra),
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      cache: 'no-store',
+      redirect: 'error',
+      signal: AbortSignal.timeout(init.timeoutMs ?? READ_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw networkProblem(error);
+  }
+}
+
+async function getJson<T>(path: string, caller: Caller | null = null): Promise<T> {
+  const res = await send(path, { caller });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: `${path} did not return JSON.` });
+  }
+}
+
+/** The Set-Cookie headers the agent sent, to relay to the browser unchanged. */
+export function setCookiesOf(res: Response): string[] {
+  return res.headers.getSetCookie();
+}
+
+export async function listRuns(page: number, pageSize: number): Promise<RunList> {
+  return getJson<RunList>(`/v1/runs?page=${encodeURIComponent(page)}&pageSize=${encodeURIComponent(pageSize)}`, await callerFromPage());
+}
+
+export async function getRun(id: string): Promise<RunDetail> {
+  return getJson<RunDetail>(`/v1/runs/${encodeURIComponent(id)}`, await callerFromPage());
+}
+
+export const getCorpus = () => getJson<Corpus>('/v1/corpus');
+/** The estate, or null when the corpus has none (`estate.json` is optional: 404). */
+export async function getEstate(): Promise<Estate | null> {
+  try {
+    return await getJson<Estate>('/v1/estate');
+  } catch (error) {
+    if (error instanceof AgentProblem && error.problem.code === 'not_found') return null;
+    throw error;
+  }
+}
+export const getGraph = () => getJson<Graph>('/v1/graph');
+export const getProviders = async () => (await getJson<{ providers: Provider[] }>('/v1/providers')).providers;
+
+/** The latest evaluation, or null when none has been produced yet (404). */
+export async function getEvalLatest(): Promise<EvalLatest | null> {
+  try {
+    return await getJson<EvalLatest>('/v1/eval/latest');
+  } catch (error) {
+    if (error instanceof AgentProblem && error.problem.code === 'not_found') return null;
+    throw error;
+  }
+}
+
+/**
+ * Open a run. Resolves once the agent has accepted it and the event stream is
+ * open; a refusal before that (429, 402, 503, 401 …) is thrown as an AgentProblem.
+ */
+export async function startRun(body: RunRequest, caller: Caller): Promise<Response> {
+  const res = await send('/v1/runs', { method: 'POST', body, caller, accept: 'text/event-stream', timeoutMs: RUN_TIMEOUT_MS });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  if (!res.body) throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent opened the run without a response body.' });
+  return res;
+}
+
+/** Approve a gated run; the agent creates a new run pointing back at it (ADR-0006). */
+export async function approveRun(id: string, caller: Caller): Promise<{ run: RunResult; setCookies: string[] }> {
+  const res = await send(`/v1/runs/${encodeURIComponent(id)}/approve`, { method: 'POST', body: {}, caller, timeoutMs: READ_TIMEOUT_MS * 8 });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  const body = (await res.json()) as { run: RunResult };
+  return { run: body.run, setCookies: setCookiesOf(res) };
+}
+
+export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
+
+/** Run a read and turn an agent problem into a value the page renders; anything else is a bug and propagates. */
+export async function attempt<T>(read: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    if (error instanceof AgentProblem) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * What the website tells a person when the agent says no, or cannot be reached.
+ * A closed union of codes with one remedy each (STYLE 8). Shared by server pages
+ * and the console's client component, so it must never name the token variable
+ * or the agent's address: the bundle test (T-12) greps the client bundle for them.
+ */
+
+export type ProblemCode =
+  | 'agent_unreachable'
+  | 'agent_timeout'
+  | 'bad_gateway'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'daily_tokens_exhausted'
+  | 'limiter_unavailable'
+  | 'budget_exceeded'
+  | 'invalid_request'
+  | 'question_too_long'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'forbidden_session'
+  | 'not_awaiting_approval'
+  | 'internal'
+  | 'stream_broken';
+
+/** A problem as it crosses from the BFF to a page: the code, the agent's own words, and when to retry. */
+export interface Problem {
+  readonly code: ProblemCode;
+  readonly status: number;
+  /** The agent's message (it says what to do). Absent when the problem arose in the website itself. */
+  readonly message?: string;
+  /** What the website itself observed (a connection error, a bad URL), when the agent said nothing. */
+  readonly detail?: string;
+  readonly retryAfterSeconds?: number;
+}
+
+interface Explanation {
+  readonly title: string;
+  readonly remedy: string;
+  /** `wait` for limits that pass, `operator` for configuration, `you` for a request to change. */
+  readonly who: 'wait' | 'operator' | 'you';
+}
+
+const EXPLANATIONS: Record<ProblemCode, Explanation> = {
+  agent_unreachable: {
+    title: 'The agent service is not reachable',
+    remedy:
+      'The website is up but the agent behind it is not answering. Locally, start both with `npm start` (or the agent alone with `npx sandscope serve`); in a deployment, check the agent is running and that the website’s AGENT_URL points at it.',
+    who: 'operator',
+  },
+  agent_timeout: {
+    title: 'The agent took too long to answer',
+    remedy: 'The agent accepted the connection but did not reply in time. Try again; if it persists, check the agent’s logs and /healthz.',
+    who: 'operator',
+  },
+  bad_gateway: {
+    title: 'The agent replied with something the website does not understand',
+    remedy: 'The website and the agent may be different versions. Redeploy them together; the contract is docs/API.md.',
+    who: 'operator',
+  },
+  unauthorized: {
+    title: 'The website is not authorised to call the agent',
+    remedy:
+      'The shared secret the website sends does not match the one the agent expects. Set the same agent token in both environments (apps/web/README.md) and restart the website.',
+    who: 'operator',
+  },
+  rate_limited: {
+    title: 'Rate limited — too many questions from this address',
+    remedy: 'The agent limits how often one address may ask, so nobody can run up the bill. Wait and ask again.',
+    who: 'wait',
+  },
+  daily_tokens_exhausted: {
+    title: 'Today’s model allowance is spent',
+    remedy: 'The daily token ceiling protects the budget. Questions work again when the allowance resets; reading runs, data and evaluation still works.',
+    who: 'wait',
+  },
+  limiter_unavailable: {
+    title: 'Refused: the rate limiter is down, so the agent fails closed',
+    remedy:
+      'The agent cannot reach the store its rate limiter uses, and refuses every question rather than allow unlimited spend. Operators: check the Redis server (REDIS_URL) or unset it to use the in-process limiter.',
+    who: 'operator',
+  },
+  budget_exceeded: {
+    title: 'Over budget — the spend guard refused a model call',
+    remedy:
+      'This run reached its spend ceiling before a model call could be reserved. Ask a narrower question; operators can raise RUN_BUDGET_USD on the agent.',
+    who: 'you',
+  },
+  invalid_request: {
+    title: 'The question was not accepted',
+    remedy: 'Type a question, pick a workload, and ask again.',
+    who: 'you',
+  },
+  question_too_long: {
+    title: 'The question is too long',
+    remedy: 'Shorten it to the essentials: the service, the symptom, and what you need to know.',
+    who: 'you',
+  },
+  payload_too_large: {
+    title: 'The request is too large',
+    remedy: 'Shorten the question and ask again.',
+    who: 'you',
+  },
+  not_found: {
+    title: 'No such run',
+    remedy: 'The run may have been asked against another database. The runs list shows every run this agent knows.',
+    who: 'you',
+  },
+  forbidden_session: {
+    title: 'Only the session that asked can approve this run',
+    remedy:
+      'Approvals are bound to the browser session that requested the change (a cookie — not authentication). Approve from the browser that asked, or ask the change again here.',
+    who: 'you',
+  },
+  not_awaiting_approval: {
+    title: 'This run is not waiting for approval',
+    remedy: 'Only a run that stopped at the approval gate can be approved, and a gated run is never resumed. Open the run to see how it ended.',
+    who: 'you',
+  },
+  internal: {
+    title: 'The agent hit a bug',
+    remedy: 'Nothing you did caused this. Try again; if it repeats, the agent’s logs have the details.',
+    who: 'operator',
+  },
+  stream_broken: {
+    title: 'The run’s stream ended before a result arrived',
+    remedy: 'The connection to the agent dropped mid-run. The run record may still be complete: check the runs list, or ask again.',
+    who: 'operator',
+  },
+};
+
+const CODES = new Set(Object.keys(EXPLANATIONS));
+
+export function isProblemCode(value: unknown): value is ProblemCode {
+  return typeof value === 'string' && CODES.has(value);
+}
+
+export function explain(problem: Pick<Problem, 'code'>): Explanation {
+  return EXPLANATIONS[problem.code];
+}
+
+/** "in 42 seconds" / "in about 3 minutes" / "in about 5 hours". */
+export function retryPhrase(seconds: number | undefined): string | null {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
+  if (seconds < 90) return `in ${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds < 90 * 60) return `in about ${Math.round(seconds / 60)} minutes`;
+  return `in about ${Math.round(seconds / 3600)} hours`;
+}
+
+/**
+ * A problem carried in a redirect's query string (the no-JavaScript path): the
+ * code and the retry delay only. The agent's message is not echoed through a URL,
+ * so a crafted link cannot put arbitrary words on the page.
+ */
+export function problemFromQuery(params: { error?: string | string[]; retryAfter?: string | string[] }): Problem | null {
+  const code = Array.isArray(params.error) ? params.error[0] : params.error;
+  if (!isProblemCode(code)) return null;
+  const raw = Array.isArray(params.retryAfter) ? params.retryAfter[0] : params.retryAfter;
+  const retry = raw !== undefined ? Number(raw) : undefined;
+  return { code, status: 0, ...(retry !== undefined && Number.isFinite(retry) ? { retryAfterSeconds: retry } : {}) };
+}
+
+export function problemQuery(problem: Problem): string {
+  const q = new URLSearchParams({ error: problem.code });
+  if (problem.retryAfterSeconds !== undefined) q.set('retryAfter', String(problem.retryAfterSeconds));
+  return q.toString();
+}
