@@ -86,7 +86,7 @@ function Report({ summary, rows, below, above }: { summary: EvalSummary; rows: P
         </p>
       ) : null}
       {summary.thresholdsWorkable === false ? (
-        <p className="notice notice-bad">No thresholds met both budgets on the whole set: the shipped values are the closest feasible compromise.</p>
+        <p className="notice notice-bad">No thresholds met both budgets on the whole set: the shipped values are the least-bad fit (the smallest budget violation), not a fit that meets them.</p>
       ) : null}
       {summary.noWorkableBandFolds ? <p className="notice notice-warn">{summary.noWorkableBandFolds} fold(s) could find no workable band at all.</p> : null}
 
