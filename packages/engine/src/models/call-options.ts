@@ -17,6 +17,12 @@ export interface SandscopeCallOptions {
    * from these, so the reservation is an upper bound on whoever answers (D-010).
    */
   readonly eligible?: readonly string[];
+  /**
+   * Hold the cache write until the caller commits it (S-012). A cache entry
+   * claims "this is a good answer to this prompt"; a draft earns that only
+   * after the citation check passes, so the graph commits after verify.
+   */
+  readonly deferCacheWrite?: boolean;
 }
 
 /** Who answered, attached to results and to the stream's `finish` part. */
@@ -25,6 +31,8 @@ export interface SandscopeResultMetadata {
   readonly servedBy?: string;
   readonly cache?: 'exact' | 'semantic';
   readonly similarity?: number;
+  /** Token for a held cache write (see `deferCacheWrite`); commit it to store the answer. */
+  readonly cacheWriteToken?: string;
 }
 
 /** The `providerOptions` / `providerMetadata` key Sandscope owns. */
@@ -35,9 +43,10 @@ export function sandscopeOptions(options: LanguageModelV3CallOptions): Sandscope
   const raw = options.providerOptions?.[SANDSCOPE_KEY];
   if (!raw || typeof raw !== 'object') return {};
   const correction = raw['correction'] === true;
+  const deferCacheWrite = raw['deferCacheWrite'] === true;
   const eligibleRaw = raw['eligible'];
   const eligible = Array.isArray(eligibleRaw) ? eligibleRaw.filter((x): x is string => typeof x === 'string') : undefined;
-  return { correction, ...(eligible ? { eligible } : {}) };
+  return { correction, ...(deferCacheWrite ? { deferCacheWrite } : {}), ...(eligible ? { eligible } : {}) };
 }
 
 /** Options with `providerOptions.sandscope` merged with `patch`. */
@@ -46,6 +55,7 @@ export function withSandscopeOptions(options: LanguageModelV3CallOptions, patch:
   const next: Record<string, unknown> = { ...current };
   if (patch.correction !== undefined) next['correction'] = patch.correction;
   if (patch.eligible !== undefined) next['eligible'] = [...patch.eligible];
+  if (patch.deferCacheWrite !== undefined) next['deferCacheWrite'] = patch.deferCacheWrite;
   return {
     ...options,
     providerOptions: { ...options.providerOptions, [SANDSCOPE_KEY]: next as Record<string, string | boolean | string[]> },
@@ -70,7 +80,13 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
   const servedBy = typeof raw['servedBy'] === 'string' ? raw['servedBy'] : undefined;
   const cache = raw['cache'] === 'exact' || raw['cache'] === 'semantic' ? raw['cache'] : undefined;
   const similarity = typeof raw['similarity'] === 'number' ? raw['similarity'] : undefined;
-  return { ...(servedBy ? { servedBy } : {}), ...(cache ? { cache } : {}), ...(similarity !== undefined ? { similarity } : {}) };
+  const cacheWriteToken = typeof raw['cacheWriteToken'] === 'string' ? raw['cacheWriteToken'] : undefined;
+  return {
+    ...(servedBy ? { servedBy } : {}),
+    ...(cache ? { cache } : {}),
+    ...(similarity !== undefined ? { similarity } : {}),
+    ...(cacheWriteToken ? { cacheWriteToken } : {}),
+  };
 }
 
 /** Provider metadata with Sandscope's result annotations merged in; other providers' keys are kept. */

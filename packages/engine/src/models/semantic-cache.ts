@@ -160,6 +160,9 @@ export class CachedModel implements LanguageModelV3 {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   private readonly scope: CacheScope;
   private readonly emit: CacheEventSink;
+  /** Writes held for `commit` (S-012), by token. Per run: the cached model is built per run and dropped with it. */
+  private readonly held = new Map<string, { lookup: CacheLookup; text: string }>();
+  private nextToken = 0;
 
   constructor(
     readonly inner: LanguageModelV3,
@@ -187,8 +190,26 @@ export class CachedModel implements LanguageModelV3 {
     const text = result.finishReason.unified === 'stop' && result.content.every((c) => c.type === 'text')
       ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
       : null;
-    if (text !== null) await this.write(lookup, text);
+    if (text === null) return result;
+    if (sandscopeOptions(options).deferCacheWrite) {
+      const token = `w${++this.nextToken}`;
+      this.held.set(token, { lookup, text });
+      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { cacheWriteToken: token }) };
+    }
+    await this.write(lookup, text);
     return result;
+  }
+
+  /**
+   * Store a held answer (S-012): called once the draft it holds has passed the
+   * citation check. An unknown or already-used token does nothing; a held write
+   * never committed is dropped with this run's model.
+   */
+  async commit(token: string): Promise<void> {
+    const held = this.held.get(token);
+    if (!held) return;
+    this.held.delete(token);
+    await this.write(held.lookup, held.text);
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {

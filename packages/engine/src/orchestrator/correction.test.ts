@@ -45,9 +45,9 @@ describe('verify → hypothesise with feedback (D-005)', () => {
     expect(feedback).toHaveLength(1);
     expect(feedback[0]).toContain('Claim 1 "The orders-db connection pool ceiling is 200 connections."');
     expect(feedback[0]).toMatch(/states 200, which .* does not state/);
-    // Marked as a correction for the cache (D-006); the first call is not.
-    expect(model.calls[0]!.options.providerOptions?.['sandscope']).toBeUndefined();
-    expect(model.calls[1]!.options.providerOptions?.['sandscope']).toEqual({ correction: true });
+    // Marked as a correction for the cache (D-006); the first call is not. Both hold their cache write for verify (S-012).
+    expect(model.calls[0]!.options.providerOptions?.['sandscope']).toEqual({ deferCacheWrite: true });
+    expect(model.calls[1]!.options.providerOptions?.['sandscope']).toEqual({ correction: true, deferCacheWrite: true });
 
     expect(r.attempts.map((a) => [a.attempt, a.correction, a.verified])).toEqual([
       [1, false, false],
@@ -109,7 +109,8 @@ describe('D-006 wired: the real cache + guard + router stack never serves a corr
     expect(cosine(a!, b!)).toBeGreaterThanOrEqual(embedder.cacheSimilarityThreshold);
 
     const cacheEvents = r.trace.filter((e): e is CacheRunEvent => e.type === 'cache').map((e) => e.event.kind);
-    expect(cacheEvents).toEqual(['miss', 'stored', 'bypass', 'stored']);
+    // The failed first draft is never stored (S-012); the verified correction is.
+    expect(cacheEvents).toEqual(['miss', 'bypass', 'stored']);
     expect(r.attempts.map((a) => [a.provider, a.cache])).toEqual([
       ['scripted', 'miss'],
       ['scripted', 'bypass'],
@@ -122,5 +123,40 @@ describe('D-006 wired: the real cache + guard + router stack never serves a corr
       ['scripted', 'served'],
       ['scripted', 'served'],
     ]);
+  });
+});
+
+describe('S-012: only a verified draft earns a cache entry', () => {
+  const stack = (scripted: RecordingModel) =>
+    stackModelFactory({
+      candidates: [{ name: 'scripted', model: scripted, pricing: perMillionTokens(1, 2) }],
+      health: new ProviderHealth(),
+      cache: new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() }),
+      budgetUsd: 0.02,
+    });
+
+  it('a draft that failed verification is never served to the next run of the same question', async () => {
+    // Wrong on every first attempt, right only when corrected.
+    const scripted = new RecordingModel((call) => (call.draft!.feedback.length ? rightDraft : wrongDraft), 'scripted');
+    const orchestrator = createOrchestrator({ kb, models: stack(scripted) });
+    await orchestrator.run({ question: QUESTION });
+    const second = await orchestrator.run({ question: QUESTION });
+    // What the cache can serve is the verified correction (a semantic match on the same question and
+    // passages) — never the wrong first draft, so the second run emits at its first attempt.
+    expect(second.attempts).toHaveLength(1);
+    expect(second.attempts[0]!.cache).toMatch(/^hit:/);
+    expect(second.claims).toEqual([{ text: 'The orders-db connection pool ceiling is 100 connections.', citations: [CEILING] }]);
+    expect(second.terminal).toBe('emit');
+    expect(scripted.calls).toHaveLength(2);
+  });
+
+  it('a verified draft is served to the next run from the cache', async () => {
+    const scripted = new RecordingModel(() => rightDraft, 'scripted');
+    const orchestrator = createOrchestrator({ kb, models: stack(scripted) });
+    await orchestrator.run({ question: QUESTION });
+    const second = await orchestrator.run({ question: QUESTION });
+    expect(second.attempts[0]!.cache).toBe('hit:exact');
+    expect(scripted.calls).toHaveLength(1);
+    expect(second.terminal).toBe('emit');
   });
 });

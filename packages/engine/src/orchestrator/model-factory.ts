@@ -17,6 +17,8 @@ export interface RunSpend {
 export interface RunModel {
   readonly model: LanguageModelV3;
   spend(): RunSpend;
+  /** Store a held cache write once its draft is verified (S-012); absent when the run has no cache. */
+  commitCacheWrite?(token: string): Promise<void>;
 }
 
 export interface RunModelRequest {
@@ -63,7 +65,11 @@ export function stackModelFactory(options: StackModelFactoryOptions): RunModelFa
       workload: request.workload,
       sinks: request.sinks,
     });
-    return { model: stack.model, spend: () => ({ reservedUsd: guard.reserved, spentUsd: guard.spent, ceilingUsd: guard.ceilingUsd }) };
+    return {
+      model: stack.model,
+      spend: () => ({ reservedUsd: guard.reserved, spentUsd: guard.spent, ceilingUsd: guard.ceilingUsd }),
+      commitCacheWrite: (token) => stack.model.commit(token),
+    };
   };
 }
 

@@ -25,6 +25,8 @@ export interface Attempt {
   readonly claims: readonly Claim[] | null;
   /** The call failed in a way a retry inside this run cannot fix (budget, every provider down): escalate. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** The cache's held write for this draft, committed by verify only if the draft passes (S-012). */
+  readonly cacheWriteToken?: string;
 }
 
 const append = <T>(current: readonly T[], update: readonly T[]): T[] => [...current, ...update];

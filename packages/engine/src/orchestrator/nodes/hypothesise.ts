@@ -45,9 +45,11 @@ export const hypothesise: NodeSpec = {
 
     let result;
     try {
+      // The cache holds this draft until verify passes it (S-012): a draft that fails
+      // the citation check must never be served to the next run of the same question.
       result = await model.model.doGenerate({
         prompt,
-        ...(correction ? { providerOptions: { sandscope: { correction: true } } } : {}),
+        providerOptions: { sandscope: correction ? { correction: true, deferCacheWrite: true } : { deferCacheWrite: true } },
       });
     } catch (error) {
       if (!(error instanceof BudgetExceededError) && !(error instanceof AllProvidersFailedError)) throw error;
@@ -75,6 +77,7 @@ export const hypothesise: NodeSpec = {
       tokensOut: result.usage.outputTokens.total ?? 0,
       costUsd: money(model.spend().spentUsd - spentBefore),
       claims,
+      ...(meta.cacheWriteToken ? { cacheWriteToken: meta.cacheWriteToken } : {}),
     };
     return { attempts: [done], draft: claims };
   },

@@ -9,12 +9,14 @@ import type { NodeSpec } from '../node-context.ts';
  */
 export const verify: NodeSpec = {
   id: 'verify',
-  run(state) {
+  async run(state, { model }) {
     const last = state.attempts[state.attempts.length - 1];
     if (!last) throw new Error('verify: no draft attempt in state');
     const verification: Verification = last.error
       ? { ok: false, failures: [{ claim: 0, text: '', reasons: [`the model call failed and cannot be retried in this run: ${last.error.message}`] }] }
       : checkDraft(state.draft, state.evidence);
+    // Only a verified draft earns a cache entry (S-012).
+    if (verification.ok && last.cacheWriteToken) await model.commitCacheWrite?.(last.cacheWriteToken);
     return {
       verifications: [verification],
       feedback: feedbackFor(verification),
