@@ -1,3 +1,4 @@
+import { cosine } from '@sandscope/engine';
 import type { Queryable } from './database.ts';
 import type { VectorSearch } from './migrator.ts';
 import { postgresError, StoreError } from './store-error.ts';
@@ -20,19 +21,8 @@ export interface SimilaritySearchOptions {
 /** The dimension of the pgvector column (seed §Four: 768-dimension hashing embedder). */
 export const PGVECTOR_DIMENSIONS = 768;
 
-export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** The engine's cosine: one definition of similarity for the index and the table. */
+export const cosineSimilarity = cosine;
 
 /**
  * The chunks nearest a query vector. Where pgvector is installed the database

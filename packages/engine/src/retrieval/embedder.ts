@@ -21,8 +21,8 @@ export class EmbedderUnavailableError extends Error {
   override readonly name = 'EmbedderUnavailableError';
 }
 
-/** Cosine of two vectors (unnormalised inputs allowed). */
-export function cosine(a: Float32Array, b: Float32Array): number {
+/** Cosine of two vectors (unnormalised inputs allowed): typed arrays from the embedder, plain arrays from a table. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
