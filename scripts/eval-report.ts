@@ -7,28 +7,31 @@ import { join } from 'node:path';
 import { KnowledgeBase, type ThresholdsFile } from '@sandscope/engine';
 import { evaluate, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, scoreDistributionSvg, spliceReadme, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
+import { runScript } from './script-boundary.ts';
 
-const root = join(import.meta.dirname, '..');
-const source = loadCorpusSource(join(root, 'corpus'));
-const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
-const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: parseGaps(readFileSync(join(source.root, 'GAPS.md'), 'utf8')) });
-writeFileSync(join(source.root, 'questions.jsonl'), toJsonl(questions));
+await runScript('eval:report', async () => {
+  const root = join(import.meta.dirname, '..');
+  const source = loadCorpusSource(join(root, 'corpus'));
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+  const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: parseGaps(readFileSync(join(source.root, 'GAPS.md'), 'utf8')) });
+  writeFileSync(join(source.root, 'questions.jsonl'), toJsonl(questions));
 
-const started = performance.now();
-const report = await evaluate(kb, questions, { folds: 5 });
-const generatedAt = new Date().toISOString().slice(0, 10);
-const thresholds: ThresholdsFile = {
-  ...report.thresholds,
-  fittedOn: 'corpus/questions.jsonl (whole set, after 5-fold cross-validation)',
-  fittedAt: generatedAt,
-  questions: report.n,
-  heldOut: { falseAnswerRate: report.falseAnswerRate, falseRefusalRate: report.falseRefusalRate, deferralRate: report.deferralRate, noWorkableBandFolds: report.noWorkableBandFolds },
-};
-writeFileSync(join(source.root, 'thresholds.json'), `${JSON.stringify(thresholds, null, 2)}\n`);
-writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify({ generatedAt, ...report }, null, 1)}\n`);
-writeFileSync(join(root, 'docs/score-distribution.svg'), scoreDistributionSvg(report));
-writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl' }));
-const readmePath = join(root, 'README.md');
-writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(report)));
-console.log(`evaluated ${report.n} questions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.log(readmeBlock(report));
+  const started = performance.now();
+  const report = await evaluate(kb, questions, { folds: 5 });
+  const generatedAt = new Date().toISOString().slice(0, 10);
+  const thresholds: ThresholdsFile = {
+    ...report.thresholds,
+    fittedOn: 'corpus/questions.jsonl (whole set, after 5-fold cross-validation)',
+    fittedAt: generatedAt,
+    questions: report.n,
+    heldOut: { falseAnswerRate: report.falseAnswerRate, falseRefusalRate: report.falseRefusalRate, deferralRate: report.deferralRate, noWorkableBandFolds: report.noWorkableBandFolds },
+  };
+  writeFileSync(join(source.root, 'thresholds.json'), `${JSON.stringify(thresholds, null, 2)}\n`);
+  writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify({ generatedAt, ...report }, null, 1)}\n`);
+  writeFileSync(join(root, 'docs/score-distribution.svg'), scoreDistributionSvg(report));
+  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl' }));
+  const readmePath = join(root, 'README.md');
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(report)));
+  console.log(`evaluated ${report.n} questions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(readmeBlock(report));
+});
