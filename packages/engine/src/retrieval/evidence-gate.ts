@@ -56,7 +56,11 @@ export function assessEvidence(features: GateFeatures, thresholds: GateThreshold
     reasons.push(`score ${fmt(score)} is below ${thresholds.insufficientBelow}`);
   } else if (score >= thresholds.sufficientAbove) {
     band = 'sufficient';
-    reasons.push(`score ${fmt(score)} is at or above ${thresholds.sufficientAbove}`);
+    reasons.push(
+      thresholds.insufficientBelow === thresholds.sufficientAbove
+        ? `score ${fmt(score)} clears the fitted line ${fmt(thresholds.sufficientAbove)} (the fitted score band is empty: whether one passage carries the answer decides)`
+        : `score ${fmt(score)} is at or above ${thresholds.sufficientAbove}`,
+    );
   } else {
     band = 'ambiguous';
     reasons.push(`score ${fmt(score)} is between ${thresholds.insufficientBelow} and ${thresholds.sufficientAbove}`);
