@@ -52,7 +52,7 @@ export function decisionFeatures(f: GateFeatures): DecisionFeatures {
   for (const p of f.passages) {
     if (p.missingEntities.length > 0 || !p.statesDemandedValue || p.disclaims) continue;
     carrier = Math.max(carrier, p.concentration);
-    rarest = Math.min(rarest, p.rarestEntityPassages);
+    if (f.demanded === null) rarest = Math.min(rarest, p.rarestEntityPassages);
   }
   return {
     noEvidence: f.passages.length === 0 || f.terms.length === 0,
@@ -61,7 +61,8 @@ export function decisionFeatures(f: GateFeatures): DecisionFeatures {
     score: f.score,
     downgrade: Boolean(best && (best.missingEntities.length > 0 || !best.statesDemandedValue || best.disclaims)),
     bestConcentration: best?.concentration ?? 0,
-    bestRarestEntity: best?.rarestEntityPassages ?? Infinity,
+    // A value question is never carried by rarity alone (carriesPredicate).
+    bestRarestEntity: best && f.demanded === null ? best.rarestEntityPassages : Infinity,
     carrierConcentration: carrier,
     carrierRarestEntity: rarest,
   };

@@ -18,7 +18,7 @@ function failures(p: PassageEvidence, demanded: string | null, thresholds: GateT
   if (p.missingEntities.length) out.push(`does not name ${p.missingEntities.join(', ')}`);
   if (!p.statesDemandedValue) out.push(`states no ${demanded}`);
   if (p.disclaims) out.push('says it does not cover this (a disclaimer is not evidence)');
-  if (!carriesPredicate(p, thresholds)) out.push(`carries ${fmt(p.concentration)} of the question's predicate (needs ${thresholds.minConcentration})`);
+  if (!carriesPredicate(p, thresholds, demanded !== null)) out.push(`carries ${fmt(p.concentration)} of the question's predicate (needs ${thresholds.minConcentration})`);
   return out;
 }
 

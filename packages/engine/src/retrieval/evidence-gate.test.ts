@@ -92,6 +92,10 @@ describe('identifying entities', () => {
     expect(adjudicate(alert(2), T).decision).toBe('partial');
     expect(adjudicate(alert(3), T).decision).toBe('refuse');
   });
+  it('never carries a value question by rarity alone: the value must stand with what was asked', () => {
+    const f = features([passage('jobs#batch', 10, 0.5, { concentration: 0.1, rarestEntityPassages: 1 })], { entities: ['settle-batch'], demanded: 'duration' });
+    expect(adjudicate(assessEvidence(f, T), T).decision).toBe('refuse');
+  });
 });
 
 describe('disclaimers', () => {

@@ -82,7 +82,7 @@ export function assessEvidence(features: GateFeatures, thresholds: GateThreshold
     band = 'ambiguous';
     reasons.push(`guard: the strongest passage (${strongest.result.chunk.id}) says it does not cover this — a disclaimer is not evidence; downgraded to ambiguous`);
   }
-  if (band === 'sufficient' && !carriesPredicate(strongest, thresholds)) {
+  if (band === 'sufficient' && !carriesPredicate(strongest, thresholds, f.demanded !== null)) {
     band = 'ambiguous';
     reasons.push(`guard: the strongest passage carries ${fmt(strongest.concentration)} of the question's predicate (needs ${thresholds.minConcentration}) — downgraded to ambiguous`);
   }

@@ -40,9 +40,17 @@ export interface PassageEvidence {
   readonly rarestEntityPassages: number;
 }
 
-/** Does this passage carry the question on its own (entity, value and disclaimer checks aside)? */
-export function carriesPredicate(p: PassageEvidence, t: { minConcentration: number; identifyingEntityMaxPassages: number }): boolean {
-  return p.concentration >= t.minConcentration || p.rarestEntityPassages <= t.identifyingEntityMaxPassages;
+/**
+ * Does this passage carry the question on its own (entity, value and disclaimer checks aside)?
+ * A rare entity identifies the topic only for a question that demands no value: for one that
+ * does, the value must stand with what was asked, always — however rare the entity.
+ */
+export function carriesPredicate(
+  p: PassageEvidence,
+  t: { minConcentration: number; identifyingEntityMaxPassages: number },
+  demandsValue: boolean,
+): boolean {
+  return p.concentration >= t.minConcentration || (!demandsValue && p.rarestEntityPassages <= t.identifyingEntityMaxPassages);
 }
 
 /**

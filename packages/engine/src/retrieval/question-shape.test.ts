@@ -13,6 +13,10 @@ describe('question shape', () => {
     expect(statesValue('an observation period applies between regions', 'duration')).toBe(false);
     expect(statesValue('at most 100 connections', 'quantity')).toBe(true);
     expect(statesValue('there is a ceiling', 'quantity')).toBe(false);
+    // "and" is not "an" + "d": a number word needs a space before its unit
+    expect(statesValue('The summary lists merchants, totals and the file checksum.', 'duration')).toBe(false);
+    expect(statesValue('promotion takes about an hour', 'duration')).toBe(true);
+    expect(statesValue('retries after 30s', 'duration')).toBe(true);
   });
   it('finds identifier-shaped entities and skips ordinary hyphenated words', () => {
     expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual(['orders-db', 'ordersdbpoolsaturated', 'sev1']);

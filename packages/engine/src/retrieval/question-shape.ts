@@ -23,8 +23,9 @@ export function demandedValue(question: string): DemandedValue {
 }
 
 const NUMBER_WORDS = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|half an?|an?)';
+// Digits may touch their unit ("30s"); a number word needs a space ("an hour") — else "and" reads as "an" + "d".
 const DURATION_VALUE = new RegExp(
-  `(?:\\b\\d+(?:[.,]\\d+)?|\\b${NUMBER_WORDS})\\s*(?:-\\s*)?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d|weeks?|months?|business days?|working days?)\\b`,
+  `(?:\\b\\d+(?:[.,]\\d+)?\\s*|\\b${NUMBER_WORDS}\\s+)(?:-\\s*)?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d|weeks?|months?|business days?|working days?)\\b`,
   'i',
 );
 const ANY_VALUE = new RegExp(`\\d|\\b${NUMBER_WORDS.replace('|half an?|an?', '')}\\b|\\b(?:once|twice)\\b`, 'i');
