@@ -10,6 +10,13 @@ export interface CorpusSource {
   readonly documents: SourceDocument[];
   readonly estate: Estate | null;
   readonly thresholds: ThresholdsFile | null;
+  /**
+   * Where the thresholds came from: this corpus's own `thresholds.json` (from
+   * `calibrate`), the ones the product ships (fitted with cross-validation on the
+   * bundled corpus), or — only if neither exists — the engine's uncalibrated defaults.
+   */
+  readonly thresholdsFrom: 'corpus' | 'shipped' | 'defaults';
+  /** Where `calibrate` writes this corpus's thresholds. */
   readonly thresholdsPath: string;
 }
 
@@ -61,7 +68,20 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
   }
   if (documents.length === 0) throw new UserError(`every markdown file in ${docsDir} is empty; there is nothing to answer from.`);
 
-  return { root, docsDir, documents, estate: readEstate(root), thresholds: readThresholds(root), thresholdsPath: join(root, 'thresholds.json') };
+  const own = readThresholds(root);
+  // A corpus not yet calibrated is scored with the thresholds the product ships
+  // (measured), never with the engine's eyeballed starting point.
+  const shipped = own ? null : resolve(root) === resolve(DEFAULT_CORPUS_DIR) ? null : readThresholds(DEFAULT_CORPUS_DIR);
+  const thresholds = own ?? shipped;
+  return {
+    root,
+    docsDir,
+    documents,
+    estate: readEstate(root),
+    thresholds,
+    thresholdsFrom: own ? 'corpus' : shipped ? 'shipped' : 'defaults',
+    thresholdsPath: join(root, 'thresholds.json'),
+  };
 }
 
 function readJson(path: string, what: string): unknown {

@@ -27,9 +27,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   if (values.json) {
     const { questions, ...summary } = report;
-    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: inputs.origin }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: inputs.origin, thresholdsFrom: inputs.source.thresholdsFrom }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, inputs.origin)}\n`);
+    process.stdout.write(`${formatEvaluation(report, inputs.origin, inputs.source.thresholdsFrom)}\n`);
   }
   return 0;
 }

@@ -4,11 +4,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const pad = (s: string, n: number) => s.padEnd(n);
 
 /** The table `sandscope eval` prints on a terminal. */
-export function formatEvaluation(r: EvaluationReport, origin: string): string {
+export function formatEvaluation(r: EvaluationReport, origin: string, thresholdsFrom?: string): string {
   const lines: string[] = [];
   const heldOut = r.mode === 'cross-validated';
   lines.push(`Questions: ${r.n} (${r.answerable} answerable, ${r.unanswerable} unanswerable) — ${origin}`);
-  lines.push(heldOut ? `Figures are HELD-OUT: each fold scored with thresholds fitted on the other ${r.folds.length - 1} folds.` : 'Figures use the SHIPPED thresholds; nothing was tuned on this set (pass --cv to cross-validate on it).');
+  const which = thresholdsFrom === 'corpus' ? "this corpus's own thresholds (from calibrate)" : thresholdsFrom === 'defaults' ? "the engine's UNCALIBRATED default thresholds" : 'the SHIPPED thresholds';
+  lines.push(heldOut ? `Figures are HELD-OUT: each fold scored with thresholds fitted on the other ${r.folds.length - 1} folds.` : `Figures use ${which}; nothing was tuned on this set (pass --cv to cross-validate on it).`);
   lines.push('');
   lines.push(`  false answers   ${pad(pct(r.falseAnswerRate), 8)} budget ≤ ${pct(r.budgets.falseAnswerRate)}`);
   lines.push(`  false refusals  ${pad(pct(r.falseRefusalRate), 8)} budget ≤ ${pct(r.budgets.falseRefusalRate)}`);
