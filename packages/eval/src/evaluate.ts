@@ -3,7 +3,7 @@ import { type BaselineReport, measureBaselines } from './baselines.ts';
 import { type Budgets, BUDGETS, fitThresholds } from './calibration.ts';
 import { crossValidate, type FoldReport, outcomeOf } from './cross-validation.ts';
 import { type DecisionFeatures, type Measured, measureAll } from './measure.ts';
-import { computeMetrics, type MechanismRow, type Metrics } from './metrics.ts';
+import { computeMetrics, type Metrics } from './metrics.ts';
 import type { EvalQuestion } from './question-set.ts';
 
 /** One row per question: everything the website's threshold slider needs to replay `verdictOf` exactly. */
@@ -17,19 +17,13 @@ export interface QuestionRow extends DecisionFeatures {
   readonly rank: number | null;
 }
 
-/** `sandscope eval --json`. Top-level rates are HELD-OUT (cross-validated) unless mode is "shipped". */
-export interface EvaluationReport {
+/**
+ * `sandscope eval --json`. The rates are HELD-OUT (cross-validated) unless mode is
+ * "shipped-thresholds" — the same Metrics every run reports, plus the record of how
+ * they were obtained.
+ */
+export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseRefusals'> {
   readonly mode: 'cross-validated' | 'shipped-thresholds';
-  readonly n: number;
-  readonly answerable: number;
-  readonly unanswerable: number;
-  readonly falseAnswerRate: number;
-  readonly falseRefusalRate: number;
-  readonly deferralRate: number;
-  readonly partialRate: number;
-  readonly mrr: number;
-  readonly recallAt6: number;
-  readonly byMechanism: Record<string, MechanismRow>;
   readonly folds: readonly FoldReport[];
   readonly noWorkableBandFolds: number;
   readonly baselines: Record<string, BaselineReport>;

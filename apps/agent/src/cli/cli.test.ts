@@ -1,28 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
 
 /** The CLI boundary, in-process: what a person sees, and the exit code. */
-let out: string;
-let err: string;
-
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
-});
-afterEach(() => vi.restoreAllMocks());
+const io = captureOutput();
 
 describe('sandscope ask', () => {
   it('rejects an unknown workload with one line and a non-zero exit, before loading anything', async () => {
     expect(await main(['ask', '--workload', 'deploy', 'Is it safe?'])).toBe(2);
-    expect(out).toBe('');
-    expect(err).toBe('sandscope: unknown workload "deploy". Choose one of: triage, change, postmortem (default triage).\n');
+    expect(io.out).toBe('');
+    expect(io.err).toBe('sandscope: unknown workload "deploy". Choose one of: triage, change, postmortem (default triage).\n');
   });
 
   it('prints the whole run as JSON: the ask shape plus terminal, workload, risk, action, trace, providers and spend', async () => {
     expect(await main(['ask', '--json', '--workload', 'change', 'Can we raise the report-scheduler job deadline to 60 minutes?'])).toBe(0);
-    const r = JSON.parse(out) as Record<string, unknown>;
+    const r = JSON.parse(io.out) as Record<string, unknown>;
     for (const key of ['verdict', 'band', 'score', 'reasons', 'answer', 'claims', 'sources', 'degraded', 'timingsMs']) expect(r).toHaveProperty(key);
     expect(r).toMatchObject({ workload: 'change', terminal: expect.stringMatching(/^(refuse|escalate|await_approval|emit)$/), parentRunId: null });
     expect(r).toHaveProperty('risk');
@@ -34,29 +26,29 @@ describe('sandscope ask', () => {
 
   it('--trace prints the nodes visited, the provider of each call, tokens and cost', async () => {
     expect(await main(['ask', '--trace', 'What is the connection pool ceiling for orders-db?'])).toBe(0);
-    expect(out).toMatch(/Trace \(run [0-9a-f-]+\):/);
-    expect(out).toMatch(/classify .* workload triage/);
-    expect(out).toMatch(/└ provider offline served · \d+ ms · \d+ in \/ \d+ out · \$0\.000000/);
-    expect(out).toMatch(/Path: classify → retrieve → assess_evidence → /);
-    expect(out).toMatch(/Model calls: 1 \(served by offline ×1\) · tokens \d+ in \/ \d+ out · spent \$0\.000000 of \$0\.020000 ceiling/);
+    expect(io.out).toMatch(/Trace \(run [0-9a-f-]+\):/);
+    expect(io.out).toMatch(/classify .* workload triage/);
+    expect(io.out).toMatch(/└ provider offline served · \d+ ms · \d+ in \/ \d+ out · \$0\.000000/);
+    expect(io.out).toMatch(/Path: classify → retrieve → assess_evidence → /);
+    expect(io.out).toMatch(/Model calls: 1 \(served by offline ×1\) · tokens \d+ in \/ \d+ out · spent \$0\.000000 of \$0\.020000 ceiling/);
   });
 
   it('keeps --corpus working and reports a missing folder in one line', async () => {
     expect(await main(['ask', '--corpus', '/nonexistent/corpus', 'anything at all'])).toBe(2);
-    expect(err).toMatch(/^sandscope: corpus folder not found: \/nonexistent\/corpus\. Pass --corpus DIR/);
+    expect(io.err).toMatch(/^sandscope: corpus folder not found: \/nonexistent\/corpus\. Pass --corpus DIR/);
   });
 });
 
 describe('sandscope graph', () => {
   it('prints the compiled graph as Mermaid', async () => {
     expect(await main(['graph'])).toBe(0);
-    expect(out).toMatch(/^%%\{init/);
-    expect(out).toContain('verify -.-> hypothesise;');
+    expect(io.out).toMatch(/^%%\{init/);
+    expect(io.out).toContain('verify -.-> hypothesise;');
   });
 
   it('--json prints { nodes, edges, mermaid } with each node’s file', async () => {
     expect(await main(['graph', '--json'])).toBe(0);
-    const d = JSON.parse(out) as { nodes: { id: string; terminal: boolean; file: string | null }[]; edges: unknown[]; mermaid: string };
+    const d = JSON.parse(io.out) as { nodes: { id: string; terminal: boolean; file: string | null }[]; edges: unknown[]; mermaid: string };
     expect(d.nodes).toHaveLength(14);
     expect(d.nodes.find((n) => n.id === 'verify')).toEqual({ id: 'verify', terminal: false, file: 'packages/engine/src/orchestrator/nodes/verify.ts' });
     expect(d.nodes.filter((n) => n.terminal).map((n) => n.id)).toEqual(['refuse', 'escalate', 'await_approval', 'emit']);
