@@ -258,6 +258,8 @@ export function describeStoreContract(
       it('listRuns pages newest first', async () => {
         const mine: string[] = [];
         for (let i = 0; i < 5; i++) mine.push((await createRun(db, newRun({ question: `paging ${i}` }))).id);
+        // Runs created in one instant (PGlite's clock ticks in milliseconds) still list in insertion order.
+        await db.query(`update run set created_at = '2030-01-01T00:00:00Z' where id = any($1::uuid[])`, [mine]);
         const newestFirst = [...mine].reverse();
         const page1 = await listRuns(db, { page: 1, pageSize: 2 });
         const page2 = await listRuns(db, { page: 2, pageSize: 2 });

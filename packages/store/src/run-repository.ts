@@ -265,7 +265,7 @@ export async function listRuns(db: Queryable, options: { page?: number; pageSize
     throw new StoreError('invalid_argument', `pageSize must be an integer 1..${MAX_PAGE_SIZE}, got ${pageSize}`);
   }
   const rows = await db.query<SummaryRow>(
-    `select ${SUMMARY_COLUMNS} from run order by created_at desc, id desc limit $1 offset $2`,
+    `select ${SUMMARY_COLUMNS} from run order by created_at desc, seq desc limit $1 offset $2`,
     [pageSize, (page - 1) * pageSize],
   );
   const [count] = await db.query<{ n: number }>('select count(*)::int as n from run');
@@ -281,7 +281,7 @@ export async function getRunRecord(db: Queryable, runId: string): Promise<RunRec
 export async function listChildRuns(db: Queryable, runId: string): Promise<RunSummary[]> {
   if (!isUuid(runId)) return [];
   const rows = await db.query<SummaryRow>(
-    `select ${SUMMARY_COLUMNS} from run where parent_run_id = $1 order by created_at, id`,
+    `select ${SUMMARY_COLUMNS} from run where parent_run_id = $1 order by created_at, seq`,
     [runId],
   );
   return rows.map(toRunSummary);
