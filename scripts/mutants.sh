@@ -35,7 +35,13 @@ mutate $E/retrieval/evidence-gate.ts 's/f.coverage < thresholds.minTermCoverage/
 mutate $E/retrieval/evidence-gate.ts 's/if \(f.degraded \|\| f.score === null\)/if (false)/' $E/retrieval/evidence-gate.test.ts "degraded run scored"
 mutate $E/retrieval/adjudicator.ts 's/if \(p.missingEntities.length\) out.push/if (false) out.push/' $E/retrieval/evidence-gate.test.ts "adjudicator ignores entities"
 mutate $E/retrieval/adjudicator.ts "s/decision: 'partial',/decision: 'refuse',/" $E/retrieval/evidence-gate.test.ts "adjudicator never lets partial through"
+mutate $E/retrieval/tokenizer.ts 's/: camel\?\.get\(w\)/: undefined/' $E/retrieval/bm25.test.ts "CamelCase names no longer index their parts (S-018)"
+mutate $E/retrieval/gate-features.ts 's/!knowledge\.lexicon\.isSubject\(e\) && //' $E/retrieval/hybrid-retriever.test.ts "a service identifies the topic by rarity (S-019)"
+mutate $E/retrieval/question-shape.ts 's/this\.subjects\.size > 0 \? this\.subjects\.has\(entity\) : KEBAB_NAME\.test\(entity\)/this.subjects.has(entity)/' $E/retrieval/question-shape.test.ts "no subjects without an estate (S-019)"
+mutate $E/retrieval/question-shape.ts 's/\|\\b\(\?:remind\|tell\|give\|show\) me\\b//' $E/retrieval/question-shape.test.ts "an imperative request demands no value"
+mutate $E/retrieval/question-shape.ts 's/if \(ASKS_WHAT_IT_SAYS\.test\(question\)\) return null;//' $E/retrieval/question-shape.test.ts "what a document says about X demands a value"
 V=packages/eval/src
+mutate $V/calibration.ts 's/wilsonUpper\(r\.falseAnswerRate, nU\)/r.falseAnswerRate/' $V/evaluation.test.ts "fit meets the false-answer budget on the point estimate (S-020)"
 mutate $V/cross-validation.ts 's/if \(leaked.length\) throw/if (false) throw/' $V/evaluation.test.ts "leak check removed from cross-validation"
 mutate $V/cross-validation.ts 's/const train = measured.filter\(\(m\) => assignment.get\(m.question.id\) !== f\);/const train = [...measured];/' $V/evaluation.test.ts "cross-validation fits on all folds"
 mutate $V/generator.ts 's/if \(gap.terms.some\(\(t\) => mentions\(corpusText, t\)\)\) continue;//' $V/evaluation.test.ts "gap absence not verified"

@@ -18,7 +18,7 @@ export interface Labelled {
 
 export interface Fit {
   readonly thresholds: GateThresholds;
-  /** False when no combination met both budgets on the fitting data ("no workable band"). */
+  /** False when no combination met both budgets, with 95% confidence, on the fitting data ("no workable band"). */
   readonly feasible: boolean;
   readonly fitted: { readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number };
   /** Ids of the questions the constants were fitted on (the leakage test reads this). */
@@ -131,12 +131,18 @@ function sweepScores(items: readonly Labelled[], grid: readonly number[], fixed:
 /**
  * Choose every tuned constant of the gate and adjudicator on `items` alone: meet
  * both budgets while deferring as little as possible (then fewest false answers).
- * When nothing meets both, take the smallest budget violation and say so.
+ * "Meet" means the one-sided 95% upper confidence bound of each rate is within its
+ * budget, not the rate itself: an operating point chosen to sit exactly on the
+ * budget of the fitting data lands over it on unseen data about half the time
+ * (S-020 — the held-out figures hovered at the budgets while the fits met them).
+ * When nothing meets both, take the smallest bound-to-budget ratio and say so.
  * This function never sees anything but what it is handed — the cross-validation
  * hands it k−1 folds, and the held-out fold is scored afterwards.
  */
 export function fitThresholds(items: readonly Labelled[], budgets: Budgets = BUDGETS): Fit {
   const grid = scoreGrid(items);
+  const nA = items.filter((i) => i.label === 'answerable').length;
+  const nU = items.length - nA;
   let best: { t: GateThresholds; r: ReturnType<typeof rates>; key: number[] } | null = null;
   let feasibleFound = false;
   for (const identifyingEntityMaxPassages of IDENTIFYING_GRID) {
@@ -144,8 +150,10 @@ export function fitThresholds(items: readonly Labelled[], budgets: Budgets = BUD
       for (const minConcentration of CONCENTRATION_GRID) {
         const fixed = { minTermCoverage, minConcentration, identifyingEntityMaxPassages };
         sweepScores(items, grid, fixed, (a, b, r) => {
-          const feasible = r.falseAnswerRate <= budgets.falseAnswerRate && r.falseRefusalRate <= budgets.falseRefusalRate;
-          const violation = Math.max(r.falseAnswerRate / budgets.falseAnswerRate, r.falseRefusalRate / budgets.falseRefusalRate);
+          const fa = wilsonUpper(r.falseAnswerRate, nU);
+          const fr = wilsonUpper(r.falseRefusalRate, nA);
+          const feasible = fa <= budgets.falseAnswerRate && fr <= budgets.falseRefusalRate;
+          const violation = Math.max(fa / budgets.falseAnswerRate, fr / budgets.falseRefusalRate);
           // Lexicographic: feasible first; then least deferral; then fewest false answers, then false refusals.
           const key = feasible ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate] : [1, violation, r.deferralRate, 0];
           if (feasible) feasibleFound = true;
@@ -156,6 +164,13 @@ export function fitThresholds(items: readonly Labelled[], budgets: Budgets = BUD
   }
   const chosen = best!;
   return { thresholds: chosen.t, feasible: feasibleFound, fitted: chosen.r, fittedOn: items.map((i) => i.id) };
+}
+
+/** One-sided 95% Wilson upper bound of a rate observed as `p` over `n` trials. */
+export function wilsonUpper(p: number, n: number, z = 1.645): number {
+  if (n === 0) return 0;
+  const z2 = z * z;
+  return (p + z2 / (2 * n) + z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
 }
 
 /** Exposed for the test that holds the fast sweep to the brute-force oracle. */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { KnowledgeBase } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitThresholds, type Labelled, rates, testing } from './calibration.ts';
+import { fitThresholds, type Labelled, rates, testing, wilsonUpper } from './calibration.ts';
 import { assignFolds, crossValidate } from './cross-validation.ts';
 import { parseGaps } from './gaps.ts';
 import { generateQuestions, type GeneratedQuestion } from './generator.ts';
-import { engineVerdict, type Measured, measureAll, verdictOf } from './measure.ts';
+import { type DecisionFeatures, engineVerdict, type Measured, measureAll, verdictOf } from './measure.ts';
 import { toJsonl } from './question-set.ts';
 import { seededRandom } from './rng.ts';
 import { CORPUS_DIR, readRepoCorpus } from './test-corpus.ts';
@@ -71,6 +71,31 @@ describe('the calibration sweep decides exactly as the engine does', () => {
       const t = { insufficientBelow: lo, sufficientAbove: lo + random() * 10, minTermCoverage: 0.2 + random() * 0.5, minConcentration: 0.3 + random() * 0.6, identifyingEntityMaxPassages: Math.floor(random() * 4) };
       for (const m of measured) expect(verdictOf(m.decision, t), `${m.question.id} under ${JSON.stringify(t)}`).toEqual(engineVerdict(m, t));
     }
+  });
+});
+
+describe('fitting meets the budgets with confidence, not on the point estimate', () => {
+  // One signal decides: answered iff score clears the line (every passage carries the predicate).
+  const item = (id: string, label: 'answerable' | 'unanswerable', score: number): Labelled => {
+    const decision: DecisionFeatures = { noEvidence: false, coverage: 1, degraded: false, score, downgrade: false, bestConcentration: 1, bestRarestEntity: Infinity, carrierConcentration: 1, carrierRarestEntity: Infinity };
+    return { id, label, decision };
+  };
+  const set = (nU: number, wrongU: number) => [
+    ...Array.from({ length: 100 }, (_, i) => item(`a${i}`, 'answerable', 10)),
+    ...Array.from({ length: nU }, (_, i) => item(`u${i}`, 'unanswerable', i < wrongU ? 10 : 1)),
+  ];
+
+  it('computes the one-sided 95% Wilson upper bound', () => {
+    expect(wilsonUpper(0, 100)).toBeCloseTo(0.02635, 4);
+    expect(wilsonUpper(0.05, 40)).toBeGreaterThan(0.12);
+    expect(wilsonUpper(0.5, 0)).toBe(0);
+  });
+
+  it('a band at exactly the budget on 40 questions is not workable; none wrong of 400 is', () => {
+    const edge = fitThresholds(set(40, 2));
+    expect(rates(set(40, 2), edge.thresholds).falseAnswerRate).toBeLessThanOrEqual(0.05);
+    expect(edge.feasible).toBe(false);
+    expect(fitThresholds(set(400, 0)).feasible).toBe(true);
   });
 });
 

@@ -104,7 +104,9 @@ ${r.n} questions generated from the corpus and the estate (${r.answerable} answe
 labelled by hand: an answerable question is made from the passage that answers it; an unanswerable one is kept
 only when its absence is verified against the text. The figures below are **held-out**: ${r.folds.length}-fold
 cross-validation, stratified by mechanism and grouped by source item, where each fold is scored with thresholds
-fitted on the other folds only (the procedure refuses to run if a fold's own questions reach its fit).
+fitted on the other folds only (the procedure refuses to run if a fold's own questions reach its fit). A fit
+"meets" a budget when the one-sided 95% upper confidence bound of the rate on its fitting data is within it; a fold
+whose fitting data allowed no such band ("no workable band") takes the band nearest to one.
 
 | measure | held-out | budget | aim |
 |---|---|---|---|
@@ -128,7 +130,7 @@ ${rows}
 
 Each row: thresholds fitted on the other folds, then scored on this one.
 
-| fold | held-out | refuse below | answer above | min coverage | min concentration | identifying entity ≤ passages | workable on its fit? | false answers | false refusals | deferral |
+| fold | held-out | refuse below | answer above | min coverage | min concentration | identifying entity ≤ passages | workable on its fit (95%)? | false answers | false refusals | deferral |
 |---|---|---|---|---|---|---|---|---|---|---|
 ${folds}
 

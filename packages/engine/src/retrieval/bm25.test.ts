@@ -31,3 +31,11 @@ describe('BM25 (k1 = 1.5, b = 0.75), unnormalised', () => {
     expect(Math.max(...s)).toBeGreaterThan(1); // a normalised score could never exceed 1
   });
 });
+
+describe('tokenize', () => {
+  it('indexes an identifier and its parts: kebab-case and CamelCase alert names alike (S-018)', () => {
+    expect(tokenize('orders-db')).toEqual(['orders-db', 'order', 'db']);
+    expect(tokenize('DiskUsageHigh alert')).toEqual(['diskusagehigh', 'disk', 'usage', 'high', 'alert']);
+    expect(tokenize('PostgreSQL')).toEqual(['postgresql']);
+  });
+});

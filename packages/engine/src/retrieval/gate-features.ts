@@ -36,7 +36,11 @@ export interface PassageEvidence {
   readonly concentration: number;
   /** The passage's heading, or a sentence of it that mentions what was asked, disclaims it ("not covered", "out of scope"). */
   readonly disclaims: boolean;
-  /** Fewest corpus passages naming any question entity this passage names (Infinity when it names none). */
+  /**
+   * Fewest corpus passages naming any question entity this passage names, counting
+   * only entities that can identify a topic — an alert, an error string — and never
+   * a service of the estate, which is a subject (Infinity when it names none).
+   */
   readonly rarestEntityPassages: number;
 }
 
@@ -131,7 +135,7 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
       ? valueSentenceConcentration(result, demanded, carriedSomewhere, knowledge.idf)
       : concentration(carriedSomewhere, termSets[i]!, knowledge.idf),
     disclaims: disclaimsPredicate(result, predicate),
-    rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),
+    rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => !knowledge.lexicon.isSubject(e) && passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),
   }));
   let bestIndex = 0;
   passages.forEach((p, i) => {

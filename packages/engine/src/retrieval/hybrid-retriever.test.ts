@@ -73,6 +73,18 @@ describe('gate features on a real retrieval', () => {
     expect(bus.concentration).toBeLessThan(pool.concentration);
   });
 
+  it('lets an alert identify its topic by rarity, never a service of the estate', async () => {
+    const alerting = [...chunks, chunk('bus#alert', 'Paging', 'EventsBusLagHigh pages the Data Platform on-call for events-bus.')];
+    const r = await HybridRetriever.build(alerting, new HashingEmbedder());
+    const rarity = async (q: string, lexicon: EntityLexicon) => {
+      const f = gateFeatures(q, await r.search(q), { lexicon, idf: (t) => r.idf(t), knows: (t) => r.knows(t) });
+      return f.passages.find((p) => p.result.chunk.id === 'bus#alert')!.rarestEntityPassages;
+    };
+    const estate = new EntityLexicon(alerting, ['events-bus', 'orders-db']);
+    expect(await rarity('How do I respond to EventsBusLagHigh?', estate)).toBe(1);
+    expect(await rarity('How do I fail over events-bus?', estate)).toBe(Infinity);
+  });
+
   it('has no score when degraded', async () => {
     const r = await HybridRetriever.build(chunks, new BrokenEmbedder());
     const retrieval = await r.search('disk alert threshold');

@@ -8,6 +8,17 @@ describe('question shape', () => {
     expect(demandedValue('Who approves an emergency change?')).toBeNull();
     expect(demandedValue('Restart the worker after a rollout')).toBeNull();
   });
+  it('hears a request in the imperative as asking for a value', () => {
+    expect(demandedValue('Remind me of the replica count of media-store.')).toBe('quantity');
+    expect(demandedValue('Tell me the cache TTL for pricing-cache')).toBe('duration');
+  });
+  it('asks for no value when the question is what a document says about something', () => {
+    expect(demandedValue('What does the change policy say about the observation period between regions?')).toBeNull();
+    expect(demandedValue('Where is the observation period described, and what does it say?')).toBeNull();
+    // ... unless it asks how long outright
+    expect(demandedValue('What does the policy say about how long the observation period is?')).toBe('duration');
+    expect(demandedValue('Do we have a documented pool ceiling for events-bus, and what is it?')).toBe('quantity');
+  });
   it('recognises stated values of each kind', () => {
     expect(statesValue('wait 30 minutes before the next region', 'duration')).toBe(true);
     expect(statesValue('an observation period applies between regions', 'duration')).toBe(false);
@@ -24,6 +35,16 @@ describe('question shape', () => {
   it('learns single-word names from the estate and keeps the longest name', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
     expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);
+  });
+  it('knows subjects (services) from alerts: by the estate where there is one, by the shape where not', () => {
+    const withEstate = new EntityLexicon([], ['orders-db', 'Orders Database']);
+    expect(withEstate.isSubject('orders-db')).toBe(true);
+    expect(withEstate.isSubject('orders database')).toBe(true);
+    expect(withEstate.isSubject('dead-letter')).toBe(false);
+    expect(withEstate.isSubject('ordersdbpoolsaturated')).toBe(false);
+    const shapeOnly = new EntityLexicon([]);
+    expect(shapeOnly.isSubject('card-gw')).toBe(true);
+    expect(shapeOnly.isSubject('cardgwauthlatencyhigh')).toBe(false);
   });
 });
 

@@ -11,11 +11,17 @@ export type DemandedValue = 'duration' | 'quantity' | null;
 
 const DURATION_ASK = /\bhow (long|soon|quickly|often|frequently)\b|\b(duration|period|interval|window|timeout|ttl|deadline|time[- ]to[- ]live|delay|expiry|cooldown|retention)\b/i;
 const QUANTITY_ASK = /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|size|count|capacity|budget|percentage|quota|number of)\b/i;
-const ASKS_FOR_FACT = /\b(what|which|how|is there an?|are there)\b/i;
+// A request in the imperative ("remind me of the pool ceiling", "tell me the TTL") asks for a fact as surely as "what is".
+const ASKS_FOR_FACT = /\b(what|which|how|is there an?|are there)\b|\b(?:remind|tell|give|show) me\b|\bI need (?:to know )?the\b/i;
+
+// "What does the policy say about the observation period?" asks what the text says, not for a value:
+// a policy that says a period exists without saying how long still answers it.
+const ASKS_WHAT_IT_SAYS = /\b(?:say|says|said|state|states|write|writes)\s+(?:about|on|regarding)\b|\bwhere (?:is|are|do|does)\b.*\b(?:described|documented|explained|covered)\b/i;
 
 export function demandedValue(question: string): DemandedValue {
   if (/\bhow (long|soon|quickly)\b/i.test(question)) return 'duration';
   if (/\bhow (many|much|big|large|high|low|far|often|frequently)\b/i.test(question)) return 'quantity';
+  if (ASKS_WHAT_IT_SAYS.test(question)) return null;
   if (!ASKS_FOR_FACT.test(question)) return null;
   if (DURATION_ASK.test(question)) return 'duration';
   if (QUANTITY_ASK.test(question)) return 'quantity';
@@ -65,6 +71,8 @@ export function identifierTokens(text: string): string[] {
   return [...out];
 }
 
+const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
+
 /**
  * The names a corpus (and, when there is one, its estate) uses for things.
  * Built from the text itself so an unseen corpus needs no per-corpus code.
@@ -72,19 +80,41 @@ export function identifierTokens(text: string): string[] {
 export class EntityLexicon {
   private readonly names: Set<string>;
   private readonly multiWord: string[];
+  private readonly subjects: Set<string>;
   private readonly passageCounts = new Map<string, number>();
 
-  constructor(private readonly chunks: readonly Chunk[], extraNames: readonly string[] = []) {
+  /**
+   * `serviceNames` are the estate's services (ids and display names): known names,
+   * and SUBJECTS — things that have many properties, so naming one never
+   * identifies what is asked about it, however few passages mention it.
+   */
+  constructor(private readonly chunks: readonly Chunk[], serviceNames: readonly string[] = []) {
     this.names = new Set<string>();
+    this.subjects = new Set<string>();
     for (const c of chunks) for (const t of identifierTokens(`${c.heading}\n${c.text}`)) this.names.add(t);
     const multi: string[] = [];
-    for (const raw of extraNames) {
+    for (const raw of serviceNames) {
       const name = raw.toLowerCase().trim();
       if (!name) continue;
+      this.subjects.add(name);
       if (/\s/.test(name)) multi.push(name);
       else this.names.add(name);
     }
     this.multiWord = multi;
+  }
+
+  /**
+   * Is this entity a subject — a service, host or queue, which has many properties
+   * — rather than an alert, error code or other name of one condition? The estate
+   * says so where there is one; without it, the shape does: kebab-case names
+   * (`card-gw`, `ledger-svc`) are how services are named, CamelCase
+   * (`CardGwAuthLatencyHigh`) how alerts are. On a small corpus without an estate
+   * every service is "rare", and naming one said nothing about what was asked of it.
+   * With an estate the shape is not used: it would also catch compounds such as
+   * `dead-letter`, which name a condition, not a subject.
+   */
+  isSubject(entity: string): boolean {
+    return this.subjects.size > 0 ? this.subjects.has(entity) : KEBAB_NAME.test(entity);
   }
 
   /**

@@ -47,18 +47,33 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
+const CAMEL_CASE = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
+
+/** The words of each CamelCase name in `text` (`DiskUsageHigh` → disk, usage, high), keyed by the name lower-cased. */
+function camelCaseParts(text: string): Map<string, string[]> | null {
+  let parts: Map<string, string[]> | null = null;
+  for (const m of text.matchAll(CAMEL_CASE)) {
+    parts ??= new Map();
+    parts.set(m[0].toLowerCase(), m[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()));
+  }
+  return parts;
+}
+
 /**
  * Index terms: stemmed non-stopwords; a hyphenated identifier contributes itself
  * and its parts, so `orders-db` matches a query for "orders db" and vice versa.
+ * A CamelCase alert name does the same (`DiskUsageHigh` also indexes disk, usage,
+ * high): an engineer pastes the alert, the runbook describes it in words, and
+ * without its parts the name shared no term with either (S-018).
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
+  const camel = camelCaseParts(text);
   for (const w of words(text)) {
     if (STOPWORDS.has(w)) continue;
     out.push(stem(w));
-    if (/[-_.]/.test(w)) {
-      for (const part of w.split(/[-_.]/)) if (part && !STOPWORDS.has(part)) out.push(stem(part));
-    }
+    const parts = /[-_.]/.test(w) ? w.split(/[-_.]/) : camel?.get(w);
+    if (parts) for (const part of parts) if (part && !STOPWORDS.has(part)) out.push(stem(part));
   }
   return out;
 }
