@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, parseThresholds } from '@sandscope/engine';
-import { evaluate, type EvaluationReport, readmeBlock, README_BEGIN, README_END } from '@sandscope/eval';
+import { evaluate, type EvaluationReport, foreignMarkdown, readmeBlock, README_BEGIN, README_END } from '@sandscope/eval';
 import { describe, expect, it } from 'vitest';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { readQuestionFile } from '../apps/agent/src/cli/eval-support.ts';
+import { evaluateForeignCorpora } from './foreign-corpora.ts';
 
 const root = join(import.meta.dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -31,5 +32,12 @@ describe('the evaluation record', () => {
     if (!shipped.ok) throw new Error(shipped.message);
     for (const [key, value] of Object.entries(fresh.thresholds)) expect(shipped.thresholds[key as keyof typeof fresh.thresholds], key).toBe(value);
     expect(read('docs/EVALUATION.md')).toContain(`| false answers (answered or partial on unanswerable) | ${(fresh.falseAnswerRate * 100).toFixed(1)}% |`);
+  });
+
+  it('docs/foreign-corpora.json and its EVALUATION.md section match a fresh run of every foreign corpus', async () => {
+    const fresh = await evaluateForeignCorpora(root);
+    expect(fresh.map((f) => f.name)).toEqual(expect.arrayContaining(['harbor-runbooks', 'tidewater-ops']));
+    expect(JSON.parse(read('docs/foreign-corpora.json'))).toEqual(JSON.parse(JSON.stringify(fresh)));
+    expect(read('docs/EVALUATION.md')).toContain(foreignMarkdown(fresh));
   });
 });

@@ -1,12 +1,13 @@
 // `npm run eval:report`: regenerate the question set, run the cross-validated
 // evaluation, and write every artefact that quotes its figures — so no figure is
 // ever typed (the seed's D-015). Writes corpus/questions.jsonl, corpus/thresholds.json,
-// docs/evaluation.json, docs/EVALUATION.md, docs/score-distribution.svg and the README block.
+// docs/evaluation.json, docs/foreign-corpora.json, docs/EVALUATION.md, docs/score-distribution.svg and the README block.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, type ThresholdsFile } from '@sandscope/engine';
 import { evaluate, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, scoreDistributionSvg, spliceReadme, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
+import { evaluateForeignCorpora } from './foreign-corpora.ts';
 import { runScript } from './script-boundary.ts';
 
 await runScript('eval:report', async () => {
@@ -29,7 +30,9 @@ await runScript('eval:report', async () => {
   writeFileSync(join(source.root, 'thresholds.json'), `${JSON.stringify(thresholds, null, 2)}\n`);
   writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify({ generatedAt, ...report }, null, 1)}\n`);
   writeFileSync(join(root, 'docs/score-distribution.svg'), scoreDistributionSvg(report));
-  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl' }));
+  const foreign = await evaluateForeignCorpora(root);
+  writeFileSync(join(root, 'docs/foreign-corpora.json'), `${JSON.stringify(foreign, null, 1)}\n`);
+  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl', foreign }));
   const readmePath = join(root, 'README.md');
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(report)));
   console.log(`evaluated ${report.n} questions in ${((performance.now() - started) / 1000).toFixed(1)} s`);

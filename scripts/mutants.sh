@@ -40,6 +40,10 @@ mutate $E/retrieval/gate-features.ts 's/!knowledge\.lexicon\.isSubject\(e\) && /
 mutate $E/retrieval/question-shape.ts 's/this\.subjects\.size > 0 \? this\.subjects\.has\(entity\) : KEBAB_NAME\.test\(entity\)/this.subjects.has(entity)/' $E/retrieval/question-shape.test.ts "no subjects without an estate (S-019)"
 mutate $E/retrieval/question-shape.ts 's/\|\\b\(\?:remind\|tell\|give\|show\) me\\b//' $E/retrieval/question-shape.test.ts "an imperative request demands no value"
 mutate $E/retrieval/question-shape.ts 's/if \(ASKS_WHAT_IT_SAYS\.test\(question\)\) return null;//' $E/retrieval/question-shape.test.ts "what a document says about X demands a value"
+mutate $E/retrieval/gate-features.ts 's/&& here\.every\(\(e\) => e === subject \|\| textNames\(sentence, e\)\)//' $E/retrieval/hybrid-retriever.test.ts "a value stands with any entity the passage names (S-021)"
+mutate $E/retrieval/gate-features.ts 's/block\.subheading \? unplaced\.filter\(\(e\) => !textNames\(block\.subheading!, e\)\) : unplaced/unplaced/' $E/retrieval/hybrid-retriever.test.ts "a merged sub-heading no longer places its entity (S-021)"
+mutate $E/corpus/chunker.ts 's/\$\{s\.marker\} \$\{s\.heading\}/\$\{s.heading\}/' $E/corpus/chunker.test.ts "a merged section loses its heading marker"
+mutate $E/retrieval/question-shape.ts 's/\|\\\\bonce\\\\b\(\?!/|\\\\bonce\\\\b(?=/' $E/retrieval/question-shape.test.ts "'once they' reads as a count"
 V=packages/eval/src
 mutate $V/calibration.ts 's/wilsonUpper\(r\.falseAnswerRate, nU\)/r.falseAnswerRate/' $V/evaluation.test.ts "fit meets the false-answer budget on the point estimate (S-020)"
 mutate $V/cross-validation.ts 's/if \(leaked.length\) throw/if (false) throw/' $V/evaluation.test.ts "leak check removed from cross-validation"

@@ -9,3 +9,4 @@ export * from './cross-validation.ts';
 export * from './baselines.ts';
 export * from './evaluate.ts';
 export * from './report.ts';
+export * from './foreign.ts';

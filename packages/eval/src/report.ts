@@ -1,4 +1,5 @@
 import type { EvaluationReport } from './evaluate.ts';
+import type { ForeignCorpusResult } from './foreign.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -82,7 +83,7 @@ ${thresholdLines}
 }
 
 /** docs/EVALUATION.md: every figure in it comes from the report passed in. */
-export function evaluationMarkdown(r: EvaluationReport, meta: { command: string; generatedAt: string; questionsFrom: string }): string {
+export function evaluationMarkdown(r: EvaluationReport, meta: { command: string; generatedAt: string; questionsFrom: string; foreign?: readonly ForeignCorpusResult[] }): string {
   const rows = Object.entries(r.byMechanism)
     .map(([m, x]) => `| ${m} | ${x.label} | ${x.n} | ${x.answered} | ${x.partial} | ${x.refused} | ${x.ambiguous} | ${pct(x.label === 'answerable' ? x.refused / x.n : (x.answered + x.partial) / x.n)} |`)
     .join('\n');
@@ -159,5 +160,32 @@ minConcentration ${t.minConcentration}, identifyingEntityMaxPassages ${t.identif
 ## Score distributions
 
 ![score distributions](score-distribution.svg)
+${meta.foreign?.length ? `\n${foreignMarkdown(meta.foreign)}` : ''}`;
+}
+
+const frac = (k: number, n: number) => `${k} of ${n} (${pct(n ? k / n : 0)})`;
+
+/** The foreign corpora section: scored with the shipped thresholds, each with whether it is still unseen. */
+export function foreignMarkdown(results: readonly ForeignCorpusResult[]): string {
+  const rows = results.map((f) => `| ${f.name} | ${frac(f.falseAnswers, f.unanswerable)} | ${frac(f.falseRefusals, f.answerable)} | ${f.status} |`).join('\n');
+  const errors = results
+    .flatMap((f) => f.errors.map((e) => `| ${f.name} | ${e.id} | ${e.label} | ${e.verdict} | ${e.question.replace(/\|/g, '\\|')} |`))
+    .join('\n');
+  return `## Foreign corpora (shipped thresholds, never tuned on)
+
+Corpora under \`apps/agent/test-fixtures/\`, written for invented companies the product was not developed on, each with
+its own labelled questions. They are scored with the thresholds that ship; nothing is fitted on them. A corpus
+whose errors were read to fix the gate has been *seen*: its figures since then no longer measure how the gate
+does on material nobody has seen, and its status says so.
+
+| corpus | false answers | false refusals | status |
+|---|---|---|---|
+${rows}
+
+Every question they get wrong:
+
+| corpus | id | label | verdict | question |
+|---|---|---|---|---|
+${errors}
 `;
 }

@@ -17,7 +17,7 @@ describe('heading-aligned chunker', () => {
     const chunks = chunkDocument({ doc: 'd.md', title: 'Doc', text });
     expect(chunks.map((c) => c.id)).toEqual(['d#doc', 'd#short']);
     expect(chunks[1]!.text).toContain('Tiny body.');
-    expect(chunks[1]!.text).toContain('Next\n');
+    expect(chunks[1]!.text).toContain('## Next\n\n');
     expect(chunks[1]!.text).toContain('delta');
   });
 
@@ -25,7 +25,7 @@ describe('heading-aligned chunker', () => {
     const text = `# Doc\n\n${long('intro')}\n\n## Tail\n\nTiny.\n`;
     const chunks = chunkDocument({ doc: 'd.md', title: 'Doc', text });
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]!.text).toContain('Tail\nTiny.');
+    expect(chunks[0]!.text).toContain('## Tail\n\nTiny.');
   });
 
   it('ignores headings inside code fences and de-duplicates slugs', () => {

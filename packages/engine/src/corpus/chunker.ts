@@ -7,6 +7,8 @@ const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 interface Section {
   heading: string;
+  /** The heading's markdown marker (`##`), kept so a section merged into another stays a heading there. */
+  marker: string;
   body: string[];
 }
 
@@ -30,25 +32,25 @@ export function documentTitle(doc: string, text: string): string {
 
 function sectionsOf(text: string, title: string): Section[] {
   const sections: Section[] = [];
-  let current: Section = { heading: title, body: [] };
+  let current: Section = { heading: title, marker: '#', body: [] };
   let inFence = false;
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const m = inFence ? null : HEADING.exec(line);
     if (m) {
       if (m[1] === '#' && sections.length === 0 && current.body.every((l) => !l.trim())) {
-        current = { heading: m[2]!, body: [] };
+        current = { heading: m[2]!, marker: m[1]!, body: [] };
         continue;
       }
       sections.push(current);
-      current = { heading: m[2]!, body: [] };
+      current = { heading: m[2]!, marker: m[1]!, body: [] };
     } else {
       current.body.push(line);
     }
   }
   sections.push(current);
   return sections
-    .map((s) => ({ heading: s.heading, body: [s.body.join('\n').trim()] }))
+    .map((s) => ({ heading: s.heading, marker: s.marker, body: [s.body.join('\n').trim()] }))
     .filter((s, i) => i > 0 || s.body[0] !== '' || sections.length === 1);
 }
 
@@ -64,17 +66,18 @@ export function chunkDocument(source: SourceDocument): Chunk[] {
   const sections = sectionsOf(source.text, source.title);
   const merged: Section[] = [];
   let pending: Section | null = null;
+  // A merged section keeps its heading as a markdown heading: it is context for the
+  // sentences under it (a value stated under "Topics carried by events-bus" is about events-bus).
+  const asText = (s: Section) => `${s.marker} ${s.heading}\n\n${s.body.join('\n\n')}`.trim();
   for (const s of sections) {
-    const section: Section = pending
-      ? { heading: pending.heading, body: [...pending.body, `${s.heading}\n${s.body.join('\n\n')}`.trim()] }
-      : s;
+    const section: Section = pending ? { ...pending, body: [...pending.body, asText(s)] } : s;
     pending = null;
     if (sizeOf(section) < MIN_PASSAGE_CHARS) pending = section;
     else merged.push(section);
   }
   if (pending) {
     const last = merged.pop();
-    merged.push(last ? { heading: last.heading, body: [...last.body, `${pending.heading}\n${pending.body.join('\n\n')}`.trim()] } : pending);
+    merged.push(last ? { ...last, body: [...last.body, asText(pending)] } : pending);
   }
   const base = source.doc.replace(/\.md$/i, '');
   const seen = new Map<string, number>();

@@ -45,7 +45,7 @@ function sectionText(text: string, heading: string): string | null {
 /** The passage that carries `heading`: its own, or the one it merged into (merged headings appear as a bare line). */
 function chunkFor(doc: string, heading: string): Chunk | undefined {
   const chunks = chunksByDoc.get(doc) ?? [];
-  return chunks.find((c) => c.heading === heading) ?? chunks.find((c) => c.text.split('\n').some((l) => l.trim() === heading));
+  return chunks.find((c) => c.heading === heading) ?? chunks.find((c) => c.text.split('\n').some((l) => l.replace(/^#+\s*/, '').trim() === heading));
 }
 
 interface Gap {

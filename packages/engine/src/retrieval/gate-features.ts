@@ -1,7 +1,7 @@
-import { sentencesOf } from '../answer/sentences.ts';
+import { sentenceBlocksOf, sentencesOf } from '../answer/sentences.ts';
 import type { ScoredChunk } from '../types.ts';
 import { indexText, type Retrieval } from './hybrid-retriever.ts';
-import { type DemandedValue, demandedValue, disclaims, type EntityLexicon, passageNames, statesValue } from './question-shape.ts';
+import { type DemandedValue, demandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from './question-shape.ts';
 import { contentTerms, tokenize } from './tokenizer.ts';
 
 /** Corpus-derived knowledge the gate reads (no tuned constants here — those are GateThresholds). */
@@ -100,13 +100,38 @@ function entityTerms(entities: readonly string[]): Set<string> {
   return new Set(entities.flatMap((e) => [...contentTerms(e), ...tokenize(e)]));
 }
 
-/** The best predicate concentration among the passage's sentences that state a value of the demanded kind. */
-function valueSentenceConcentration(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], idf: (t: string) => number): number {
+/**
+ * The best predicate concentration among the passage's sentences that state a
+ * value of the demanded kind AND stand with every entity asked about: the entity
+ * is named in the sentence, in the heading or document title, or is what the
+ * sentence's pronouns refer to: the first thing named by the nearest earlier
+ * sentence of its list item or paragraph that names anything. A passage listing
+ * several services states each one's numbers in its own item; "It runs 12
+ * replicas" in `playback-api`'s item is no answer about `catalog-api`, which that
+ * item merely mentions (S-021).
+ */
+function valueSentenceConcentration(
+  result: ScoredChunk,
+  demanded: Exclude<DemandedValue, null>,
+  predicate: readonly string[],
+  entities: readonly string[],
+  knowledge: GateKnowledge,
+): number {
+  const { heading, docTitle, text } = result.chunk;
+  const unplaced = entities.filter((e) => !textNames(`${docTitle}\n${heading}`, e));
   let best = 0;
-  for (const sentence of sentencesOf(result.chunk.text)) {
-    if (!statesValue(sentence, demanded)) continue;
-    const c = concentration(predicate, new Set(tokenize(`${result.chunk.heading}\n${sentence}`)), idf);
-    if (c > best) best = c;
+  for (const block of sentenceBlocksOf(text)) {
+    // A sub-heading merged into the passage places an entity for the blocks under it, as the heading does.
+    const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
+    let subject: string | null = null;
+    for (const sentence of block.sentences) {
+      const named = here.length ? knowledge.lexicon.firstNamedIn(sentence.toLowerCase()) : null;
+      if (statesValue(sentence, demanded) && here.every((e) => e === subject || textNames(sentence, e))) {
+        const c = concentration(predicate, new Set(tokenize(`${heading}\n${sentence}`)), knowledge.idf);
+        if (c > best) best = c;
+      }
+      subject = named ?? subject;
+    }
   }
   return best;
 }
@@ -132,7 +157,7 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
     missingEntities: entities.filter((e) => !passageNames(result.chunk, e)),
     statesDemandedValue: demanded ? statesValue(result.chunk.text, demanded) : true,
     concentration: demanded
-      ? valueSentenceConcentration(result, demanded, carriedSomewhere, knowledge.idf)
+      ? valueSentenceConcentration(result, demanded, carriedSomewhere, entities, knowledge)
       : concentration(carriedSomewhere, termSets[i]!, knowledge.idf),
     disclaims: disclaimsPredicate(result, predicate),
     rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => !knowledge.lexicon.isSubject(e) && passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),

@@ -70,7 +70,26 @@ describe('gate features on a real retrieval', () => {
     expect(pool.statesDemandedValue).toBe(true);
     const bus = f.passages.find((p) => p.result.chunk.id === 'bus#lag')!;
     expect(bus.missingEntities).toEqual([]);
-    expect(bus.concentration).toBeLessThan(pool.concentration);
+    // Its number stands with orders-db, not with events-bus (S-021); the bus passage states no ceiling.
+    expect(pool.concentration).toBe(0);
+    expect(bus.concentration).toBe(0);
+    const own = 'What is the connection pool ceiling for orders-db?';
+    const ownPool = gateFeatures(own, await r.search(own), { lexicon: new EntityLexicon(chunks), idf: (t) => r.idf(t), knows: (t) => r.knows(t) }).passages.find((p) => p.result.chunk.id === 'db#pool')!;
+    expect(ownPool.concentration).toBeGreaterThan(0.5);
+  });
+
+  it('reads a value as standing with the thing its list item or paragraph is about, not with every name in the passage', async () => {
+    const listing = [chunk('arch#services', 'Services', [
+      '- `playback-api` is the entry point. It runs 12 replicas per region. It calls `catalog-api` with a timeout of 1.5 seconds.',
+      '- `catalog-api` serves title metadata and keeps an in-process cache.',
+    ].join('\n')), chunk('arch#topics', 'Event bus', 'Producers publish to the bus.\n\n## Topics carried by events-bus\n\nProducers publish `order.placed` from `checkout-api`. Every topic has 48 partitions.')];
+    const r = await HybridRetriever.build(listing, new HashingEmbedder());
+    const conc = async (q: string, id: string) =>
+      gateFeatures(q, await r.search(q), { lexicon: new EntityLexicon(listing), idf: (t) => r.idf(t), knows: (t) => r.knows(t) }).passages.find((p) => p.result.chunk.id === id)!.concentration;
+    expect(await conc('How many replicas does playback-api run per region?', 'arch#services')).toBeGreaterThan(0.5);
+    expect(await conc('How many replicas does catalog-api run per region?', 'arch#services')).toBe(0);
+    // a sub-heading merged into the passage places its entity for the sentences under it
+    expect(await conc('How many partitions does events-bus have per topic?', 'arch#topics')).toBeGreaterThan(0.5);
   });
 
   it('lets an alert identify its topic by rarity, never a service of the estate', async () => {

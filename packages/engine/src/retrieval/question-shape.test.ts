@@ -28,9 +28,13 @@ describe('question shape', () => {
     expect(statesValue('The summary lists merchants, totals and the file checksum.', 'duration')).toBe(false);
     expect(statesValue('promotion takes about an hour', 'duration')).toBe(true);
     expect(statesValue('retries after 30s', 'duration')).toBe(true);
+    // "once" is a count only when it is not a conjunction
+    expect(statesValue('the gateway retries once', 'quantity')).toBe(true);
+    expect(statesValue('Jobs are parked once they exceed the retry limit.', 'quantity')).toBe(false);
   });
   it('finds identifier-shaped entities and skips ordinary hyphenated words', () => {
     expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual(['orders-db', 'ordersdbpoolsaturated', 'sev1']);
+    expect(identifierTokens('do sev3s need a postmortem?')).toEqual(['sev3']);
   });
   it('learns single-word names from the estate and keeps the longest name', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);

@@ -34,7 +34,11 @@ const DURATION_VALUE = new RegExp(
   `(?:\\b\\d+(?:[.,]\\d+)?\\s*|\\b${NUMBER_WORDS}\\s+)(?:-\\s*)?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d|weeks?|months?|business days?|working days?)\\b`,
   'i',
 );
-const ANY_VALUE = new RegExp(`\\d|\\b${NUMBER_WORDS.replace('|half an?|an?', '')}\\b|\\b(?:once|twice)\\b`, 'i');
+// "once they exceed the retry limit" is a conjunction, not a count: "once" followed by a subject or determiner states no value.
+const ANY_VALUE = new RegExp(
+  `\\d|\\b${NUMBER_WORDS.replace('|half an?|an?', '')}\\b|\\btwice\\b|\\bonce\\b(?!\\s+(?:they|the|it|we|you|he|she|this|that|these|those|there|its|their|our|your|every|each|all|any)\\b)`,
+  'i',
+);
 
 /** Does this text state a value of the kind demanded? */
 export function statesValue(text: string, kind: Exclude<DemandedValue, null>): boolean {
@@ -49,6 +53,11 @@ const NOT_ENTITIES = new Set([
   'e-mail', 'how-to', 'opt-in', 'opt-out', 'day-to-day', 'well-known', 'in-flight', 'in-process', 'out-of-band', 'write-through',
   're-run', 're-enable', 'per-service', 'time-to-live', 'x-request-id', 'p50', 'p95', 'p99', 'p999', '5xx', '4xx', '2xx',
 ]);
+
+/** "sev3s" is the plural of the code "sev3", not another name. */
+export function singularCode(t: string): string {
+  return /^[a-z]+\d+s$/.test(t) ? t.slice(0, -1) : t;
+}
 
 /**
  * An identifier-shaped token: kebab/snake case (`orders-db`), dotted names,
@@ -65,7 +74,7 @@ export function identifierTokens(text: string): string[] {
   }
   for (const m of text.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g)) out.add(m[0].toLowerCase());
   for (const m of text.matchAll(/\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b/g)) {
-    const t = m[0].toLowerCase();
+    const t = singularCode(m[0].toLowerCase());
     if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd)$/.test(t)) out.add(t);
   }
   return [...out];
@@ -132,6 +141,20 @@ export class EntityLexicon {
     return n;
   }
 
+  /** The thing a block of text names first — what its pronouns are about ("`playback-api` … It runs 12 replicas"). */
+  firstNamedIn(text: string): string | null {
+    let first: string | null = null;
+    let at = Infinity;
+    for (const e of this.entitiesIn(text)) {
+      const i = text.search(phrasePattern(e));
+      if (i >= 0 && i < at) {
+        at = i;
+        first = e;
+      }
+    }
+    return first;
+  }
+
   /** The entities a question is about: known names it mentions, plus any identifier-shaped token. */
   entitiesIn(question: string): string[] {
     const found = new Set(identifierTokens(question));
@@ -143,17 +166,26 @@ export class EntityLexicon {
   }
 }
 
-export function containsPhrase(haystackLower: string, phraseLower: string): boolean {
+function phrasePattern(phraseLower: string): RegExp {
   const escaped = phraseLower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![a-z0-9-])${escaped}(?![a-z0-9-])`, 'i').test(haystackLower);
+  return new RegExp(`(?<![a-z0-9-])${escaped}(?![a-z0-9-])`, 'i');
+}
+
+export function containsPhrase(haystackLower: string, phraseLower: string): boolean {
+  return phrasePattern(phraseLower).test(haystackLower);
+}
+
+/** Does this text name the entity? */
+export function textNames(text: string, entity: string): boolean {
+  const hay = text.toLowerCase();
+  if (containsPhrase(hay, entity)) return true;
+  // CamelCase alert names are often written with spaces or backticks in prose.
+  return /[-_.]/.test(entity) ? false : hay.replace(/[\s`_-]/g, '').includes(entity);
 }
 
 /** Does the passage (its heading, document title or text) name this entity? */
 export function passageNames(chunk: Chunk, entity: string): boolean {
-  const hay = `${chunk.docTitle}\n${chunk.heading}\n${chunk.text}`.toLowerCase();
-  if (containsPhrase(hay, entity)) return true;
-  // CamelCase alert names are often written with spaces or backticks in prose.
-  return /[-_.]/.test(entity) ? false : hay.replace(/[\s`_-]/g, '').includes(entity);
+  return textNames(`${chunk.docTitle}\n${chunk.heading}\n${chunk.text}`, entity);
 }
 
 /**

@@ -19,6 +19,7 @@ const STOPWORDS = new Set(
 
 /** Light suffix stripping: enough that "ceilings"/"ceiling" and "restarts"/"restarted" meet. */
 export function stem(word: string): string {
+  if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
   if (word.length <= 3 || /\d/.test(word) || word.includes('-')) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('sses')) return word.slice(0, -2);
