@@ -44,6 +44,7 @@ mutate $E/retrieval/gate-features.ts 's/&& here\.every\(\(e\) => e === subject \
 mutate $E/retrieval/gate-features.ts 's/block\.subheading \? unplaced\.filter\(\(e\) => !textNames\(block\.subheading!, e\)\) : unplaced/unplaced/' $E/retrieval/hybrid-retriever.test.ts "a merged sub-heading no longer places its entity (S-021)"
 mutate $E/corpus/chunker.ts 's/\$\{s\.marker\} \$\{s\.heading\}/\$\{s.heading\}/' $E/corpus/chunker.test.ts "a merged section loses its heading marker"
 mutate $E/retrieval/question-shape.ts 's/\|\\\\bonce\\\\b\(\?!/|\\\\bonce\\\\b(?=/' $E/retrieval/question-shape.test.ts "'once they' reads as a count"
+mutate $E/retrieval/question-shape.ts 's/if \(m\[0\]\.toLowerCase\(\)\.startsWith\(compact\)\) return true;//' $E/retrieval/question-shape.test.ts "an alert no longer names its service (S-023)"
 V=packages/eval/src
 mutate $V/calibration.ts 's/wilsonUpper\(r\.falseAnswerRate, nU\)/r.falseAnswerRate/' $V/evaluation.test.ts "fit meets the false-answer budget on the point estimate (S-020)"
 mutate $V/cross-validation.ts 's/if \(leaked.length\) throw/if (false) throw/' $V/evaluation.test.ts "leak check removed from cross-validation"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demandedValue, EntityLexicon, identifierTokens, statesValue } from './question-shape.ts';
+import { demandedValue, EntityLexicon, identifierTokens, statesValue, textNames } from './question-shape.ts';
 
 describe('question shape', () => {
   it('reads the kind of value a question demands', () => {
@@ -39,6 +39,11 @@ describe('question shape', () => {
   it('learns single-word names from the estate and keeps the longest name', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
     expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);
+  });
+  it('reads an alert named after its service as naming the service (S-023)', () => {
+    expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'orders-db')).toBe(true);
+    expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'events-bus')).toBe(false);
+    expect(textNames('Page the owner of PaymentsOrdersDbLag.', 'orders-db')).toBe(false);
   });
   it('knows subjects (services) from alerts: by the estate where there is one, by the shape where not', () => {
     const withEstate = new EntityLexicon([], ['orders-db', 'Orders Database']);

@@ -180,8 +180,14 @@ export function textNames(text: string, entity: string): boolean {
   const hay = text.toLowerCase();
   if (containsPhrase(hay, entity)) return true;
   // CamelCase alert names are often written with spaces or backticks in prose.
-  return /[-_.]/.test(entity) ? false : hay.replace(/[\s`_-]/g, '').includes(entity);
+  if (!/[-_.]/.test(entity)) return hay.replace(/[\s`_-]/g, '').includes(entity);
+  // An alert named after its service names the service: `OrdersDbPoolSaturated` is about orders-db.
+  const compact = entity.replace(/[-_.]/g, '');
+  for (const m of text.matchAll(CAMEL_CASE_NAME)) if (m[0].toLowerCase().startsWith(compact)) return true;
+  return false;
 }
+
+const CAMEL_CASE_NAME = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
 
 /** Does the passage (its heading, document title or text) name this entity? */
 export function passageNames(chunk: Chunk, entity: string): boolean {
