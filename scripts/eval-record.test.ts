@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, parseThresholds } from '@sandscope/engine';
-import { evaluate, type EvaluationReport, foreignMarkdown, readmeBlock, README_BEGIN, README_END } from '@sandscope/eval';
+import { acrossFoldSeeds, evaluate, type EvaluationReport, foreignMarkdown, measureAll, readmeBlock, README_BEGIN, README_END, stabilityMarkdown } from '@sandscope/eval';
 import { describe, expect, it } from 'vitest';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { readQuestionFile } from '../apps/agent/src/cli/eval-support.ts';
@@ -26,12 +26,23 @@ describe('the evaluation record', () => {
 
     const readme = read('README.md');
     const block = readme.slice(readme.indexOf(README_BEGIN), readme.indexOf(README_END) + README_END.length);
-    expect(block).toBe(readmeBlock(fresh));
+    // The stability and foreign-corpora records are each checked against a fresh run below.
+    expect(block).toBe(readmeBlock(fresh, { stability: JSON.parse(read('docs/fold-seeds.json')), foreign: JSON.parse(read('docs/foreign-corpora.json')) }));
 
     const shipped = parseThresholds(JSON.parse(read('corpus/thresholds.json')));
     if (!shipped.ok) throw new Error(shipped.message);
     for (const [key, value] of Object.entries(fresh.thresholds)) expect(shipped.thresholds[key as keyof typeof fresh.thresholds], key).toBe(value);
     expect(read('docs/EVALUATION.md')).toContain(`| false answers (answered or partial on unanswerable) | ${(fresh.falseAnswerRate * 100).toFixed(1)}% |`);
+  });
+
+  it('docs/fold-seeds.json and its EVALUATION.md section match the procedure run again under other fold assignments', async () => {
+    const source = loadCorpusSource(join(root, 'corpus'));
+    const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+    const measured = await measureAll(kb, readQuestionFile(join(root, 'corpus/questions.jsonl'), false));
+    const fresh = acrossFoldSeeds(measured, { folds: 5 });
+    expect(JSON.parse(read('docs/fold-seeds.json'))).toEqual(JSON.parse(JSON.stringify(fresh)));
+    const recorded = JSON.parse(read('docs/evaluation.json')) as EvaluationReport;
+    expect(read('docs/EVALUATION.md')).toContain(stabilityMarkdown(fresh, recorded));
   });
 
   it('docs/foreign-corpora.json and its EVALUATION.md section match a fresh run of every foreign corpus', async () => {

@@ -1,11 +1,11 @@
 // `npm run eval:report`: regenerate the question set, run the cross-validated
 // evaluation, and write every artefact that quotes its figures — so no figure is
 // ever typed (the seed's D-015). Writes corpus/questions.jsonl, corpus/thresholds.json,
-// docs/evaluation.json, docs/foreign-corpora.json, docs/EVALUATION.md, docs/score-distribution.svg and the README block.
+// docs/evaluation.json, docs/fold-seeds.json, docs/foreign-corpora.json, docs/EVALUATION.md, docs/score-distribution.svg and the README block.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, type ThresholdsFile } from '@sandscope/engine';
-import { evaluate, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, scoreDistributionSvg, spliceReadme, toJsonl } from '@sandscope/eval';
+import { acrossFoldSeeds, evaluateMeasured, evaluationMarkdown, generateQuestions, measureAll, parseGaps, readmeBlock, scoreDistributionSvg, spliceReadme, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { evaluateForeignCorpora } from './foreign-corpora.ts';
 import { runScript } from './script-boundary.ts';
@@ -18,7 +18,10 @@ await runScript('eval:report', async () => {
   writeFileSync(join(source.root, 'questions.jsonl'), toJsonl(questions));
 
   const started = performance.now();
-  const report = await evaluate(kb, questions, { folds: 5 });
+  const measured = await measureAll(kb, questions);
+  const report = evaluateMeasured(measured, { folds: 5 });
+  const stability = acrossFoldSeeds(measured, { folds: 5 });
+  writeFileSync(join(root, 'docs/fold-seeds.json'), `${JSON.stringify(stability, null, 1)}\n`);
   const generatedAt = new Date().toISOString().slice(0, 10);
   const thresholds: ThresholdsFile = {
     ...report.thresholds,
@@ -32,9 +35,9 @@ await runScript('eval:report', async () => {
   writeFileSync(join(root, 'docs/score-distribution.svg'), scoreDistributionSvg(report));
   const foreign = await evaluateForeignCorpora(root);
   writeFileSync(join(root, 'docs/foreign-corpora.json'), `${JSON.stringify(foreign, null, 1)}\n`);
-  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl', foreign }));
+  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(report, { command: 'npm run eval:report', generatedAt, questionsFrom: 'corpus/questions.jsonl', foreign, stability }));
   const readmePath = join(root, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(report)));
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(report, { stability, foreign })));
   console.log(`evaluated ${report.n} questions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log(readmeBlock(report));
+  console.log(readmeBlock(report, { stability, foreign }));
 });

@@ -10,3 +10,4 @@ export * from './baselines.ts';
 export * from './evaluate.ts';
 export * from './report.ts';
 export * from './foreign.ts';
+export * from './fold-seeds.ts';

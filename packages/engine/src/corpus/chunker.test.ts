@@ -32,7 +32,7 @@ describe('heading-aligned chunker', () => {
     const text = `# Doc\n\n${long('alpha')}\n\n## Steps\n\n\`\`\`\n# not a heading\n\`\`\`\n${long('bravo')}\n\n## Steps\n\n${long('charlie')}\n`;
     const ids = chunkDocument({ doc: 'd.md', title: 'Doc', text }).map((c) => c.id);
     expect(ids).toEqual(['d#doc', 'd#steps', 'd#steps-2']);
-    expect(chunkDocument({ doc: 'd.md', title: 'Doc', text })[1]!.text).toContain('# not a heading');
+    expect(chunkDocument({ doc: 'd.md', title: 'Doc', text })[1]!.text).toContain('```\n# not a heading\n```');
   });
 
   it('slugifies punctuation and case', () => {
