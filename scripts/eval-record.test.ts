@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, parseThresholds } from '@sandscope/engine';
-import { acrossFoldSeeds, evaluate, type EvaluationReport, foreignMarkdown, measureAll, readmeBlock, README_BEGIN, README_END, stabilityMarkdown } from '@sandscope/eval';
-import { describe, expect, it } from 'vitest';
+import { acrossFoldSeeds, type EvaluationReport, evaluateMeasured, foreignMarkdown, type Measured, measureAll, readmeBlock, README_BEGIN, README_END, stabilityMarkdown } from '@sandscope/eval';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { readQuestionFile } from '../apps/agent/src/cli/eval-support.ts';
 import { evaluateForeignCorpora } from './foreign-corpora.ts';
@@ -16,10 +16,15 @@ const read = (p: string) => readFileSync(join(root, p), 'utf8');
  * as a substring); this one compares the whole generated block and every number.
  */
 describe('the evaluation record', () => {
-  it('docs/evaluation.json, corpus/thresholds.json and the README block match a fresh run', async () => {
+  let measured: Measured[];
+  beforeAll(async () => {
     const source = loadCorpusSource(join(root, 'corpus'));
     const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
-    const fresh = await evaluate(kb, readQuestionFile(join(root, 'corpus/questions.jsonl'), false), { folds: 5 });
+    measured = await measureAll(kb, readQuestionFile(join(root, 'corpus/questions.jsonl'), false));
+  });
+
+  it('docs/evaluation.json, corpus/thresholds.json and the README block match a fresh run', () => {
+    const fresh = evaluateMeasured(measured, { folds: 5 });
     const { generatedAt, ...recorded } = JSON.parse(read('docs/evaluation.json')) as EvaluationReport & { generatedAt: string };
     expect(generatedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(JSON.parse(JSON.stringify(fresh))).toEqual(recorded);
@@ -35,10 +40,7 @@ describe('the evaluation record', () => {
     expect(read('docs/EVALUATION.md')).toContain(`| false answers (answered or partial on unanswerable) | ${(fresh.falseAnswerRate * 100).toFixed(1)}% |`);
   });
 
-  it('docs/fold-seeds.json and its EVALUATION.md section match the procedure run again under other fold assignments', async () => {
-    const source = loadCorpusSource(join(root, 'corpus'));
-    const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
-    const measured = await measureAll(kb, readQuestionFile(join(root, 'corpus/questions.jsonl'), false));
+  it('docs/fold-seeds.json and its EVALUATION.md section match the procedure run again under other fold assignments', () => {
     const fresh = acrossFoldSeeds(measured, { folds: 5 });
     expect(JSON.parse(read('docs/fold-seeds.json'))).toEqual(JSON.parse(JSON.stringify(fresh)));
     const recorded = JSON.parse(read('docs/evaluation.json')) as EvaluationReport;
