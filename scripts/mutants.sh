@@ -36,7 +36,7 @@ mutate $E/retrieval/evidence-gate.ts 's/if \(f.degraded \|\| f.score === null\)/
 mutate $E/retrieval/adjudicator.ts 's/if \(p.missingEntities.length\) out.push/if (false) out.push/' $E/retrieval/evidence-gate.test.ts "adjudicator ignores entities"
 mutate $E/retrieval/adjudicator.ts "s/decision: 'partial',/decision: 'refuse',/" $E/retrieval/evidence-gate.test.ts "adjudicator never lets partial through"
 mutate $E/retrieval/tokenizer.ts 's/: camel\?\.get\(w\)/: undefined/' $E/retrieval/bm25.test.ts "CamelCase names no longer index their parts (S-018)"
-mutate $E/retrieval/gate-features.ts 's/!knowledge\.lexicon\.isSubject\(e\) && //' $E/retrieval/hybrid-retriever.test.ts "a service identifies the topic by rarity (S-019)"
+mutate $E/retrieval/question-shape.ts 's/return !this\.isSubject\(entity\) && /return /' $E/retrieval/hybrid-retriever.test.ts "a service identifies the topic by rarity (S-019)"
 mutate $E/retrieval/question-shape.ts 's/this\.subjects\.size > 0 \? this\.subjects\.has\(entity\) : KEBAB_NAME\.test\(entity\)/this.subjects.has(entity)/' $E/retrieval/question-shape.test.ts "no subjects without an estate (S-019)"
 mutate $E/retrieval/question-shape.ts 's/\|\\b\(\?:remind\|tell\|give\|show\) me\\b//' $E/retrieval/question-shape.test.ts "an imperative request demands no value"
 mutate $E/retrieval/question-shape.ts 's/if \(ASKS_WHAT_IT_SAYS\.test\(question\)\) return null;//' $E/retrieval/question-shape.test.ts "what a document says about X demands a value"
@@ -45,6 +45,8 @@ mutate $E/retrieval/gate-features.ts 's/block\.subheading \? unplaced\.filter\(\
 mutate $E/corpus/chunker.ts 's/\$\{s\.marker\} \$\{s\.heading\}/\$\{s.heading\}/' $E/corpus/chunker.test.ts "a merged section loses its heading marker"
 mutate $E/retrieval/question-shape.ts 's/\|\\\\bonce\\\\b\(\?!/|\\\\bonce\\\\b(?=/' $E/retrieval/question-shape.test.ts "'once they' reads as a count"
 mutate $E/retrieval/question-shape.ts 's/if \(m\[0\]\.toLowerCase\(\)\.startsWith\(compact\)\) return true;//' $E/retrieval/question-shape.test.ts "an alert no longer names its service (S-023)"
+mutate $E/retrieval/question-shape.ts 's/ && !LEVEL_CODE\.test\(entity\)//' $E/retrieval/question-shape.test.ts "a level code identifies a topic (S-025)"
+mutate $E/answer/sentences.ts 's/\|\[a-z\]\[a-z0-9\]\*\[-_\]\[a-z0-9\]\)/)/' $E/answer/sentences.test.ts "no split before a lower-case name (S-026)"
 V=packages/eval/src
 mutate $V/calibration.ts 's/wilsonUpper\(r\.falseAnswerRate, nU\)/r.falseAnswerRate/' $V/evaluation.test.ts "fit meets the false-answer budget on the point estimate (S-020)"
 mutate $V/cross-validation.ts 's/if \(leaked.length\) throw/if (false) throw/' $V/evaluation.test.ts "leak check removed from cross-validation"

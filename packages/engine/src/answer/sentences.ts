@@ -20,10 +20,11 @@ export interface SentenceBlock {
  * their headings are context for what follows them).
  */
 export function sentenceBlocksOf(text: string): SentenceBlock[] {
-  const out: { subheading: string | null; sentences: string[] }[] = [];
+  // A paragraph's lines are joined before splitting, so a hard-wrapped sentence stays one sentence.
+  const out: { subheading: string | null; sentences: string[]; prose?: string }[] = [];
   let subheading: string | null = null;
   let inFence = false;
-  // A hard-wrapped paragraph continues its block; a blank line, list item, heading or table starts a new one.
+  // A blank line, list item, heading, table row or fence ends a paragraph; any other line continues it.
   let continues = false;
   for (const raw of text.split('\n')) {
     if (/^\s*(```|~~~)/.test(raw)) {
@@ -51,10 +52,18 @@ export function sentenceBlocksOf(text: string): SentenceBlock[] {
       continues = false;
       continue;
     }
-    const sentences = line.split(/(?<=[.!?])\s+(?=[A-Z0-9`("'])/).map((s) => s.trim()).filter(Boolean);
-    if (continues && !listItem && out.length) out[out.length - 1]!.sentences.push(...sentences);
-    else if (sentences.length) out.push({ subheading, sentences });
+    const last = out[out.length - 1];
+    if (continues && !listItem && last?.prose !== undefined) last.prose += ` ${line}`;
+    else out.push({ subheading, sentences: [], prose: line });
     continues = true;
   }
-  return out;
+  return out
+    .map((b) => (b.prose === undefined ? b : { subheading: b.subheading, sentences: splitSentences(b.prose) }))
+    .map(({ subheading: h, sentences }) => ({ subheading: h, sentences }))
+    .filter((b) => b.sentences.length > 0);
+}
+
+// A sentence may begin with a lower-case name ("dock-scheduler has its own database."), as ops prose often does (S-026).
+function splitSentences(prose: string): string[] {
+  return prose.split(/(?<=[.!?])\s+(?=[A-Z0-9`("']|[a-z][a-z0-9]*[-_][a-z0-9])/).map((s) => s.trim()).filter(Boolean);
 }

@@ -160,7 +160,7 @@ export function gateFeatures(question: string, retrieval: Retrieval, knowledge: 
       ? valueSentenceConcentration(result, demanded, carriedSomewhere, entities, knowledge)
       : concentration(carriedSomewhere, termSets[i]!, knowledge.idf),
     disclaims: disclaimsPredicate(result, predicate),
-    rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => !knowledge.lexicon.isSubject(e) && passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),
+    rarestEntityPassages: Math.min(Infinity, ...entities.filter((e) => knowledge.lexicon.identifiesTopic(e) && passageNames(result.chunk, e)).map((e) => knowledge.lexicon.passagesNaming(e))),
   }));
   let bestIndex = 0;
   passages.forEach((p, i) => {

@@ -55,6 +55,13 @@ describe('question shape', () => {
     expect(shapeOnly.isSubject('card-gw')).toBe(true);
     expect(shapeOnly.isSubject('cardgwauthlatencyhigh')).toBe(false);
   });
+  it('lets an alert identify its topic, never a subject or a level code (S-025)', () => {
+    const lex = new EntityLexicon([]);
+    expect(lex.identifiesTopic('cardgwauthlatencyhigh')).toBe(true);
+    expect(lex.identifiesTopic('card-gw')).toBe(false);
+    expect(lex.identifiesTopic('sev3')).toBe(false);
+    expect(lex.identifiesTopic('p1')).toBe(false);
+  });
 });
 
 describe('disclaimers', () => {

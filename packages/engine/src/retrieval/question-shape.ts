@@ -81,6 +81,7 @@ export function identifierTokens(text: string): string[] {
 }
 
 const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
+const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}$/;
 
 /**
  * The names a corpus (and, when there is one, its estate) uses for things.
@@ -124,6 +125,15 @@ export class EntityLexicon {
    */
   isSubject(entity: string): boolean {
     return this.subjects.size > 0 ? this.subjects.has(entity) : KEBAB_NAME.test(entity);
+  }
+
+  /**
+   * Can naming this entity identify what is asked, on its own? An alert or error
+   * name can; a subject cannot, and neither can a code of a level or class
+   * (`sev3`, `p1`), which many rules mention with different answers (S-025).
+   */
+  identifiesTopic(entity: string): boolean {
+    return !this.isSubject(entity) && !LEVEL_CODE.test(entity);
   }
 
   /**
