@@ -433,10 +433,11 @@ export function describeStoreContract(
       });
 
       it('evaluation runs are saved and the latest read back', async () => {
-        await saveEvalRun(db, { kind: 'gate', summary: { falseAnswerRate: 0.06 } });
-        await new Promise((r) => setTimeout(r, 5));
-        const latest = await saveEvalRun(db, { kind: 'gate', summary: { falseAnswerRate: 0.04, folds: [1, 2] } });
-        expect(await latestEvalRun(db, 'gate')).toEqual(latest);
+        const first = await saveEvalRun(db, { kind: 'gate', summary: { falseAnswerRate: 0.06 } });
+        const second = await saveEvalRun(db, { kind: 'gate', summary: { falseAnswerRate: 0.04, folds: [1, 2] } });
+        // Saved in one instant (PGlite's clock ticks in milliseconds), the later one is still the latest (S-017).
+        await db.query(`update eval_run set created_at = '2030-01-01T00:00:00Z' where id = any($1::uuid[])`, [[first.id, second.id]]);
+        expect(await latestEvalRun(db, 'gate')).toEqual({ ...second, createdAt: '2030-01-01T00:00:00.000Z' });
         expect(await latestEvalRun(db, 'no-such-kind')).toBeNull();
       });
 

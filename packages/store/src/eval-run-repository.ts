@@ -30,7 +30,7 @@ export async function saveEvalRun(db: Queryable, run: { kind: string; summary: u
 export async function latestEvalRun(db: Queryable, kind?: string): Promise<EvalRunRecord | null> {
   const [row] = await db.query<EvalRunRow>(
     `select id::text, kind, created_at, summary from eval_run
-     where ($1::text is null or kind = $1) order by created_at desc, id desc limit 1`,
+     where ($1::text is null or kind = $1) order by created_at desc, seq desc limit 1`,
     [kind ?? null],
   );
   return row ? toRecord(row) : null;
