@@ -47,6 +47,8 @@ mutate $E/retrieval/question-shape.ts 's/\|\\\\bonce\\\\b\(\?!/|\\\\bonce\\\\b(?
 mutate $E/retrieval/question-shape.ts 's/if \(m\[0\]\.toLowerCase\(\)\.startsWith\(compact\)\) return true;//' $E/retrieval/question-shape.test.ts "an alert no longer names its service (S-023)"
 mutate $E/retrieval/question-shape.ts 's/ && !LEVEL_CODE\.test\(entity\)//' $E/retrieval/question-shape.test.ts "a level code identifies a topic (S-025)"
 mutate $E/answer/sentences.ts 's/\|\[a-z\]\[a-z0-9\]\*\[-_\]\[a-z0-9\]\)/)/' $E/answer/sentences.test.ts "no split before a lower-case name (S-026)"
+mutate $E/retrieval/question-shape.ts 's/  if \(PLURAL_CODE\.test\(entity\) && containsPhrase\(hay, entity\.slice\(0, -1\)\)\) return true;\n//' $E/retrieval/question-shape.test.ts "a plural code is a name of its own (S-022)"
+mutate $E/answer/sentences.ts 's/if \(continues && !listItem && last\?\.prose !== undefined\)/if (false)/' $E/answer/sentences.test.ts "hard-wrapped lines are not joined (S-026)"
 V=packages/eval/src
 mutate $V/calibration.ts 's/wilsonUpper\(r\.falseAnswerRate, nU\)/r.falseAnswerRate/' $V/evaluation.test.ts "fit meets the false-answer budget on the point estimate (S-020)"
 mutate $V/cross-validation.ts 's/if \(leaked.length\) throw/if (false) throw/' $V/evaluation.test.ts "leak check removed from cross-validation"

@@ -28,14 +28,7 @@ export interface Span {
 }
 
 /** What reaches the sink: the span's known fields, allowlisted attributes, and how many were dropped. */
-export interface ExportedSpan {
-  readonly name: string;
-  readonly runId?: string;
-  readonly spanId?: string;
-  readonly parentSpanId?: string;
-  readonly startMs: number;
-  readonly endMs?: number;
-  readonly status?: 'ok' | 'error';
+export interface ExportedSpan extends Omit<Span, 'attributes'> {
   readonly attributes: Readonly<Record<string, unknown>>;
   /**
    * How many attributes were dropped — a count, never the names: a name can leak

@@ -58,8 +58,7 @@ export function sentenceBlocksOf(text: string): SentenceBlock[] {
     continues = true;
   }
   return out
-    .map((b) => (b.prose === undefined ? b : { subheading: b.subheading, sentences: splitSentences(b.prose) }))
-    .map(({ subheading: h, sentences }) => ({ subheading: h, sentences }))
+    .map((b) => ({ subheading: b.subheading, sentences: b.prose === undefined ? b.sentences : splitSentences(b.prose) }))
     .filter((b) => b.sentences.length > 0);
 }
 

@@ -34,7 +34,7 @@ describe('question shape', () => {
   });
   it('finds identifier-shaped entities and skips ordinary hyphenated words', () => {
     expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual(['orders-db', 'ordersdbpoolsaturated', 'sev1']);
-    expect(identifierTokens('do sev3s need a postmortem?')).toEqual(['sev3']);
+    expect(identifierTokens('do sev3s need a postmortem?')).toEqual(['sev3s']);
   });
   it('learns single-word names from the estate and keeps the longest name', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
@@ -44,6 +44,13 @@ describe('question shape', () => {
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'orders-db')).toBe(true);
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'events-bus')).toBe(false);
     expect(textNames('Page the owner of PaymentsOrdersDbLag.', 'orders-db')).toBe(false);
+  });
+  it('reads a plural code as its code, and leaves other names alone (S-022)', () => {
+    expect(textNames('- SEV3: ticket plus a channel notification.', 'sev3s')).toBe(true);
+    // the name a question uses is the one looked for: "k8s" is not rewritten to a "k8" no passage names
+    const [k8s] = identifierTokens('how do we upgrade k8s?');
+    expect(textNames('Node pools run k8s 1.30.', k8s!)).toBe(true);
+    expect(textNames('- SEV3: ticket plus a channel notification.', 'sev2s')).toBe(false);
   });
   it('knows subjects (services) from alerts: by the estate where there is one, by the shape where not', () => {
     const withEstate = new EntityLexicon([], ['orders-db', 'Orders Database']);

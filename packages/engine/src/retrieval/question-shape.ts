@@ -1,5 +1,5 @@
 import type { Chunk } from '../types.ts';
-import { words } from './tokenizer.ts';
+import { CAMEL_CASE_NAME, words } from './tokenizer.ts';
 
 /**
  * What a question demands, read from its shape alone — no knowledge of how any
@@ -54,11 +54,6 @@ const NOT_ENTITIES = new Set([
   're-run', 're-enable', 'per-service', 'time-to-live', 'x-request-id', 'p50', 'p95', 'p99', 'p999', '5xx', '4xx', '2xx',
 ]);
 
-/** "sev3s" is the plural of the code "sev3", not another name. */
-export function singularCode(t: string): string {
-  return /^[a-z]+\d+s$/.test(t) ? t.slice(0, -1) : t;
-}
-
 /**
  * An identifier-shaped token: kebab/snake case (`orders-db`), dotted names,
  * CamelCase alert names (`OrdersDbPoolSaturated`), or letters fused with
@@ -74,14 +69,14 @@ export function identifierTokens(text: string): string[] {
   }
   for (const m of text.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g)) out.add(m[0].toLowerCase());
   for (const m of text.matchAll(/\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b/g)) {
-    const t = singularCode(m[0].toLowerCase());
+    const t = m[0].toLowerCase();
     if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd)$/.test(t)) out.add(t);
   }
   return [...out];
 }
 
 const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
-const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}$/;
+const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}s?$/;
 
 /**
  * The names a corpus (and, when there is one, its estate) uses for things.
@@ -185,10 +180,14 @@ export function containsPhrase(haystackLower: string, phraseLower: string): bool
   return phrasePattern(phraseLower).test(haystackLower);
 }
 
+/** "sev3s" is the plural of the code "sev3": a text naming either names it (and "k8s" stays "k8s"). */
+const PLURAL_CODE = /^[a-z]+\d+s$/;
+
 /** Does this text name the entity? */
 export function textNames(text: string, entity: string): boolean {
   const hay = text.toLowerCase();
   if (containsPhrase(hay, entity)) return true;
+  if (PLURAL_CODE.test(entity) && containsPhrase(hay, entity.slice(0, -1))) return true;
   // CamelCase alert names are often written with spaces or backticks in prose.
   if (!/[-_.]/.test(entity)) return hay.replace(/[\s`_-]/g, '').includes(entity);
   // An alert named after its service names the service: `OrdersDbPoolSaturated` is about orders-db.
@@ -196,8 +195,6 @@ export function textNames(text: string, entity: string): boolean {
   for (const m of text.matchAll(CAMEL_CASE_NAME)) if (m[0].toLowerCase().startsWith(compact)) return true;
   return false;
 }
-
-const CAMEL_CASE_NAME = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
 
 /** Does the passage (its heading, document title or text) name this entity? */
 export function passageNames(chunk: Chunk, entity: string): boolean {

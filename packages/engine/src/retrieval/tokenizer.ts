@@ -48,12 +48,13 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-const CAMEL_CASE = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
+/** A CamelCase name (`DiskUsageHigh`): how alerts are named. One pattern for the tokenizer and for entity naming. */
+export const CAMEL_CASE_NAME = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
 
 /** The words of each CamelCase name in `text` (`DiskUsageHigh` → disk, usage, high), keyed by the name lower-cased. */
 function camelCaseParts(text: string): Map<string, string[]> | null {
   let parts: Map<string, string[]> | null = null;
-  for (const m of text.matchAll(CAMEL_CASE)) {
+  for (const m of text.matchAll(CAMEL_CASE_NAME)) {
     parts ??= new Map();
     parts.set(m[0].toLowerCase(), m[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()));
   }
