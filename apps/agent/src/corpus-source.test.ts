@@ -1,17 +1,25 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CORPUS_DIR, loadCorpusSource } from './corpus-source.ts';
+import { loadCorpusSource } from './corpus-source.ts';
 
-describe('which thresholds a corpus is scored with', () => {
-  it('the bundled corpus uses its own fitted thresholds', () => {
-    expect(loadCorpusSource().thresholdsFrom).toBe('corpus');
-  });
-  it('a corpus never calibrated uses the SHIPPED (cross-validated) thresholds, not the eyeballed defaults, and says so', () => {
-    const source = loadCorpusSource(join(import.meta.dirname, '../test-fixtures/harbor-runbooks'));
+describe('which bands a corpus is scored with', () => {
+  it('a corpus never calibrated uses the shipped model\'s bands (trained, validated leave-one-corpus-out), and says so', async () => {
+    const source = loadCorpusSource(join(import.meta.dirname, '../../../eval-corpora/harbor-runbooks'));
     expect(source.thresholdsFrom).toBe('shipped');
-    const shipped = JSON.parse(readFileSync(join(DEFAULT_CORPUS_DIR, 'thresholds.json'), 'utf8')) as Record<string, unknown>;
-    expect(source.thresholds?.sufficientAbove).toBe(shipped['sufficientAbove']);
+    expect(source.thresholds).toBeNull();
+    const kb = await KnowledgeBase.build({ documents: source.documents, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+    expect(kb.bands).toEqual(shippedAnswerabilityModel().bands);
     expect(source.thresholdsPath).toBe(join(source.root, 'thresholds.json'));
+  });
+  it('a calibrated corpus uses its own bands; a thresholds.json of the old product-score kind is refused with what to do', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bands-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'thresholds.json'), JSON.stringify({ insufficientBelow: 0.2, sufficientAbove: 0.7 }));
+    expect(loadCorpusSource(dir)).toMatchObject({ thresholdsFrom: 'corpus', thresholds: { insufficientBelow: 0.2, sufficientAbove: 0.7 } });
+    writeFileSync(join(dir, 'thresholds.json'), JSON.stringify({ insufficientBelow: 1, sufficientAbove: 8, minTermCoverage: 0.3 }));
+    expect(() => loadCorpusSource(dir)).toThrow(/probability from 0 to 1.*calibrate/);
   });
 });

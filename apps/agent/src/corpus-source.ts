@@ -1,22 +1,22 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { documentTitle, type Estate, parseEstate, parseThresholds, type SourceDocument, type ThresholdsFile } from '@sandscope/engine';
+import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { UserError } from './user-error.ts';
 
-/** A corpus folder as read from disk: markdown documents, an optional estate, optional fitted thresholds. */
+/** A corpus folder as read from disk: markdown documents, an optional estate, optional calibrated bands. */
 export interface CorpusSource {
   readonly root: string;
   readonly docsDir: string;
   readonly documents: SourceDocument[];
   readonly estate: Estate | null;
-  readonly thresholds: ThresholdsFile | null;
+  /** This corpus's own bands (`thresholds.json`, written by `calibrate`), or null to use the shipped model's. */
+  readonly thresholds: BandsFile | null;
   /**
-   * Where the thresholds came from: this corpus's own `thresholds.json` (from
-   * `calibrate`), the ones the product ships (fitted with cross-validation on the
-   * bundled corpus), or — only if neither exists — the engine's uncalibrated defaults.
+   * Where the bands come from: this corpus's own `thresholds.json`, or the ones the
+   * shipped answerability model carries (trained and validated leave-one-corpus-out).
    */
-  readonly thresholdsFrom: 'corpus' | 'shipped' | 'defaults';
-  /** Where `calibrate` writes this corpus's thresholds. */
+  readonly thresholdsFrom: 'corpus' | 'shipped';
+  /** Where `calibrate` writes this corpus's bands. */
   readonly thresholdsPath: string;
 }
 
@@ -69,17 +69,13 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
   if (documents.length === 0) throw new UserError(`every markdown file in ${docsDir} is empty; there is nothing to answer from.`);
 
   const own = readThresholds(root);
-  // A corpus not yet calibrated is scored with the thresholds the product ships
-  // (measured), never with the engine's eyeballed starting point.
-  const shipped = own ? null : resolve(root) === resolve(DEFAULT_CORPUS_DIR) ? null : readThresholds(DEFAULT_CORPUS_DIR);
-  const thresholds = own ?? shipped;
   return {
     root,
     docsDir,
     documents,
     estate: readEstate(root),
-    thresholds,
-    thresholdsFrom: own ? 'corpus' : shipped ? 'shipped' : 'defaults',
+    thresholds: own,
+    thresholdsFrom: own ? 'corpus' : 'shipped',
     thresholdsPath: join(root, 'thresholds.json'),
   };
 }
@@ -100,10 +96,10 @@ function readEstate(root: string): Estate | null {
   return parsed.estate;
 }
 
-function readThresholds(root: string): ThresholdsFile | null {
+function readThresholds(root: string): BandsFile | null {
   const path = join(root, 'thresholds.json');
   if (!existsSync(path)) return null;
-  const parsed = parseThresholds(readJson(path, 'thresholds.json'));
-  if (!parsed.ok) throw new UserError(`${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it.`);
-  return parsed.thresholds;
+  const parsed = parseBands(readJson(path, 'thresholds.json'));
+  if (!parsed.ok) throw new UserError(`${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it, or delete it to use the shipped model's bands.`);
+  return parsed.bands;
 }

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { consoleReady, shot } from './helpers';
 
 /** The console's change preset: a change the agent gates (a tier-1 failover in production). */
-const GATED_CHANGE = 'Fail over orders-db to its replica in production';
+const GATED_CHANGE = 'What is the failover procedure for orders-db?';
 
 test('the change preset selects the change workload', async ({ page }) => {
   await consoleReady(page);

@@ -12,20 +12,38 @@ test('runs list links every run', async ({ page }) => {
   await expect(page.locator('.timeline')).toBeVisible();
 });
 
-test('evaluation: figures, the distribution with both thresholds, and the slider', async ({ page }) => {
+test('evaluation: the held-out headline against its targets, every corpus, the upper bound, and bands that move the chart', async ({ page }) => {
+  // the agent under test serves docs/evaluation.json (committed): a missing report here is a failure, not a skip
   await page.goto('/evaluation');
-  if ((await page.locator('svg.distribution').count()) === 0) {
-    await expect(page.getByText('npm run eval:report')).toBeVisible();
-    await shot(page, '16-evaluation-empty');
-    return;
-  }
-  await expect(page.locator('.figure-card').first()).toBeVisible();
-  await expect(page.locator('svg.distribution .threshold-low')).toContainText('refuse below');
-  await expect(page.locator('svg.distribution .threshold-high')).toContainText('answer from');
-  await expect(page.getByTestId('change-count')).toContainText(/^0 questions change/);
-  // refuse below the top of the scale: every scored question that was not already refused changes band
+  await expect(page.getByRole('heading', { name: 'Leave-one-corpus-out (the headline)' })).toBeVisible();
+  // met or missed in words, not only in colour
+  const headline = page.locator('#headline .figure-card');
+  await expect(headline).toHaveCount(4);
+  for (const card of await headline.all()) await expect(card.locator('.figure-budget')).toContainText(/— (met|missed)$/);
+  await expect(page.getByTestId('target-summary')).toContainText(/Meets \d of 4 targets/);
+  // one row per held-out corpus and the pooled row, each corpus with its status
+  const corpora = page.locator('[data-testid="corpus-table"] tbody tr');
+  expect(await corpora.count()).toBeGreaterThan(2);
+  await expect(corpora.first().locator('td[data-status]')).toHaveText(/^(seen|unseen|not recorded)$/);
+  await expect(page.locator('[data-testid="corpus-table"] tr[data-corpus="pooled"]')).toBeVisible();
+  await expect(page.locator('#generated h2')).toContainText('upper bound');
+
+  const low = page.locator('svg.distribution .threshold-low');
+  const high = page.locator('svg.distribution .threshold-high');
+  await expect(low).toContainText('refuse below');
+  await expect(high).toContainText('answer from');
+  await expect(page.getByTestId('in-sample')).toContainText('In-sample');
+  const lowX = await low.locator('line').getAttribute('x1');
+  const refusals = page.locator('table.rates tr[data-rate="falseRefusalRate"] td').nth(2);
+  const refusalsBefore = await refusals.textContent();
+  // refuse below the top of the scale: the band lines follow the slider (both: the answer line is pushed along)
   await page.getByRole('slider', { name: 'Refuse below' }).focus();
   await page.keyboard.press('End');
+  await expect(page.getByTestId('below-value')).toHaveText('1.000');
+  await expect(low).toHaveAttribute('data-value', '1.000');
+  await expect(high).toHaveAttribute('data-value', '1.000');
+  expect(await low.locator('line').getAttribute('x1')).not.toBe(lowX);
+  await expect(refusals).not.toHaveText(refusalsBefore ?? '');
   await expect(page.getByTestId('change-count')).not.toContainText(/^0 /);
   await expect(page.locator('table.changes tbody tr').first()).toBeVisible();
   await shot(page, '16-evaluation');

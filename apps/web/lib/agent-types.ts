@@ -121,6 +121,18 @@ export interface RunDetail {
   readonly spend: Spend | null;
   readonly parent: { readonly id: string; readonly terminal: Terminal | null } | null;
   readonly children: readonly { readonly id: string; readonly terminal: Terminal | null; readonly createdAt: string }[];
+  /** A person's mark on this run; optional because an agent older than issue 9 part D does not send it. */
+  readonly feedback?: Feedback | null;
+}
+
+/** What a person says about a run: it answered what it should not, refused what it should not, or was right. */
+export type FeedbackLabel = 'wrong-answer' | 'wrong-refusal' | 'right';
+
+/** A run's one mark (`POST /v1/runs/:id/feedback`; marking again replaces it). */
+export interface Feedback {
+  readonly label: FeedbackLabel;
+  readonly note: string | null;
+  readonly createdAt: string;
 }
 
 export interface CorpusDocument {
@@ -195,29 +207,52 @@ export interface Provider {
   readonly configured: boolean;
 }
 
-export interface GateThresholds {
+/**
+ * The two bands on the answerability model's PROBABILITY (0..1): refuse below
+ * `insufficientBelow`, answer at or above `sufficientAbove`, adjudicate between.
+ * (Before the learned model they were thresholds on the dense × BM25 product score;
+ * a report that still carries `thresholds` is an older one and its numbers are not bands.)
+ */
+export interface AnswerabilityBands {
   readonly insufficientBelow: number;
   readonly sufficientAbove: number;
-  readonly minTermCoverage: number;
-  readonly minConcentration: number;
 }
 
+/**
+ * One row of `questions` in `GET /v1/eval/latest` (packages/eval's `QuestionRow`).
+ * Every field but the id is optional on the wire: a report recorded before the
+ * answerability model (or by a partial run) lacks some, and the page must still render.
+ */
 export interface EvalQuestionRow {
   readonly id: string;
-  readonly question: string;
-  readonly label: string;
-  readonly mechanism: string;
-  readonly score: number | null;
-  readonly coverage: number;
-  readonly band: Band;
-  readonly verdict: Verdict;
-  readonly downgrade: boolean;
-  readonly carrierConcentration: number;
+  readonly corpus?: string;
+  readonly question?: string;
+  readonly label?: string;
+  readonly mechanism?: string;
+  readonly band?: string;
+  readonly verdict?: string;
+  /** The probability the model that scored it gave; null when retrieval was degraded or found nothing. */
+  readonly answerability?: number | null;
+  /** Whether adjudication would let it through as partial were it in the ambiguous band. */
+  readonly adjudicable?: boolean;
+  /** dense × BM25 of the strongest passage: the old gate's score, now only reported. */
+  readonly score?: number | null;
+  /** For an answered answerable question: did it cite its labelled passage. */
+  readonly source?: 'right' | 'wrong' | 'unknown' | null;
+  readonly rank?: number | null;
+  readonly [feature: string]: unknown;
 }
 
-/** `eval --json`; every field optional beyond the thresholds, because the page must survive an older report. */
-export interface EvalSummary {
-  readonly mode?: string;
+/** The four rates the report holds against issue 9's targets. */
+export interface EvalTargets {
+  readonly falseAnswerRate: number;
+  readonly falseRefusalRate: number;
+  readonly deferralRate: number;
+  readonly rightSourceRate: number;
+}
+
+/** Pooled (or one corpus's) figures; packages/eval's `Metrics`. Optional: an older report lacks some. */
+export interface EvalFigures {
   readonly n?: number;
   readonly answerable?: number;
   readonly unanswerable?: number;
@@ -225,15 +260,45 @@ export interface EvalSummary {
   readonly falseRefusalRate?: number;
   readonly deferralRate?: number;
   readonly partialRate?: number;
+  readonly wrongSourceAnswers?: number;
+  readonly rightSourceRate?: number;
+  readonly procedureAnswers?: number;
+  readonly stepsCoveredRate?: number;
   readonly mrr?: number;
   readonly recallAt6?: number;
+}
+
+/** One held-out corpus (leave-one-corpus-out) or fold (cross-validation); packages/eval's `CorpusFigures`. */
+export interface EvalCorpusFigures extends EvalFigures {
+  readonly name?: string;
+  readonly questions?: number;
+  /** Its README's words on whether its errors were read while the decision was developed (seen) or not (unseen). */
+  readonly status?: string;
+  /** Whether the bands it was scored with met both budgets on the data they were fitted on. */
+  readonly workable?: boolean;
+  readonly bands?: AnswerabilityBands;
+}
+
+export type EvalMode = 'leave-one-corpus-out' | 'cross-validated' | 'shipped-model';
+
+/**
+ * `docs/evaluation.json` without its rows (packages/eval's `EvaluationReport`
+ * plus what `npm run eval:report` adds). Every field optional: the page must
+ * survive an older or partial report.
+ */
+export interface EvalSummary extends EvalFigures {
+  readonly mode?: EvalMode | string;
   readonly byMechanism?: Record<string, { label: string; n: number; answered: number; partial: number; refused: number; ambiguous: number }>;
-  readonly folds?: readonly Record<string, unknown>[];
-  readonly noWorkableBandFolds?: number;
-  readonly thresholds?: GateThresholds;
-  readonly thresholdsWorkable?: boolean;
-  readonly inSample?: { falseAnswerRate: number; falseRefusalRate: number; deferralRate: number } | null;
-  readonly budgets?: { falseAnswerRate: number; falseRefusalRate: number };
+  readonly corpora?: readonly EvalCorpusFigures[];
+  readonly bands?: AnswerabilityBands;
+  readonly budgets?: { readonly falseAnswerRate?: number; readonly falseRefusalRate?: number };
+  readonly targets?: Partial<EvalTargets>;
+  readonly evidenceErrors?: readonly { readonly corpus?: string; readonly id?: string; readonly message?: string }[];
+  /** The generated set's cross-validation: the second figure, an upper bound. */
+  readonly generated?: EvalSummary;
+  readonly excluded?: readonly string[];
+  readonly askP50Ms?: number;
+  readonly generatedAt?: string;
   readonly createdAt?: string;
   readonly [key: string]: unknown;
 }

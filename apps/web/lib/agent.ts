@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import type { Corpus, Estate, EvalLatest, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
+import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
 import { isProblemCode, type Problem, type ProblemCode } from './problems';
 
 /*
@@ -219,6 +219,18 @@ export async function approveRun(id: string, caller: Caller): Promise<{ run: Run
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
   const body = (await res.json()) as { run: RunResult };
   return { run: body.run, setCookies: setCookiesOf(res) };
+}
+
+/** Mark a run (`POST /v1/runs/:id/feedback`); the agent keeps one mark per run, so this replaces any earlier one. */
+export async function markRun(id: string, body: { label: FeedbackLabel; note: string | null }, caller: Caller): Promise<{ feedback: Feedback; setCookies: string[] }> {
+  const res = await send(`/v1/runs/${encodeURIComponent(id)}/feedback`, { method: 'POST', body, caller });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  try {
+    const parsed = (await res.json()) as { feedback: Feedback };
+    return { feedback: parsed.feedback, setCookies: setCookiesOf(res) };
+  } catch {
+    throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent saved the mark but did not answer with JSON.' });
+  }
 }
 
 export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };

@@ -1,105 +1,146 @@
-import type { Band, EvalQuestionRow, GateThresholds, Verdict } from './agent-types';
+import type { AnswerabilityBands, Band, Verdict } from './agent-types';
 
 /*
- * The threshold explorer's arithmetic: what band a question would land in if the
- * two SCORE thresholds moved, everything else held as recorded.
+ * The band explorer's arithmetic: what each question's verdict would be if the
+ * two bands on the answerability probability moved, everything else held as
+ * recorded. Pure functions, shared by the server render (JavaScript off, a GET
+ * form) and the slider (JavaScript on), so both say the same thing.
  *
- * Bands replay exactly from the recorded score. Verdicts replay exactly too,
- * except for a question that moves INTO the ambiguous band: adjudication decides
- * those, on features the evaluation rows carry only in part (docs/API.md lists
- * `carrierConcentration`; the engine's newer guards add more). Such a verdict is
- * estimated from what the row carries, and marked `estimated`.
+ * The engine's rule (packages/engine/src/answerability/decide.ts, `bandVerdict`):
+ *   answerability < insufficientBelow            → insufficient, refused
+ *   ≥ sufficientAbove and the best passage passes → sufficient, answered
+ *   otherwise                                    → ambiguous, partial if some passage passes (adjudication), else refused
+ * A row carries `answerability` and `adjudicable` (some passage passes). Whether the
+ * BEST passage passes is not recorded; what the row's recorded band says about it
+ * is used, and a verdict that rests on something no row records is marked `estimated`.
  */
+
+/** What the replay needs of a row; `rowForReplay` in the evaluation page builds it from the wire row. */
+export interface ReplayRow {
+  readonly label: string;
+  readonly band: Band;
+  readonly verdict: Verdict;
+  /** null when degraded or nothing was retrieved: the bands never applied, the recorded verdict stands. */
+  readonly answerability: number | null;
+  readonly adjudicable: boolean;
+  /** The bands the row was scored with (its held-out corpus's), when the report says; sharpens the replay. */
+  readonly recordedBands?: AnswerabilityBands | null;
+}
 
 export interface Outcome {
   readonly band: Band;
   readonly verdict: Verdict;
-  /** The verdict is adjudication's, estimated from the row rather than recorded. */
+  /** The verdict depends on a check the report does not record for this row (see `replay`). */
   readonly estimated: boolean;
 }
 
-type Row = EvalQuestionRow & Record<string, unknown>;
-type Thresholds = GateThresholds & Record<string, unknown>;
-
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/** Would the sufficient band's guards let this question through (they do not depend on the score thresholds)? */
-function passesGuards(q: Row, t: Thresholds): boolean {
-  if (q.downgrade) return false;
-  const conc = num(q.bestConcentration);
-  const rarest = num(q.bestRarestEntity);
-  const maxPassages = num(t.identifyingEntityMaxPassages);
-  if (conc !== undefined && rarest !== undefined && maxPassages !== undefined) return conc >= t.minConcentration || rarest <= maxPassages;
-  if (conc !== undefined) return conc >= t.minConcentration;
-  return true;
+/** Bands as a pair that cannot cross: a slider dragged past the other pushes the band between them to nothing, never negative. */
+export function orderedBands(b: AnswerabilityBands): AnswerabilityBands {
+  return b.insufficientBelow <= b.sufficientAbove ? b : { insufficientBelow: b.sufficientAbove, sufficientAbove: b.insufficientBelow };
 }
 
-/** Adjudication's likely decision from the row: one passage carries the question. */
-function carried(q: Row, t: Thresholds): boolean {
-  const rarest = num(q.carrierRarestEntity);
-  const maxPassages = num(t.identifyingEntityMaxPassages);
-  return q.carrierConcentration >= t.minConcentration || (rarest !== undefined && maxPassages !== undefined && rarest >= 0 && rarest <= maxPassages);
+/** A probability in [0, 1], or null for anything else (a query string, an older report's score threshold). */
+export function probability(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
 }
 
-export function replay(row: EvalQuestionRow, shipped: GateThresholds, proposed: Pick<GateThresholds, 'insufficientBelow' | 'sufficientAbove'>): Outcome {
-  const q = row as Row;
-  const t = shipped as Thresholds;
-  const recorded: Outcome = { band: q.band, verdict: q.verdict, estimated: false };
-  const s = q.score;
-  // refused before scoring (too few terms, no evidence) or unscored (degraded): the score thresholds do not apply
-  if (s === null || !Number.isFinite(s)) return recorded;
-  if (q.band === 'insufficient' && (q.coverage < t.minTermCoverage || s >= t.insufficientBelow)) return recorded;
-  if (s < proposed.insufficientBelow) return { band: 'insufficient', verdict: 'refused', estimated: false };
-  const eligible = q.band === 'sufficient' ? true : q.band === 'ambiguous' && s >= t.sufficientAbove ? false : passesGuards(q, t);
-  if (s >= proposed.sufficientAbove && eligible) return { band: 'sufficient', verdict: 'answered', estimated: false };
-  if (q.band === 'ambiguous') return recorded;
-  return { band: 'ambiguous', verdict: carried(q, t) ? 'partial' : 'refused', estimated: true };
+export const recorded = (row: Pick<ReplayRow, 'band' | 'verdict'>): Outcome => ({ band: row.band, verdict: row.verdict, estimated: false });
+
+/**
+ * The row's outcome under `bands`.
+ *
+ * - answerability null → as recorded.
+ * - below `insufficientBelow` → insufficient, refused (exact).
+ * - between the bands → ambiguous; partial if `adjudicable`, else refused.
+ * - at or above `sufficientAbove` → answered when `adjudicable`; else ambiguous with
+ *   the recorded partial/refused. One exception, known from the record: a row recorded
+ *   AMBIGUOUS although its answerability was already at or above its own `sufficientAbove`
+ *   got there because its best passage failed the checks, so no band makes it answered —
+ *   it stays ambiguous with its recorded verdict.
+ *
+ * Estimated (marked ≈): a row recorded insufficient that moves up (the eval records such
+ * rows as adjudicable without running adjudication on them), and an adjudicable row
+ * recorded ambiguous that moves to answered without the exception above ruling it out
+ * (its best passage's checks are not recorded).
+ */
+export function replay(row: ReplayRow, bands: AnswerabilityBands): Outcome {
+  const p = row.answerability;
+  if (p === null || !Number.isFinite(p)) return recorded(row);
+  const { insufficientBelow, sufficientAbove } = orderedBands(bands);
+  if (p < insufficientBelow) return { band: 'insufficient', verdict: 'refused', estimated: false };
+  const wasInsufficient = row.band === 'insufficient';
+  if (p >= sufficientAbove) {
+    const bestFailed = row.band === 'ambiguous' && row.recordedBands != null && p >= row.recordedBands.sufficientAbove;
+    if (bestFailed) return { band: 'ambiguous', verdict: row.verdict === 'partial' ? 'partial' : 'refused', estimated: false };
+    if (row.adjudicable) return { band: 'sufficient', verdict: 'answered', estimated: row.band !== 'sufficient' };
+    return { band: 'ambiguous', verdict: row.verdict === 'partial' ? 'partial' : 'refused', estimated: wasInsufficient };
+  }
+  return { band: 'ambiguous', verdict: row.adjudicable ? 'partial' : 'refused', estimated: wasInsufficient };
 }
 
-export interface BandChange {
-  readonly row: EvalQuestionRow;
+/** Answered or partial on an unanswerable question, or refused on an answerable one. */
+export function mistakeOf(label: string, verdict: Verdict): 'false answer' | 'false refusal' | null {
+  if (label === 'unanswerable' && verdict !== 'refused') return 'false answer';
+  if (label === 'answerable' && verdict === 'refused') return 'false refusal';
+  return null;
+}
+
+export interface VerdictChange<R extends ReplayRow = ReplayRow> {
+  readonly row: R;
   readonly from: Outcome;
   readonly to: Outcome;
   /** The move makes this question a mistake it was not before (or fixes one). */
   readonly effect: 'new false answer' | 'new false refusal' | 'fixes a false answer' | 'fixes a false refusal' | null;
 }
 
-const mistake = (label: string, verdict: Verdict) => (label === 'unanswerable' && verdict !== 'refused' ? 'false answer' : label === 'answerable' && verdict === 'refused' ? 'false refusal' : null);
-
-export function bandChanges(rows: readonly EvalQuestionRow[], shipped: GateThresholds, proposed: Pick<GateThresholds, 'insufficientBelow' | 'sufficientAbove'>): BandChange[] {
-  const out: BandChange[] = [];
+/** Every row whose band or verdict under `bands` differs from what was recorded. */
+export function verdictChanges<R extends ReplayRow>(rows: readonly R[], bands: AnswerabilityBands): VerdictChange<R>[] {
+  const out: VerdictChange<R>[] = [];
   for (const row of rows) {
-    const from: Outcome = { band: row.band, verdict: row.verdict, estimated: false };
-    const to = replay(row, shipped, proposed);
+    const from = recorded(row);
+    const to = replay(row, bands);
     if (from.band === to.band && from.verdict === to.verdict) continue;
-    const before = mistake(row.label, from.verdict);
-    const after = mistake(row.label, to.verdict);
+    const before = mistakeOf(row.label, from.verdict);
+    const after = mistakeOf(row.label, to.verdict);
     const effect = after && !before ? (`new ${after}` as const) : before && !after ? (`fixes a ${before}` as const) : null;
     out.push({ row, from, to, effect });
   }
   return out;
 }
 
-/** In-sample rates: a memory of this set, never a measurement (seed, Applied ML). */
-export function inSampleRates(rows: readonly EvalQuestionRow[], outcome: (row: EvalQuestionRow) => Pick<Outcome, 'band' | 'verdict'>): { falseAnswerRate: number; falseRefusalRate: number; deferralRate: number } {
-  let ans = 0, unans = 0, falseAnswers = 0, falseRefusals = 0, ambiguous = 0;
+export interface Rates {
+  readonly falseAnswerRate: number;
+  readonly falseRefusalRate: number;
+  readonly deferralRate: number;
+  readonly answerable: number;
+  readonly unanswerable: number;
+  readonly n: number;
+}
+
+/**
+ * The three decision rates over rows under an outcome — the same arithmetic as
+ * packages/eval's `computeMetrics`. Under `replay` these are IN-SAMPLE: bands
+ * chosen on the very questions they are scored on are a memory, not a measurement.
+ */
+export function rates<R extends Pick<ReplayRow, 'label'>>(rows: readonly R[], outcome: (row: R) => Pick<Outcome, 'band' | 'verdict'>): Rates {
+  let answerable = 0, unanswerable = 0, falseAnswers = 0, falseRefusals = 0, ambiguous = 0;
   for (const row of rows) {
     const { band, verdict } = outcome(row);
     if (band === 'ambiguous') ambiguous++;
     if (row.label === 'answerable') {
-      ans++;
+      answerable++;
       if (verdict === 'refused') falseRefusals++;
     } else if (row.label === 'unanswerable') {
-      unans++;
+      unanswerable++;
       if (verdict !== 'refused') falseAnswers++;
     }
   }
   const r = (a: number, b: number) => (b === 0 ? 0 : a / b);
-  return { falseAnswerRate: r(falseAnswers, unans), falseRefusalRate: r(falseRefusals, ans), deferralRate: r(ambiguous, rows.length) };
+  return { falseAnswerRate: r(falseAnswers, unanswerable), falseRefusalRate: r(falseRefusals, answerable), deferralRate: r(ambiguous, rows.length), answerable, unanswerable, n: rows.length };
 }
 
-/** The figure's x scale: log(1 + score), so 0.7 and 10 both have room. */
-export function scoreScale(max: number): { x: (score: number) => number; max: number } {
-  const top = Math.log10(1 + Math.max(1, max));
-  return { x: (s: number) => Math.min(1, Math.max(0, Math.log10(1 + Math.max(0, s)) / top)), max };
+/** Rates with every row replayed under `bands` (in-sample). */
+export function replayedRates(rows: readonly ReplayRow[], bands: AnswerabilityBands): Rates {
+  return rates(rows, (row) => replay(row, bands));
 }

@@ -1,35 +1,50 @@
+import { type AnswerabilityFeatures, answerabilityFeatures, type CorpusKnowledge, type DocumentKnowledge } from './answerability/features.ts';
+import { type Adjudication, type Assessment, type Decision, decideAnswerability } from './answerability/decide.ts';
+import { type AnswerabilityModel, type Bands, parseModel } from './answerability/model.ts';
+import { type SectionRole, sectionsOfPassage } from './answerability/section-role.ts';
+import shippedModel from './answerability/answerability-model.json' with { type: 'json' };
 import { draftExtractive } from './answer/extractive.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
-import { type Adjudication, adjudicate } from './retrieval/adjudicator.ts';
-import { type Assessment, assessEvidence } from './retrieval/evidence-gate.ts';
-import { type GateFeatures, gateFeatures } from './retrieval/gate-features.ts';
-import { DEFAULT_THRESHOLDS, type GateThresholds } from './retrieval/gate-thresholds.ts';
-import { DEFAULT_DEPTH, HybridRetriever, type Retrieval } from './retrieval/hybrid-retriever.ts';
+import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from './retrieval/question-shape.ts';
+import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
+
+let shipped: AnswerabilityModel | undefined;
+
+/**
+ * The model the product ships: trained by `npm run train`, validated
+ * leave-one-corpus-out. Read on first use, so measuring features (which training
+ * does before any model exists for them) never needs it.
+ */
+export function shippedAnswerabilityModel(): AnswerabilityModel {
+  if (!shipped) {
+    const parsed = parseModel(shippedModel);
+    if (!parsed.ok) throw new Error(parsed.message);
+    shipped = parsed.model;
+  }
+  return shipped;
+}
 
 export interface KnowledgeBaseInput {
   readonly documents: readonly SourceDocument[];
   readonly estate?: Estate | null;
-  readonly thresholds?: GateThresholds;
+  /** The answerability model; defaults to the shipped one. */
+  readonly model?: AnswerabilityModel;
+  /** Bands fitted for this corpus (`sandscope calibrate`), replacing the model's own. */
+  readonly bands?: Bands;
   /** Defaults to the hashing embedder; null runs degraded (lexical only) on purpose. */
   readonly embedder?: Embedder | null;
 }
 
-/** The gate's whole decision for one question, before any drafting. */
-export interface Examination {
+/** The whole decision for one question, before any drafting. */
+export interface Examination extends Decision {
   readonly question: string;
   readonly retrieval: Retrieval;
-  readonly features: GateFeatures;
-  readonly assessment: Assessment;
-  readonly adjudication: Adjudication | null;
-  readonly verdict: Verdict;
-  readonly reasons: readonly string[];
-  /** Passages to draft from, the one carrying the answer first. Empty on refusal. */
-  readonly evidence: readonly Chunk[];
+  readonly features: AnswerabilityFeatures;
 }
 
 /** The CLI's `--json` shape (issue 2). */
@@ -37,6 +52,8 @@ export interface AskResult {
   readonly verdict: Verdict;
   readonly band: Band;
   readonly score: number | null;
+  /** The model's probability that the library answers this (null when degraded). */
+  readonly answerability: number | null;
   readonly reasons: readonly string[];
   readonly answer: string;
   readonly claims: readonly Claim[];
@@ -52,10 +69,32 @@ export function corpusVersion(documents: readonly SourceDocument[]): string {
   return `${fnv1a(joined).toString(16).padStart(8, '0')}${fnv1a(`${joined.length}:${joined}`).toString(16).padStart(8, '0')}`;
 }
 
+/** Each document's index terms and sections (with their roles), for features that read beyond one passage. */
+export function documentIndex(chunks: readonly Chunk[]): Map<string, DocumentKnowledge> {
+  const out = new Map<string, { terms: Set<string>; sections: SectionRole[]; lead: string }>();
+  for (const c of chunks) {
+    let d = out.get(c.doc);
+    if (!d) out.set(c.doc, (d = { terms: new Set(), sections: [], lead: c.id }));
+    for (const t of tokenize(indexText(c))) d.terms.add(t);
+    d.sections.push(...sectionsOfPassage(c.heading, c.text, c.level, d.lead === c.id));
+  }
+  return out;
+}
+
+/** Every index term of a file name, title or heading: the words the corpus names things with. */
+export function nameVocabulary(chunks: readonly Chunk[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of chunks) {
+    for (const t of tokenize(`${c.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${c.docTitle}\n${(c.path ?? []).join('\n')}\n${c.heading}`)) out.add(t);
+    for (const line of c.text.split('\n')) if (/^#{1,6}\s/.test(line)) for (const t of tokenize(line)) out.add(t);
+  }
+  return out;
+}
+
 /**
  * A corpus made answerable: its passages, the hybrid index rebuilt in memory
  * (no replica keeps index state on disk — NFR-005), the entity lexicon, and the
- * gate's thresholds. Pure: documents come in as strings.
+ * answerability model. Pure: documents come in as strings.
  */
 export class KnowledgeBase {
   private constructor(
@@ -64,8 +103,10 @@ export class KnowledgeBase {
     readonly estate: Estate | null,
     readonly retriever: HybridRetriever,
     readonly lexicon: EntityLexicon,
-    readonly thresholds: GateThresholds,
+    private readonly chosenModel: AnswerabilityModel | undefined,
+    private readonly chosenBands: Bands | undefined,
     readonly version: string,
+    private readonly knowledge: CorpusKnowledge,
   ) {}
 
   static async build(input: KnowledgeBaseInput): Promise<KnowledgeBase> {
@@ -74,7 +115,21 @@ export class KnowledgeBase {
     const retriever = await HybridRetriever.build(chunks, embedder);
     const estateNames = input.estate ? input.estate.services.flatMap((s) => [s.id, s.name]) : [];
     const lexicon = new EntityLexicon(chunks, estateNames);
-    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.thresholds ?? DEFAULT_THRESHOLDS, corpusVersion(input.documents));
+    const docs = documentIndex(chunks);
+    const names = nameVocabulary(chunks);
+    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t) };
+    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge);
+  }
+
+  /** The model in force: the one given, else the shipped one, with this corpus's calibrated bands if any. */
+  get model(): AnswerabilityModel {
+    const base = this.chosenModel ?? shippedAnswerabilityModel();
+    return this.chosenBands ? { ...base, bands: this.chosenBands } : base;
+  }
+
+  /** The bands in force (the model's, or this corpus's calibrated ones). */
+  get bands(): Bands {
+    return this.model.bands;
   }
 
   private byId: Map<string, Chunk> | undefined;
@@ -88,18 +143,24 @@ export class KnowledgeBase {
     return this.retriever.search(question, depth);
   }
 
-  /** Measure the evidence once; `decide` may then be run under any thresholds. */
-  features(question: string, retrieval: Retrieval): GateFeatures {
-    return gateFeatures(question, retrieval, { lexicon: this.lexicon, idf: (t) => this.retriever.idf(t), knows: (t) => this.retriever.knows(t) });
+  /** Measure the evidence once; the decision may then be taken under any model. */
+  features(question: string, retrieval: Retrieval): AnswerabilityFeatures {
+    return answerabilityFeatures(question, retrieval, this.knowledge);
   }
 
-  async examine(question: string, options: { depth?: number; thresholds?: GateThresholds } = {}): Promise<Examination> {
+  /** The one decision (the evaluation calls the same function on the same features). */
+  decide(features: AnswerabilityFeatures, model: AnswerabilityModel = this.model): Decision {
+    return decideAnswerability(features, model);
+  }
+
+  async examine(question: string, options: { depth?: number; model?: AnswerabilityModel } = {}): Promise<Examination> {
     const retrieval = await this.retrieve(question, options.depth);
-    return decide(question, retrieval, this.features(question, retrieval), options.thresholds ?? this.thresholds);
+    const features = this.features(question, retrieval);
+    return { question, retrieval, features, ...this.decide(features, options.model) };
   }
 
   /** The whole offline path of issue 2: examine, then draft extractively from the evidence. */
-  async ask(question: string, options: { depth?: number; thresholds?: GateThresholds } = {}): Promise<AskResult> {
+  async ask(question: string, options: { depth?: number; model?: AnswerabilityModel } = {}): Promise<AskResult> {
     const t0 = performance.now();
     const exam = await this.examine(question, options);
     const t1 = performance.now();
@@ -109,23 +170,7 @@ export class KnowledgeBase {
   }
 }
 
-/** Gate, then adjudication for the ambiguous band: the decision as a pure function of the features. */
-export function decide(question: string, retrieval: Retrieval, features: GateFeatures, thresholds: GateThresholds): Examination {
-  const assessment = assessEvidence(features, thresholds);
-  if (assessment.band === 'insufficient') {
-    return { question, retrieval, features, assessment, adjudication: null, verdict: 'refused', reasons: assessment.reasons, evidence: [] };
-  }
-  if (assessment.band === 'sufficient') {
-    const best = features.passages[features.bestIndex]!;
-    const rest = features.passages.filter((p) => p !== best && p.missingEntities.length === 0).slice(0, 2);
-    return { question, retrieval, features, assessment, adjudication: null, verdict: 'answered', reasons: assessment.reasons, evidence: [best, ...rest].map((p) => p.result.chunk) };
-  }
-  const adjudication = adjudicate(assessment, thresholds);
-  const reasons = [...assessment.reasons, ...adjudication.reasons];
-  return adjudication.decision === 'partial' && adjudication.carrier
-    ? { question, retrieval, features, assessment, adjudication, verdict: 'partial', reasons, evidence: [adjudication.carrier.chunk] }
-    : { question, retrieval, features, assessment, adjudication, verdict: 'refused', reasons, evidence: [] };
-}
+export type { Adjudication, Assessment, Decision };
 
 export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf: (id: string) => Chunk | undefined, timingsMs: Record<string, number>): AskResult {
   const sourceIds: string[] = [];
@@ -136,13 +181,14 @@ export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf
   });
   const answer =
     exam.verdict === 'refused'
-      ? `The library does not answer this. ${exam.reasons[exam.reasons.length - 1] ?? ''}`.trim()
+      ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim()
       : claims.map((c) => `${c.text} ${c.citations.map((id) => `[${sourceIds.indexOf(id) + 1}]`).join('')}`).join(' ');
   const round = (n: number) => Math.round(n * 1000) / 1000;
   return {
     verdict: exam.verdict,
     band: exam.assessment.band,
     score: exam.assessment.score === null ? null : round(exam.assessment.score),
+    answerability: exam.assessment.answerability === null ? null : round(exam.assessment.answerability),
     reasons: exam.reasons,
     answer,
     claims,

@@ -18,6 +18,14 @@ export interface Chunk {
   readonly doc: string;
   readonly docTitle: string;
   readonly heading: string;
+  /**
+   * Headings the passage stands under, outermost first (the document title aside).
+   * A "How to investigate" section is about the alert heading above it; without
+   * this context every alert's "How to investigate" looked alike.
+   */
+  readonly path?: readonly string[];
+  /** The heading's depth (1 for `#`): a merged `###` under a `##` passage is its child, a `##` its sibling. */
+  readonly level?: number;
   readonly text: string;
 }
 

@@ -1,92 +1,160 @@
-import type { GateThresholds, KnowledgeBase } from '@sandscope/engine';
-import { type BaselineReport, measureBaselines } from './baselines.ts';
-import { type Budgets, BUDGETS, fitThresholds } from './calibration.ts';
-import { crossValidate, type FoldReport, outcomeOf } from './cross-validation.ts';
-import { type DecisionFeatures, type Measured, measureAll } from './measure.ts';
-import { computeMetrics, type Metrics } from './metrics.ts';
-import type { EvalQuestion } from './question-set.ts';
+import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
+import { type BandFit, type Budgets, BUDGETS, fitBands, type Scored } from './bands.ts';
+import type { EvidenceError } from './evidence.ts';
+import { assignFolds } from './folds.ts';
+import { leaveOneCorpusOut } from './loco.ts';
+import type { Measured } from './measure.ts';
+import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
+import { outcomeOf } from './outcome.ts';
+import { type TrainingGroup, trainModel } from './train.ts';
 
-/** One row per question: everything the website's threshold slider needs to replay `verdictOf` exactly. */
-export interface QuestionRow extends DecisionFeatures {
+/** Issue 9's targets, beside the seed's budgets: what the report says is met or missed. */
+export const DECISION_TARGETS = { falseAnswerRate: 0.05, falseRefusalRate: 0.1, deferralRate: 0.25, rightSourceRate: 0.95 } as const;
+
+/** One corpus's figures: held out (leave-one-corpus-out, or a fold) or scored with the shipped model. */
+export interface CorpusFigures extends Omit<Metrics, 'byMechanism'> {
+  readonly name: string;
+  /** How many questions were scored (the same as `n`; named for the `corpora` list of `eval --loco --json`). */
+  readonly questions: number;
+  /** Its README's status: seen (its errors were read while developing the decision) or unseen. */
+  readonly status?: string;
+  /** Whether the bands it was scored with met both budgets on the data they were fitted on. */
+  readonly workable?: boolean;
+  readonly bands?: Bands;
+}
+
+/** One row per question: what the website's band slider replays (answerability against the bands). */
+export interface QuestionRow {
   readonly id: string;
+  readonly corpus: string;
   readonly question: string;
   readonly label: string;
   readonly mechanism: string;
   readonly band: string;
   readonly verdict: string;
+  /** The question's answerability under the model that scored it; null when degraded. */
+  readonly answerability: number | null;
+  /** Whether adjudication would let it through as partial, were it in the ambiguous band (the slider needs it). */
+  readonly adjudicable: boolean;
+  /** Whether its best passage fails no check: at or above the answer band it is answered only if so. */
+  readonly bestPasses: boolean;
+  /** dense × BM25 of the strongest passage (the seed's score, reported). */
+  readonly score: number | null;
+  readonly source: Outcome['source'];
   readonly rank: number | null;
 }
 
 /**
- * `sandscope eval --json`. The rates are HELD-OUT (cross-validated) unless mode is
- * "shipped-thresholds" — the same Metrics every run reports, plus the record of how
- * they were obtained.
+ * `sandscope eval --json`. Every rate is HELD OUT unless mode is `shipped-model`
+ * (a set scored with what ships, tuned on nothing).
  */
 export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseRefusals'> {
-  readonly mode: 'cross-validated' | 'shipped-thresholds';
-  readonly folds: readonly FoldReport[];
-  readonly noWorkableBandFolds: number;
-  readonly baselines: Record<string, BaselineReport>;
-  /** The thresholds that ship: fitted on the whole set AFTER cross-validation measured the procedure. */
-  readonly thresholds: GateThresholds;
-  readonly thresholdsWorkable: boolean;
-  /** The shipped thresholds scored on the very set they were fitted on — a memory, shown only for contrast. */
-  readonly inSample: Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate'> | null;
+  readonly mode: 'leave-one-corpus-out' | 'cross-validated' | 'shipped-model';
+  readonly corpora: readonly CorpusFigures[];
+  /** The bands in force: the shipped model's, or those refitted on the whole set after cross-validation. */
+  readonly bands: Bands;
   readonly budgets: Budgets;
+  readonly targets: typeof DECISION_TARGETS;
+  readonly evidenceErrors: readonly (EvidenceError & { readonly corpus: string })[];
   readonly questions: readonly QuestionRow[];
 }
 
-export interface EvaluateOptions {
-  readonly folds?: number;
-  readonly seed?: number;
-  /** Score with these thresholds and tune nothing (an external set scored with what ships). */
-  readonly shipped?: GateThresholds;
-  readonly onProgress?: (done: number, total: number) => void;
-}
-
-export async function evaluate(kb: KnowledgeBase, questions: readonly EvalQuestion[], options: EvaluateOptions = {}): Promise<EvaluationReport> {
-  const measured = await measureAll(kb, questions, (d) => options.onProgress?.(d, questions.length));
-  return evaluateMeasured(measured, options);
-}
-
-export function evaluateMeasured(measured: readonly Measured[], options: EvaluateOptions = {}): EvaluationReport {
-  const folds = Math.max(2, Math.min(options.folds ?? 5, measured.length));
-  const cv = crossValidate(measured, { folds, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  const baselines = measureBaselines(measured, cv, BUDGETS);
-  const whole = options.shipped ? null : fitThresholds(measured.map((m) => ({ id: m.question.id, label: m.question.label, decision: m.decision })));
-  const thresholds = options.shipped ?? whole!.thresholds;
-  const final = measured.map((m) => outcomeOf(m, thresholds));
-  const headline: Metrics = options.shipped ? computeMetrics(final) : cv.pooled;
-  const inSample = whole ? computeMetrics(final) : null;
-  return {
-    mode: options.shipped ? 'shipped-thresholds' : 'cross-validated',
-    n: headline.n,
-    answerable: headline.answerable,
-    unanswerable: headline.unanswerable,
-    falseAnswerRate: headline.falseAnswerRate,
-    falseRefusalRate: headline.falseRefusalRate,
-    deferralRate: headline.deferralRate,
-    partialRate: headline.partialRate,
-    mrr: headline.mrr,
-    recallAt6: headline.recallAt6,
-    byMechanism: headline.byMechanism,
-    folds: options.shipped ? [] : cv.folds,
-    noWorkableBandFolds: options.shipped ? 0 : cv.noWorkableBandFolds,
-    baselines,
-    thresholds,
-    thresholdsWorkable: whole ? whole.feasible : true,
-    inSample: inSample ? { falseAnswerRate: inSample.falseAnswerRate, falseRefusalRate: inSample.falseRefusalRate, deferralRate: inSample.deferralRate } : null,
-    budgets: BUDGETS,
-    questions: measured.map((m, i) => ({
+function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): QuestionRow[] {
+  const byKey = new Map(outcomes.map((o) => [`${o.corpus}\u0000${o.id}`, o]));
+  return measured.map((m) => {
+    const o = byKey.get(`${m.corpus}\u0000${m.question.id}`)!;
+    return {
       id: m.question.id,
+      corpus: m.corpus,
       question: m.question.question,
       label: m.question.label,
       mechanism: m.question.mechanism,
-      // In JSON an Infinity rarity ("no passage names an entity") is written as null.
-      ...m.decision,
-      band: final[i]!.band,
-      verdict: final[i]!.verdict,
+      band: o.band,
+      verdict: o.verdict,
+      answerability: o.answerability,
+      adjudicable: o.adjudicable ?? false,
+      bestPasses: o.bestPasses ?? false,
+      score: m.features.score,
+      source: o.source,
       rank: m.rank,
-    })),
-  };
+    };
+  });
+}
+
+const figures = (name: string, m: Metrics, extra: Partial<CorpusFigures> = {}): CorpusFigures => {
+  const { byMechanism: _, ...rest } = m;
+  return { name, questions: m.n, ...rest, ...extra };
+};
+
+function report(mode: EvaluationReport['mode'], outcomes: readonly Outcome[], corpora: CorpusFigures[], measured: readonly Measured[], bands: Bands, evidenceErrors: EvaluationReport['evidenceErrors']): EvaluationReport {
+  const { falseAnswers: _a, falseRefusals: _r, ...pooled } = computeMetrics(outcomes);
+  return { mode, ...pooled, corpora, bands, budgets: BUDGETS, targets: DECISION_TARGETS, evidenceErrors, questions: rows(measured, outcomes) };
+}
+
+/** Score a set with a model as it is: nothing tuned on it (an external set, feedback, a foreign corpus). */
+export function evaluateShipped(measured: readonly Measured[], model: AnswerabilityModel, options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {}): EvaluationReport {
+  const outcomes = measured.map((m) => outcomeOf(m, model));
+  const name = options.name ?? measured[0]?.corpus ?? 'corpus';
+  return report('shipped-model', outcomes, [figures(name, computeMetrics(outcomes))], measured, model.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })));
+}
+
+/**
+ * k-fold cross-validation of the whole training procedure on one set (the
+ * generated set's figure): for each fold, train on the other folds, score it.
+ */
+export function crossValidateSet(measured: readonly Measured[], options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {}): EvaluationReport {
+  const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
+  const assignment = assignFolds(measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })), k, options.seed ?? 11);
+  const folds: TrainingGroup[] = Array.from({ length: k }, (_, f) => ({ name: `fold ${f + 1}`, measured: measured.filter((m) => assignment.get(m.question.id) === f) })).filter((g) => g.measured.length);
+  const outcomes: Outcome[] = [];
+  const corpora: CorpusFigures[] = [];
+  for (const fold of folds) {
+    const trained = trainModel(folds.filter((g) => g !== fold));
+    if (trained.trainedOn.includes(fold.name)) throw new Error(`cross-validation leak: ${fold.name} was in its own training set`);
+    const own = fold.measured.map((m) => outcomeOf(m, trained.model));
+    outcomes.push(...own);
+    corpora.push(figures(fold.name, computeMetrics(own), { workable: trained.bandFit.feasible, bands: trained.model.bands }));
+  }
+  const whole = trainModel(folds);
+  const name = measured[0]?.corpus ?? 'corpus';
+  return report('cross-validated', outcomes, corpora, measured, whole.model.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })));
+}
+
+/** The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training. */
+export function evaluateLeaveOneCorpusOut(
+  corpora: readonly (TrainingGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
+  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands?: Bands } = {},
+): EvaluationReport {
+  const loco = leaveOneCorpusOut(corpora, options);
+  const figs = loco.corpora.map((c) => {
+    const { corpus, workable, bands, byMechanism: _, ...m } = c;
+    const status = corpora.find((g) => g.name === corpus)?.status;
+    return { name: corpus, questions: m.n, ...m, workable, bands, ...(status ? { status } : {}) };
+  });
+  const errors = corpora.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
+  return report('leave-one-corpus-out', loco.outcomes, figs, corpora.flatMap((c) => c.measured), options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 }, errors);
+}
+
+/**
+ * `sandscope calibrate`: the shipped model's weights as they are, the bands refitted
+ * on a team's own questions. Measured first — for each fold, bands fitted on the
+ * other folds score it — then fitted on the whole set (what is written).
+ */
+export function calibrateBands(measured: readonly Measured[], model: AnswerabilityModel, options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {}): { report: EvaluationReport; fit: BandFit } {
+  const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
+  const assignment = assignFolds(measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })), k, options.seed ?? 11);
+  const scored: Scored[] = measured.map((m) => ({ m, ratings: rate(m.features, model) }));
+  const outcomes: Outcome[] = [];
+  const corpora: CorpusFigures[] = [];
+  for (let f = 0; f < k; f++) {
+    const test = measured.filter((m) => assignment.get(m.question.id) === f);
+    if (!test.length) continue;
+    const fit = fitBands(scored.filter((s) => assignment.get(s.m.question.id) !== f));
+    const own = test.map((m) => outcomeOf(m, model, fit.bands));
+    outcomes.push(...own);
+    corpora.push(figures(`fold ${f + 1}`, computeMetrics(own), { workable: fit.feasible, bands: fit.bands }));
+  }
+  const fit = fitBands(scored);
+  const name = measured[0]?.corpus ?? 'corpus';
+  return { report: report('cross-validated', outcomes, corpora, measured, fit.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e }))), fit };
 }

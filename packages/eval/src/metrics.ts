@@ -3,12 +3,23 @@ import type { Label } from './question-set.ts';
 
 export interface Outcome {
   readonly id: string;
+  readonly corpus: string;
   readonly mechanism: string;
   readonly label: Label;
   readonly band: Band;
   readonly verdict: Verdict;
+  /** The model's probability for the question (null when degraded or nothing was retrieved). */
+  readonly answerability: number | null;
   readonly rank: number | null;
   readonly hasExpected: boolean;
+  /** For an answered answerable question: did a cited passage be its labelled one? null otherwise. */
+  readonly source: 'right' | 'wrong' | 'unknown' | null;
+  /** For an answered procedure question with labelled steps: does the answer carry them all? null otherwise. */
+  readonly stepsCovered: boolean | null;
+  /** Would adjudication let it through as partial, were it in the ambiguous band? (The band explorer replays it.) */
+  readonly adjudicable?: boolean;
+  /** Does the model's best passage fail no check (so the sufficient band would answer it)? */
+  readonly bestPasses?: boolean;
 }
 
 export interface MechanismRow {
@@ -30,10 +41,17 @@ export interface Metrics {
   readonly falseAnswerRate: number;
   /** Refused on an answerable question, over answerable questions. */
   readonly falseRefusalRate: number;
-  /** Share landing in the ambiguous band, before adjudication. */
+  /** Share landing in the ambiguous band (the model unsure), before adjudication. */
   readonly deferralRate: number;
   /** Of the ambiguous ones, the share adjudication let through as partial. */
   readonly partialRate: number;
+  /** Answered answerable questions (with a labelled source) that cite a passage other than the labelled one. */
+  readonly wrongSourceAnswers: number;
+  /** Of answered answerable questions with a labelled source, the share citing it (issue 9 B). */
+  readonly rightSourceRate: number;
+  /** Answered procedure questions whose labelled section has steps, and the share whose answer carries every step. */
+  readonly procedureAnswers: number;
+  readonly stepsCoveredRate: number;
   /** Chunk MRR over answerable questions with a known expected passage (rank read to depth 50). */
   readonly mrr: number;
   readonly recallAt6: number;
@@ -48,6 +66,8 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
   const falseAnswers = unanswerable.filter((o) => o.verdict !== 'refused').length;
   const falseRefusals = answerable.filter((o) => o.verdict === 'refused').length;
   const ranked = answerable.filter((o) => o.hasExpected);
+  const sourced = answerable.filter((o) => o.source === 'right' || o.source === 'wrong');
+  const procedures = answerable.filter((o) => o.stepsCovered !== null);
   const byMechanism: Record<string, MechanismRow> = {};
   for (const o of outcomes) {
     const row = byMechanism[o.mechanism] ?? { label: o.label, n: 0, answered: 0, partial: 0, refused: 0, ambiguous: 0 };
@@ -71,6 +91,10 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
     falseRefusalRate: ratio(falseRefusals, answerable.length),
     deferralRate: ratio(ambiguous.length, outcomes.length),
     partialRate: ratio(ambiguous.filter((o) => o.verdict === 'partial').length, ambiguous.length),
+    wrongSourceAnswers: sourced.filter((o) => o.source === 'wrong').length,
+    rightSourceRate: ratio(sourced.filter((o) => o.source === 'right').length, sourced.length),
+    procedureAnswers: procedures.length,
+    stepsCoveredRate: ratio(procedures.filter((o) => o.stepsCovered).length, procedures.length),
     mrr: ratio(ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0), ranked.length),
     recallAt6: ratio(ranked.filter((o) => o.rank !== null && o.rank <= 6).length, ranked.length),
     byMechanism,

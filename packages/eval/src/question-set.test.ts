@@ -31,6 +31,10 @@ describe('metrics', () => {
     band,
     rank,
     hasExpected: label === 'answerable',
+    corpus: 'c',
+    answerability: null,
+    source: label === 'answerable' && verdict !== 'refused' ? 'right' : null,
+    stepsCovered: null,
   });
   it('counts partial on an unanswerable question as a false answer, and hand-computed MRR and recall@6', () => {
     const m = computeMetrics([

@@ -14,6 +14,8 @@ export interface EvalQuestion {
   readonly evidence?: string;
   /** The source item it was made from; cross-validation keeps a group in one fold. */
   readonly group?: string;
+  /** What the writer says the question asks for (`procedure`, `value`, …): procedure answers are checked for their steps. */
+  readonly intent?: string;
 }
 
 const ExternalQuestion = z.object({
@@ -24,6 +26,7 @@ const ExternalQuestion = z.object({
   doc: z.string().min(1).optional(),
   evidence: z.string().min(1).optional(),
   group: z.string().min(1).optional(),
+  intent: z.string().min(1).optional(),
 });
 
 export interface BadLine {
@@ -70,6 +73,7 @@ export function parseQuestionsJsonl(text: string): { questions: EvalQuestion[]; 
       ...(q.doc ? { doc: q.doc } : {}),
       ...(q.evidence ? { evidence: q.evidence } : {}),
       ...(q.group ? { group: q.group } : {}),
+      ...(q.intent ? { intent: q.intent } : {}),
     });
   });
   return { questions, bad };

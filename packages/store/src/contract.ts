@@ -5,6 +5,7 @@ import { appendMemory, listMemory, touchSession } from './session-repository.ts'
 import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-repository.ts';
 import { searchSimilarChunks } from './chunk-similarity.ts';
 import { saveClaims } from './citation-repository.ts';
+import { describeFeedbackContract } from './contract-feedback.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -36,7 +37,7 @@ export interface ContractTarget {
 export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
-  'spend_ledger', 'eval_run',
+  'spend_ledger', 'eval_run', 'feedback',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -100,7 +101,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 17 tables', async () => {
+      it('apply in order, record every version, and create the 18 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));
@@ -409,6 +410,8 @@ export function describeStoreContract(
         }
       });
     });
+
+    describeFeedbackContract(() => ({ db, newRun }));
 
     describe('sessions, ledger, evaluations and cache', () => {
       it('sessions are created on first touch and scope memory', async () => {

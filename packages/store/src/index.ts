@@ -19,3 +19,4 @@ export * from './provider-event-repository.ts';
 export * from './spend-ledger-repository.ts';
 export * from './eval-run-repository.ts';
 export * from './cache-repository.ts';
+export * from './feedback-repository.ts';

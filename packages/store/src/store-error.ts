@@ -14,6 +14,7 @@ export type StoreErrorCode =
   | 'approval_session_mismatch'
   | 'run_not_found'
   | 'run_not_running'
+  | 'run_without_verdict'
   | 'vector_search_unavailable'
   | 'invalid_argument';
 
@@ -32,6 +33,8 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   run_not_found: 'Check the run id.',
   run_not_running:
     'The run already finished or was marked interrupted at start-up; start a new run instead of finishing this one.',
+  run_without_verdict:
+    'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
   invalid_argument: 'Fix the argument named in the message.',
 };

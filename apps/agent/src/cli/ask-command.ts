@@ -25,7 +25,7 @@ export async function askCommand(argv: string[]): Promise<number> {
   const workload = parseWorkload(values.workload);
   if (!workload.ok) throw new UserError(workload.message);
   const source = loadCorpusSource(values.corpus);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
   const failProviders = (values['fail-provider'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);

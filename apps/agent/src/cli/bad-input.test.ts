@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
 import { captureOutput } from './testing/capture-output.ts';
 
@@ -81,7 +81,57 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(io.err).toMatch(/2 malformed line\(s\).*line 2: not JSON.*line 3: label/);
     io.err = '';
     expect(await main(['eval', '--questions', file, '--json', '--skip-bad'])).toBe(0);
-    expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-thresholds' });
+    expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
     expect(io.err).toMatch(/skipped 2 malformed line\(s\): 2, 3/);
+  });
+});
+
+describe('feedback: bad input is refused in one line before any database is opened', () => {
+  const RUN = '0b9c3f0e-4a8e-4c1e-9d6a-2f1e5b7c8d90';
+  it('a bad or missing label, a run id that is not one, a note over 2000 characters', async () => {
+    const cases: [string[], RegExp][] = [
+      [['feedback', RUN, '--label', 'wrong'], /--label must be one of wrong-answer, wrong-refusal, right \(got "wrong"\)/],
+      [['feedback', RUN], /--label is required/],
+      [['feedback', '--label', 'right'], /name exactly one run id/],
+      [['feedback', 'run-42', '--label', 'right'], /"run-42" is not a run id \(a uuid\)/],
+      [['feedback', RUN, '--label', 'right', '--note', 'x'.repeat(2001)], /the note is 2001 characters; the limit is 2000/],
+      [['feedback', '--export', join(tmp, 'out.jsonl'), RUN], /--export writes every mark; it takes no run id/],
+    ];
+    for (const [argv, message] of cases) {
+      io.err = '';
+      expect(await main(argv), argv.join(' ')).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(message);
+    }
+  });
+  it('an export path in a folder that does not exist, or that is a folder', async () => {
+    expect(await main(['feedback', '--export', join(tmp, 'no-such-folder', 'marks.jsonl')])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/cannot write .*marks\.jsonl: the folder .*no-such-folder does not exist/);
+    io.err = '';
+    expect(await main(['feedback', '--export', tmp])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/is a folder\. Pass --export with a file name/);
+  });
+  it('no database where SANDSCOPE_DATA_DIR points: said, and none is created', async () => {
+    const nowhere = join(tmp, 'no-data');
+    vi.stubEnv('SANDSCOPE_DATA_DIR', nowhere);
+    vi.stubEnv('DATABASE_URL', '');
+    try {
+      for (const argv of [['feedback', RUN, '--label', 'right'], ['eval', '--feedback'], ['feedback', '--export', join(tmp, 'x.jsonl')]]) {
+        io.err = '';
+        expect(await main(argv), argv.join(' ')).toBe(2);
+        oneLine();
+        expect(io.err).toMatch(/no Sandscope database at .*no-data\/pglite: runs are recorded by the agent/);
+      }
+      expect(existsSync(nowhere)).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+  it('eval with both --questions and --feedback', async () => {
+    expect(await main(['eval', '--feedback', '--questions', join(tmp, 'q.jsonl')])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/pass --questions FILE or --feedback, not both/);
   });
 });

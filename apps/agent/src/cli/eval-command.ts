@@ -1,13 +1,26 @@
-import { evaluate } from '@sandscope/eval';
+import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluateShipped, measureAll, resolveEvidence } from '@sandscope/eval';
+import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
+import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { evalInputs, parseFolds, parseSeed, progressBar } from './eval-support.ts';
+import { evalInputs, parseFolds, parseSeed } from './eval-support.ts';
 
-/** `sandscope eval [--corpus DIR] [--questions FILE.jsonl] [--folds 5] [--cv] [--json] [--skip-bad] [--rows]` */
+/**
+ * `sandscope eval [--loco [--corpora DIR] [--exclude a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
+ * [--folds 5] [--cv] [--json] [--rows] [--skip-bad]`.
+ * - `--loco`: the headline — leave-one-corpus-out over the development corpora.
+ * - `--questions FILE` / `--feedback` (people's marks on runs, issue 9 D): an external set, scored with the
+ *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text.
+ * - otherwise the corpus's own (generated) set, cross-validated.
+ */
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('eval', argv, {
+    loco: { type: 'boolean', default: false },
+    corpora: { type: 'string' },
+    exclude: { type: 'string' },
     corpus: { type: 'string' },
     questions: { type: 'string' },
+    feedback: { type: 'boolean', default: false },
     folds: { type: 'string' },
     seed: { type: 'string' },
     cv: { type: 'boolean', default: false },
@@ -17,19 +30,45 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   const folds = parseFolds(values.folds);
   const seed = parseSeed(values.seed);
-  const inputs = await evalInputs({ ...(values.corpus ? { corpus: values.corpus } : {}), ...(values.questions ? { questions: values.questions } : {}), skipBad: values['skip-bad'], ...(seed !== undefined ? { seed } : {}) });
-  // An external set is scored with what ships, never tuned on, unless --cv asks for that.
-  const shipped = inputs.external && !values.cv ? inputs.kb.thresholds : undefined;
-  const report = await evaluate(inputs.kb, inputs.questions, {
-    folds,
-    ...(shipped ? { shipped } : {}),
-    ...(progressBar('scoring') ? { onProgress: progressBar('scoring')! } : {}),
-  });
+  let report: EvaluationReport;
+  let origin: string;
+  let bandsFrom: string | undefined;
+  if (values.loco) {
+    if (values.questions || values.feedback || values.corpus) throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
+    const exclude = parseExclude(values.exclude);
+    const corpora = await loadEvalCorpora(values.corpora ?? DEFAULT_EVAL_CORPORA_DIR, (name) => !exclude.has(name));
+    for (const c of corpora) if (!c.measured) process.stderr.write(`sandscope: left out ${c.name}: ${c.missing}\n`);
+    const present = corpora.filter((c) => c.measured);
+    if (present.length < 2) throw new UserError('leave-one-corpus-out needs at least two corpora with their texts; run `npm run corpora` first.');
+    const generated = await loadGeneratedSet();
+    report = evaluateLeaveOneCorpusOut(
+      present.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
+      { alwaysTrainOn: [generated] },
+    );
+    origin = `${present.length} development corpora (${present.map((c) => c.name).join(', ')})`;
+  } else {
+    const inputs = await evalInputs({
+      ...(values.corpus ? { corpus: values.corpus } : {}),
+      ...(values.questions ? { questions: values.questions } : {}),
+      feedback: values.feedback,
+      skipBad: values['skip-bad'],
+      ...(seed !== undefined ? { seed } : {}),
+    });
+    const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
+    const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
+    // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
+    report =
+      inputs.external && !values.cv
+        ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
+        : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
+    origin = inputs.origin;
+    bandsFrom = inputs.source.thresholdsFrom;
+  }
   if (values.json) {
     const { questions, ...summary } = report;
-    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: inputs.origin, thresholdsFrom: inputs.source.thresholdsFrom }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}) }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, inputs.origin, inputs.source.thresholdsFrom)}\n`);
+    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom)}\n`);
   }
   return 0;
 }

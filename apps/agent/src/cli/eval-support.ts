@@ -4,6 +4,7 @@ import { KnowledgeBase } from '@sandscope/engine';
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
 import { UserError } from '../user-error.ts';
+import { loadFeedbackQuestions } from './feedback-marks.ts';
 
 export function gapsOf(source: CorpusSource): Gap[] {
   const path = join(source.root, 'GAPS.md');
@@ -26,10 +27,15 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   }
   if (bad.length) process.stderr.write(`sandscope: skipped ${bad.length} malformed line(s): ${bad.map((b) => b.line).join(', ')}\n`);
   if (questions.length === 0) throw new UserError(`${path} holds no questions. Each line: {"question": "...", "label": "answerable"|"unanswerable"}.`);
+  noteOneLabel(questions);
+  return questions;
+}
+
+/** A set with one label has one error rate undefined; said once, on stderr, for a file or the marks alike. */
+function noteOneLabel(questions: readonly EvalQuestion[]): void {
   if (!questions.some((q) => q.label === 'answerable') || !questions.some((q) => q.label === 'unanswerable')) {
     process.stderr.write('sandscope: note: the set has only one label, so one of the two error rates is undefined (reported as 0).\n');
   }
-  return questions;
 }
 
 export interface EvalInputs {
@@ -41,10 +47,21 @@ export interface EvalInputs {
   readonly external: boolean;
 }
 
-/** Corpus + questions: an external file, the corpus's questions.jsonl, or a fresh generation. */
-export async function evalInputs(options: { corpus?: string; questions?: string; skipBad: boolean; seed?: number }): Promise<EvalInputs> {
+/**
+ * Corpus + questions: an external file, people's marks on runs (`feedback`,
+ * read from the agent's database and converted by feedbackToQuestion — an
+ * external set like a file), the corpus's questions.jsonl, or a fresh generation.
+ */
+export async function evalInputs(options: { corpus?: string; questions?: string; feedback?: boolean; skipBad: boolean; seed?: number }): Promise<EvalInputs> {
+  if (options.feedback && options.questions) throw new UserError('pass --questions FILE or --feedback, not both: each is the whole question set.');
+  // The marks first: no database or no marks fails in one line before the corpus is indexed.
+  const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+  if (marked) {
+    noteOneLabel(marked.questions);
+    return { source, kb, questions: marked.questions, origin: marked.origin, external: true };
+  }
   if (options.questions) {
     return { source, kb, questions: readQuestionFile(options.questions, options.skipBad), origin: options.questions, external: true };
   }

@@ -3,6 +3,7 @@ import { askCommand } from './ask-command.ts';
 import { graphCommand } from './graph-command.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { evalCommand } from './eval-command.ts';
+import { feedbackCommand } from './feedback-command.ts';
 import { questionsCommand } from './questions-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { startCommand } from './start-command.ts';
@@ -19,8 +20,12 @@ Usage:
       --corpus DIR                                       another folder of markdown (default: the bundled corpus)
   npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
                                                          { nodes, edges, mermaid }
-  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl] [--folds 5] [--cv] [--json] [--skip-bad]
-                                                         held-out figures of the evidence gate
+  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json] [--skip-bad]
+                                                         held-out figures of the evidence gate; --feedback scores
+                                                         the marked runs with what ships, never tuned on
+  npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
+                                                         mark a run (replaces its earlier mark)
+  npx sandscope feedback --export FILE.jsonl             every mark as a question file (eval --questions)
   npx sandscope calibrate --corpus DIR [--questions FILE] fit thresholds for a corpus (writes DIR/thresholds.json)
   npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
   AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
@@ -35,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   ask: askCommand,
   graph: graphCommand,
   eval: evalCommand,
+  feedback: feedbackCommand,
   calibrate: calibrateCommand,
   questions: questionsCommand,
   serve: serveCommand,

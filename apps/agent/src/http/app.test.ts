@@ -28,7 +28,7 @@ const TOKEN = 'test-token-0123456789abcdef0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ANSWERABLE = 'What is the connection pool ceiling for orders-db?';
 const UNANSWERABLE = 'How do we rotate TLS certificates?';
-const GATED = { question: 'Can we raise the orders-db connection pool ceiling in production now?', workload: 'change' } as const;
+const GATED = { question: 'What is the failover procedure for orders-db?', workload: 'change' } as const;
 const POOL_CHUNK = 'architecture-order-path#orders-db-connection-pool-ceiling';
 
 function config(extra: Record<string, string> = {}): ServeConfig {
@@ -325,7 +325,7 @@ describe('the agent API over the default (offline) stack', () => {
     it('GET /v1/eval/latest: the newest eval_run row, else the report file; rows keep every decision feature', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'sandscope-eval-'));
       const reportPath = join(dir, 'evaluation.json');
-      const row = { id: 'q1', question: 'What is the pool ceiling?', label: 'answerable', mechanism: 'policy_value', score: 9.5, coverage: 1, band: 'sufficient', verdict: 'answered', downgrade: false, carrierConcentration: 0.4, bestRarestEntity: 2 };
+      const row = { id: 'q1', corpus: 'larkspur', question: 'What is the pool ceiling?', label: 'answerable', mechanism: 'policy_value', band: 'sufficient', verdict: 'answered', answerability: 0.93, adjudicable: true, bestPasses: true, score: 9.5, source: 'right', rank: 1 };
       await writeFile(reportPath, JSON.stringify({ mode: 'cross-validated', n: 1, questions: [row] }));
       const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath) }));
       try {
@@ -333,7 +333,7 @@ describe('the agent API over the default (offline) stack', () => {
         expect(await fromFile.json()).toEqual({ summary: { mode: 'cross-validated', n: 1 }, questions: [row], source: 'file' });
         await saveEvalRun(store.db, { kind: 'cross-validated', summary: { mode: 'cross-validated', n: 2, questions: [{ ...row, id: 'q2' }] } });
         const fromDb = (await (await reading.request('/v1/eval/latest', { headers: AUTH })).json()) as { summary: { n: number }; questions: { id: string }[]; source: string };
-        expect(fromDb).toMatchObject({ summary: { n: 2 }, questions: [{ id: 'q2', bestRarestEntity: 2 }], source: 'database' });
+        expect(fromDb).toMatchObject({ summary: { n: 2 }, questions: [{ id: 'q2', answerability: 0.93 }], source: 'database' });
       } finally {
         await store.db.query('delete from eval_run');
         await rm(dir, { recursive: true, force: true });

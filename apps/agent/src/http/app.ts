@@ -6,6 +6,7 @@ import type { RateLimiter } from '../limits/limiter.ts';
 import type { AgentService } from '../service/compose.ts';
 import type { CorpusView } from '../service/corpus-catalog.ts';
 import type { EvalLatestView } from '../service/eval-latest.ts';
+import type { FeedbackService } from '../service/feedback-service.ts';
 import type { HealthReport } from '../service/health.ts';
 import type { ServiceMetrics } from '../service/metrics.ts';
 import type { RunReader } from '../service/run-reader.ts';
@@ -13,6 +14,7 @@ import type { RunService } from '../service/run-service.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { bearerAuth } from './bearer-auth.ts';
 import { clientAddress, nodeSocketAddress, type SocketAddress } from './client-address.ts';
+import { parseFeedbackRequest } from './feedback-request.ts';
 import { readJsonBody } from './request-body.ts';
 import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
 import { streamRun } from './run-stream.ts';
@@ -28,6 +30,8 @@ export interface AppDeps {
   readonly maxQuestionChars: number;
   readonly runs: RunService;
   readonly reader: RunReader;
+  /** People's marks on runs (issue 9, part D). */
+  readonly feedback: FeedbackService;
   readonly limiter: RateLimiter;
   readonly metrics: ServiceMetrics;
   readonly corpus: CorpusView;
@@ -52,6 +56,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
     maxQuestionChars: agent.config.maxQuestionChars,
     runs: agent.runs,
     reader: agent.reader,
+    feedback: agent.feedback,
     limiter: agent.limiter,
     metrics: agent.metrics,
     corpus: agent.corpus,
@@ -124,6 +129,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const run = await deps.runs.approve({ runId: c.req.param('id'), sessionId: c.get('sessionId') });
     return c.json({ run }, 201);
   });
+
+  // A mark spends nothing, so it does not pass the limiter; the body is still read within MAX_BODY_BYTES.
+  app.post('/v1/runs/:id/feedback', async (c) => {
+    const request = parseFeedbackRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes));
+    return c.json({ feedback: await deps.feedback.mark(c.req.param('id'), request) });
+  });
+
+  app.get('/v1/feedback', async (c) => c.json({ feedback: await deps.feedback.list() }));
 
   app.get('/v1/corpus', (c) => c.json(deps.corpus));
   app.get('/v1/estate', (c) => {

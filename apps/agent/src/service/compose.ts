@@ -23,6 +23,7 @@ import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
 import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
+import { FeedbackService } from './feedback-service.ts';
 import { checkHealth, type HealthReport } from './health.ts';
 import { ServiceMetrics } from './metrics.ts';
 import { RunReader } from './run-reader.ts';
@@ -64,6 +65,7 @@ export interface AgentService {
   readonly orchestrator: Orchestrator;
   readonly runs: RunService;
   readonly reader: RunReader;
+  readonly feedback: FeedbackService;
   readonly limiter: RateLimiter;
   readonly metrics: ServiceMetrics;
   readonly candidates: readonly RouterCandidate[];
@@ -103,7 +105,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
   const candidates = options.candidates ?? candidatesFromEnv(env, options);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
 
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config));
@@ -168,6 +170,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       orchestrator,
       runs,
       reader,
+      feedback: new FeedbackService(store.db),
       limiter: ready,
       metrics,
       candidates,

@@ -3,22 +3,29 @@ import { readFile } from 'node:fs/promises';
 import { type Database, latestEvalRun } from '@sandscope/store';
 
 /**
- * One row of `GET /v1/eval/latest`'s `questions`: what the website's threshold
- * slider replays. The documented fields are always present (normalised); every
- * other decision feature the evaluation recorded is passed through as it is, so
- * the slider can replay the verdict exactly as the gate decided it.
+ * One row of `GET /v1/eval/latest`'s `questions` (packages/eval's `QuestionRow`):
+ * what the website's band explorer replays — each row's answerability against the
+ * two bands, and whether adjudication would let it through. The documented fields
+ * are always present (normalised, so a row recorded before the answerability model
+ * reads as one with no answerability rather than as garbage); anything else the
+ * evaluation recorded is passed through as it is.
  */
 export interface EvalQuestionRow {
   readonly id: string;
+  readonly corpus: string;
   readonly question: string;
   readonly label: string;
   readonly mechanism: string;
-  readonly score: number | null;
-  readonly coverage: number;
   readonly band: string;
   readonly verdict: string;
-  readonly downgrade: boolean;
-  readonly carrierConcentration: number;
+  /** The model's probability (0..1); null when degraded, nothing was retrieved, or the row predates the model. */
+  readonly answerability: number | null;
+  /** Whether adjudication would let it through as partial, were it in the ambiguous band. */
+  readonly adjudicable: boolean;
+  /** dense × BM25 of the strongest passage: the old gate's score, reported only. */
+  readonly score: number | null;
+  readonly source: 'right' | 'wrong' | 'unknown' | null;
+  readonly rank: number | null;
   readonly [feature: string]: unknown;
 }
 
@@ -49,19 +56,24 @@ function split(report: unknown, source: EvalLatestView['source']): EvalLatestVie
   return { summary, questions: questions.map(row), source };
 }
 
+const SOURCES = ['right', 'wrong', 'unknown'] as const;
+
 function row(q: Record<string, unknown>): EvalQuestionRow {
-  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const p = num(q.answerability);
   return {
     ...q,
     id: String(q.id ?? ''),
+    corpus: String(q.corpus ?? ''),
     question: String(q.question ?? ''),
     label: String(q.label ?? ''),
     mechanism: String(q.mechanism ?? ''),
-    score: num(q.score),
-    coverage: num(q.coverage) ?? 0,
     band: String(q.band ?? ''),
     verdict: String(q.verdict ?? ''),
-    downgrade: q.downgrade === true,
-    carrierConcentration: num(q.carrierConcentration) ?? 0,
+    answerability: p !== null && p >= 0 && p <= 1 ? p : null,
+    adjudicable: q.adjudicable === true,
+    score: num(q.score),
+    source: SOURCES.find((s) => s === q.source) ?? null,
+    rank: num(q.rank),
   };
 }

@@ -1,5 +1,5 @@
 import type { KnowledgeBase } from '@sandscope/engine';
-import { type Database, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
+import { type Database, type FeedbackLabel, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 
 /** One line of `GET /v1/runs`. */
@@ -43,6 +43,8 @@ export interface RunDetailView {
   readonly spend: { readonly reservedUsd: number; readonly spentUsd: number; readonly ceilingUsd: number; readonly ledger: SpendEntry[] };
   readonly parent: { readonly id: string; readonly terminal: string | null } | null;
   readonly children: { readonly id: string; readonly terminal: string | null; readonly createdAt: string }[];
+  /** A person's mark on this run, if any (POST /v1/runs/:id/feedback). */
+  readonly feedback: { readonly label: FeedbackLabel; readonly note: string | null; readonly createdAt: string } | null;
 }
 
 export interface RunReaderOptions {
@@ -108,6 +110,7 @@ export class RunReader {
       },
       parent: detail.parent ? { id: detail.parent.id, terminal: detail.parent.terminal } : null,
       children: detail.children.map((c) => ({ id: c.id, terminal: c.terminal, createdAt: c.createdAt })),
+      feedback: detail.feedback ? { label: detail.feedback.label, note: detail.feedback.note, createdAt: detail.feedback.createdAt } : null,
     };
   }
 

@@ -23,7 +23,7 @@ export const PRESETS: readonly Preset[] = [
     id: 'change',
     label: 'Change review',
     expect: 'stops for a person to approve',
-    question: 'Fail over orders-db to its replica in production',
+    question: 'What is the failover procedure for orders-db?',
     workload: 'change',
   },
 ];

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildDraftPrompt, parseDraftPrompt } from '../models/prompt.ts';
+import { checkDraft } from '../orchestrator/citation-check.ts';
 import type { Chunk } from '../types.ts';
 import { draftExtractive } from './extractive.ts';
 
@@ -9,6 +11,58 @@ const passage: Chunk = {
   heading: 'Confirm the pool is saturated',
   text: 'The pool ceiling is 100 connections. Check pool wait time on the client dashboards. Saturation means every connection is busy.',
 };
+
+const chunk = (id: string, heading: string, text: string, extra: Partial<Chunk> = {}): Chunk => ({
+  id,
+  doc: `${id.split('#')[0]}.md`,
+  docTitle: heading,
+  heading,
+  level: 2,
+  text,
+  ...extra,
+});
+
+const texts = (claims: readonly { text: string }[]) => claims.map((c) => c.text);
+
+const SEVEN_STEPS = [
+  'Page the database on-call in #orders-incident.',
+  'Open the orders-db pool dashboard and note which client holds the most connections.',
+  'Scale the checkout-api deployment down to 4 replicas to shed connection load.',
+  'Terminate idle-in-transaction sessions older than ten minutes.',
+  'Pause the export-worker cron so it stops opening new sessions.',
+  'Watch pool wait time for five minutes; it should fall below 250 ms.',
+  'Scale checkout-api back to 12 replicas once the pool is below 70%.',
+];
+
+const mitigation = chunk(
+  'runbook-orders-db-pool#mitigation',
+  'Mitigation',
+  `Work through these in order.\n\n${SEVEN_STEPS.map((s, i) => `${i + 1}. ${s}`).join('\n')}`,
+);
+
+const PIPELINE = `kubectl -n orders get pods --field-selector=status.phase!=Running -o json | jq -r '.items[] | "\\(.metadata.name) \\(.status.reason)"' | sort -u`;
+const CONTINUED = ['sandctl pooler set orders-db \\', '    --max 150 --reason "INC-2041: pool saturated" \\', "    --note 'raised by on-call; revert after 24h'"];
+const INLINE = 'Mark the timeline with `logger -t oncall "Pool drained. Scaling **back** up __now__"` once the pool is clear.';
+
+const commands = chunk(
+  'runbook-orders-db-pool#raise-the-pooler-limit',
+  'Raise the pooler limit',
+  [
+    'Find the pods that are not running:',
+    '',
+    '```bash',
+    PIPELINE,
+    '```',
+    '',
+    'Then raise the limit:',
+    '',
+    '  ```',
+    ...CONTINUED.map((l) => `  ${l}`),
+    '  ```',
+    '',
+    INLINE,
+  ].join('\n'),
+);
 
 describe('extractive answerer', () => {
   it('cites every claim to the passage it was taken from, verbatim', () => {
@@ -25,5 +79,160 @@ describe('extractive answerer', () => {
     const feedback = ['Claim 1 "The pool ceiling is 100 connections.": the number 100 does not stand in the cited passage. Fix it from the passage or drop it.'];
     const claims = draftExtractive('What is the pool ceiling?', [passage], { feedback });
     expect(claims.map((c) => c.text)).not.toContain('The pool ceiling is 100 connections.');
+  });
+});
+
+describe('a procedure or diagnosis question gets the steps (issue 9, part E)', () => {
+  it('gives a numbered list of seven steps whole and in order, each its own claim cited to its passage', () => {
+    const other = chunk('architecture#orders-db', 'orders-db', 'orders-db is the Postgres primary behind checkout-api. Its pool ceiling is 100 connections.');
+    const claims = draftExtractive('What do I do when the orders-db pool alert fires?', [mitigation, other]);
+    expect(texts(claims)).toEqual(['Work through these in order.', ...SEVEN_STEPS]);
+    for (const c of claims) expect(c.citations).toEqual([mitigation.id]);
+  });
+
+  it('stops a runaway list at the cap (25 claims), never part-way through the passage order', () => {
+    const items = Array.from({ length: 40 }, (_, i) => `Drain node ${i + 1} and wait for its pods to reschedule.`);
+    const runaway = chunk('runbook-nodes#drain', 'Drain every node', items.map((s) => `- ${s}`).join('\n'));
+    const claims = draftExtractive('how do I drain the nodes?', [runaway]);
+    expect(texts(claims)).toEqual(items.slice(0, 25));
+  });
+
+  it('keeps a fenced command byte for byte (flags, pipes, quotes, continuation lines) and an inline command whole', () => {
+    const claims = draftExtractive('how do I get the orders pods running again?', [commands]);
+    expect(texts(claims)).toEqual(['Find the pods that are not running:', PIPELINE, 'Then raise the limit:', ...CONTINUED, INLINE]);
+    for (const c of claims) expect(commands.text).toContain(c.text);
+  });
+
+  it('drafts steps and commands that pass the citation check, after the round trip through the draft prompt', () => {
+    for (const [question, passages] of [
+      ['What do I do when the orders-db pool alert fires?', [mitigation, commands]],
+      ['how do I get the orders pods running again?', [commands, mitigation]],
+    ] as const) {
+      // The offline model drafts from the passages it parses back out of the prompt, as the orchestrator runs it.
+      const parsed = parseDraftPrompt(buildDraftPrompt({ system: 'triage', question, passages }))!;
+      const claims = draftExtractive(parsed.question, parsed.passages);
+      expect(claims.length).toBeGreaterThanOrEqual(7);
+      expect(checkDraft(claims, passages)).toEqual({ ok: true, failures: [] });
+    }
+  });
+
+  it('takes the sub-section whose heading fits the question when a passage merges several', () => {
+    const merged = chunk(
+      'runbook-orders-db-pool#escalation',
+      'Escalation',
+      [
+        '- Page the database on-call.',
+        '- Tell #checkout-status that checkouts are degraded.',
+        '',
+        '## Diagnosis',
+        '',
+        '1. Open the orders-db pool dashboard.',
+        '2. Find the client holding the most connections.',
+        '',
+        '## Mitigation',
+        '',
+        '1. Scale checkout-api down to 4 replicas.',
+        '2. Terminate idle-in-transaction sessions.',
+      ].join('\n'),
+    );
+    expect(texts(draftExtractive('how do I mitigate OrdersDbPoolSaturated?', [merged]))).toEqual([
+      'Scale checkout-api down to 4 replicas.',
+      'Terminate idle-in-transaction sessions.',
+    ]);
+    expect(texts(draftExtractive('how do I check whether the orders-db pool is saturated?', [merged]))).toEqual([
+      'Open the orders-db pool dashboard.',
+      'Find the client holding the most connections.',
+    ]);
+    expect(texts(draftExtractive('who do I escalate OrdersDbPoolSaturated to, what steps?', [merged]))).toEqual([
+      'Page the database on-call.',
+      'Tell #checkout-status that checkouts are degraded.',
+    ]);
+  });
+
+  it('keeps a better-fitting section written as prose beside the list it sits next to, in reading order', () => {
+    const merged = chunk(
+      'runbook-orders-db-pool#mitigation',
+      'Mitigation',
+      'Scale checkout-api down to 4 replicas, then terminate idle sessions.\n\n## Escalation\n\n- Page the database on-call.\n- Tell #checkout-status.',
+    );
+    expect(texts(draftExtractive('how do I mitigate OrdersDbPoolSaturated?', [merged]))).toEqual([
+      'Scale checkout-api down to 4 replicas, then terminate idle sessions.',
+      'Page the database on-call.',
+      'Tell #checkout-status.',
+    ]);
+  });
+
+  it('never offers a postmortem’s action items or timeline lines for "what do I do"', () => {
+    const actions = chunk(
+      'postmortem-2024-03-14-orders-db#action-items',
+      'Action items',
+      '1. Add a circuit breaker to checkout-api so retries back off.\n2. Review the pool alert threshold with the database team.',
+      { docTitle: 'Postmortem: orders-db pool saturation, 2024-03-14' },
+    );
+    const happened = chunk(
+      'incident-notes#what-happened',
+      'What happened',
+      '- 14:02 OrdersDbPoolSaturated fired and paged the on-call engineer.\n- 2024-03-14 14:20 UTC — the on-call engineer restarted the pooler.\n- Scale checkout-api down to 4 replicas when the pool saturates.',
+    );
+    const runbook = chunk('runbook-orders-db-pool#mitigation', 'Mitigation', 'When the pool saturates, scale checkout-api down to 4 replicas and terminate idle sessions.');
+    const claims = draftExtractive('What do I do when the orders-db pool saturates?', [actions, happened, runbook]);
+    expect(claims.length).toBeGreaterThan(0);
+    for (const c of claims) {
+      expect(c.citations).not.toEqual([actions.id]);
+      expect(c.text).not.toMatch(/^(?:2024-03-14 )?14:\d\d/);
+    }
+    expect(texts(claims)).toContain('When the pool saturates, scale checkout-api down to 4 replicas and terminate idle sessions.');
+    // The same list under a merged "## Action items" heading of a postmortem passage: not offered either.
+    const rootCause = chunk(
+      'postmortem-2024-03-14-orders-db#root-cause',
+      'Root cause',
+      'A retry storm from checkout-api saturated the pool.\n\n## Action items\n\n- Add a circuit breaker to checkout-api so the pool is not saturated by retries.\n- Review the pool alert threshold.',
+    );
+    const merged = draftExtractive('What do I do when the orders-db pool saturates?', [rootCause, runbook]);
+    expect(texts(merged).filter((t) => /circuit breaker|alert threshold/.test(t))).toEqual([]);
+    expect(texts(merged)).toContain('When the pool saturates, scale checkout-api down to 4 replicas and terminate idle sessions.');
+  });
+
+  it('still answers a question about the postmortem itself from its record', () => {
+    const actions = chunk('postmortem-2024-03-14-orders-db#action-items', 'Action items', '1. Add a circuit breaker to checkout-api.\n2. Review the pool alert threshold.');
+    expect(texts(draftExtractive('I own the orders-db postmortem, what steps do I follow up on?', [actions]))).toEqual([
+      'Add a circuit breaker to checkout-api.',
+      'Review the pool alert threshold.',
+    ]);
+  });
+
+  it('does not repeat a rejected step or half a rejected command, and keeps the rest in order', () => {
+    const feedback = [`Claim 4 "${SEVEN_STEPS[2]}": it states 4, which runbook-orders-db-pool#mitigation does not state. Fix it from the passage or drop it.`];
+    expect(texts(draftExtractive('What do I do when the orders-db pool alert fires?', [mitigation], { feedback }))).toEqual([
+      'Work through these in order.',
+      ...SEVEN_STEPS.filter((_, i) => i !== 2),
+    ]);
+    const rejectLine = [`Claim 5 "${CONTINUED[1]}": it names inc-2041, which the passage never mentions.`];
+    expect(texts(draftExtractive('how do I get the orders pods running again?', [commands], { feedback: rejectLine }))).toEqual([
+      'Find the pods that are not running:',
+      PIPELINE,
+      'Then raise the limit:',
+      INLINE,
+    ]);
+  });
+});
+
+describe('a value question, and everything else', () => {
+  const backups = chunk(
+    'architecture#backups',
+    'Backups',
+    'Backups of orders-db run nightly from the replica. Backups are kept for 35 days in cold storage. Restores are rehearsed every quarter.',
+  );
+
+  it('puts the sentence stating the value first, then the sentences around it in reading order', () => {
+    expect(texts(draftExtractive('How long are orders-db backups kept?', [backups]))).toEqual([
+      'Backups are kept for 35 days in cold storage.',
+      'Backups of orders-db run nightly from the replica.',
+    ]);
+  });
+
+  it('answers any other question as before: at most three sentences by term overlap, in reading order, never the whole list', () => {
+    const claims = draftExtractive('Which replicas and sessions does checkout-api use?', [mitigation]);
+    expect(texts(claims)).toEqual([SEVEN_STEPS[2], SEVEN_STEPS[3], SEVEN_STEPS[6]]);
   });
 });

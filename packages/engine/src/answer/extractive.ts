@@ -1,13 +1,21 @@
+import { questionIntent } from '../answerability/question-intent.ts';
+import { type DemandedValue, statesValue } from '../retrieval/question-shape.ts';
 import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
-import { demandedValue, statesValue } from '../retrieval/question-shape.ts';
 import type { Chunk, Claim } from '../types.ts';
-import { sentencesOf } from './sentences.ts';
+import { asksAboutRecord } from './postmortem-record.ts';
+import { passageSections, procedureSteps, remedyBlocks } from './procedure-steps.ts';
+import { sentencesOf, type TextBlock } from './sentences.ts';
 
 export interface ExtractiveOptions {
   /** Claims a previous draft got wrong; the next draft must not repeat them (D-005). */
   readonly feedback?: readonly string[];
-  /** Upper bound on claims drafted (default 3). */
+  /** Upper bound on claims drafted by term overlap (default 3). */
   readonly maxClaims?: number;
+  /**
+   * Upper bound on a procedure's steps (default 25). A procedure is given whole —
+   * three steps of seven is a wrong procedure — so this only stops a runaway list.
+   */
+  readonly maxSteps?: number;
 }
 
 const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -26,32 +34,114 @@ function rejectedClaim(feedback: string): string {
  * The offline, deterministic extractive answerer: every claim is a sentence of
  * a retrieved passage, cited to that passage — there is no sentence without a
  * citation because there is no sentence it did not read. Passages come best
- * first; sentences are picked by how many of the question's terms they carry
- * (and whether they state the value it demands), then put back in reading order.
+ * first (the first is the one the answerability model chose).
+ *
+ * What it drafts depends on what is asked (issue 9, part E):
+ * - "what do I do" / "how do I check": the first passage's steps, whole and in
+ *   order, commands verbatim (procedure-steps.ts); a postmortem's timeline and
+ *   action items are never offered as the remedy (postmortem-record.ts).
+ *   Without steps, sentences by term overlap from what is left.
+ * - "how long / how many": sentences by term overlap, the one stating the value first.
+ * - anything else: sentences by term overlap, in reading order.
  */
 export function draftExtractive(question: string, passages: readonly Chunk[], options: ExtractiveOptions = {}): Claim[] {
-  const maxClaims = options.maxClaims ?? 3;
   const rejected = new Set((options.feedback ?? []).map(rejectedClaim));
+  const { intent, demanded } = questionIntent(question);
+  const overlap = { maxClaims: options.maxClaims ?? 3, rejected, demanded };
+  if (intent !== 'procedure' && intent !== 'diagnosis') return draftByOverlap(question, passages, overlap);
+  const keepRecord = asksAboutRecord(question);
+  const first = passages[0];
+  const steps = first ? procedureSteps(question, intent, first, keepRecord) : null;
+  const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 25) : [];
+  if (drafted.length > 0) return drafted;
+  return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? undefined : remedySentences });
+}
+
+/**
+ * Every sentence of the steps, each its own claim cited to the passage, in
+ * order, stopping (at a block's edge) before `maxSteps`. A rejected sentence is
+ * left out; a command continued over lines (`\` at a line's end) is one command,
+ * so a rejected line drops all of it — half a command is not a step.
+ */
+function draftSteps(blocks: readonly TextBlock[], id: string, rejected: ReadonlySet<string>, maxSteps: number): Claim[] {
+  const units: { texts: string[]; command: boolean }[] = [];
+  blocks.forEach((b, i) => {
+    const prev = blocks[i - 1];
+    const continued = b.kind === 'code' && prev?.kind === 'code' && prev.fence === b.fence && /\\$/.test(prev.sentences[0]!);
+    if (continued) units[units.length - 1]!.texts.push(...b.sentences);
+    else units.push({ texts: [...b.sentences], command: b.kind === 'code' });
+  });
+  const out: Claim[] = [];
+  for (const unit of units) {
+    const kept = unit.texts.filter((t) => !rejected.has(normalise(t)));
+    if (unit.command && kept.length < unit.texts.length) continue;
+    if (out.length + kept.length > maxSteps) {
+      if (out.length === 0 && !unit.command) for (const text of kept.slice(0, maxSteps)) out.push({ text, citations: [id] });
+      break;
+    }
+    for (const text of kept) out.push({ text, citations: [id] });
+  }
+  return out;
+}
+
+/** The positions (in `sentencesOf(text)`) a remedy may be drafted from: not a postmortem's record, not a timeline line. */
+function remedySentences(chunk: Chunk): Set<number> {
+  const allowed = new Set<number>();
+  for (const s of passageSections(chunk)) {
+    if (s.record) continue;
+    const kept = new Set(remedyBlocks(s.blocks));
+    let pos = s.firstSentence;
+    for (const b of s.blocks) {
+      for (let k = 0; k < b.sentences.length; k++, pos++) if (kept.has(b)) allowed.add(pos);
+    }
+  }
+  return allowed;
+}
+
+interface OverlapOptions {
+  readonly maxClaims: number;
+  readonly rejected: ReadonlySet<string>;
+  readonly demanded: DemandedValue;
+  /** The sentence positions each passage may give; all when absent. */
+  readonly allowed?: (chunk: Chunk) => ReadonlySet<number>;
+}
+
+/**
+ * Sentences picked by how many of the question's terms they carry (and whether
+ * they state the value it demands), then put back in reading order — except the
+ * sentence stating a demanded value, which comes first: "how long do backups
+ * live?" is answered by "35 days", not by the paragraph that leads up to it.
+ */
+function draftByOverlap(question: string, passages: readonly Chunk[], options: OverlapOptions): Claim[] {
+  const { rejected, demanded } = options;
   const terms = new Set(contentTerms(question));
-  const demanded = demandedValue(question);
-  const candidates: { text: string; chunk: Chunk; rank: number; pos: number; score: number }[] = [];
+  const candidates: { text: string; chunk: Chunk; rank: number; pos: number; score: number; value: boolean }[] = [];
+  const usable: { chunk: Chunk; sentences: string[] }[] = [];
   passages.forEach((chunk, rank) => {
-    sentencesOf(chunk.text).forEach((text, pos) => {
+    const allowed = options.allowed?.(chunk);
+    const sentences = sentencesOf(chunk.text);
+    if (allowed && allowed.size === 0) return;
+    usable.push({ chunk, sentences: allowed ? sentences.filter((_, pos) => allowed.has(pos)) : sentences });
+    sentences.forEach((text, pos) => {
+      if (allowed && !allowed.has(pos)) return;
       if (rejected.has(normalise(text))) return;
       const tokens = new Set(tokenize(text));
       let overlap = 0;
       for (const t of terms) if (tokens.has(t)) overlap++;
       if (overlap === 0) return;
-      const valueBonus = demanded && statesValue(text, demanded) ? 1.5 : 0;
-      candidates.push({ text, chunk, rank, pos, score: overlap + valueBonus - rank * 0.35 - pos * 0.01 });
+      const value = demanded !== null && statesValue(text, demanded);
+      candidates.push({ text, chunk, rank, pos, score: overlap + (value ? 1.5 : 0) - rank * 0.35 - pos * 0.01, value });
     });
   });
   candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.pos - b.pos);
-  const chosen = candidates.slice(0, maxClaims).sort((a, b) => a.rank - b.rank || a.pos - b.pos);
+  const picked = candidates.slice(0, options.maxClaims);
+  const chosen = [...picked].sort((a, b) => a.rank - b.rank || a.pos - b.pos);
+  const lead = picked.find((c) => c.value);
+  if (lead) chosen.splice(0, chosen.length, lead, ...chosen.filter((c) => c !== lead));
   if (chosen.length === 0) {
-    const first = passages[0];
-    const text = first ? sentencesOf(first.text).find((s) => !rejected.has(normalise(s))) : undefined;
-    return first && text ? [{ text, citations: [first.id] }] : [];
+    const first = usable[0];
+    const text = first?.sentences.find((s) => !rejected.has(normalise(s)));
+    return first && text ? [{ text, citations: [first.chunk.id] }] : [];
   }
   return chosen.map((c) => ({ text: c.text, citations: [c.chunk.id] }));
 }

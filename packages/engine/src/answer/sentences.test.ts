@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentenceBlocksOf, sentencesOf } from './sentences.ts';
+import { sentenceBlocksOf, sentencesOf, textSectionsOf } from './sentences.ts';
 
 describe('sentences', () => {
   it('splits before a sentence that begins with a lower-case name (S-026)', () => {
@@ -16,6 +16,71 @@ describe('sentences', () => {
       { subheading: null, sentences: ['`playback-api` serves manifests.', 'It runs 12 replicas.'] },
       { subheading: null, sentences: ['`catalog-api` serves titles.'] },
       { subheading: 'Topics', sentences: ['Every topic has 48 partitions.', 'Keyed by id.'] },
+    ]);
+  });
+
+  it('keeps a fenced block’s lines as written: shell comments, `---`, and indentation inside the fence', () => {
+    const text = [
+      '1. Apply the patch:',
+      '',
+      '   ```yaml',
+      '   # keep the pool small while draining',
+      '   ---',
+      '   spec:',
+      '     replicas: 4',
+      '   ```',
+      '',
+      '```',
+      '# grep -c "FATAL: sorry, too many clients" /var/log/postgresql/*.log   ',
+      '```',
+    ].join('\n');
+    expect(sentencesOf(text)).toEqual([
+      'Apply the patch:',
+      '# keep the pool small while draining',
+      '---',
+      'spec:',
+      '  replicas: 4',
+      '# grep -c "FATAL: sorry, too many clients" /var/log/postgresql/*.log',
+    ]);
+  });
+
+  it('never cuts or strips an inline command: no bold-marker removal or sentence split inside a code span', () => {
+    expect(sentencesOf('Run `rm -f /tmp/**/*.lock && python -m __main__ --msg "Done. Next"` first. **Then** check __the__ pool.')).toEqual([
+      'Run `rm -f /tmp/**/*.lock && python -m __main__ --msg "Done. Next"` first.',
+      'Then check the pool.',
+    ]);
+  });
+
+  it('reads a one-line ```code``` as a code span, not a fence left open over the rest of the passage', () => {
+    const text = 'Search the logs for:\n\n```Did not get autocomplete suggestion```\n\n2. Check the `debug_error_string` field.\n\n## Impact\n\nUsers see no suggestions.';
+    expect(textSectionsOf(text)).toEqual([
+      {
+        heading: null,
+        level: null,
+        blocks: [
+          { kind: 'paragraph', sentences: ['Search the logs for:'] },
+          { kind: 'paragraph', sentences: ['```Did not get autocomplete suggestion```'] },
+          { kind: 'numbered', sentences: ['Check the `debug_error_string` field.'] },
+        ],
+      },
+      { heading: 'Impact', level: 2, blocks: [{ kind: 'paragraph', sentences: ['Users see no suggestions.'] }] },
+    ]);
+  });
+
+  it('types each block and numbers the fences, under the merged sub-heading and level it stands under', () => {
+    const sections = textSectionsOf('Intro.\n\n### Steps\n\n- one\n- two\n\n```\na\nb\n```\n\n| Key | Value |\n|---|---|\n| ttl | 30s |\n\n```\nc\n```');
+    expect(sections.map((s) => [s.heading, s.level])).toEqual([
+      [null, null],
+      ['Steps', 3],
+    ]);
+    expect(sections[1]!.blocks.map((b) => [b.kind, b.sentences[0], b.fence])).toEqual([
+      ['bulleted', 'one', undefined],
+      ['bulleted', 'two', undefined],
+      ['code', 'a', 0],
+      ['code', 'b', 0],
+      ['table', 'Key — Value', undefined],
+      ['table', 'ttl — 30s', undefined],
+      ['code', 'c', 1],
     ]);
   });
 });

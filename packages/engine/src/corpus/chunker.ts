@@ -7,6 +7,8 @@ const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 interface Section {
   heading: string;
+  /** Headings of the sections this one stands under (not the document title), outermost first. */
+  path: string[];
   /** The heading's markdown marker (`##`), kept so a section merged into another stays a heading there. */
   marker: string;
   body: string[];
@@ -24,33 +26,52 @@ export function slugify(text: string): string {
   );
 }
 
-/** The document's title: its first level-one heading, else its file name. */
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * A document without its YAML front matter (`---\ntitle: …\n---`), which many
+ * documentation sites put above the markdown; its `title:` is kept apart.
+ */
+export function splitFrontMatter(text: string): { body: string; title: string | null } {
+  const m = FRONT_MATTER.exec(text);
+  if (!m) return { body: text, title: null };
+  const title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(m[1]!)?.[1]?.trim() ?? null;
+  return { body: text.slice(m[0].length), title };
+}
+
+/** The document's title: its first level-one heading, else its front matter's title, else its file name. */
 export function documentTitle(doc: string, text: string): string {
-  const h1 = text.split('\n').find((l) => /^#\s+/.test(l));
-  return h1 ? h1.replace(/^#\s+/, '').trim() : doc.replace(/\.md$/i, '');
+  const { body, title } = splitFrontMatter(text);
+  const h1 = body.split('\n').find((l) => /^#\s+/.test(l));
+  return h1 ? h1.replace(/^#\s+/, '').trim() : (title ?? doc.replace(/\.(md|markdown)$/i, ''));
 }
 
 function sectionsOf(text: string, title: string): Section[] {
   const sections: Section[] = [];
-  let current: Section = { heading: title, marker: '#', body: [] };
+  let current: Section = { heading: title, path: [], marker: '#', body: [] };
+  // Open headings by level: a "How to investigate" under "### MimirIngesterReachingSeriesLimit" is about that alert.
+  const open: { level: number; heading: string }[] = [];
   let inFence = false;
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const line of splitFrontMatter(text).body.replace(/\r\n?/g, '\n').split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const m = inFence ? null : HEADING.exec(line);
     if (m) {
-      if (m[1] === '#' && sections.length === 0 && current.body.every((l) => !l.trim())) {
-        current = { heading: m[2]!, marker: m[1]!, body: [] };
+      const level = m[1]!.length;
+      if (level === 1 && sections.length === 0 && current.body.every((l) => !l.trim())) {
+        current = { heading: m[2]!, path: [], marker: m[1]!, body: [] };
         continue;
       }
+      while (open.length && open[open.length - 1]!.level >= level) open.pop();
       sections.push(current);
-      current = { heading: m[2]!, marker: m[1]!, body: [] };
+      current = { heading: m[2]!, path: open.filter((o) => o.level > 1).map((o) => o.heading), marker: m[1]!, body: [] };
+      open.push({ level, heading: m[2]! });
     } else {
       current.body.push(line);
     }
   }
   sections.push(current);
   return sections
-    .map((s) => ({ heading: s.heading, marker: s.marker, body: [s.body.join('\n').trim()] }))
+    .map((s) => ({ heading: s.heading, path: s.path, marker: s.marker, body: [s.body.join('\n').trim()] }))
     .filter((s, i) => i > 0 || s.body[0] !== '' || sections.length === 1);
 }
 
@@ -82,7 +103,7 @@ export function chunkDocument(source: SourceDocument): Chunk[] {
   const base = source.doc.replace(/\.md$/i, '');
   const seen = new Map<string, number>();
   return merged
-    .map((s) => ({ heading: s.heading, text: s.body.filter(Boolean).join('\n\n').trim() }))
+    .map((s) => ({ heading: s.heading, path: s.path, level: s.marker.length, text: s.body.filter(Boolean).join('\n\n').trim() }))
     .filter((s) => s.text.length > 0 || merged.length === 1)
     .map((s) => {
       const slug = slugify(s.heading);
@@ -93,6 +114,8 @@ export function chunkDocument(source: SourceDocument): Chunk[] {
         doc: source.doc,
         docTitle: source.title,
         heading: s.heading,
+        level: s.level,
+        ...(s.path.length ? { path: s.path } : {}),
         text: s.text,
       };
     });

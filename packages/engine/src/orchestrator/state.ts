@@ -1,7 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Adjudication } from '../retrieval/adjudicator.ts';
-import type { Assessment } from '../retrieval/evidence-gate.ts';
-import type { GateFeatures } from '../retrieval/gate-features.ts';
+import type { Adjudication, Assessment, Decision } from '../answerability/decide.ts';
+import type { AnswerabilityFeatures } from '../answerability/features.ts';
 import type { Retrieval } from '../retrieval/hybrid-retriever.ts';
 import type { Chunk, Claim, Terminal, Verdict, Workload } from '../types.ts';
 import type { Verification } from './citation-check.ts';
@@ -54,8 +53,10 @@ export const RunStateAnnotation = Annotation.Root({
    */
   context: Annotation<readonly Chunk[]>,
   /** assess_evidence */
-  features: Annotation<GateFeatures | null>,
+  features: Annotation<AnswerabilityFeatures | null>,
   assessment: Annotation<Assessment | null>,
+  /** The one answerability decision, taken once here; adjudicate applies its adjudication. */
+  decision: Annotation<Decision | null>,
   /** adjudicate */
   adjudication: Annotation<Adjudication | null>,
   /** answered (sufficient), partial (adjudicated — stays flagged to the result), refused. */

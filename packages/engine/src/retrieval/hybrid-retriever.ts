@@ -16,9 +16,13 @@ export interface Retrieval {
   readonly degradedReason?: string;
 }
 
-/** The text a passage is indexed under: its document title and heading carry meaning too. */
+/**
+ * The text a passage is indexed under: its document's file name (runbook
+ * libraries name files after their alert: `RouterErrorRatioTooHigh.md`), title,
+ * the headings it stands under, and its own heading carry meaning too.
+ */
 export function indexText(chunk: Chunk): string {
-  return `${chunk.docTitle}\n${chunk.heading}\n${chunk.text}`;
+  return `${chunk.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${chunk.docTitle}\n${chunk.path?.length ? `${chunk.path.join('\n')}\n` : ''}${chunk.heading}\n${chunk.text}`;
 }
 
 /**

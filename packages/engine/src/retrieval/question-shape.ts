@@ -1,5 +1,6 @@
 import type { Chunk } from '../types.ts';
-import { CAMEL_CASE_NAME, words } from './tokenizer.ts';
+import { indexText } from './hybrid-retriever.ts';
+import { CAMEL_CASE_NAME, isStopword, words } from './tokenizer.ts';
 
 /**
  * What a question demands, read from its shape alone — no knowledge of how any
@@ -70,12 +71,51 @@ export function identifierTokens(text: string): string[] {
   for (const m of text.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g)) out.add(m[0].toLowerCase());
   for (const m of text.matchAll(/\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b/g)) {
     const t = m[0].toLowerCase();
-    if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd)$/.test(t)) out.add(t);
+    if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd|am|pm)$/.test(t)) out.add(t);
   }
   return [...out];
 }
 
 const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
+
+/**
+ * Abbreviations that name parts of things in service names, and the words people
+ * say instead: `payments-db` is "the payments database", `auth-svc` "the auth
+ * service". A fixed vocabulary of the trade, not a tuned constant.
+ */
+const SPOKEN: Record<string, readonly string[]> = {
+  db: ['database', 'db'],
+  svc: ['service'],
+  api: ['api'],
+  mq: ['queue', 'message queue'],
+  msg: ['message'],
+  k8s: ['kubernetes'],
+  pg: ['postgres', 'postgresql'],
+  cfg: ['config', 'configuration'],
+  auth: ['auth', 'authentication'],
+  gw: ['gateway'],
+  lb: ['load balancer'],
+  repl: ['replica', 'replication'],
+  prod: ['production'],
+  mgr: ['manager'],
+  sched: ['scheduler'],
+  notif: ['notification', 'notifications'],
+};
+
+/** The plain-words phrases that say a kebab name: its parts, with spoken forms of abbreviations ("payments database"). */
+export function plainWordAliases(name: string): string[] {
+  const parts = name.split('-');
+  // "what-is" (a URL anchor) is no name people say: every part must be a word of content.
+  if (parts.length < 2 || parts.some((p) => /\d/.test(p) || isStopword(p))) return [];
+  let phrases: string[] = [''];
+  for (const part of parts) {
+    const forms = [part, ...(SPOKEN[part] ?? [])];
+    phrases = phrases.flatMap((ph) => forms.map((f) => `${ph} ${f}`.trim()));
+  }
+  // The bare parts ("payments db") are an alias too, but only when one of them is spoken differently would
+  // they differ from the name; every phrase needs two words or more to say something specific.
+  return [...new Set(phrases)].filter((ph) => ph.includes(' '));
+}
 const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}s?$/;
 
 /**
@@ -85,6 +125,10 @@ const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}s?$/;
 export class EntityLexicon {
   private readonly names: Set<string>;
   private readonly multiWord: string[];
+  /** A plain-words phrase ("payments database") → the kebab name it says (`payments-db`). */
+  private readonly aliases = new Map<string, string>();
+  /** Every plain word the corpus uses. */
+  private readonly vocabulary = new Set<string>();
   private readonly subjects: Set<string>;
   private readonly passageCounts = new Map<string, number>();
 
@@ -96,7 +140,10 @@ export class EntityLexicon {
   constructor(private readonly chunks: readonly Chunk[], serviceNames: readonly string[] = []) {
     this.names = new Set<string>();
     this.subjects = new Set<string>();
-    for (const c of chunks) for (const t of identifierTokens(`${c.heading}\n${c.text}`)) this.names.add(t);
+    for (const c of chunks) {
+      for (const t of identifierTokens(`${c.heading}\n${c.text}`)) this.names.add(t);
+      for (const w of `${c.docTitle} ${c.heading} ${c.text}`.toLowerCase().match(/[a-z0-9]+/g) ?? []) this.vocabulary.add(w);
+    }
     const multi: string[] = [];
     for (const raw of serviceNames) {
       const name = raw.toLowerCase().trim();
@@ -106,6 +153,10 @@ export class EntityLexicon {
       else this.names.add(name);
     }
     this.multiWord = multi;
+    for (const name of this.names) {
+      if (!KEBAB_NAME.test(name)) continue;
+      for (const alias of plainWordAliases(name)) if (!this.aliases.has(alias)) this.aliases.set(alias, name);
+    }
   }
 
   /**
@@ -160,12 +211,27 @@ export class EntityLexicon {
     return first;
   }
 
-  /** The entities a question is about: known names it mentions, plus any identifier-shaped token. */
+  private madeOfKnownWords(token: string, question: string): boolean {
+    if (LEVEL_CODE.test(token)) return false;
+    const camel = [...question.matchAll(CAMEL_CASE_NAME)].find((m) => m[0].toLowerCase() === token);
+    const parts = camel ? camel[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()) : token.split(/[-_.]/);
+    return parts.length > 1 && parts.every((p) => p.length < 2 || this.vocabulary.has(p));
+  }
+
+  /** The entities a question is about: known names it mentions, plus identifier-shaped tokens that name something. */
   entitiesIn(question: string): string[] {
-    const found = new Set(identifierTokens(question));
+    // An identifier the corpus never uses, made only of words it does use ("single-instance",
+    // "month-end", `DataGovUkHighTrafficRate` where the runbook writes "data.gov.uk high traffic"),
+    // is read as those words, not as a name the passage must carry: people paraphrase names.
+    const found = new Set(identifierTokens(question).filter((t) => this.names.has(t) || !this.madeOfKnownWords(t, question)));
     const lower = question.toLowerCase();
     for (const w of words(question)) if (this.names.has(w)) found.add(w);
     for (const name of this.multiWord) if (containsPhrase(lower, name)) found.add(name);
+    // Named in plain words: "the payments database" is `payments-db` (issue 9, class 3).
+    if (this.aliases.size) {
+      const plain = ` ${words(question).join(' ')} `;
+      for (const [alias, name] of this.aliases) if (plain.includes(` ${alias} `)) found.add(name);
+    }
     // A name inside a longer one it was found in ("orders" inside "orders-db") is not a separate subject.
     return [...found].filter((e) => ![...found].some((o) => o !== e && o.includes(e) && /[-_.]/.test(o)));
   }
@@ -180,6 +246,8 @@ export function containsPhrase(haystackLower: string, phraseLower: string): bool
   return phrasePattern(phraseLower).test(haystackLower);
 }
 
+const aliasCache = new Map<string, string[]>();
+
 /** "sev3s" is the plural of the code "sev3": a text naming either names it (and "k8s" stays "k8s"). */
 const PLURAL_CODE = /^[a-z]+\d+s$/;
 
@@ -190,6 +258,12 @@ export function textNames(text: string, entity: string): boolean {
   if (PLURAL_CODE.test(entity) && containsPhrase(hay, entity.slice(0, -1))) return true;
   // CamelCase alert names are often written with spaces or backticks in prose.
   if (!/[-_.]/.test(entity)) return hay.replace(/[\s`_-]/g, '').includes(entity);
+  // A kebab name said in plain words ("the payments database", "release notes") is named too.
+  const aliases = aliasCache.get(entity) ?? aliasCache.set(entity, plainWordAliases(entity)).get(entity)!;
+  if (aliases.length) {
+    const plain = ` ${words(text).join(' ')} `;
+    if (aliases.some((a) => plain.includes(` ${a} `))) return true;
+  }
   // An alert named after its service names the service: `OrdersDbPoolSaturated` is about orders-db.
   const compact = entity.replace(/[-_.]/g, '');
   for (const m of text.matchAll(CAMEL_CASE_NAME)) if (m[0].toLowerCase().startsWith(compact)) return true;
@@ -198,7 +272,7 @@ export function textNames(text: string, entity: string): boolean {
 
 /** Does the passage (its heading, document title or text) name this entity? */
 export function passageNames(chunk: Chunk, entity: string): boolean {
-  return textNames(`${chunk.docTitle}\n${chunk.heading}\n${chunk.text}`, entity);
+  return textNames(indexText(chunk), entity);
 }
 
 /**

@@ -1,4 +1,5 @@
 import englishStopwords from 'stopwords-en/stopwords-en.json' with { type: 'json' };
+import porter2 from 'wink-porter2-stemmer';
 
 /**
  * One tokenizer for every signal (BM25, the hashing embedder, term coverage,
@@ -17,17 +18,16 @@ const STOPWORDS = new Set(
     .filter(Boolean),
 );
 
-/** Light suffix stripping: enough that "ceilings"/"ceiling" and "restarts"/"restarted" meet. */
+/**
+ * The Porter2 (Snowball English) stemmer for plain words, so "exhausted" meets
+ * "exhaustion" and "crashlooping" meets "crashloop" (issue 9, class 5: ordinary
+ * wording refused). Identifiers (digits, hyphens) are kept whole: `orders-db`
+ * and `p99` are names, not English.
+ */
 export function stem(word: string): string {
   if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
-  if (word.length <= 3 || /\d/.test(word) || word.includes('-')) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
-  if (word.endsWith('es') && /(ches|shes|xes|zes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
-  return word;
+  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
+  return porter2(word);
 }
 
 /** Contractions would otherwise leave fragments ("we're" → "re") that count as content terms. */

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { TerminalTag } from '@/components/outcome';
+import { FeedbackForm } from '@/components/feedback-form';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
@@ -34,7 +35,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       </>
     );
   }
-  const { run, spans, claims, providerEvents, spend, parent, children } = detail.value;
+  const { run, spans, claims, providerEvents, spend, parent, children, feedback } = detail.value;
+  // A problem from the "Was this right?" form is shown next to the form, not as the run's own.
+  const duringFeedback = query.during === 'feedback';
   const awaiting = run.terminal === 'await_approval';
   const failover = failoverSummary(providerEvents);
   return (
@@ -74,7 +77,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </dl>
       </header>
 
-      {carried ? <ProblemPanel problem={carried} context={carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'} /> : null}
+      {carried && !duringFeedback ? <ProblemPanel problem={carried} context={carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'} /> : null}
 
       {parent ? (
         <p className="link-note link-parent" data-parent={parent.id}>
@@ -148,6 +151,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           ))}
         </p>
       ) : null}
+
+      {run.verdict ? <FeedbackForm runId={run.id} current={feedback ?? null} saved={query.marked === '1'} problem={duringFeedback ? carried : null} /> : null}
 
       <div className="run-grid">
         <section>

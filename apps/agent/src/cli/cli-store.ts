@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStore, type Store, StoreError } from '@sandscope/store';
+import { loadConfig } from '../config.ts';
+import { UserError } from '../user-error.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Opens the database the agent records its runs in, for a CLI command that
+ * reads or marks them (`feedback`, `eval --feedback`): DATABASE_URL when set,
+ * else the embedded PGlite under SANDSCOPE_DATA_DIR — the same configuration
+ * `serve` reads, so both find the same runs.
+ *
+ * Two refusals guard the embedded database, each one line saying what to do:
+ * - no database there yet: opening would silently create an empty one, and
+ *   "run not found" would then be a lie about where the runs are;
+ * - the database is open in another process (`npm start` is running): PGlite
+ *   has one owner per data directory, and a second writer would corrupt it.
+ *   PGlite leaves `postmaster.pid` in the directory while it is open.
+ *
+ * A Postgres server has no such limits: the CLI takes its own lease there, as
+ * any replica does, and start-up recovery leaves live owners' runs alone.
+ */
+export async function openCliStore(env: Env = process.env): Promise<Store> {
+  const parsed = loadConfig(env);
+  if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
+  const { database } = parsed.config;
+  if (database.kind === 'pglite') {
+    if (!existsSync(join(database.dir, 'PG_VERSION'))) {
+      throw new UserError(
+        `no Sandscope database at ${database.dir}: runs are recorded by the agent (\`npm start\` or \`npx sandscope serve\`). ` +
+          'Ask a question there first, or set SANDSCOPE_DATA_DIR (or DATABASE_URL) to where the agent keeps its runs.',
+      );
+    }
+    if (existsSync(join(database.dir, 'postmaster.pid'))) {
+      throw new UserError(
+        `the database at ${database.dir} is open in another process (is \`npm start\` or \`npx sandscope serve\` running?). ` +
+          `Stop it and run this again, or use the website's run page. If nothing is running, a crash left ${join(database.dir, 'postmaster.pid')} behind: delete it.`,
+      );
+    }
+  }
+  try {
+    return database.kind === 'postgres' ? await startStore({ url: database.url }) : await startStore({ dataDir: database.dir });
+  } catch (error) {
+    if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
+    throw error;
+  }
+}

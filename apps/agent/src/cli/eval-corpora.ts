@@ -1,0 +1,61 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { KnowledgeBase } from '@sandscope/engine';
+import { type EvidenceError, type Measured, measureAll, resolveEvidence } from '@sandscope/eval';
+import { DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
+import { UserError } from '../user-error.ts';
+import { readQuestionFile } from './eval-support.ts';
+
+/** The repository's development corpora: hand-written questions over libraries the product was not built on. */
+export const DEFAULT_EVAL_CORPORA_DIR = resolve(import.meta.dirname, '../../../../eval-corpora');
+/** The bundled corpus's generated set: always in training, never held out. */
+export const GENERATED = 'larkspur-generated';
+
+export interface EvalCorpus {
+  readonly name: string;
+  readonly dir: string;
+  /** The README's "Status:" line: seen (its errors were read while developing) or unseen, and since when. */
+  readonly status: string;
+  /** Null when its texts are not here (public libraries are rebuilt from SOURCE.json by `npm run corpora`). */
+  readonly measured: Measured[] | null;
+  readonly evidenceErrors: readonly EvidenceError[];
+  readonly missing?: string;
+}
+
+export function statusOf(dir: string): string {
+  const readme = join(dir, 'README.md');
+  const line = existsSync(readme) ? readFileSync(readme, 'utf8').split('\n').find((l) => l.startsWith('Status:')) : undefined;
+  return line ? line.replace(/^Status:\s*/, '').trim() : 'no status recorded';
+}
+
+/** Every corpus under `base` with a questions.jsonl, measured once (retrieval + features). */
+export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, only?: (name: string) => boolean): Promise<EvalCorpus[]> {
+  if (!existsSync(base)) throw new UserError(`no development corpora at ${base}: pass --corpora DIR (a folder of corpora, each with questions.jsonl).`);
+  const out: EvalCorpus[] = [];
+  for (const name of readdirSync(base).sort()) {
+    const dir = join(base, name);
+    if (!existsSync(join(dir, 'questions.jsonl')) || (only && !only(name))) continue;
+    if (existsSync(join(dir, 'SOURCE.json')) && !existsSync(join(dir, 'docs'))) {
+      out.push({ name, dir, status: statusOf(dir), measured: null, evidenceErrors: [], missing: `its texts are not here: run \`npm run corpora\` to rebuild ${name}/docs from SOURCE.json` });
+      continue;
+    }
+    const source = loadCorpusSource(dir);
+    const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+    const { questions, errors } = resolveEvidence(readQuestionFile(join(dir, 'questions.jsonl'), false), kb.chunks);
+    out.push({ name, dir, status: statusOf(dir), measured: await measureAll(kb, questions, name), evidenceErrors: errors });
+  }
+  return out;
+}
+
+/** The bundled corpus's generated question set (corpus/questions.jsonl), measured. */
+export async function loadGeneratedSet(corpusDir: string = DEFAULT_CORPUS_DIR): Promise<{ name: string; measured: Measured[]; evidenceErrors: readonly EvidenceError[] }> {
+  const source = loadCorpusSource(corpusDir);
+  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+  const { questions, errors } = resolveEvidence(readQuestionFile(join(source.root, 'questions.jsonl'), false), kb.chunks);
+  return { name: GENERATED, measured: await measureAll(kb, questions, GENERATED), evidenceErrors: errors };
+}
+
+/** `--exclude a,b`: corpora kept out of a run (a held-out check not yet made). */
+export function parseExclude(raw: string | undefined): Set<string> {
+  return new Set((raw ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+}

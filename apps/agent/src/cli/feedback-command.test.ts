@@ -1,0 +1,158 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseQuestionsJsonl } from '@sandscope/eval';
+import { createRun, finishRun, saveClaims, startStore, type Store } from '@sandscope/store';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { startAgentService } from '../service/compose.ts';
+import type { RunResultView } from '../service/run-views.ts';
+import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
+
+/**
+ * `sandscope feedback` and `sandscope eval --feedback` against a real embedded
+ * database on disk: the agent records a run, the test writes an answer, a
+ * refusal and one that never finishes (start-up recovery marks it interrupted
+ * when the CLI opens the database), then closes it (PGlite has one owner per
+ * directory); the CLI opens it the way a person's terminal would, through
+ * SANDSCOPE_DATA_DIR.
+ */
+const io = captureOutput();
+
+const tmp = mkdtempSync(join(tmpdir(), 'sandscope-feedback-'));
+const dataDir = join(tmp, 'data');
+const emptyDataDir = join(tmp, 'unmarked');
+/** A real run through the agent: whatever the gate makes of it, it has a verdict. */
+let asked: RunResultView;
+/** Runs written straight to the store, so their verdicts (and citations) are the test's choice, not the gate's. */
+let answeredId: string;
+let citedChunks: string[];
+let refusedId: string;
+let unfinishedId: string;
+
+async function finished(store: Store, corpusVersion: string, question: string, verdict: 'answered' | 'refused', citations: string[] = []): Promise<string> {
+  const run = await createRun(store.db, { sessionId: 'cli-test', ownerId: store.ownerId, workload: 'triage', question, corpusVersion });
+  if (citations.length > 0) await saveClaims(store.db, run.id, [{ text: 'A claim.', citations }]);
+  await finishRun(store.db, run.id, { status: 'completed', terminal: verdict === 'refused' ? 'refuse' : 'emit', verdict, band: verdict === 'refused' ? 'insufficient' : 'sufficient' });
+  return run.id;
+}
+
+async function seedRuns(): Promise<void> {
+  const parsed = loadConfig({});
+  if (!parsed.ok) throw new Error(parsed.message);
+  const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+  const agent = await startAgentService({ config: { ...parsed.config, agentToken: 'unused-token-0123456789' }, env: {}, store, log: () => {} });
+  try {
+    const version = agent.kb.version;
+    asked = await agent.runs.start({ question: 'What is the connection pool ceiling for orders-db?', workload: 'triage', sessionId: 'cli-test' });
+    citedChunks = agent.kb.chunks.slice(0, 2).map((c) => c.id);
+    answeredId = await finished(store, version, 'Who approves a production change?', 'answered', citedChunks);
+    refusedId = await finished(store, version, 'How do we rotate DNS records for the storefront?', 'refused');
+    unfinishedId = (await createRun(store.db, { sessionId: 'cli-test', ownerId: store.ownerId, workload: 'triage', question: 'still thinking?', corpusVersion: version })).id;
+  } finally {
+    await agent.close();
+    await store.close();
+  }
+  // A database that exists but holds no marks.
+  await (await startStore({ dataDir: join(emptyDataDir, 'pglite') })).close();
+}
+
+beforeAll(async () => {
+  await seedRuns();
+  expect(asked.verdict).toMatch(/^(answered|partial|refused)$/);
+  vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
+  vi.stubEnv('DATABASE_URL', '');
+}, 120_000);
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const oneLine = () => {
+  expect(io.err.trim().split('\n')).toHaveLength(1);
+  expect(io.err).not.toMatch(/\n\s+at /);
+  expect(io.err).toMatch(/^sandscope: /);
+};
+
+describe('sandscope feedback', () => {
+  it('marks runs; marking again replaces the mark; --export writes what eval --questions reads, labels derived', async () => {
+    expect(await main(['feedback', answeredId, '--label', 'right', '--note', 'cites the change policy'])).toBe(0);
+    expect(io.out).toMatch(new RegExp(`^Marked run ${answeredId} right \\(note: cites the change policy\\)`));
+    expect(await main(['feedback', refusedId, '--label', 'right'])).toBe(0);
+    expect(await main(['feedback', refusedId, '--label', 'wrong-refusal', '--note', 'the paging policy covers DNS'])).toBe(0);
+    expect(await main(['feedback', asked.runId, '--label', 'wrong-answer'])).toBe(0);
+
+    const file = join(tmp, 'marks.jsonl');
+    io.out = '';
+    expect(await main(['feedback', '--export', file])).toBe(0);
+    expect(io.out).toMatch(/^Wrote 3 marks from marked runs in PGlite at .* \(2 answerable, 1 unanswerable\)/);
+    const { questions, bad } = parseQuestionsJsonl(readFileSync(file, 'utf8'));
+    expect(bad).toEqual([]);
+    // Newest first; a re-marked run counts as marked when it was marked again.
+    expect(questions).toEqual([
+      { id: `feedback-${asked.runId}`, question: asked.question, label: 'unanswerable', mechanism: 'feedback-wrong-answer' },
+      { id: `feedback-${refusedId}`, question: 'How do we rotate DNS records for the storefront?', label: 'answerable', mechanism: 'feedback-wrong-refusal' },
+      { id: `feedback-${answeredId}`, question: 'Who approves a production change?', label: 'answerable', mechanism: 'feedback-right', evidence: citedChunks[0] },
+    ]);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { note?: string });
+    expect(lines.map((l) => l.note)).toEqual([undefined, 'the paging policy covers DNS', 'cites the change policy']);
+  });
+
+  it('eval --feedback scores the marks exactly as eval --questions scores their export, with what ships', async () => {
+    const file = join(tmp, 'scored.jsonl');
+    expect(await main(['feedback', '--export', file])).toBe(0);
+    io.out = '';
+    expect(await main(['eval', '--feedback', '--json'])).toBe(0);
+    const fromMarks = JSON.parse(io.out) as Record<string, unknown>;
+    io.out = '';
+    expect(await main(['eval', '--questions', file, '--json'])).toBe(0);
+    const fromFile = JSON.parse(io.out) as Record<string, unknown>;
+    // Scored with what ships and tuned on nothing, as an external file is (not cross-validated on the marks).
+    expect(fromMarks.mode).toMatch(/^shipped-/);
+    expect(fromMarks).toMatchObject({ n: 3, answerable: 2, unanswerable: 1, questionsFrom: expect.stringMatching(/^marked runs in PGlite at /) });
+    expect(Object.keys(fromMarks.byMechanism as object).sort()).toEqual(['feedback-right', 'feedback-wrong-answer', 'feedback-wrong-refusal']);
+    for (const key of ['mode', 'n', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'mrr', 'recallAt6', 'byMechanism', 'thresholds', 'thresholdsFrom']) {
+      expect(fromMarks[key], key).toEqual(fromFile[key]);
+    }
+  });
+});
+
+describe('bad input against a database gets one line and a non-zero exit', () => {
+  it('a run that is not there, and one without a verdict', async () => {
+    expect(await main(['feedback', '00000000-0000-4000-8000-000000000000', '--label', 'right'])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/there is no run 00000000-0000-4000-8000-000000000000 in PGlite at .*Check the id/);
+    io.err = '';
+    expect(await main(['feedback', unfinishedId, '--label', 'right'])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(new RegExp(`run ${unfinishedId} is interrupted and has no verdict\\. Mark a run that answered`));
+  });
+
+  it('a database another process has open is refused before it is touched', async () => {
+    const pid = join(dataDir, 'pglite', 'postmaster.pid');
+    writeFileSync(pid, '-42\n');
+    try {
+      expect(await main(['feedback', answeredId, '--label', 'right'])).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(/is open in another process \(is `npm start` or `npx sandscope serve` running\?\)/);
+    } finally {
+      rmSync(pid);
+    }
+  });
+
+  it('no marks yet: eval --feedback and --export say how to add some', async () => {
+    vi.stubEnv('SANDSCOPE_DATA_DIR', emptyDataDir);
+    try {
+      for (const argv of [['eval', '--feedback'], ['feedback', '--export', join(tmp, 'none.jsonl')]]) {
+        io.err = '';
+        expect(await main(argv)).toBe(2);
+        oneLine();
+        expect(io.err).toMatch(/no runs have been marked yet in PGlite at .*Mark a run on its page in the website \("Was this right\?"\) or with `npx sandscope feedback RUN_ID --label/);
+      }
+    } finally {
+      vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { toJsonl } from '@sandscope/eval';
+import { FEEDBACK_LABELS, isFeedbackLabel, markRun, normalizeFeedback, StoreError } from '@sandscope/store';
+import { isUuid } from '@sandscope/store/values';
+import { UserError } from '../user-error.ts';
+import { parseCommandArgs } from './args.ts';
+import { openCliStore } from './cli-store.ts';
+import { loadFeedbackQuestions } from './feedback-marks.ts';
+
+const USAGE = 'Usage: npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT], or npx sandscope feedback --export FILE.jsonl';
+
+/**
+ * `sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]`
+ * marks a run (replacing its previous mark: one per run), and
+ * `sandscope feedback --export FILE.jsonl` writes every mark as a line of the
+ * question format `eval --questions` reads. Everything a person can get wrong
+ * — the label, the note, the id, the path — is checked before the database is
+ * opened, so a typo costs milliseconds and one line.
+ */
+export async function feedbackCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('feedback', argv, {
+    label: { type: 'string' },
+    note: { type: 'string' },
+    export: { type: 'string' },
+  });
+  if (values.export !== undefined) {
+    if (positionals.length > 0 || values.label !== undefined || values.note !== undefined) {
+      throw new UserError(`--export writes every mark; it takes no run id, --label or --note. ${USAGE}`);
+    }
+    return exportMarks(values.export);
+  }
+  return markOne(positionals, values.label, values.note);
+}
+
+async function markOne(positionals: string[], label: string | undefined, note: string | undefined): Promise<number> {
+  if (positionals.length !== 1) throw new UserError(`name exactly one run id. ${USAGE}`);
+  const runId = positionals[0]!;
+  if (label === undefined) throw new UserError(`--label is required: one of ${FEEDBACK_LABELS.join(', ')}. ${USAGE}`);
+  if (!isFeedbackLabel(label)) throw new UserError(`--label must be one of ${FEEDBACK_LABELS.join(', ')} (got "${label}").`);
+  if (!isUuid(runId)) throw new UserError(`"${runId}" is not a run id (a uuid). The website's Runs page lists them.`);
+  const mark = normalized(label, note);
+
+  const store = await openCliStore();
+  try {
+    const saved = await markRun(store.db, { runId, ...mark });
+    process.stdout.write(`Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark.\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'run_not_found') {
+      throw new UserError(`there is no run ${runId} in ${store.db.description}. Check the id on the website's Runs page, or point SANDSCOPE_DATA_DIR (or DATABASE_URL) at the agent's database.`);
+    }
+    if (error instanceof StoreError && error.code === 'run_without_verdict') throw new UserError(`${error.message}. ${error.remedy}`);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The store's own rule for a note, applied before the store is opened. */
+function normalized(label: string, note: string | undefined) {
+  try {
+    return normalizeFeedback(label, note);
+  } catch (error) {
+    if (error instanceof StoreError) throw new UserError(`${error.message}. Shorten the --note.`);
+    throw error;
+  }
+}
+
+async function exportMarks(path: string): Promise<number> {
+  const target = resolve(path);
+  if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`${path} is a folder. Pass --export with a file name, e.g. feedback.jsonl.`);
+  if (!existsSync(dirname(target))) throw new UserError(`cannot write ${path}: the folder ${dirname(target)} does not exist. Create it, or pass another --export path.`);
+  const { questions, origin } = await loadFeedbackQuestions();
+  try {
+    writeFileSync(target, toJsonl(questions));
+  } catch (error) {
+    throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass --export with a path you can write to.`);
+  }
+  const answerable = questions.filter((q) => q.label === 'answerable').length;
+  process.stdout.write(
+    `Wrote ${questions.length} marks from ${origin} to ${path} (${answerable} answerable, ${questions.length - answerable} unanswerable). ` +
+      `Score them with \`npx sandscope eval --questions ${path}\` or \`npx sandscope eval --feedback\`.\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { createRun, finishRun, startStore, type Store } from '@sandscope/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { type AgentService, startAgentService } from '../service/compose.ts';
+import type { RunResultView } from '../service/run-views.ts';
+import { API_ERRORS } from './api-error.ts';
+import { appDepsOf, createApp } from './app.ts';
+import { parseSse } from './testing/sse-events.ts';
+
+/**
+ * `POST /v1/runs/:id/feedback` and `GET /v1/feedback` (issue 9, part D), driven
+ * in-process with `app.request()` (STYLE 13) over one embedded PGlite and the
+ * offline stack, as app.test.ts drives the rest of the API.
+ */
+
+const TOKEN = 'test-token-0123456789abcdef0123456789';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
+const ASKED = 'What is the connection pool ceiling for orders-db?';
+const REFUSED = 'How do we rotate TLS certificates?';
+
+let store: Store;
+let agent: AgentService;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  store = await startStore({ dataDir: 'memory://' });
+  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
+  if (!parsed.ok) throw new Error(parsed.message);
+  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+  app = createApp(appDepsOf(agent));
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await store?.close();
+});
+
+async function ask(question: string): Promise<RunResultView> {
+  const res = await app.request('/v1/runs', { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ question }) });
+  expect(res.status).toBe(200);
+  const last = parseSse(await res.text()).at(-1);
+  expect(last?.event).toBe('result');
+  return last!.data as RunResultView;
+}
+
+const mark = (runId: string, body: unknown, headers: Record<string, string> = JSON_AUTH) =>
+  app.request(`/v1/runs/${runId}/feedback`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+const invalid = (message: string) => ({ error: { code: 'invalid_request', message: `${message} ${API_ERRORS.invalid_request.remedy}` } });
+
+/** A finished run written straight to the store, so its verdict is the test's choice, not the gate's. */
+async function refusedRun(): Promise<string> {
+  const run = await createRun(store.db, { sessionId: 's-feedback', ownerId: store.ownerId, workload: 'triage', question: REFUSED, corpusVersion: agent.kb.version });
+  await finishRun(store.db, run.id, { status: 'completed', terminal: 'refuse', verdict: 'refused', band: 'insufficient' });
+  return run.id;
+}
+
+describe('POST /v1/runs/:id/feedback', () => {
+  // A real run through the API (whatever the gate makes of it, it has a verdict and its citations are stored) and a refusal.
+  let asked: RunResultView;
+  let refusedId: string;
+  beforeAll(async () => {
+    asked = await ask(ASKED);
+    refusedId = await refusedRun();
+  });
+
+  it('needs the bearer token, like every /v1 route', async () => {
+    expect((await mark(asked.runId, { label: 'right' }, { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await app.request('/v1/feedback')).status).toBe(401);
+  });
+
+  it('marks a run; marking again replaces the mark; the run and the list read it back', async () => {
+    const first = await mark(asked.runId, { label: 'right', note: '  cites the ceiling  ' });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ feedback: { runId: asked.runId, label: 'right', note: 'cites the ceiling', createdAt: expect.any(String) } });
+
+    const again = await mark(asked.runId, { label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { feedback: unknown }).feedback).toMatchObject({ label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+
+    const detail = (await (await app.request(`/v1/runs/${asked.runId}`, { headers: AUTH })).json()) as { feedback: unknown };
+    expect(detail.feedback).toEqual({ label: 'wrong-answer', note: 'the ceiling is for events-bus', createdAt: expect.any(String) });
+    const unmarked = (await (await app.request(`/v1/runs/${refusedId}`, { headers: AUTH })).json()) as { feedback: unknown };
+    expect(unmarked.feedback).toBeNull();
+
+    expect((await mark(refusedId, { label: 'wrong-refusal' })).status).toBe(200);
+    const list = await app.request('/v1/feedback', { headers: AUTH });
+    expect(list.status).toBe(200);
+    const { feedback } = (await list.json()) as { feedback: { runId: string; citedChunkIds: string[] }[] };
+    // One mark per run, newest first, each joined with what the run asked, said and cited.
+    expect(feedback.map((f) => f.runId)).toEqual([refusedId, asked.runId]);
+    expect(feedback[0]).toEqual({ runId: refusedId, label: 'wrong-refusal', note: null, createdAt: expect.any(String), question: REFUSED, verdict: 'refused', citedChunkIds: [] });
+    expect(feedback[1]).toMatchObject({ label: 'wrong-answer', question: ASKED, verdict: asked.verdict });
+    expect(feedback[1]!.citedChunkIds).toEqual(asked.claims.flatMap((c) => c.citations).filter((id, i, all) => all.indexOf(id) === i));
+  });
+
+  it('404 not_found for a run that does not exist, by uuid or not', async () => {
+    for (const id of [randomUUID(), 'not-a-uuid']) {
+      const res = await mark(id, { label: 'right' });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: { code: 'not_found', message: `run ${id} does not exist. ${API_ERRORS.not_found.remedy}` } });
+    }
+  });
+
+  it('400 invalid_request naming what is wrong: the label, the note, an unknown field, the body', async () => {
+    const cases: [unknown, ReturnType<typeof invalid>][] = [
+      [{ label: 'wrong' }, invalid('label must be one of wrong-answer, wrong-refusal, right.')],
+      [{ note: 'no label' }, invalid('label must be one of wrong-answer, wrong-refusal, right.')],
+      [{ label: 'right', note: 42 }, invalid('note must be a string.')],
+      [{ label: 'right', note: 'x'.repeat(2001) }, invalid('the note is 2001 characters; the limit is 2000.')],
+      [{ label: 'right', stars: 5 }, invalid('body has unknown field(s): stars.')],
+      ['not json', invalid('The body is not valid JSON.')],
+    ];
+    for (const [body, expected] of cases) {
+      const res = await mark(asked.runId, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toEqual(expected);
+    }
+    // 2000 characters fit, counted as characters (code points), not UTF-16 units.
+    expect((await mark(asked.runId, { label: 'wrong-answer', note: '🙂'.repeat(2000) })).status).toBe(200);
+  });
+
+  it('400 for a run with no verdict yet: there is nothing to judge', async () => {
+    const running = await createRun(store.db, { sessionId: 's-feedback', ownerId: store.ownerId, workload: 'triage', question: 'still thinking?', corpusVersion: agent.kb.version });
+    const res = await mark(running.id, { label: 'right' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual(
+      invalid(`run ${running.id} is running and has no verdict: only a run that answered, answered partially or refused can be marked.`),
+    );
+  });
+});

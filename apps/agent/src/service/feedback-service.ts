@@ -1,0 +1,39 @@
+import { type Database, type FeedbackLabel, type FeedbackMark, type FeedbackRecord, listFeedback, markRun, StoreError } from '@sandscope/store';
+import { isUuid } from '@sandscope/store/values';
+import { ServiceError } from './service-error.ts';
+
+/**
+ * The write and read side of people's marks on runs (issue 9, part D), in the
+ * API's vocabulary: the store's refusals become ServiceErrors here, once, so
+ * the HTTP layer answers 404 for a run that is not there and 400 for a mark
+ * that cannot be made — never a 500 for a person's mistake.
+ */
+export class FeedbackService {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Marks a run, replacing its previous mark (one per run). */
+  async mark(runId: string, input: { readonly label: FeedbackLabel; readonly note?: string | null }): Promise<FeedbackRecord> {
+    // Like GET /v1/runs/:id: an id that cannot be a run is a run that does not exist.
+    if (!isUuid(runId)) throw new ServiceError('not_found', `run ${runId} does not exist.`);
+    try {
+      return await markRun(this.#db, { runId, label: input.label, note: input.note ?? null });
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      if (error.code === 'run_not_found') throw new ServiceError('not_found', `run ${runId} does not exist.`);
+      if (error.code === 'run_without_verdict') {
+        throw new ServiceError('invalid_request', `${error.message}: only a run that answered, answered partially or refused can be marked.`);
+      }
+      if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${error.message}.`);
+      throw error;
+    }
+  }
+
+  /** Every mark with its run's question, verdict and cited chunks, newest first. */
+  list(): Promise<FeedbackMark[]> {
+    return listFeedback(this.#db);
+  }
+}

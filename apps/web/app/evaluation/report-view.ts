@@ -1,0 +1,214 @@
+import type { AnswerabilityBands, Band, EvalCorpusFigures, EvalFigures, EvalLatest, EvalTargets, Verdict } from '../../lib/agent-types';
+import { probability, type ReplayRow } from '../../lib/bands';
+
+/*
+ * The evaluation report as the page reads it: every field of the wire report is
+ * optional (an older or partial report must still render), so it is read ONCE
+ * here into values the components can trust — a number that is not a finite
+ * number is absent, a band that is not a probability is absent, a row without a
+ * readable band and verdict is counted and left out.
+ */
+
+/**
+ * Issue 9's targets (packages/eval/src/evaluate.ts, `DECISION_TARGETS`): used when
+ * a report predates them, since a target is the product's, not the report's.
+ */
+export const DEFAULT_TARGETS: EvalTargets = { falseAnswerRate: 0.05, falseRefusalRate: 0.1, deferralRate: 0.25, rightSourceRate: 0.95 };
+
+/** Which way a rate has to go to meet its target. */
+export const TARGET_DIRECTION: Record<keyof EvalTargets, 'at most' | 'at least'> = {
+  falseAnswerRate: 'at most',
+  falseRefusalRate: 'at most',
+  deferralRate: 'at most',
+  rightSourceRate: 'at least',
+};
+
+export type TargetVerdict = 'met' | 'missed' | 'not measured';
+
+export function againstTarget(key: keyof EvalTargets, value: number | undefined, target: number): TargetVerdict {
+  if (value === undefined) return 'not measured';
+  return (TARGET_DIRECTION[key] === 'at most' ? value <= target : value >= target) ? 'met' : 'missed';
+}
+
+export interface Figures {
+  readonly n?: number;
+  readonly answerable?: number;
+  readonly unanswerable?: number;
+  readonly falseAnswerRate?: number;
+  readonly falseRefusalRate?: number;
+  readonly deferralRate?: number;
+  readonly partialRate?: number;
+  readonly wrongSourceAnswers?: number;
+  readonly rightSourceRate?: number;
+  readonly procedureAnswers?: number;
+  readonly stepsCoveredRate?: number;
+  readonly mrr?: number;
+  readonly recallAt6?: number;
+}
+
+/** seen: its errors were read while the decision was developed; unseen: not yet; not recorded: the report does not say. */
+export type CorpusStatus = 'seen' | 'unseen' | 'not recorded';
+
+export interface CorpusRow extends Figures {
+  readonly name: string;
+  readonly status: CorpusStatus;
+  /** The README's own words, shown beside the one-word status. */
+  readonly statusText?: string;
+  readonly workable?: boolean;
+  readonly bands?: AnswerabilityBands;
+}
+
+export interface ExplorerRow extends ReplayRow {
+  readonly id: string;
+  readonly corpus: string;
+  readonly question: string;
+  readonly mechanism: string;
+}
+
+export interface ReportView {
+  readonly mode?: string;
+  readonly pooled: Figures;
+  readonly targets: EvalTargets;
+  readonly corpora: readonly CorpusRow[];
+  /** The generated set's cross-validation, the second figure (an upper bound). */
+  readonly generated: (Figures & { readonly folds?: number }) | null;
+  /** The bands in force, on the answerability probability; null when the report carries none (an older report). */
+  readonly bands: AnswerabilityBands | null;
+  /** The report carries the old score thresholds instead of bands: it predates the answerability model. */
+  readonly legacy: boolean;
+  readonly rows: readonly ExplorerRow[];
+  /** Rows whose answerability is null (degraded, nothing retrieved): replayed as recorded. */
+  readonly unscored: number;
+  /** Rows left out because their band or verdict could not be read. */
+  readonly unreadable: number;
+  readonly byMechanism: readonly { readonly mechanism: string; readonly label: string; readonly n: number; readonly answered: number; readonly partial: number; readonly refused: number; readonly ambiguous: number }[];
+  readonly evidenceErrors: readonly { readonly corpus: string; readonly id: string; readonly message: string }[];
+  readonly excluded: readonly string[];
+  readonly askP50Ms?: number;
+  readonly recordedAt?: string;
+}
+
+type Loose = Record<string, unknown>;
+const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const BANDS: readonly Band[] = ['insufficient', 'ambiguous', 'sufficient'];
+const VERDICTS: readonly Verdict[] = ['answered', 'partial', 'refused'];
+
+/** Both bands as probabilities, or null (an older report's score thresholds are not bands). */
+export function bandsOf(v: unknown): AnswerabilityBands | null {
+  if (!isObject(v)) return null;
+  const insufficientBelow = probability(v.insufficientBelow);
+  const sufficientAbove = probability(v.sufficientAbove);
+  return insufficientBelow === null || sufficientAbove === null ? null : { insufficientBelow, sufficientAbove };
+}
+
+function figuresOf(v: Loose): Figures {
+  const keys = ['n', 'answerable', 'unanswerable', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'partialRate', 'wrongSourceAnswers', 'rightSourceRate', 'procedureAnswers', 'stepsCoveredRate', 'mrr', 'recallAt6'] as const satisfies readonly (keyof EvalFigures)[];
+  const out: Record<string, number> = {};
+  for (const k of keys) {
+    const n = num(v[k]);
+    if (n !== undefined) out[k] = n;
+  }
+  return out as Figures;
+}
+
+/**
+ * A corpus's status in one word, from its README's sentence (packages/eval records
+ * the sentence; e.g. "unseen until its first run at commit a026cb6, then seen"):
+ * a corpus that was ever seen no longer measures generalisation, so "then seen" wins.
+ */
+export function corpusStatus(text: string | undefined): CorpusStatus {
+  if (!text) return 'not recorded';
+  const t = text.toLowerCase();
+  if (/^\s*no status recorded/.test(t)) return 'not recorded';
+  if (/\bthen seen\b|\bseen during\b|\bnot an unseen\b/.test(t)) return 'seen';
+  if (/\bunseen\b/.test(t)) return 'unseen';
+  if (/\bseen\b/.test(t)) return 'seen';
+  return 'not recorded';
+}
+
+function corpusOf(v: unknown, i: number): CorpusRow | null {
+  if (!isObject(v)) return null;
+  const c = v as Loose & EvalCorpusFigures;
+  const statusText = str(c.status);
+  const bands = bandsOf(c.bands);
+  const n = num(c.n) ?? num(c.questions);
+  return {
+    ...figuresOf(c),
+    ...(n !== undefined ? { n } : {}),
+    name: str(c.name) ?? `corpus ${i + 1}`,
+    status: corpusStatus(statusText),
+    ...(statusText && statusText.toLowerCase() !== 'no status recorded' ? { statusText } : {}),
+    ...(typeof c.workable === 'boolean' ? { workable: c.workable } : {}),
+    ...(bands ? { bands } : {}),
+  };
+}
+
+function rowOf(v: unknown, recordedBands: (corpus: string) => AnswerabilityBands | null): ExplorerRow | null {
+  if (!isObject(v)) return null;
+  const band = v.band as Band;
+  const verdict = v.verdict as Verdict;
+  if (!BANDS.includes(band) || !VERDICTS.includes(verdict)) return null;
+  const corpus = str(v.corpus) ?? '';
+  const answerability = v.answerability === null || v.answerability === undefined ? null : probability(v.answerability);
+  return {
+    id: str(v.id) ?? '',
+    corpus,
+    question: str(v.question) ?? '',
+    mechanism: str(v.mechanism) ?? '',
+    label: str(v.label) ?? '',
+    band,
+    verdict,
+    answerability,
+    adjudicable: v.adjudicable === true,
+    recordedBands: recordedBands(corpus),
+  };
+}
+
+/** The page's one reading of `GET /v1/eval/latest`. */
+export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: unknown }): ReportView {
+  const s: Loose = isObject(latest.summary) ? latest.summary : {};
+  const mode = str(s.mode);
+  const bands = bandsOf(s.bands);
+  const corpora = list(s.corpora).map(corpusOf).filter((c): c is CorpusRow => c !== null);
+  const targetsIn = isObject(s.targets) ? s.targets : {};
+  const targets: EvalTargets = {
+    falseAnswerRate: num(targetsIn.falseAnswerRate) ?? DEFAULT_TARGETS.falseAnswerRate,
+    falseRefusalRate: num(targetsIn.falseRefusalRate) ?? DEFAULT_TARGETS.falseRefusalRate,
+    deferralRate: num(targetsIn.deferralRate) ?? DEFAULT_TARGETS.deferralRate,
+    rightSourceRate: num(targetsIn.rightSourceRate) ?? DEFAULT_TARGETS.rightSourceRate,
+  };
+  // the bands each row was scored with: its held-out corpus's (leave-one-corpus-out), or the report's (the shipped model);
+  // cross-validation's folds are not named on the rows, so there the replay goes without
+  const byCorpus = new Map(corpora.filter((c) => c.bands).map((c) => [c.name, c.bands!]));
+  const recordedBands = (corpus: string): AnswerabilityBands | null =>
+    mode === 'leave-one-corpus-out' ? (byCorpus.get(corpus) ?? null) : mode === 'shipped-model' ? bands : null;
+  const rawRows = list(latest.questions);
+  const rows = rawRows.map((r) => rowOf(r, recordedBands)).filter((r): r is ExplorerRow => r !== null);
+  const g = isObject(s.generated) ? s.generated : null;
+  const mechanisms = isObject(s.byMechanism) ? s.byMechanism : {};
+  return {
+    ...(mode ? { mode } : {}),
+    pooled: figuresOf(s),
+    targets,
+    corpora,
+    generated: g ? { ...figuresOf(g), ...(Array.isArray(g.corpora) ? { folds: g.corpora.length } : {}) } : null,
+    bands,
+    legacy: !bands && isObject(s.thresholds),
+    rows,
+    unscored: rows.filter((r) => r.answerability === null).length,
+    unreadable: rawRows.length - rows.length,
+    byMechanism: Object.entries(mechanisms)
+      .filter((e): e is [string, Loose] => isObject(e[1]))
+      .map(([mechanism, m]) => ({ mechanism, label: str(m.label) ?? '', n: num(m.n) ?? 0, answered: num(m.answered) ?? 0, partial: num(m.partial) ?? 0, refused: num(m.refused) ?? 0, ambiguous: num(m.ambiguous) ?? 0 }))
+      .sort((a, b) => b.n - a.n || a.mechanism.localeCompare(b.mechanism)),
+    evidenceErrors: list(s.evidenceErrors)
+      .filter(isObject)
+      .map((e) => ({ corpus: str(e.corpus) ?? '', id: str(e.id) ?? '', message: str(e.message) ?? '' })),
+    excluded: list(s.excluded).filter((x): x is string => typeof x === 'string'),
+    ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
+    ...(str(s.generatedAt) ?? str(s.createdAt) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
+  };
+}

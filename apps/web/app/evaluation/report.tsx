@@ -1,0 +1,313 @@
+import { fmtBand } from '../../components/answerability-distribution';
+import type { EvalTargets } from '../../lib/agent-types';
+import { ms, percent, when } from '../../lib/format';
+import { BandExplorer } from './band-explorer';
+import { againstTarget, type CorpusRow, type Figures, type ReportView, TARGET_DIRECTION } from './report-view';
+
+/*
+ * The evaluation report, rendered from the page's one reading of it (report-view.ts).
+ * Relative imports, not `@/`: the unit tests render this under the root vitest
+ * config, which has no alias.
+ */
+
+const RATE_LABEL: Record<keyof EvalTargets, { label: string; note: string }> = {
+  falseAnswerRate: { label: 'false answers', note: 'answered or partial on an unanswerable question' },
+  falseRefusalRate: { label: 'false refusals', note: 'refused an answerable question' },
+  deferralRate: { label: 'deferral', note: 'landed in the ambiguous band, where adjudication decides' },
+  rightSourceRate: { label: 'right source', note: 'answered answerable questions citing their labelled passage' },
+};
+const RATE_KEYS = Object.keys(RATE_LABEL) as (keyof EvalTargets)[];
+
+/** One rate against its target, the verdict in words ("met" / "missed"), not only in colour. */
+function TargetFigure({ rate, figures, targets, qualifier }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string }) {
+  const value = figures[rate];
+  const verdict = againstTarget(rate, value, targets[rate]);
+  const sign = TARGET_DIRECTION[rate] === 'at most' ? '≤' : '≥';
+  return (
+    <div className={`figure-card ${verdict === 'met' ? 'figure-good' : verdict === 'missed' ? 'figure-bad' : ''}`} data-rate={rate} data-verdict={verdict}>
+      <span className="figure-label">
+        {RATE_LABEL[rate].label}
+        {qualifier ? ` (${qualifier})` : ''}
+      </span>
+      <span className="figure-value">{percent(value)}</span>
+      <span className="figure-budget">
+        target {sign} {percent(targets[rate])} — <b>{verdict === 'met' ? 'met' : verdict === 'missed' ? 'missed' : 'not measured'}</b>
+      </span>
+      <span className="figure-note">{RATE_LABEL[rate].note}</span>
+    </div>
+  );
+}
+
+/** "Meets 1 of 4 targets: missed false answers, …" — the headline's verdict as a sentence. */
+function targetSentence(figures: Figures, targets: EvalTargets): string {
+  const verdicts = RATE_KEYS.map((k) => ({ k, v: againstTarget(k, figures[k], targets[k]) }));
+  const measured = verdicts.filter((x) => x.v !== 'not measured');
+  const met = measured.filter((x) => x.v === 'met');
+  const missed = measured.filter((x) => x.v === 'missed').map((x) => RATE_LABEL[x.k].label);
+  if (!measured.length) return 'This report measures none of the targets.';
+  return `Meets ${met.length} of ${measured.length} targets${missed.length ? `; missed: ${missed.join(', ')}` : ''}.`;
+}
+
+const HEADLINE: Record<string, { title: string; qualifier: string; explain: string }> = {
+  'leave-one-corpus-out': {
+    title: 'Leave-one-corpus-out (the headline)',
+    qualifier: 'held out',
+    explain:
+      'Each hand-written corpus is scored by an answerability model — weights and bands — trained without it (the generated set always in training). Questions people typed, on corpora its training never saw: this is the measurement.',
+  },
+  'cross-validated': {
+    title: 'Cross-validated on one question set',
+    qualifier: 'held out',
+    explain: 'This report has no leave-one-corpus-out figure: each fold is scored by a model trained on the other folds of the same set. On generated questions that is an upper bound.',
+  },
+  'shipped-model': {
+    title: 'Scored with the shipped model',
+    qualifier: 'nothing tuned on it',
+    explain: 'One set scored with the model that ships, nothing fitted on it.',
+  },
+};
+
+/** The whole report: the held-out headline first, then the generated set (an upper bound), then the band explorer. */
+export function Report({ view, below, above }: { view: ReportView; below: number | null; above: number | null }) {
+  const p = view.pooled;
+  const head = (view.mode && HEADLINE[view.mode]) || { title: 'Figures', qualifier: '', explain: 'The report does not say how these figures were measured (it predates the mode field).' };
+  const g = view.generated;
+  const initial = view.bands ? { insufficientBelow: below ?? view.bands.insufficientBelow, sufficientAbove: above ?? view.bands.sufficientAbove } : null;
+  const drawable = view.rows.length - view.unscored > 0;
+  return (
+    <>
+      <p className="stats">
+        {view.mode ? (
+          <>
+            Mode <code>{view.mode}</code> ·{' '}
+          </>
+        ) : null}
+        <b>{p.n ?? view.rows.length}</b> questions
+        {p.answerable !== undefined && p.unanswerable !== undefined ? (
+          <>
+            {' '}
+            — <b>{p.answerable}</b> answerable, <b>{p.unanswerable}</b> unanswerable
+          </>
+        ) : null}
+        {view.recordedAt ? <> · recorded {when(view.recordedAt)}</> : null}
+      </p>
+      {view.legacy ? (
+        <p className="notice notice-warn" data-testid="legacy-report">
+          This report predates the answerability model: it carries thresholds on the old product score, not bands on the answerability probability. Its
+          figures are shown as recorded; the distribution and the band explorer need a newer report — run <code>npm run eval:report</code>.
+        </p>
+      ) : null}
+
+      <section id="headline">
+        <h2>{head.title}</h2>
+        <p>{head.explain}</p>
+        <p data-testid="target-summary">
+          <b>{targetSentence(p, view.targets)}</b>
+        </p>
+        <div className="figures">
+          {RATE_KEYS.map((k) => (
+            <TargetFigure key={k} rate={k} figures={p} targets={view.targets} qualifier={head.qualifier} />
+          ))}
+        </div>
+        <p className="muted">
+          Also: of the deferred, {percent(p.partialRate)} let through as partial after adjudication; {p.wrongSourceAnswers ?? '—'} answers cited a passage
+          other than the labelled one; {p.procedureAnswers ? `${percent(p.stepsCoveredRate)} of ${p.procedureAnswers} procedure answers kept every step` : 'no procedure answer to check for steps'}; passage MRR{' '}
+          {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
+        </p>
+        {view.corpora.length ? <CorpusTable corpora={view.corpora} pooled={p} folds={view.mode === 'cross-validated'} /> : view.mode === 'leave-one-corpus-out' ? null : (
+          <p className="muted">This report has no per-corpus figures.</p>
+        )}
+        {view.excluded.length ? <p className="muted">Left out of this report on purpose: {view.excluded.join(', ')}.</p> : null}
+      </section>
+
+      <section id="generated">
+        <h2>Generated set — the second figure, an upper bound</h2>
+        {g ? (
+          <>
+            <p>
+              {g.folds ? `${g.folds}-fold cross-validation` : 'Cross-validation'} of the same training procedure on the generated questions alone ({g.n ?? '—'}{' '}
+              questions). They are worded by templates from each corpus’s own vocabulary, so they flatter the model: read this as an <b>upper bound</b> on
+              how it does with questions people type, never as the measurement. {targetSentence(g, view.targets)}
+            </p>
+            <div className="figures">
+              {RATE_KEYS.map((k) => (
+                <TargetFigure key={k} rate={k} figures={g} targets={view.targets} qualifier="upper bound" />
+              ))}
+            </div>
+          </>
+        ) : (
+          <p className="muted">This report has no generated-set figure.</p>
+        )}
+      </section>
+
+      <section id="distribution">
+        <h2>Answerability distribution and the band explorer</h2>
+        {view.bands && initial && drawable ? (
+          <>
+            <p>
+              {view.mode === 'cross-validated' ? 'The bands refitted on the whole set' : 'The bands that ship'}: refuse below <code>{fmtBand(view.bands.insufficientBelow)}</code>, answer from <code>{fmtBand(view.bands.sufficientAbove)}</code>{' '}
+              on the model’s answerability probability; between them the ambiguous band, where adjudication lets an answer through flagged partial only when
+              one passage carries it. Each question’s answerability below is from the model that scored it, trained without its corpus.
+            </p>
+            <BandExplorer rows={view.rows} reportBands={view.bands} initial={initial} perCorpusBands={view.mode === 'leave-one-corpus-out'} />
+          </>
+        ) : (
+          <p className="notice notice-warn" data-testid="no-distribution">
+            {!view.bands
+              ? 'This report carries no answerability bands, so the distribution cannot be drawn against them.'
+              : 'This report carries no question with an answerability, so there is nothing to draw.'}{' '}
+            Run <code>npm run eval:report</code> for a report that does.
+          </p>
+        )}
+        {view.unreadable > 0 ? <p className="muted">{view.unreadable} question rows had no readable band or verdict and are left out.</p> : null}
+      </section>
+
+      {view.byMechanism.length ? (
+        <section id="mechanisms">
+          <h2>By mechanism</h2>
+          <div className="table-scroll">
+            <table className="mechanisms">
+              <thead>
+                <tr>
+                  <th>mechanism</th>
+                  <th>label</th>
+                  <th className="num">n</th>
+                  <th className="num">answered</th>
+                  <th className="num">partial</th>
+                  <th className="num">refused</th>
+                  <th className="num">ambiguous band</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.byMechanism.map((r) => (
+                  <tr key={r.mechanism}>
+                    <td>{r.mechanism.replace(/[_-]/g, ' ')}</td>
+                    <td>
+                      <span className={`tag ${r.label === 'answerable' ? 'tag-answered' : 'tag-refused'}`}>{r.label}</span>
+                    </td>
+                    <td className="num">{r.n}</td>
+                    <td className={`num ${r.label === 'unanswerable' && r.answered > 0 ? 'worse' : ''}`}>{r.answered}</td>
+                    <td className={`num ${r.label === 'unanswerable' && r.partial > 0 ? 'worse' : ''}`}>{r.partial}</td>
+                    <td className={`num ${r.label === 'answerable' && r.refused > 0 ? 'worse' : ''}`}>{r.refused}</td>
+                    <td className="num">{r.ambiguous}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
+
+      <section id="evidence-errors">
+        <h2>Evidence errors</h2>
+        {view.evidenceErrors.length ? (
+          <>
+            <p>Questions whose labelled evidence names no passage; they are reported here and not scored (never silently counted as 0):</p>
+            <ul>
+              {view.evidenceErrors.map((e, i) => (
+                <li key={`${e.corpus}-${e.id}-${i}`}>
+                  <code>
+                    {e.corpus} {e.id}
+                  </code>
+                  : {e.message}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="muted">None recorded: every answerable question’s evidence matched a passage.</p>
+        )}
+      </section>
+
+      {view.askP50Ms !== undefined ? (
+        <p className="muted">
+          <code>ask</code> in-process on the shipped corpus: p50 {ms(view.askP50Ms)} (target ≤ 5 ms, <b>{view.askP50Ms <= 5 ? 'met' : 'missed'}</b>).
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function CorpusTable({ corpora, pooled, folds }: { corpora: readonly CorpusRow[]; pooled: Figures; folds: boolean }) {
+  const qs = (f: Figures) => (
+    <>
+      {f.n ?? '—'}
+      {f.answerable !== undefined && f.unanswerable !== undefined ? (
+        <span className="muted">
+          {' '}
+          ({f.answerable}/{f.unanswerable})
+        </span>
+      ) : null}
+    </>
+  );
+  return (
+    <div className="table-scroll">
+      <table className="corpora" data-testid="corpus-table">
+        <thead>
+          <tr>
+            <th>{folds ? 'fold' : 'held-out corpus'}</th>
+            <th className="num">questions (answerable/unanswerable)</th>
+            <th className="num">false answers</th>
+            <th className="num">false refusals</th>
+            <th className="num">deferral</th>
+            <th className="num">right source</th>
+            {folds ? null : <th>status</th>}
+            <th>bands (refuse below / answer from)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {corpora.map((c) => (
+            <tr key={c.name} data-corpus={c.name}>
+              <td className="nowrap">{c.name}</td>
+              <td className="num">{qs(c)}</td>
+              <td className="num">{percent(c.falseAnswerRate)}</td>
+              <td className="num">{percent(c.falseRefusalRate)}</td>
+              <td className="num">{percent(c.deferralRate)}</td>
+              <td className="num">{percent(c.rightSourceRate)}</td>
+              {folds ? null : (
+                <td data-status={c.status}>
+                  {c.statusText ? (
+                    <details>
+                      <summary>{c.status}</summary>
+                      <span className="muted">{c.statusText}</span>
+                    </details>
+                  ) : (
+                    c.status
+                  )}
+                </td>
+              )}
+              <td className="nowrap">
+                {c.bands ? (
+                  <>
+                    <code>{fmtBand(c.bands.insufficientBelow)}</code> / <code>{fmtBand(c.bands.sufficientAbove)}</code>
+                  </>
+                ) : (
+                  '—'
+                )}
+                {c.workable === false ? <span title="no band pair met both budgets on the data it was fitted on"> (unworkable)</span> : null}
+              </td>
+            </tr>
+          ))}
+          <tr data-corpus="pooled">
+            <td>
+              <b>pooled</b>
+            </td>
+            <td className="num">{qs(pooled)}</td>
+            <td className="num">{percent(pooled.falseAnswerRate)}</td>
+            <td className="num">{percent(pooled.falseRefusalRate)}</td>
+            <td className="num">{percent(pooled.deferralRate)}</td>
+            <td className="num">{percent(pooled.rightSourceRate)}</td>
+            {folds ? null : <td />}
+            <td />
+          </tr>
+        </tbody>
+      </table>
+      {folds ? null : (
+        <p className="muted">
+          Status: <b>unseen</b> — nobody developing the decision has read its errors, so it still measures generalisation; <b>seen</b> — its errors were
+          read while developing, so its figures are held out from training but not from the developer.
+        </p>
+      )}
+    </div>
+  );
+}

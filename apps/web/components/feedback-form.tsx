@@ -1,0 +1,59 @@
+import type { Feedback } from '@/lib/agent-types';
+import { FEEDBACK_CHOICES, feedbackText, MAX_NOTE_CHARS } from '@/lib/feedback-labels';
+import { when } from '@/lib/format';
+import type { Problem } from '@/lib/problems';
+import { ProblemPanel } from './problem';
+
+/**
+ * "Was this right?" on a run page (issue 9, part D): the current mark, if any,
+ * and a plain form that posts to the BFF (/api/runs/:id/feedback), so it works
+ * with JavaScript off. The marks become a question set that `sandscope eval
+ * --feedback` scores, which is why the three answers are about what the library
+ * can answer rather than about taste.
+ */
+export function FeedbackForm({ runId, current, saved, problem }: { runId: string; current: Feedback | null; saved: boolean; problem: Problem | null }) {
+  return (
+    <section id="feedback" className="feedback" aria-label="Was this right?">
+      <h2>Was this right?</h2>
+      {current ? (
+        <p className="feedback-current" data-label={current.label}>
+          Marked <b>{feedbackText(current.label)}</b> <span className="muted">({when(current.createdAt)})</span>
+          {current.note ? <span className="feedback-note">“{current.note}”</span> : null}
+        </p>
+      ) : (
+        <p className="muted feedback-current">Not marked yet.</p>
+      )}
+      {saved && current ? <p className="notice feedback-saved">Saved.</p> : null}
+      {problem?.code === 'invalid_request' ? (
+        <p className="notice notice-bad" role="alert" data-problem="invalid_request">
+          The mark was not saved: choose one of the three answers, and keep the note under {MAX_NOTE_CHARS} characters.
+        </p>
+      ) : problem ? (
+        <ProblemPanel problem={problem} context="Your mark was not saved." />
+      ) : null}
+      <form method="post" action={`/api/runs/${encodeURIComponent(runId)}/feedback`} className="feedback-form">
+        <fieldset>
+          <legend>Your answer</legend>
+          {FEEDBACK_CHOICES.map((c) => (
+            <label key={c.label} className="radio">
+              <input type="radio" name="label" value={c.label} defaultChecked={current?.label === c.label} required />
+              {c.text}
+            </label>
+          ))}
+        </fieldset>
+        <label className="feedback-note-field">
+          Note (optional)
+          <textarea name="note" rows={3} maxLength={MAX_NOTE_CHARS} defaultValue={current?.note ?? ''} placeholder="What was wrong, or which runbook answers it" />
+        </label>
+        <div className="feedback-actions">
+          <button type="submit" className="button">
+            {current ? 'Replace the mark' : 'Save the mark'}
+          </button>
+          <span className="muted">
+            One mark per run: saving again replaces it. Marked runs become a question set: <code>npx sandscope eval --feedback</code>.
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import type { FeedbackLabel } from './agent-types';
+
+/**
+ * The three answers to "Was this right?", in the words a person reads on the
+ * run page, and the limits the agent enforces (docs/API.md). Shared by the form
+ * and the BFF route, which checks a post before it reaches the agent so a
+ * hand-made form gets the same refusal as a bad API call.
+ */
+export const FEEDBACK_CHOICES: readonly { readonly label: FeedbackLabel; readonly text: string }[] = [
+  { label: 'right', text: 'Right — it answered, or refused, as it should' },
+  { label: 'wrong-answer', text: 'Wrong answer — it answered what the library cannot answer' },
+  { label: 'wrong-refusal', text: 'Wrong refusal — the library does answer this' },
+];
+
+/** The agent's limit on a note, in characters (code points), after trimming. */
+export const MAX_NOTE_CHARS = 2000;
+
+export function isFeedbackLabel(value: unknown): value is FeedbackLabel {
+  return typeof value === 'string' && FEEDBACK_CHOICES.some((c) => c.label === value);
+}
+
+export function feedbackText(label: FeedbackLabel): string {
+  return FEEDBACK_CHOICES.find((c) => c.label === label)!.text;
+}

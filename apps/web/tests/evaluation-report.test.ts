@@ -1,0 +1,179 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { BandExplorer } from '../app/evaluation/band-explorer';
+import { Report } from '../app/evaluation/report';
+import { againstTarget, corpusStatus, DEFAULT_TARGETS, readReport } from '../app/evaluation/report-view';
+import { AnswerabilityDistribution, binsOf, FIGURE } from '../components/answerability-distribution';
+import { rates, recorded, replay } from '../lib/bands';
+
+/*
+ * The evaluation page's reading of the report (app/evaluation/report-view.ts),
+ * the committed report replayed, and the server render of the chart and the
+ * band explorer (what a browser without JavaScript gets).
+ */
+
+const REPORT = resolve(import.meta.dirname, '../../../docs/evaluation.json');
+const asLatest = (report: Record<string, unknown>) => {
+  const { questions, ...summary } = report;
+  return { summary, questions };
+};
+
+describe('readReport', () => {
+  it('survives a missing, empty or non-object summary', () => {
+    for (const summary of [undefined, null, 'oops', [], {}]) {
+      const view = readReport({ summary: summary as never, questions: undefined });
+      expect(view.rows).toEqual([]);
+      expect(view.bands).toBeNull();
+      expect(view.targets).toEqual(DEFAULT_TARGETS);
+      expect(view.corpora).toEqual([]);
+      expect(view.generated).toBeNull();
+    }
+  });
+
+  it('reads an older report (score thresholds, rows without answerability) as legacy, never as bands', () => {
+    const view = readReport({
+      summary: { mode: 'cross-validated', n: 2, falseAnswerRate: 0.02, thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 }, folds: [{}] },
+      questions: [
+        { id: 'q1', question: 'a?', label: 'answerable', mechanism: 'm', score: 9.5, coverage: 1, band: 'sufficient', verdict: 'answered', downgrade: false, carrierConcentration: 0.4 },
+        { id: 'q2', label: 'unanswerable', band: 'nonsense', verdict: 'refused' },
+      ],
+    });
+    expect(view.legacy).toBe(true);
+    expect(view.bands).toBeNull();
+    expect(view.pooled).toEqual({ n: 2, falseAnswerRate: 0.02 });
+    expect(view.rows).toHaveLength(1);
+    expect(view.rows[0]).toMatchObject({ id: 'q1', answerability: null, adjudicable: false, recordedBands: null });
+    expect(view.unscored).toBe(1);
+    expect(view.unreadable).toBe(1);
+  });
+
+  it('drops what is not a number or a probability instead of showing it', () => {
+    const summary = { falseAnswerRate: 'high', bands: { insufficientBelow: 0.2, sufficientAbove: 3 }, corpora: [null, { name: 'x', questions: 4, bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }] };
+    const view = readReport({ summary: summary as never });
+    expect(view.pooled.falseAnswerRate).toBeUndefined();
+    expect(view.bands).toBeNull();
+    expect(view.corpora).toEqual([{ name: 'x', n: 4, status: 'not recorded', bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }]);
+  });
+
+  it('says met or missed the way the README does (≤ for the error rates, ≥ for right source)', () => {
+    expect(againstTarget('falseAnswerRate', 0.05, 0.05)).toBe('met');
+    expect(againstTarget('falseRefusalRate', 0.65, 0.1)).toBe('missed');
+    expect(againstTarget('rightSourceRate', 0.869, 0.95)).toBe('missed');
+    expect(againstTarget('rightSourceRate', 0.959, 0.95)).toBe('met');
+    expect(againstTarget('deferralRate', undefined, 0.25)).toBe('not measured');
+  });
+
+  it('reads a corpus status in one word from its README sentence', () => {
+    expect(corpusStatus(undefined)).toBe('not recorded');
+    expect(corpusStatus('no status recorded')).toBe('not recorded');
+    expect(corpusStatus('unseen')).toBe('unseen');
+    expect(corpusStatus('seen')).toBe('seen');
+    expect(corpusStatus('written by a colleague who never saw the gate; unseen until its first run at commit 01f7210; no change was made because of its results')).toBe('unseen');
+    expect(corpusStatus('unseen until its first run at commit a026cb6, then seen (S-021 and S-022 were found on it).')).toBe('seen');
+    expect(corpusStatus('seen during development (S-014 …), so it is not an unseen check.')).toBe('seen');
+  });
+});
+
+describe.skipIf(!existsSync(REPORT))('the committed report (docs/evaluation.json)', () => {
+  const report = JSON.parse(existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '{}') as Record<string, unknown>;
+  const view = readReport(asLatest(report));
+
+  it('reads every row, corpus and band of it', () => {
+    expect(view.unreadable).toBe(0);
+    expect(view.rows.length).toBe((report.questions as unknown[]).length);
+    expect(view.bands).not.toBeNull();
+    expect(view.corpora.length).toBe((report.corpora as unknown[]).length);
+  });
+
+  it('replays every recorded verdict exactly at the bands it was scored with (the slider starts from the truth)', () => {
+    const differ = view.rows.filter((r) => {
+      if (!r.recordedBands) return view.mode === 'leave-one-corpus-out';
+      const o = replay(r, r.recordedBands);
+      return o.band !== r.band || o.verdict !== r.verdict;
+    });
+    expect(differ.map((r) => `${r.corpus} ${r.id}: recorded ${r.band}/${r.verdict} at ${r.answerability}`)).toEqual([]);
+  });
+
+  it('its rows add up to its pooled figures', () => {
+    const r = rates(view.rows, recorded);
+    expect(r.falseAnswerRate).toBeCloseTo(view.pooled.falseAnswerRate ?? Number.NaN, 10);
+    expect(r.falseRefusalRate).toBeCloseTo(view.pooled.falseRefusalRate ?? Number.NaN, 10);
+    expect(r.deferralRate).toBeCloseTo(view.pooled.deferralRate ?? Number.NaN, 10);
+  });
+});
+
+describe('the server render (what a browser without JavaScript gets)', () => {
+  const xOf = (html: string, cls: string) => Number(new RegExp(`<g class="threshold ${cls}"[^>]*><line x1="([0-9.]+)"`).exec(html)?.[1]);
+  const rows = [
+    { label: 'answerable', answerability: 0.9 },
+    { label: 'answerable', answerability: 1 },
+    { label: 'unanswerable', answerability: 0 },
+    { label: 'unanswerable', answerability: null },
+  ];
+
+  it('bins answerability linearly over 0..1, a probability of 1 in the last bin', () => {
+    const a = binsOf(rows, 'answerable');
+    expect(a.reduce((s, n) => s + n, 0)).toBe(2);
+    expect(a[a.length - 1]).toBe(1);
+    expect(binsOf(rows, 'unanswerable')[0]).toBe(1);
+  });
+
+  it('draws both band lines where the bands are, on a linear axis', () => {
+    const plotW = FIGURE.width - FIGURE.left - FIGURE.right;
+    const html = renderToStaticMarkup(createElement(AnswerabilityDistribution, { rows, bands: { insufficientBelow: 0.25, sufficientAbove: 0.75 } }));
+    expect(xOf(html, 'threshold-low')).toBeCloseTo(FIGURE.left + 0.25 * plotW, 6);
+    expect(xOf(html, 'threshold-high')).toBeCloseTo(FIGURE.left + 0.75 * plotW, 6);
+    expect(html).toContain('1 question had no answerability');
+  });
+
+  it('the band explorer draws the chart at ITS bands, not the report’s (the slider moves the lines)', () => {
+    const explorerRows = [{ id: 'q1', corpus: 'c', question: 'q?', mechanism: 'm', label: 'answerable', band: 'sufficient' as const, verdict: 'answered' as const, answerability: 0.9, adjudicable: true }];
+    const render = (initial: { insufficientBelow: number; sufficientAbove: number }) =>
+      renderToStaticMarkup(createElement(BandExplorer, { rows: explorerRows, reportBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, initial, perCorpusBands: false }));
+    const atReport = render({ insufficientBelow: 0.5, sufficientAbove: 0.5 });
+    const moved = render({ insufficientBelow: 0.95, sufficientAbove: 0.97 });
+    expect(xOf(moved, 'threshold-low')).toBeGreaterThan(xOf(atReport, 'threshold-low'));
+    expect(moved).toContain('data-value="0.950"');
+    expect(moved).toContain('data-value="0.970"');
+    expect(atReport).toMatch(/<b>0<\/b> questions change/);
+    expect(moved).toMatch(/<b>1<\/b> question changes/);
+    expect(moved).toContain('In-sample.');
+  });
+});
+
+describe('the report page renders whatever report it is given', () => {
+  const page = (latest: Parameters<typeof readReport>[0], below: number | null = null, above: number | null = null) =>
+    renderToStaticMarkup(createElement(Report, { view: readReport(latest), below, above }));
+
+  it('an empty report: no figures claimed, how to make one', () => {
+    const html = page({ summary: {} as never });
+    expect(html).toContain('This report measures none of the targets.');
+    expect(html).toContain('npm run eval:report');
+    expect(html).not.toContain('<svg');
+  });
+
+  it('an older report: its figures as recorded, a notice instead of the chart, its thresholds never drawn as bands', () => {
+    const html = page({
+      summary: { mode: 'cross-validated', n: 2, falseAnswerRate: 0.02, falseRefusalRate: 0.2, thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 } } as never,
+      questions: [{ id: 'q1', label: 'answerable', score: 9.5, band: 'sufficient', verdict: 'answered', coverage: 1, downgrade: false, carrierConcentration: 0.4 }],
+    });
+    expect(html).toContain('predates the answerability model');
+    expect(html).toMatch(/false answers \(held out\).*2\.0%.*— <b>met<\/b>/);
+    expect(html).toMatch(/false refusals \(held out\).*20\.0%.*— <b>missed<\/b>/);
+    expect(html).not.toContain('<svg');
+  });
+
+  it.skipIf(!existsSync(REPORT))('the committed report: headline against targets in words, every corpus with a status, the upper bound, the chart at the query’s bands', () => {
+    const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Record<string, unknown>;
+    const html = page(asLatest(report), 0.2, 0.9);
+    expect(html).toContain('Leave-one-corpus-out (the headline)');
+    expect(html.match(/— <b>(met|missed)<\/b>/g)?.length).toBe(8); // four headline figures, four generated
+    for (const c of report.corpora as { name: string }[]) expect(html).toMatch(new RegExp(`data-corpus="${c.name}".*?data-status="(seen|unseen|not recorded)"`));
+    expect(html).toContain('an upper bound');
+    expect(html).toContain('data-value="0.200"');
+    expect(html).toContain('data-value="0.900"');
+  });
+});

@@ -1,0 +1,245 @@
+import type { Band, Chunk, ScoredChunk, Verdict } from '../types.ts';
+import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVector } from './features.ts';
+import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
+import { roleFor } from './section-role.ts';
+
+export interface Assessment {
+  readonly band: Band;
+  /** dense × BM25 of the strongest passage (the seed's product score, still reported); null when degraded. */
+  readonly score: number | null;
+  /** The model's probability that the library answers the question; null when degraded (never scored). */
+  readonly answerability: number | null;
+  readonly coverage: number;
+  /** Plain sentences first; the numbers behind them after. */
+  readonly reasons: readonly string[];
+  readonly degraded: boolean;
+  /** The passage the model rates most likely to answer, or null when nothing was retrieved. */
+  readonly best: ScoredChunk | null;
+  /** P(this passage answers) per retrieved passage, in retrieval order (empty when degraded). */
+  readonly probabilities: readonly number[];
+  readonly features: AnswerabilityFeatures;
+}
+
+export interface Adjudication {
+  /** Adjudication lets an answer through flagged partial, or refuses. It never upgrades to sufficient. */
+  readonly decision: 'partial' | 'refuse';
+  readonly reasons: readonly string[];
+  readonly carrier: ScoredChunk | null;
+}
+
+/** The whole decision for one question: band, adjudication, verdict, and the passages to answer from. */
+export interface Decision {
+  readonly assessment: Assessment;
+  readonly adjudication: Adjudication | null;
+  readonly verdict: Verdict;
+  readonly reasons: readonly string[];
+  /** Passages to draft from, the answering one first. Empty on refusal. */
+  readonly evidence: readonly Chunk[];
+}
+
+/** The model's two readings of a question: each passage's probability, and the question's. */
+export interface Ratings {
+  readonly probabilities: readonly number[];
+  readonly answerability: number;
+}
+
+/**
+ * The passage stage's choice among a question's passages: a softmax of its
+ * scores, so the probabilities say which passage answers IF any does.
+ */
+export function passageProbabilities(stage: LogisticStage, f: AnswerabilityFeatures): number[] {
+  const s = f.passages.map((p) => logOdds(stage, p.vector));
+  const m = Math.max(...s);
+  const e = s.map((v) => Math.exp(v - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / sum);
+}
+
+/** Rate a question's passages and then the question (null when degraded: a degraded run is never scored). */
+export function rate(f: AnswerabilityFeatures, model: AnswerabilityModel): Ratings | null {
+  if (f.degraded || f.passages.length === 0) return null;
+  const probabilities = passageProbabilities(model.passage, f);
+  return { probabilities, answerability: probability(model.question, questionVector(f, probabilities, f.passages.map((p) => logOdds(model.passage, p.vector)))) };
+}
+
+/** The verdict arithmetic alone: what `decideAnswerability` decides, without its sentences. */
+export interface BandVerdict {
+  readonly band: Band;
+  readonly verdict: Verdict;
+  readonly answerability: number | null;
+  /** Index of the passage answered from (best when sufficient, carrier when partial), or −1 on refusal. */
+  readonly answeredFrom: number;
+  /** Index of the passage the model rates highest (−1 when nothing was retrieved). */
+  readonly bestIndex: number;
+}
+
+/** Passage indexes by the model's rating, most likely first (retrieval order when unrated). */
+function byRating(f: AnswerabilityFeatures, ratings: Ratings | null): number[] {
+  const order = f.passages.map((_, i) => i);
+  return ratings ? order.sort((a, b) => ratings.probabilities[b]! - ratings.probabilities[a]!) : order;
+}
+
+/**
+ * The decision as arithmetic on the ratings. `decideAnswerability` is this plus
+ * its reasons; the evaluation's band sweep calls this directly, so the verdict
+ * the product gives and the verdict the evaluation scores are one computation
+ * (the old `verdictOf` mirrored `decide` and could drift from it).
+ * Sufficient needs the band AND a best passage that fails no check; ambiguous
+ * goes to adjudication, which lets through, flagged partial, the most likely
+ * passage that fails no check — or refuses. It never upgrades to sufficient.
+ */
+export function bandVerdict(f: AnswerabilityFeatures, ratings: Ratings | null, bands: Bands): BandVerdict {
+  if (f.passages.length === 0 || f.terms.length === 0) return { band: 'insufficient', verdict: 'refused', answerability: null, answeredFrom: -1, bestIndex: -1 };
+  const order = byRating(f, ratings);
+  const best = order[0]!;
+  const P = ratings?.answerability ?? null;
+  if (P !== null && P < bands.insufficientBelow) return { band: 'insufficient', verdict: 'refused', answerability: P, answeredFrom: -1, bestIndex: best };
+  if (P !== null && P >= bands.sufficientAbove && passes(f.passages[best]!, f)) return { band: 'sufficient', verdict: 'answered', answerability: P, answeredFrom: best, bestIndex: best };
+  const carrier = order.find((i) => passes(f.passages[i]!, f)) ?? -1;
+  return { band: 'ambiguous', verdict: carrier >= 0 ? 'partial' : 'refused', answerability: P, answeredFrom: carrier, bestIndex: best };
+}
+
+/** What a passage plainly fails, in words (the same checks as `passes`). */
+export function failuresOf(p: PassageFeatures, f: AnswerabilityFeatures): string[] {
+  const out: string[] = [];
+  if (p.missingEntities.length) out.push(`it never names ${p.missingEntities.join(', ')}`);
+  if (p.valueMissing) out.push(`it states no ${f.demanded} for what was asked`);
+  if (p.disclaims) out.push('it says it does not cover this');
+  if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.result.chunk.heading}”) is empty or a placeholder`);
+  if (p.postmortemRecord) out.push('it is a postmortem record (timeline or action items), not a remedy');
+  if (f.intent.intent === 'yes-no' && p.propositionMissing) out.push(`its document never mentions ${f.intent.proposition.join(' ')}`);
+  return out;
+}
+
+const pct = (p: number) => `${Math.round(p * 100)}%`;
+const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
+
+/** Plain words for what pushed a rating down or up: the reason a person reads first. */
+const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => string> = {
+  missingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
+  bestMissingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
+  unknownTopicShare: (_, f) => (f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the question uses words the library never does'),
+  unknownNounShare: (_, f) => (f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the library never names what the question is about'),
+  retrievedCoverage: (_, f) => (f.missingTerms.length ? `nothing retrieved mentions ${f.missingTerms.join(', ')}` : 'what was retrieved covers little of the question'),
+  topicCoverage: () => 'it shares few of the question’s words',
+  bestTopicCoverage: () => 'it shares few of the question’s words',
+  nounCoverage: () => 'it does not name what the question is about',
+  bestNounCoverage: () => 'it does not name what the question is about',
+  predicateCoverage: () => 'it does not carry what the question asks about',
+  documentCoverage: () => 'its document is about something else',
+  bestDocumentCoverage: () => 'its document is about something else',
+  missingNameFromDocument: () => 'the question names something its document does not',
+  bestMissingName: () => 'the question names something its document does not',
+  missingNameFromPassage: () => 'the question names something it does not',
+  headingCoverage: () => 'its heading is about something else',
+  valueMissing: (_, f) => `it states no ${f.demanded} for what was asked`,
+  bestValueMissing: (_, f) => `it states no ${f.demanded} for what was asked`,
+  rolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty or a placeholder`,
+  bestRolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty or a placeholder`,
+  placeholder: () => 'its section is empty or a placeholder',
+  roleElsewhereInDocument: (_, f) => `it is not the document’s ${roleFor(f.intent.intent)} section`,
+  roleAbsentFromDocument: (_, f) => `its document has no ${roleFor(f.intent.intent)} section`,
+  otherRole: (p) => `its heading (“${p.result.chunk.heading}”) answers a different kind of question`,
+  postmortemRecord: () => 'it is a postmortem record (timeline or action items), not a remedy',
+  disclaims: () => 'it says it does not cover this',
+  propositionMissingFromDocument: (_, f) => `its document never mentions ${f.intent.proposition.join(' ')}`,
+  bestPropositionMissing: (_, f) => `its document never mentions ${f.intent.proposition.join(' ')}`,
+  propositionMissingFromPassage: (_, f) => `it never mentions ${f.intent.proposition.join(' ')}`,
+  bestScore: () => 'no passage looks like an answer',
+  bestPasses: () => 'the best passage fails a check',
+};
+const FOR: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => string> = {
+  roleMatch: (_, f) => `its heading is the ${roleFor(f.intent.intent)} section the question asks for`,
+  bestRoleMatch: (_, f) => `its heading is the ${roleFor(f.intent.intent)} section the question asks for`,
+  topicCoverage: () => 'it carries the question’s words',
+  bestTopicCoverage: () => 'it carries the question’s words',
+  nounCoverage: () => 'it names what the question is about',
+  bestNounCoverage: () => 'it names what the question is about',
+  predicateCoverage: () => 'it carries what the question asks about',
+  headingCoverage: () => 'its heading names what was asked',
+  documentCoverage: () => 'its document is about what was asked',
+  bestDocumentCoverage: () => 'its document is about what was asked',
+  identifyingEntity: () => 'it names the alert or error the question names',
+  valueCoverage: (_, f) => `it states the ${f.demanded} next to what was asked`,
+  lexicalMatch: () => 'it matches the question’s rarer words',
+  dense: () => 'its meaning is close to the question',
+  bestScore: () => 'one passage clearly answers it',
+  bestShare: () => 'one passage stands out from the rest',
+};
+
+function explain(stage: LogisticStage, vector: readonly number[], p: PassageFeatures, f: AnswerabilityFeatures, sign: 1 | -1, n: number): string[] {
+  const table = sign > 0 ? FOR : AGAINST;
+  const out: string[] = [];
+  for (const c of contributions(stage, vector)) {
+    if (c.value * sign <= 0.15 || !table[c.feature]) continue;
+    const text = table[c.feature]!(p, f);
+    if (!out.includes(text)) out.push(text);
+    if (out.length === n) break;
+  }
+  return out;
+}
+
+/**
+ * THE answerability decision: the engine's gate and the evaluation both call
+ * this one function (issue 9 C). The passage stage rates each retrieved passage;
+ * the question stage rates the question; its probability falls in one of three
+ * bands (seed §Two): sufficient → answer; ambiguous (the model is unsure) →
+ * adjudicate → partial or refuse; insufficient → refuse. A degraded retrieval is
+ * ambiguous, never scored (seed §Four). Reasons lead with a sentence a person
+ * understands; the numbers follow.
+ */
+export function decideAnswerability(f: AnswerabilityFeatures, model: AnswerabilityModel, bands: Bands = model.bands): Decision {
+  const ratings = rate(f, model);
+  const v = bandVerdict(f, ratings, bands);
+  const base = { score: f.score, coverage: f.coverage, degraded: f.degraded, features: f, answerability: v.answerability, probabilities: ratings?.probabilities ?? [] };
+  const best = v.bestIndex >= 0 ? f.passages[v.bestIndex]! : null;
+  const numbers =
+    v.answerability === null || !best
+      ? null
+      : `answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); best passage ${best.result.chunk.id} at ${pct(ratings!.probabilities[v.bestIndex]!)}; product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+  const withNumbers = (lead: string) => (numbers ? [lead, numbers] : [lead]);
+  const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
+  const qv = ratings ? questionVector(f, ratings.probabilities, f.passages.map((p) => logOdds(model.passage, p.vector))) : [];
+  const refuse = (a: Assessment, adjudication: Adjudication | null = null): Decision => ({
+    assessment: a,
+    adjudication,
+    verdict: 'refused',
+    reasons: [...a.reasons, ...(adjudication?.reasons ?? [])],
+    evidence: [],
+  });
+
+  if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']));
+  if (v.band === 'insufficient') {
+    const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)].filter((x, i, all) => all.indexOf(x) === i).slice(0, 2);
+    return refuse(assessment(withNumbers(`No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`)));
+  }
+  if (v.band === 'sufficient') {
+    const forIt = explain(model.passage, best.vector, best, f, 1, 2);
+    const lead = `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
+    const also = byRating(f, ratings)
+      .slice(1)
+      .filter((i) => ratings!.probabilities[i]! >= 0.5 && passes(f.passages[i]!, f) && f.passages[i]!.result.chunk.doc === best.result.chunk.doc)
+      .slice(0, 2);
+    return { assessment: assessment(withNumbers(lead)), adjudication: null, verdict: 'answered', reasons: withNumbers(lead), evidence: [best.result.chunk, ...also.map((i) => f.passages[i]!.result.chunk)] };
+  }
+  const lead = f.degraded
+    ? `Retrieval was degraded (${f.degradedReason ?? 'no dense signal'}), so the evidence is unresolved rather than weak: it is adjudicated, not scored.`
+    : v.answerability! >= bands.sufficientAbove
+      ? `The model rates this answerable from ${where(best)}, but ${failuresOf(best, f).join(', and ')} — moved down to ambiguous.`
+      : `The model is unsure whether ${where(best)} answers this.`;
+  const a = assessment(withNumbers(lead));
+  if (v.verdict === 'partial') {
+    const carrier = f.passages[v.answeredFrom]!;
+    const adjudication: Adjudication = {
+      decision: 'partial',
+      carrier: carrier.result,
+      reasons: [`Adjudicated partial: ${where(carrier)} fails none of the checks (it names what was asked${f.demanded ? ` and states a ${f.demanded}` : ''}); flagged partial, never upgraded to sufficient.`],
+    };
+    return { assessment: a, adjudication, verdict: 'partial', reasons: [...a.reasons, ...adjudication.reasons], evidence: [carrier.result.chunk] };
+  }
+  return refuse(a, {
+    decision: 'refuse',
+    carrier: null,
+    reasons: [`Adjudicated refuse: the most likely passage, ${where(best)}, fails — ${failuresOf(best, f).join('; ')}.`],
+  });
+}

@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AskResult, KnowledgeBase } from '../knowledge-base.ts';
+import { FAILURE_CORPUS } from './testing/failure-corpus.ts';
+
+/**
+ * Issue 9's failure classes, each on a library this test builds itself, decided
+ * by the shipped model (the same `decideAnswerability` the product and the
+ * evaluation run). Every expectation here was seen to fail before the change
+ * that made it pass.
+ */
+describe('the answerability decision on the failure classes of issue 9', () => {
+  let kb: KnowledgeBase;
+  const ask = (q: string): Promise<AskResult> => kb.ask(q);
+  const cites = (r: AskResult) => r.claims.flatMap((c) => c.citations);
+  beforeAll(async () => {
+    kb = await KnowledgeBase.build({ documents: FAILURE_CORPUS });
+  });
+
+  it('class 1 — section role: a mitigation question is answered from the Mitigation section, not refused for sharing few words with it', async () => {
+    const r = await ask('how do i mitigate OrdersDbPoolSaturated?');
+    expect(r.verdict).not.toBe('refused');
+    expect(cites(r)[0]).toBe('runbook-orders-db-pool#mitigation');
+  });
+
+  it('class 1 — an empty or placeholder section answers nothing: the question is refused, not answered from the other sections', async () => {
+    const r = await ask('what is the mitigation for PaymentsDbDiskFull?');
+    expect(r.verdict).toBe('refused');
+    expect(r.reasons.join(' ')).toMatch(/placeholder|empty/);
+  });
+
+  it('class 2 — a remedy the runbook never mentions is refused, though the runbook is the right one; one it names is answered', async () => {
+    const r = await ask('would restarting the load balancer help with OrdersDbPoolSaturated?');
+    expect(r.verdict).toBe('refused');
+    const absent = await kb.examine('would restarting the load balancer help with OrdersDbPoolSaturated?');
+    expect(absent.features.intent.proposition).toEqual(['restart', 'load', 'balanc']);
+    expect(absent.features.passages.find((p) => p.result.chunk.id === 'runbook-orders-db-pool#mitigation')?.propositionMissing).toBe(true);
+    const named = await ask('would killing idle-in-transaction sessions help with OrdersDbPoolSaturated?');
+    expect(named.verdict).not.toBe('refused');
+    expect(cites(named)[0]).toBe('runbook-orders-db-pool#mitigation');
+  });
+
+  it('class 3 — an entity named in plain words is grounded: the payments database is not orders-db', async () => {
+    expect(kb.lexicon.entitiesIn('what is the connection pool ceiling of the payments database?')).toEqual(['payments-db']);
+    const wrong = await ask('what is the connection pool ceiling of the payments database?');
+    expect(wrong.verdict).toBe('refused');
+    const right = await ask('what is the connection pool ceiling of the orders database?');
+    expect(right.verdict).not.toBe('refused');
+    expect(right.answer).toMatch(/100 connections/);
+  });
+
+  it('class 4 — a topic the library never covers is refused', async () => {
+    const r = await ask('how do i renew the TLS certificate on the api gateway?');
+    expect(r.verdict).toBe('refused');
+  });
+
+  it('class 5 — ordinary wording (plurals, "exhausted" for exhaustion, casual phrasing) is not refused', async () => {
+    const r = await ask('orders db pool exhausted and checkouts failing, what do i do');
+    expect(r.verdict).not.toBe('refused');
+    expect(cites(r)[0]).toMatch(/^runbook-orders-db-pool#/);
+  });
+
+  it('class 6 — "what do I do" gets the runbook steps, never the postmortem timeline or action items', async () => {
+    const r = await ask('What do I do when the orders-db pool alert fires?');
+    expect(r.verdict).not.toBe('refused');
+    expect(cites(r).every((id) => !id.startsWith('postmortem'))).toBe(true);
+    expect(r.answer).toMatch(/Scale the checkout-api deployment down to 4 replicas/);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { type Embedder, EmbedderUnavailableError } from '../retrieval/embedder.ts';
+import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
+import { HybridRetriever } from '../retrieval/hybrid-retriever.ts';
+import { EntityLexicon } from '../retrieval/question-shape.ts';
+import type { Chunk } from '../types.ts';
+import { answerabilityFeatures, type CorpusKnowledge, FEATURE_NAMES, type FeatureName } from './features.ts';
+import { documentIndex, nameVocabulary } from '../knowledge-base.ts';
+
+const chunk = (id: string, heading: string, text: string, path?: string[]): Chunk => ({ id, doc: `${id.split('#')[0]}.md`, docTitle: 'Notes', heading, text, ...(path ? { path } : {}) });
+const chunks = [
+  chunk('db#pool', 'orders-db connection pool ceiling', 'orders-db accepts at most 100 connections through its pooler.'),
+  chunk('bus#lag', 'events-bus consumer lag', 'Consumer lag on events-bus pages when it exceeds 50000 messages.'),
+  chunk('disk#alert', 'Disk pressure', 'The disk alert fires at 85 percent usage on any volume.'),
+];
+
+function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[] = []): CorpusKnowledge {
+  const index = documentIndex(cs);
+  const names = nameVocabulary(cs);
+  return { lexicon: new EntityLexicon(cs, services), idf: (t) => r.idf(t), knows: (t) => r.knows(t), documentOf: (doc) => index.get(doc), isName: (t) => names.has(t) };
+}
+const feature = (vector: readonly number[], name: FeatureName) => vector[FEATURE_NAMES.indexOf(name)]!;
+
+describe('answerability features on a real retrieval', () => {
+  it('keeps the product of unnormalised cosine and BM25 and reads the entity and value checks', async () => {
+    const r = await HybridRetriever.build(chunks, new HashingEmbedder());
+    const q = 'What is the connection pool ceiling for events-bus?';
+    const retrieval = await r.search(q);
+    const f = answerabilityFeatures(q, retrieval, knowledgeOf(chunks, r));
+    const products = retrieval.results.map((x) => Math.max(0, x.dense!) * x.bm25);
+    expect(f.score).toBeCloseTo(Math.max(...products), 6);
+    expect(f.entities).toEqual(['events-bus']);
+    expect(f.demanded).toBe('quantity');
+    const pool = f.passages.find((p) => p.result.chunk.id === 'db#pool')!;
+    expect(pool.missingEntities).toEqual(['events-bus']);
+    // Its number stands with orders-db, not with events-bus (S-021); the bus passage states no ceiling.
+    expect(pool.valueMissing).toBe(true);
+    const own = 'What is the connection pool ceiling for orders-db?';
+    const ownPool = answerabilityFeatures(own, await r.search(own), knowledgeOf(chunks, r)).passages.find((p) => p.result.chunk.id === 'db#pool')!;
+    expect(ownPool.valueMissing).toBe(false);
+    expect(feature(ownPool.vector, 'valueCoverage')).toBeGreaterThan(0.5);
+  });
+
+  it('reads a value as standing with the thing its list item or paragraph is about, not with every name in the passage', async () => {
+    const listing = [
+      chunk('arch#services', 'Services', [
+        '- `playback-api` is the entry point. It runs 12 replicas per region. It calls `catalog-api` with a timeout of 1.5 seconds.',
+        '- `catalog-api` serves title metadata and keeps an in-process cache.',
+      ].join('\n')),
+      chunk('arch#topics', 'Event bus', 'Producers publish to the bus.\n\n## Topics carried by events-bus\n\nProducers publish `order.placed` from `checkout-api`. Every topic has 48 partitions.'),
+    ];
+    const r = await HybridRetriever.build(listing, new HashingEmbedder());
+    const coverage = async (q: string, id: string) =>
+      feature(answerabilityFeatures(q, await r.search(q), knowledgeOf(listing, r)).passages.find((p) => p.result.chunk.id === id)!.vector, 'valueCoverage');
+    expect(await coverage('How many replicas does playback-api run per region?', 'arch#services')).toBeGreaterThan(0.5);
+    expect(await coverage('How many replicas does catalog-api run per region?', 'arch#services')).toBe(0);
+    // a sub-heading merged into the passage places its entity for the sentences under it
+    expect(await coverage('How many partitions does events-bus have per topic?', 'arch#topics')).toBeGreaterThan(0.5);
+  });
+
+  it('lets an alert identify its topic, never a service of the estate', async () => {
+    const alerting = [...chunks, chunk('bus#alert', 'Paging', 'EventsBusLagHigh pages the Data Platform on-call for events-bus.')];
+    const r = await HybridRetriever.build(alerting, new HashingEmbedder());
+    const identifying = async (q: string) =>
+      feature(answerabilityFeatures(q, await r.search(q), knowledgeOf(alerting, r, ['events-bus', 'orders-db'])).passages.find((p) => p.result.chunk.id === 'bus#alert')!.vector, 'identifyingEntity');
+    expect(await identifying('How do I respond to EventsBusLagHigh?')).toBe(1);
+    expect(await identifying('How do I fail over events-bus?')).toBe(0);
+  });
+
+  it('has no score when degraded', async () => {
+    class BrokenEmbedder implements Embedder {
+      readonly id = 'broken';
+      readonly dimensions = 768;
+      readonly cacheSimilarityThreshold = 0.9;
+      async embed(): Promise<Float32Array[]> {
+        throw new EmbedderUnavailableError('down');
+      }
+    }
+    const r = await HybridRetriever.build(chunks, new BrokenEmbedder());
+    const retrieval = await r.search('disk alert threshold');
+    expect(answerabilityFeatures('disk alert threshold', retrieval, knowledgeOf(chunks, r)).score).toBeNull();
+  });
+
+  it('weighs the question intent against the role of the section, and sees a placeholder section', async () => {
+    const runbook = [
+      chunk('rb#impact', 'Impact', 'Checkout requests to orders-db queue and customers see slow pages while the pool is saturated.', ['OrdersDbPoolSaturated']),
+      chunk('rb#mitigation', 'Mitigation', 'To be added.', ['OrdersDbPoolSaturated']),
+      chunk('rb#diagnosis', 'How to investigate', '1. Open the pool dashboard.\n2. Check which client holds connections.', ['OrdersDbPoolSaturated']),
+    ];
+    const r = await HybridRetriever.build(runbook, new HashingEmbedder());
+    const of = async (q: string, id: string) => answerabilityFeatures(q, await r.search(q), knowledgeOf(runbook, r)).passages.find((p) => p.result.chunk.id === id)!;
+    const mitigate = await of('how do i mitigate OrdersDbPoolSaturated?', 'rb#mitigation');
+    expect(mitigate.rolePlaceholder).toBe(true);
+    expect(feature(mitigate.vector, 'roleAbsentFromDocument')).toBe(1);
+    const investigate = await of('how do I investigate OrdersDbPoolSaturated', 'rb#diagnosis');
+    expect(investigate.roleMatch).toBe(true);
+    const impact = await of('how do I investigate OrdersDbPoolSaturated', 'rb#impact');
+    expect(feature(impact.vector, 'otherRole')).toBe(1);
+    expect(feature(impact.vector, 'roleElsewhereInDocument')).toBe(1);
+  });
+});

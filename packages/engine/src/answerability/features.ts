@@ -1,0 +1,409 @@
+import { sentenceBlocksOf, sentencesOf } from '../answer/sentences.ts';
+import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
+import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
+import { CAMEL_CASE_NAME, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
+import type { ScoredChunk } from '../types.ts';
+import { type QuestionIntent, questionIntent } from './question-intent.ts';
+import { questionNouns } from './question-nouns.ts';
+import { roleFor, type SectionRole, sectionsOfPassage } from './section-role.ts';
+
+/** What the corpus knows, read by the features (measured from the corpus, never tuned). */
+export interface CorpusKnowledge {
+  readonly lexicon: EntityLexicon;
+  /** Inverse document frequency of an index term (a term no passage uses gets the highest). */
+  readonly idf: (term: string) => number;
+  /** Whether any passage uses this index term. */
+  readonly knows: (term: string) => boolean;
+  /** Index terms of a whole document, and its sections with their roles. */
+  readonly documentOf: (doc: string) => DocumentKnowledge | undefined;
+  /**
+   * Is this term part of what the corpus NAMES things — a word of some document's
+   * file name, title or headings? The corpus's own aliases: "publisher" names the
+   * content-publisher runbook, so a question about the publisher answered from the
+   * router's runbook is about the wrong thing (issue 9, class 3).
+   */
+  readonly isName: (term: string) => boolean;
+}
+
+/** A whole document as the features read it. */
+export interface DocumentKnowledge {
+  readonly terms: ReadonlySet<string>;
+  readonly sections: readonly SectionRole[];
+  /** Id of its first passage: the lead, which describes what the document is about. */
+  readonly lead: string;
+}
+
+/**
+ * The features the answerability model reads, one vector per (question, passage)
+ * pair, in this order. Each is a measurement; how they combine is learned
+ * (`npm run train`), never hand-set. Names are what the model's reasons quote.
+ */
+export const FEATURE_NAMES = [
+  'logProduct',
+  'dense',
+  'bm25PerTerm',
+  'lexicalMatch',
+  'reciprocalRank',
+  'relativeProduct',
+  'topicCoverage',
+  'predicateCoverage',
+  'headingCoverage',
+  'documentCoverage',
+  'unknownTopicShare',
+  'nounCoverage',
+  'nounDocumentCoverage',
+  'unknownNounShare',
+  'missingNameFromDocument',
+  'missingNameFromPassage',
+  'missingEntity',
+  'identifyingEntity',
+  'roleMatch',
+  'rolePlaceholder',
+  'roleElsewhereInDocument',
+  'roleAbsentFromDocument',
+  'otherRole',
+  'placeholder',
+  'ownBodyWords',
+  'ownLinkShare',
+  'postmortemRecord',
+  'postmortemDocument',
+  'procedureFromPostmortem',
+  'runbookDocument',
+  'valueMissing',
+  'valueCoverage',
+  'disclaims',
+  'propositionMissingFromDocument',
+  'propositionMissingFromPassage',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+/**
+ * What the second stage reads about the question as a whole, given the first
+ * stage's rating of each passage (`questionVector`).
+ */
+// No feature says what KIND of question it is on its own: a prior by question type would learn how the
+// development sets were written (their value questions are often unanswerable by design), not whether the
+// library answers. The intent acts only through the evidence: role match, value, proposition.
+export const QUESTION_FEATURE_NAMES = [
+  'bestScore',
+  'secondScore',
+  'bestShare',
+  'likelyPassages',
+  'documentsInTop3',
+  'retrievedCoverage',
+  'unknownTopicShare',
+  'unknownNounShare',
+  'bestPasses',
+  'bestMissingEntity',
+  'bestValueMissing',
+  'bestRolePlaceholder',
+  'bestPropositionMissing',
+  'bestTopicCoverage',
+  'bestNounCoverage',
+  'bestDocumentCoverage',
+  'bestMissingName',
+  'bestRoleMatch',
+] as const;
+
+/** What the decision and its reasons read about one retrieved passage. */
+export interface PassageFeatures {
+  readonly result: ScoredChunk;
+  /** Unnormalised cosine × unnormalised BM25 (seed §Two), 0 when degraded. */
+  readonly product: number;
+  /** Entities of the question this passage never names. */
+  readonly missingEntities: readonly string[];
+  /** The question demands a value and none stands in this passage with what was asked. */
+  readonly valueMissing: boolean;
+  readonly disclaims: boolean;
+  /** The passage's own section says nothing (empty, "TODO", only a link). */
+  readonly placeholder: boolean;
+  /** The section answering the question's intent is here, or here only as a placeholder. */
+  readonly roleMatch: boolean;
+  readonly rolePlaceholder: boolean;
+  /** Its own section is a placeholder AND is what was asked for (its heading shares the question's words or role). */
+  readonly placeholderAsked: boolean;
+  /** A postmortem's record (timeline, action items) offered for a "what do I do" or "how do I check" question. */
+  readonly postmortemRecord: boolean;
+  /** A yes/no question's remedy or cause is never mentioned in this passage's document. */
+  readonly propositionMissing: boolean;
+  /** The model's input, in FEATURE_NAMES order. */
+  readonly vector: readonly number[];
+}
+
+export interface AnswerabilityFeatures {
+  readonly terms: readonly string[];
+  /** The question's content terms other than the words that say what kind of question it is. */
+  readonly topicTerms: readonly string[];
+  /** Topic terms no retrieved passage contains. */
+  readonly missingTerms: readonly string[];
+  /** Share of topic terms present in some retrieved passage. */
+  readonly coverage: number;
+  readonly entities: readonly string[];
+  readonly intent: QuestionIntent;
+  readonly demanded: DemandedValue;
+  readonly degraded: boolean;
+  readonly degradedReason?: string;
+  /**
+   * max over passages of dense × BM25, or null when degraded — a missing dense
+   * term would make the product zero and read as weak evidence when it means
+   * unresolved (seed §Four). Reported; the model reads it as one feature.
+   */
+  readonly score: number | null;
+  /** Index of the strongest product. */
+  readonly bestIndex: number;
+  readonly passages: readonly PassageFeatures[];
+}
+
+/**
+ * Words that say what KIND of question it is, not what it is about. They are
+ * weighed by the intent/role features; counted as topic they would make every
+ * "how do I mitigate X" look uncovered by X's Mitigation section.
+ */
+const INTENT_WORDS = new Set(
+  `mitigate mitigation mitigating fix fixing fixed resolve resolving resolution remediate remediation handle handling respond response
+  steps step procedure process runbook playbook do doing diagnose diagnosis investigate investigation investigating check checking troubleshoot
+  troubleshooting debug debugging impact impacts affect affected affects cause causes caused causing reason reasons root mean means meaning
+  explain explanation help helps work works happen happens happening going wrong firing fired fires paging paged page alert alerts alerting
+  look find figure tell confirm verify see first next now quick quickly exactly actually really ok okay hey guys someone anyone`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(stem),
+);
+
+/** What kind of document a passage is in, from its file name and title: how a library says what a document is. */
+const POSTMORTEM_DOC = /post[- ]?mortem|incident[- ]report|retrospective|post[- ]incident|\bincident[-_ ]\d{4}|\bpir\b/i;
+const RUNBOOK_DOC = /runbook|playbook|alert|troubleshoot|how[- ]to/i;
+const CAMEL_ALERT = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
+
+/** IDF-weighted share of `terms` present in `present`; 1 when there is nothing to carry. */
+export function weightedShare(terms: readonly string[], present: ReadonlySet<string>, idf: (t: string) => number): number {
+  let total = 0;
+  let covered = 0;
+  for (const t of terms) {
+    const w = Math.max(idf(t), 0.1);
+    total += w;
+    if (present.has(t)) covered += w;
+  }
+  return total ? covered / total : 1;
+}
+
+/**
+ * The best share of the predicate carried by a sentence that states a value of
+ * the demanded kind AND stands with every entity asked about: named in the
+ * sentence, in the heading, path or title, or what the sentence's pronouns refer
+ * to within its list item or paragraph (S-021: "It runs 12 replicas" in
+ * playback-api's bullet is no answer about catalog-api).
+ */
+function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], entities: readonly string[], k: CorpusKnowledge): number {
+  const { heading, docTitle, text, path } = result.chunk;
+  const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
+  const unplaced = entities.filter((e) => !textNames(context, e));
+  let best = 0;
+  for (const block of sentenceBlocksOf(text)) {
+    const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
+    let subject: string | null = null;
+    for (const sentence of block.sentences) {
+      const named = here.length ? k.lexicon.firstNamedIn(sentence.toLowerCase()) : null;
+      if (statesValue(sentence, demanded) && here.every((e) => e === subject || textNames(sentence, e))) {
+        const c = weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
+        if (c > best) best = c;
+        if (predicate.length === 0) best = 1;
+      }
+      subject = named ?? subject;
+    }
+  }
+  return best;
+}
+
+function disclaimsAsked(result: ScoredChunk, asked: ReadonlySet<string>): boolean {
+  if (disclaims(result.chunk.heading)) return true;
+  return sentencesOf(result.chunk.text).some((s) => disclaims(s) && tokenize(s).some((t) => asked.has(t)));
+}
+
+/**
+ * The question's terms, with a name the corpus never uses split into its words:
+ * an engineer pastes `RouterErrorRatioTooHigh` where the runbook writes "router
+ * error ratio too high", or says `payments-db` where it writes "payments database".
+ */
+function questionTerms(question: string, knows: (t: string) => boolean): string[] {
+  const camel = new Map<string, string[]>();
+  for (const m of question.matchAll(CAMEL_CASE_NAME)) camel.set(m[0].toLowerCase(), m[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()));
+  const out = new Set<string>();
+  for (const t of contentTerms(question)) {
+    const parts = knows(t) ? null : (camel.get(t) ?? (/[-_.]/.test(t) ? t.split(/[-_.]/) : null));
+    if (!parts) out.add(t);
+    else for (const p of parts) if (p && !isStopword(p)) out.add(stem(p));
+  }
+  return [...out];
+}
+
+/** Measure a question against its retrieved passages: once per question, read by the decision and by training. */
+export function answerabilityFeatures(question: string, retrieval: Retrieval, k: CorpusKnowledge): AnswerabilityFeatures {
+  const terms = questionTerms(question, k.knows);
+  const intent = questionIntent(question);
+  const topicTerms = terms.filter((t) => !INTENT_WORDS.has(t));
+  // Coverage is measured over the words the corpus uses; the words it never uses are their own feature.
+  const knownTopic = topicTerms.filter((t) => k.knows(t));
+  const nouns = questionNouns(question).filter((t) => !INTENT_WORDS.has(t));
+  const knownNouns = nouns.filter((t) => k.knows(t));
+  const unknownNouns = weightedShare(nouns, new Set(nouns.filter((t) => !k.knows(t))), k.idf);
+  const names = knownTopic.filter((t) => k.isName(t));
+  const entities = k.lexicon.entitiesIn(question);
+  const ofEntities = new Set(entities.flatMap((e) => [...contentTerms(e), ...tokenize(e)]));
+  const predicate = topicTerms.filter((t) => !ofEntities.has(t) && k.knows(t));
+  const unknownWeight = weightedShare(topicTerms, new Set(topicTerms.filter((t) => !k.knows(t))), k.idf);
+  const role = roleFor(intent.intent);
+  // Runbooks name their procedure, diagnosis and impact sections; causes and meanings live in any prose,
+  // so a document without a "Causes" heading says nothing about whether it explains a cause.
+  const conventional = role === 'procedure' || role === 'diagnosis' || role === 'impact';
+  // BM25 as a share of what the question's words could score at most: comparable across corpora of any size.
+  const queryIdf = Math.max(1e-9, [...new Set(tokenize(question))].reduce((s, t) => s + k.idf(t), 0));
+  const proposition = new Set(intent.proposition);
+  const maxProduct = Math.max(0, ...retrieval.results.map((r) => Math.max(0, r.dense ?? 0) * r.bm25));
+  const termSets = retrieval.results.map((r) => new Set(tokenize(indexText(r.chunk))));
+  const missingTerms = topicTerms.filter((t) => !termSets.some((s) => s.has(t)));
+
+  const passages = retrieval.results.map((result, i): PassageFeatures => {
+    const chunk = result.chunk;
+    const here = termSets[i]!;
+    const doc = k.documentOf(chunk.doc);
+    const docTerms = doc?.terms ?? here;
+    const sections = sectionsOfPassage(chunk.heading, chunk.text, chunk.level, doc?.lead === chunk.id);
+    const own = sections[0]!;
+    const product = Math.max(0, result.dense ?? 0) * result.bm25;
+    const missingEntities = entities.filter((e) => !passageNames(chunk, e));
+    const identifying = entities.filter((e) => k.lexicon.identifiesTopic(e) && passageNames(chunk, e));
+    const rarest = Math.min(Infinity, ...identifying.map((e) => k.lexicon.passagesNaming(e)));
+    const withRole = role ? sections.filter((s) => s.roles.includes(role)) : [];
+    const roleMatch = withRole.some((s) => !s.placeholder);
+    const rolePlaceholder = withRole.length > 0 && !roleMatch;
+    const docWithRole = role && doc ? doc.sections.filter((s) => s.roles.includes(role)) : [];
+    const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !s.placeholder);
+    const roleAbsent = conventional && !docWithRole.some((s) => !s.placeholder);
+    const otherRole = role !== null && own.roles.length > 0 && !own.roles.includes(role);
+    const postmortemDoc = POSTMORTEM_DOC.test(`${chunk.doc} ${chunk.docTitle}`);
+    const postmortem = (intent.intent === 'procedure' || intent.intent === 'diagnosis') && own.roles.includes('postmortem');
+    const vc = intent.demanded ? valueCoverage(result, intent.demanded, predicate, entities, k) : 0;
+    const valueMissing = intent.demanded !== null && vc === 0;
+    const disclaimed = disclaimsAsked(result, new Set(topicTerms));
+    const propInDoc = proposition.size ? weightedShare([...proposition], docTerms, k.idf) : 1;
+    const propInPassage = proposition.size ? weightedShare([...proposition], here, k.idf) : 1;
+    const heading = new Set(tokenize(`${chunk.docTitle}\n${(chunk.path ?? []).join('\n')}\n${chunk.heading}`));
+    const values: Record<(typeof FEATURE_NAMES)[number], number> = {
+      logProduct: Math.log1p(product),
+      dense: Math.max(0, result.dense ?? 0),
+      bm25PerTerm: result.bm25 / Math.max(1, terms.length),
+      lexicalMatch: result.bm25 / queryIdf,
+      reciprocalRank: 1 / (i + 1),
+      relativeProduct: maxProduct > 0 ? product / maxProduct : 0,
+      topicCoverage: weightedShare(knownTopic, here, k.idf),
+      predicateCoverage: weightedShare(predicate, here, k.idf),
+      headingCoverage: weightedShare(knownTopic, heading, k.idf),
+      documentCoverage: weightedShare(knownTopic, docTerms, k.idf),
+      unknownTopicShare: topicTerms.length ? unknownWeight : 0,
+      nounCoverage: weightedShare(knownNouns, here, k.idf),
+      nounDocumentCoverage: weightedShare(knownNouns, docTerms, k.idf),
+      unknownNounShare: nouns.length ? unknownNouns : 0,
+      missingNameFromDocument: names.length ? 1 - weightedShare(names, docTerms, k.idf) : 0,
+      missingNameFromPassage: names.length ? 1 - weightedShare(names, here, k.idf) : 0,
+      missingEntity: missingEntities.length > 0 ? 1 : 0,
+      identifyingEntity: Number.isFinite(rarest) ? 1 / Math.log2(1 + rarest) : 0,
+      roleMatch: roleMatch ? 1 : 0,
+      rolePlaceholder: rolePlaceholder ? 1 : 0,
+      roleElsewhereInDocument: roleElsewhere ? 1 : 0,
+      roleAbsentFromDocument: roleAbsent ? 1 : 0,
+      otherRole: otherRole ? 1 : 0,
+      placeholder: own.placeholder ? 1 : 0,
+      ownBodyWords: Math.log1p(own.words),
+      ownLinkShare: own.linkShare,
+      postmortemRecord: postmortem ? 1 : 0,
+      postmortemDocument: postmortemDoc ? 1 : 0,
+      procedureFromPostmortem: postmortemDoc && (intent.intent === 'procedure' || intent.intent === 'diagnosis') ? 1 : 0,
+      runbookDocument: RUNBOOK_DOC.test(`${chunk.doc} ${chunk.docTitle}`) || CAMEL_ALERT.test(chunk.docTitle) ? 1 : 0,
+      valueMissing: valueMissing ? 1 : 0,
+      valueCoverage: vc,
+      disclaims: disclaimed ? 1 : 0,
+      propositionMissingFromDocument: 1 - propInDoc,
+      propositionMissingFromPassage: 1 - propInPassage,
+    };
+    return {
+      result,
+      product,
+      missingEntities,
+      valueMissing,
+      disclaims: disclaimed,
+      placeholder: own.placeholder,
+      roleMatch,
+      rolePlaceholder,
+      postmortemRecord: postmortem,
+      placeholderAsked: own.placeholder && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
+      propositionMissing: propInDoc < 1,
+      vector: FEATURE_NAMES.map((n) => values[n]),
+    };
+  });
+  let bestIndex = 0;
+  passages.forEach((p, i) => {
+    if (p.product > passages[bestIndex]!.product) bestIndex = i;
+  });
+  return {
+    terms,
+    topicTerms,
+    missingTerms,
+    coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
+    entities,
+    intent,
+    demanded: intent.demanded,
+    degraded: retrieval.degraded,
+    ...(retrieval.degradedReason ? { degradedReason: retrieval.degradedReason } : {}),
+    score: retrieval.degraded || passages.length === 0 ? null : passages[bestIndex]!.product,
+    bestIndex,
+    passages,
+  };
+}
+
+/**
+ * Does this passage plainly fail to answer, whatever a model says? It never
+ * names an entity asked about, states no value where one is demanded, disclaims
+ * the topic, holds only a placeholder for the section asked for, or (for a
+ * yes/no question about a remedy or cause) its document never mentions it.
+ */
+export function passes(p: PassageFeatures, f: AnswerabilityFeatures): boolean {
+  return !(p.missingEntities.length || p.valueMissing || p.disclaims || p.rolePlaceholder || p.placeholderAsked || p.postmortemRecord || (f.intent.intent === 'yes-no' && p.propositionMissing));
+}
+
+/**
+ * The question-stage input, in QUESTION_FEATURE_NAMES order, from the passage
+ * stage's choice (`probabilities`, a softmax) and its raw scores (which carry how
+ * good the best passage is in absolute terms, not only relative to the others).
+ */
+export function questionVector(f: AnswerabilityFeatures, probabilities: readonly number[], scores: readonly number[]): number[] {
+  let best = 0;
+  probabilities.forEach((p, i) => {
+    if (p > probabilities[best]!) best = i;
+  });
+  const sorted = [...scores].sort((a, b) => b - a);
+  const b = f.passages[best];
+  const at = (name: FeatureName) => (b ? b.vector[FEATURE_NAMES.indexOf(name)]! : 0);
+  const intent = f.intent.intent;
+  const values: Record<(typeof QUESTION_FEATURE_NAMES)[number], number> = {
+    bestScore: sorted[0] ?? 0,
+    secondScore: sorted[1] ?? sorted[0] ?? 0,
+    bestShare: probabilities[best] ?? 0,
+    likelyPassages: probabilities.filter((p) => p >= 0.25).length,
+    documentsInTop3: new Set(f.passages.slice(0, 3).map((p) => p.result.chunk.doc)).size,
+    retrievedCoverage: f.coverage,
+    unknownTopicShare: at('unknownTopicShare'),
+    unknownNounShare: at('unknownNounShare'),
+    bestPasses: b && passes(b, f) ? 1 : 0,
+    bestMissingEntity: b?.missingEntities.length ? 1 : 0,
+    bestValueMissing: b?.valueMissing ? 1 : 0,
+    bestRolePlaceholder: b?.rolePlaceholder || b?.placeholderAsked ? 1 : 0,
+    bestPropositionMissing: intent === 'yes-no' && b?.propositionMissing ? 1 : 0,
+    bestTopicCoverage: at('topicCoverage'),
+    bestNounCoverage: at('nounCoverage'),
+    bestDocumentCoverage: at('documentCoverage'),
+    bestMissingName: at('missingNameFromDocument'),
+    bestRoleMatch: b?.roleMatch ? 1 : 0,
+  };
+  return QUESTION_FEATURE_NAMES.map((n) => values[n]);
+}

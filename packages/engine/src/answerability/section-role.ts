@@ -1,0 +1,108 @@
+import type { Intent } from './question-intent.ts';
+
+/**
+ * What a section is FOR, read from its heading: the role a question's intent is
+ * weighed against. A heading is how a runbook's author says what a section
+ * answers; "How to investigate" answers "how do I check …" whatever words its
+ * body uses.
+ */
+export type Role = 'procedure' | 'diagnosis' | 'impact' | 'cause' | 'meaning' | 'postmortem';
+
+const ROLE_PATTERNS: readonly (readonly [Role, RegExp])[] = [
+  ['postmortem', /\b(?:timeline|action items?|lessons(?: learned)?|follow[- ]?ups?|what went (?:well|wrong)|contributing factors?|detection|retrospective)\b/i],
+  ['diagnosis', /\b(?:diagnos\w*|investigat\w*|troubleshoot\w*|debug\w*|check(?:s|ing)?|verif\w*|triage|identify\w*|inspect\w*|symptoms?|dashboards?|queries|logs|how to (?:tell|know|find))\b/i],
+  ['procedure', /\b(?:mitigat\w*|remediat\w*|resolution|resolv\w*|fix(?:es|ing)?|steps?|procedures?|actions?|what to do|respon(?:se|d|ding)|recover\w*|workarounds?|runbook|solutions?|restor\w*|handling|playbook|instructions?|roll ?back|fail ?over|how to (?!investigate|diagnose|check|debug|tell|know|find|identify)|escalat\w*|next steps|operations?)\b/i],
+  ['impact', /\b(?:impacts?|effects?|consequences?|severity|blast radius|user experience|affected|risk)\b/i],
+  ['cause', /\b(?:causes?|why|reasons?|root|how (?:it|this) works|background|explanation|what happened)\b/i],
+  ['meaning', /\b(?:overview|description|summary|about|what (?:is|it means|this (?:alert )?means)|meaning|context|introduction|purpose|alert|details?)\b/i],
+];
+
+/** Every role a heading names (a heading may name two: "Diagnosis and mitigation"). */
+export function rolesOf(heading: string): Role[] {
+  const roles = ROLE_PATTERNS.filter(([, re]) => re.test(heading)).map(([role]) => role);
+  // "Action items" and "Timeline" are a postmortem's record, never a remedy to offer (issue 9, class 6).
+  return roles.includes('postmortem') ? ['postmortem'] : roles;
+}
+
+/** The role that answers a question of this intent, if one does. */
+export function roleFor(intent: Intent): Role | null {
+  switch (intent) {
+    case 'procedure':
+    case 'diagnosis':
+    case 'impact':
+    case 'cause':
+    case 'meaning':
+      return intent;
+    default:
+      return null;
+  }
+}
+
+const PLACEHOLDER = /^(?:todo|tbd|tba|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
+const ONLY_LINKS = /^(?:(?:see|refer to|check|read)\s+)?(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
+
+/**
+ * A section body that says nothing: empty, a placeholder ("To be added.",
+ * "TODO"), or only a link. Such a section answers nothing, however well its
+ * heading matches (issue 9, class 1: the question was answered from the
+ * runbook's other sections instead).
+ */
+export function isPlaceholder(body: string): boolean {
+  const text = body
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/[*_`>]/g, '')
+    .trim();
+  if (!text) return true;
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
+}
+
+/** A section of a passage: its heading, roles, and whether its body says anything. */
+export interface SectionRole {
+  readonly heading: string;
+  readonly roles: readonly Role[];
+  readonly placeholder: boolean;
+  /** Words of its body outside links, and the share of its body's characters that are links. */
+  readonly words: number;
+  readonly linkShare: number;
+}
+
+const LINK = /\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|<?https?:\/\/\S+>?/g;
+
+function bodyShape(body: string): { words: number; linkShare: number } {
+  const text = body.replace(/<!--[\s\S]*?-->/g, '').trim();
+  if (!text) return { words: 0, linkShare: 0 };
+  const links = text.match(LINK) ?? [];
+  const linked = links.reduce((s, l) => s + l.length, 0);
+  return { words: (text.replace(LINK, ' ').match(/[A-Za-z0-9]+/g) ?? []).length, linkShare: linked / text.length };
+}
+
+/**
+ * The sections a passage holds: its own heading and body up to the first merged
+ * sub-heading, then each merged sub-heading and its body (short sections merge
+ * into one passage, so an empty "## Mitigation" may stand above "## Escalation").
+ * A section whose body is empty but which has deeper sub-sections with content
+ * is a container ("## Alerts" over "### DiskFull"), not a placeholder. `lead`
+ * marks the document's first section, which describes what the document is about.
+ */
+export function sectionsOfPassage(heading: string, text: string, level = 2, lead = false): SectionRole[] {
+  const raw: { heading: string; level: number; body: string[] }[] = [{ heading, level, body: [] }];
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const m = inFence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) raw.push({ heading: m[2]!, level: m[1]!.length, body: [] });
+    else raw[raw.length - 1]!.body.push(line);
+  }
+  const empty = raw.map((r) => isPlaceholder(r.body.join('\n')));
+  return raw.map((r, i) => {
+    let container = false;
+    if (!r.body.join('').trim()) {
+      for (let j = i + 1; j < raw.length && raw[j]!.level > r.level; j++) if (!empty[j]) container = true;
+    }
+    const roles = rolesOf(r.heading);
+    if (lead && i === 0 && !roles.includes('meaning')) roles.push('meaning');
+    return { heading: r.heading, roles, placeholder: empty[i]! && !container, ...bodyShape(r.body.join('\n')) };
+  });
+}

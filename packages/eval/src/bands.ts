@@ -1,0 +1,97 @@
+import type { Bands, Ratings } from '@sandscope/engine';
+import type { Measured } from './measure.ts';
+import { verdictUnder } from './outcome.ts';
+
+/** The seed's budgets: a wrong answer about production costs far more than an unnecessary refusal. */
+export interface Budgets {
+  readonly falseAnswerRate: number;
+  readonly falseRefusalRate: number;
+}
+export const BUDGETS: Budgets = { falseAnswerRate: 0.05, falseRefusalRate: 0.1 };
+
+/** One-sided 95% Wilson upper bound of a rate observed as `p` over `n` trials. */
+export function wilsonUpper(p: number, n: number, z = 1.645): number {
+  if (n === 0) return 0;
+  const z2 = z * z;
+  return (p + z2 / (2 * n) + z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
+export interface Scored {
+  readonly m: Measured;
+  /** Ratings from a model that never saw this question (out of fold), or null when degraded. */
+  readonly ratings: Ratings | null;
+}
+
+export interface BandFit {
+  readonly bands: Bands;
+  /** False when no pair met both budgets, with 95% confidence, on the fitting data. */
+  readonly feasible: boolean;
+  readonly fitted: { readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number };
+}
+
+/** Rates of one pair of bands over scored questions, by the engine's own verdict arithmetic. */
+export function ratesUnder(items: readonly Scored[], bands: Bands) {
+  let nA = 0;
+  let nU = 0;
+  let fa = 0;
+  let fr = 0;
+  let amb = 0;
+  for (const { m, ratings } of items) {
+    const v = verdictUnder(m, ratings, bands);
+    if (v.band === 'ambiguous') amb++;
+    if (m.question.label === 'answerable') {
+      nA++;
+      if (v.verdict === 'refused') fr++;
+    } else {
+      nU++;
+      if (v.verdict !== 'refused') fa++;
+    }
+  }
+  return { nA, nU, falseAnswerRate: nU ? fa / nU : 0, falseRefusalRate: nA ? fr / nA : 0, deferralRate: items.length ? amb / items.length : 0 };
+}
+
+const GRID = 40;
+
+/**
+ * Choose the two bands on `items` alone: meet both budgets, judged on the
+ * one-sided 95% upper bound of each rate (S-020: a point on the edge of the
+ * fitting data lands over it on new data half the time), while deferring as
+ * little as possible; then fewest false answers. When nothing meets both, meet
+ * the false-answer budget with the fewest false refusals, and say so. Candidate cut points are quantiles
+ * of the fitting data's answerability, never of held-out data.
+ */
+export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): BandFit {
+  const ps = items
+    .map((i) => i.ratings?.answerability ?? null)
+    .filter((p): p is number => p !== null)
+    .sort((a, b) => a - b);
+  const grid = [...new Set([0, ...Array.from({ length: GRID + 1 }, (_, q) => ps[Math.min(ps.length - 1, Math.floor((q / GRID) * ps.length))] ?? 0), 1])].sort((a, b) => a - b);
+  let best: { bands: Bands; key: number[]; r: ReturnType<typeof ratesUnder> } | null = null;
+  let feasibleFound = false;
+  for (let a = 0; a < grid.length; a++) {
+    for (let b = a; b < grid.length; b++) {
+      const bands = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]! };
+      const r = ratesUnder(items, bands);
+      const fa = wilsonUpper(r.falseAnswerRate, r.nU);
+      const fr = wilsonUpper(r.falseRefusalRate, r.nA);
+      const feasible = fa <= budgets.falseAnswerRate && fr <= budgets.falseRefusalRate;
+      if (feasible) feasibleFound = true;
+      // Infeasible: the false-answer budget first (seed §Two: a wrong answer about production costs far
+      // more than an unnecessary refusal), then the fewest false refusals, then the least deferral.
+      const faMet = fa <= budgets.falseAnswerRate;
+      const key = feasible ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate] : faMet ? [1, r.falseRefusalRate, r.deferralRate, 0] : [2, fa, r.falseRefusalRate, r.deferralRate];
+      if (!best || lexLess(key, best.key)) best = { bands, key, r };
+    }
+  }
+  const chosen = best!;
+  return {
+    bands: chosen.bands,
+    feasible: feasibleFound,
+    fitted: { falseAnswerRate: chosen.r.falseAnswerRate, falseRefusalRate: chosen.r.falseRefusalRate, deferralRate: chosen.r.deferralRate },
+  };
+}
+
+function lexLess(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 1e-12) return a[i]! < b[i]!;
+  return false;
+}

@@ -1,0 +1,51 @@
+import type { Chunk } from '@sandscope/engine';
+import type { EvalQuestion } from './question-set.ts';
+
+/** A question whose evidence names no passage: reported, never silently scored 0 (issue 9 B). */
+export interface EvidenceError {
+  readonly id: string;
+  readonly message: string;
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+/** A file path as a question names it (`docs/foo.md`) and as the corpus does (`foo.md`). */
+const docKey = (doc: string) => doc.replace(/^\.?\/?/, '').replace(/^docs\//, '');
+
+/**
+ * Turn each answerable question's evidence into the id of the passage that holds
+ * it. `evidence` may be a passage id (`runbook-x#mitigation`, as generated sets
+ * carry) or a quotation of the passage's text (as people write them); a
+ * quotation is matched to the one passage that contains it, whitespace aside,
+ * within the named document when there is one.
+ */
+export function resolveEvidence(questions: readonly EvalQuestion[], chunks: readonly Chunk[]): { questions: EvalQuestion[]; errors: EvidenceError[] } {
+  const byId = new Set(chunks.map((c) => c.id));
+  const docs = new Set(chunks.map((c) => c.doc));
+  const haystacks = chunks.map((c) => ({ chunk: c, text: squash(`${c.heading}\n${c.text}`) }));
+  const out: EvalQuestion[] = [];
+  const errors: EvidenceError[] = [];
+  for (const q of questions) {
+    const doc = q.doc ? docKey(q.doc) : undefined;
+    if (doc && !docs.has(doc)) {
+      errors.push({ id: q.id, message: `doc "${q.doc}" is not a document of this corpus` });
+      continue;
+    }
+    const withDoc = doc ? { ...q, doc } : q;
+    if (!q.evidence || byId.has(q.evidence)) {
+      out.push(withDoc);
+      continue;
+    }
+    const needle = squash(q.evidence);
+    const hits = haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(needle));
+    if (hits.length === 0) {
+      errors.push({ id: q.id, message: `evidence matches no passage${doc ? ` of ${doc}` : ''}: "${q.evidence.slice(0, 80)}${q.evidence.length > 80 ? '…' : ''}"` });
+      continue;
+    }
+    if (hits.length > 1) {
+      errors.push({ id: q.id, message: `evidence matches ${hits.length} passages (${hits.slice(0, 3).map((h) => h.chunk.id).join(', ')}); quote more of the answering one` });
+      continue;
+    }
+    out.push({ ...withDoc, evidence: hits[0]!.chunk.id, doc: hits[0]!.chunk.doc });
+  }
+  return { questions: out, errors };
+}

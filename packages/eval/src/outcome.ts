@@ -1,0 +1,65 @@
+import { type AnswerabilityModel, type Bands, bandVerdict, type Chunk, decideAnswerability, draftExtractive, passes, type Ratings, rate, sentencesOf } from '@sandscope/engine';
+import { isGold, type Measured } from './measure.ts';
+import type { Outcome } from './metrics.ts';
+
+/** A procedure question: the writer says so, or it was written as a "what do I do". */
+export function asksProcedure(m: Measured): boolean {
+  return m.question.intent === 'procedure' || m.question.mechanism === 'what-to-do';
+}
+
+/** The numbered or bulleted steps of a passage, in order (empty when it has fewer than two). */
+export function stepsOf(chunk: Chunk): string[] {
+  const steps = chunk.text
+    .split('\n')
+    .filter((l) => /^\s*(?:\d+[.)]|[-*+])\s+\S/.test(l))
+    .map((l) => l.replace(/^\s*(?:\d+[.)]|[-*+])\s+/, '').replace(/\*\*|__/g, '').trim());
+  return steps.length >= 2 ? steps : [];
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * One question's outcome under a model: the ENGINE's decision (`decideAnswerability`,
+ * the function `ask` runs), then whether an answer cites the labelled passage and,
+ * for a procedure question, whether the drafted answer carries its steps.
+ */
+export function outcomeOf(m: Measured, model: AnswerabilityModel, bands: Bands = model.bands): Outcome {
+  const decision = decideAnswerability(m.features, model, bands);
+  const q = m.question;
+  const answered = decision.verdict !== 'refused';
+  const hasExpected = Boolean(q.evidence || q.doc);
+  let source: Outcome['source'] = null;
+  let stepsCovered: boolean | null = null;
+  if (answered && q.label === 'answerable') {
+    source = !hasExpected ? 'unknown' : decision.evidence.some((c) => isGold(q, c)) ? 'right' : 'wrong';
+    const steps = m.goldChunk ? stepsOf(m.goldChunk) : [];
+    if (asksProcedure(m) && steps.length) {
+      const answer = squash(draftExtractive(q.question, decision.evidence).map((c) => c.text).join('\n'));
+      stepsCovered = source === 'right' && steps.every((s) => answer.includes(squash(sentencesOf(s)[0] ?? s)));
+    }
+  }
+  // What the verdict would be under any other bands: adjudication's answer, and whether the best passage passes.
+  const ratings = rate(m.features, model);
+  const adjudicable = bandVerdict(m.features, ratings, { insufficientBelow: 0, sufficientAbove: Infinity }).verdict === 'partial';
+  const best = decision.assessment.best ? m.features.passages.find((p) => p.result === decision.assessment.best) : undefined;
+  return {
+    id: q.id,
+    corpus: m.corpus,
+    adjudicable,
+    bestPasses: best ? passes(best, m.features) : false,
+    mechanism: q.mechanism,
+    label: q.label,
+    band: decision.assessment.band,
+    verdict: decision.verdict,
+    answerability: decision.assessment.answerability,
+    rank: m.rank,
+    hasExpected,
+    source,
+    stepsCovered,
+  };
+}
+
+/** The verdict alone, from precomputed ratings: what the band sweep counts (the same arithmetic `decideAnswerability` runs). */
+export function verdictUnder(m: Measured, ratings: Ratings | null, bands: Bands) {
+  return bandVerdict(m.features, ratings, bands);
+}

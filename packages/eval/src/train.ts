@@ -1,0 +1,79 @@
+import { type AnswerabilityFeatures, type AnswerabilityModel, FEATURE_NAMES, type LogisticStage, logOdds, passageProbabilities, probability, QUESTION_FEATURE_NAMES, questionVector, type Ratings } from '@sandscope/engine';
+import { type BandFit, type Budgets, BUDGETS, fitBands, type Scored } from './bands.ts';
+import { type Choice, type Example, fitConditionalLogit, fitLogistic } from './logistic.ts';
+import type { Measured } from './measure.ts';
+
+/** A group of measured questions held out together: a corpus, or a fold of one. */
+export interface TrainingGroup {
+  readonly name: string;
+  readonly measured: readonly Measured[];
+}
+
+/** L2 strength on standardised weights: fixed, not swept (a sweep would be one more constant to validate). */
+export const RIDGE = 1;
+
+/**
+ * The passage stage: a choice among one question's retrieved passages, learned
+ * from answerable questions whose labelled passage was retrieved (one labelled
+ * passage per question; where only a document is labelled, its best-retrieved
+ * passage). It learns what sets the answering passage apart from its neighbours;
+ * whether anything answers at all is the question stage's job.
+ */
+function passageStage(groups: readonly TrainingGroup[]): LogisticStage {
+  const choices: Choice[] = [];
+  for (const g of groups) {
+    const usable = g.measured.filter((m) => !m.features.degraded && m.gold.includes(true) && m.features.passages.length > 1);
+    for (const m of usable) choices.push({ xs: m.features.passages.map((p) => p.vector), gold: m.gold.indexOf(true), w: 1000 / Math.max(1, usable.length) });
+  }
+  return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE) };
+}
+
+const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({ probabilities: passageProbabilities(stage, f), scores: f.passages.map((p) => logOdds(stage, p.vector)) });
+type Rated = { readonly m: Measured; readonly probabilities: number[]; readonly scores: number[] };
+
+/** The question stage, on passage ratings from models that did not see the question (stacking without leakage). */
+function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[]): LogisticStage {
+  const examples: Example[] = [];
+  for (const g of rated) {
+    const w = 1000 / Math.max(1, g.rows.length);
+    for (const r of g.rows) examples.push({ x: questionVector(r.m.features, r.probabilities, r.scores), y: r.m.question.label === 'answerable' ? 1 : 0, w });
+  }
+  return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE) };
+}
+
+export interface Trained {
+  readonly model: AnswerabilityModel;
+  readonly bandFit: BandFit;
+  /** Names of the groups it was trained on (the leakage check reads this). */
+  readonly trainedOn: readonly string[];
+}
+
+/**
+ * The whole training procedure, on `groups` alone.
+ * 1. Passage stage on every group; and, for each group, a passage stage fitted
+ *    WITHOUT it, whose ratings of that group are out of group.
+ * 2. Question stage on those out-of-group ratings (its inputs are never ratings
+ *    of questions the passage stage memorised); and again without each group.
+ * 3. Bands on the out-of-group question ratings: chosen on scores the model did
+ *    not memorise (the seed's classifier that looked excellent in-sample).
+ * Leave-one-corpus-out hands this every corpus but the held-out one.
+ */
+export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = BUDGETS): Trained {
+  const live = groups.map((g) => ({ name: g.name, measured: g.measured.filter((m) => !m.features.degraded && m.features.passages.length > 0) }));
+  const passage = passageStage(live);
+  const rated = live.map((g) => {
+    const without = live.length > 1 ? passageStage(live.filter((o) => o !== g)) : passage;
+    return { name: g.name, rows: g.measured.map((m): Rated => ({ m, ...ratePassages(without, m.features) })) };
+  });
+  const question = questionStage(rated);
+  const outOfGroup: Scored[] = rated.flatMap((g) => {
+    const q = rated.length > 1 ? questionStage(rated.filter((o) => o !== g)) : question;
+    return g.rows.map((r): Scored => ({ m: r.m, ratings: { probabilities: r.probabilities, answerability: probability(q, questionVector(r.m.features, r.probabilities, r.scores)) } satisfies Ratings }));
+  });
+  const bandFit = fitBands(outOfGroup, budgets);
+  return {
+    model: { version: 2, passage, question, bands: bandFit.bands, trainedOn: groups.map((g) => ({ corpus: g.name, questions: g.measured.length })) },
+    bandFit,
+    trainedOn: groups.map((g) => g.name),
+  };
+}

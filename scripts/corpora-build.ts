@@ -1,0 +1,57 @@
+// `npm run corpora`: rebuild each public development corpus's texts (eval-corpora/<name>/docs/) from its
+// SOURCE.json — the repository, the commit and the file list. The texts are not committed (fetched material
+// stays out of commits); they come from a local snapshot of the repository, in the first of:
+//   $SANDSCOPE_MIRROR_DIR/<owner>+<name>/repo, /work/.mirror/<owner>+<name>/repo (a git directory), or a copy
+//   of the texts at ../shared/eval-corpora/<name>/docs.
+// Each rebuilt file is checked against nothing but the commit it names; nothing is edited.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { EVAL_CORPORA_DIR } from './corpora.ts';
+import { runScript } from './script-boundary.ts';
+
+const Source = z.object({
+  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  licence: z.string().min(1),
+  files: z.array(z.object({ from: z.string().min(1), to: z.string().regex(/^docs\/[^/].*\.md$/) })).min(1),
+});
+
+await runScript('corpora', async () => {
+  const root = join(import.meta.dirname, '..');
+  const mirrors = [process.env.SANDSCOPE_MIRROR_DIR, '/work/.mirror'].filter((d): d is string => Boolean(d));
+  let missing = 0;
+  for (const name of readdirSync(join(root, EVAL_CORPORA_DIR)).sort()) {
+    const dir = join(root, EVAL_CORPORA_DIR, name);
+    const sourcePath = join(dir, 'SOURCE.json');
+    if (!existsSync(sourcePath)) continue;
+    const parsed = Source.safeParse(JSON.parse(readFileSync(sourcePath, 'utf8')));
+    if (!parsed.success) throw new Error(`${sourcePath}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    const source = parsed.data;
+    if (existsSync(join(dir, 'docs'))) {
+      console.log(`${name}: texts present`);
+      continue;
+    }
+    const shared = join(root, '..', 'shared', EVAL_CORPORA_DIR, name, 'docs');
+    if (existsSync(shared)) {
+      cpSync(shared, join(dir, 'docs'), { recursive: true });
+      console.log(`${name}: copied from ${shared}`);
+      continue;
+    }
+    const gitDir = mirrors.map((m) => join(m, source.repository.replace('/', '+'), 'repo')).find((d) => existsSync(d));
+    if (!gitDir) {
+      missing++;
+      console.log(`${name}: no snapshot of ${source.repository} here — fetch it (github:${source.repository}) and run this again; eval skips ${name} and says so`);
+      continue;
+    }
+    for (const file of source.files) {
+      const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${source.commit}:${file.from}`], { maxBuffer: 64 * 1024 * 1024 });
+      const to = join(dir, file.to);
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, text);
+    }
+    console.log(`${name}: ${source.files.length} files from ${source.repository}@${source.commit.slice(0, 12)} (${source.licence})`);
+  }
+  if (missing) console.log(`${missing} corpus(es) could not be rebuilt here.`);
+});

@@ -1,0 +1,29 @@
+// `npm run train [-- --exclude a,b]`: train the answerability model on every development corpus that is here
+// (eval-corpora/*, texts rebuilt by `npm run corpora`) plus the generated set, and write the weights and bands
+// to packages/engine/src/answerability/answerability-model.json — the model the product ships. The same
+// procedure (`trainModel`) is what `sandscope eval --loco` validates, holding each corpus out in turn.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { trainModel } from '@sandscope/eval';
+import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { runScript } from './script-boundary.ts';
+
+export const MODEL_PATH = 'packages/engine/src/answerability/answerability-model.json';
+
+await runScript('train', async () => {
+  const root = join(import.meta.dirname, '..');
+  const exclude = excludedCorpora(process.argv);
+  const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name));
+  for (const c of corpora) if (!c.measured) console.log(`skipped ${c.name}: ${c.missing}`);
+  const generated = await loadGeneratedSet(join(root, 'corpus'));
+  const groups = [generated, ...corpora.flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []))];
+  const trained = trainModel(groups);
+  const model = { ...trained.model, trainedAt: new Date().toISOString().slice(0, 10) };
+  writeFileSync(join(root, MODEL_PATH), `${JSON.stringify(model, null, 1)}\n`);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  console.log(`trained on ${groups.map((g) => `${g.name} (${g.measured.length})`).join(', ')}${exclude.size ? `; kept out: ${[...exclude].join(', ')}` : ''}`);
+  console.log(
+    `bands: refuse below ${model.bands.insufficientBelow.toFixed(3)}, answer from ${model.bands.sufficientAbove.toFixed(3)} — fitted on out-of-corpus ratings: false answers ${pct(trained.bandFit.fitted.falseAnswerRate)}, false refusals ${pct(trained.bandFit.fitted.falseRefusalRate)}, deferral ${pct(trained.bandFit.fitted.deferralRate)}${trained.bandFit.feasible ? '' : ' (no pair met both budgets: the false-answer budget was kept)'}`,
+  );
+  console.log(`wrote ${MODEL_PATH}`);
+});
