@@ -9,7 +9,9 @@ const read = (p: string) => readFileSync(join(root, p), 'utf8');
 
 type Record = EvaluationReport & { generatedAt: string; excluded: string[]; askP50Ms: number; generated: Omit<EvaluationReport, 'questions'> };
 const recorded = JSON.parse(read('docs/evaluation.json')) as Record;
+const previousPath = join(root, 'docs/previous-gate.json');
 const extras = () => ({
+  ...(existsSync(previousPath) ? { previous: JSON.parse(read('docs/previous-gate.json')) } : {}),
   generated: { ...recorded.generated, questions: [] },
   askP50Ms: recorded.askP50Ms,
   generatedAt: recorded.generatedAt,

@@ -2,7 +2,7 @@
 // every development corpus that is here (the headline) and k-fold cross-validation over the generated set (the
 // second figure), time `ask`, and write every artefact that quotes a figure — so no figure is ever typed (the
 // seed's D-015): corpus/questions.jsonl, docs/evaluation.json, docs/EVALUATION.md and the README block.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase } from '@sandscope/engine';
 import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, spliceReadme, toJsonl } from '@sandscope/eval';
@@ -45,7 +45,9 @@ await runScript('eval:report', async () => {
   const generatedAt = new Date().toISOString().slice(0, 10);
   const record = { generatedAt, excluded: [...exclude], askP50Ms, generated: cv, ...loco };
   writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(record, null, 1)}\n`);
-  const extras = { generated: { ...cv, questions: [] }, askP50Ms, generatedAt, command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}` };
+  const previousPath = join(root, 'docs/previous-gate.json');
+  const previous = existsSync(previousPath) ? JSON.parse(readFileSync(previousPath, 'utf8')) : undefined;
+  const extras = { generated: { ...cv, questions: [] }, askP50Ms, generatedAt, ...(previous ? { previous } : {}), command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}` };
   writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(loco, extras));
   const readmePath = join(root, 'README.md');
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(loco, extras)));
