@@ -1,7 +1,7 @@
 import { sentenceBlocksOf, sentencesOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
-import { CAMEL_CASE_NAME, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
 import type { ScoredChunk } from '../types.ts';
 import { type QuestionIntent, questionIntent } from './question-intent.ts';
 import { questionNouns } from './question-nouns.ts';
@@ -103,6 +103,11 @@ export const QUESTION_FEATURE_NAMES = [
   'bestDocumentCoverage',
   'bestMissingName',
   'bestRoleMatch',
+  'bestHeadingCoverage',
+  'bestPredicateCoverage',
+  'bestValueCoverage',
+  'bestDense',
+  'bestLexicalMatch',
 ] as const;
 
 /** What the decision and its reasons read about one retrieved passage. */
@@ -227,7 +232,7 @@ function disclaimsAsked(result: ScoredChunk, asked: ReadonlySet<string>): boolea
  */
 function questionTerms(question: string, knows: (t: string) => boolean): string[] {
   const camel = new Map<string, string[]>();
-  for (const m of question.matchAll(CAMEL_CASE_NAME)) camel.set(m[0].toLowerCase(), m[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()));
+  for (const m of question.matchAll(CAMEL_CASE_NAME)) camel.set(m[0].toLowerCase(), camelParts(m[0]));
   const out = new Set<string>();
   for (const t of contentTerms(question)) {
     const parts = knows(t) ? null : (camel.get(t) ?? (/[-_.]/.test(t) ? t.split(/[-_.]/) : null));
@@ -404,6 +409,11 @@ export function questionVector(f: AnswerabilityFeatures, probabilities: readonly
     bestDocumentCoverage: at('documentCoverage'),
     bestMissingName: at('missingNameFromDocument'),
     bestRoleMatch: b?.roleMatch ? 1 : 0,
+    bestHeadingCoverage: at('headingCoverage'),
+    bestPredicateCoverage: at('predicateCoverage'),
+    bestValueCoverage: at('valueCoverage'),
+    bestDense: at('dense'),
+    bestLexicalMatch: at('lexicalMatch'),
   };
   return QUESTION_FEATURE_NAMES.map((n) => values[n]);
 }

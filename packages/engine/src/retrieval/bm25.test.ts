@@ -36,6 +36,8 @@ describe('tokenize', () => {
   it('indexes an identifier and its parts: kebab-case and CamelCase alert names alike (S-018)', () => {
     expect(tokenize('orders-db')).toEqual(['orders-db', 'order', 'db']);
     expect(tokenize('DiskUsageHigh alert')).toEqual(['diskusagehigh', 'disk', 'usag', 'high', 'alert']);
-    expect(tokenize('PostgreSQL')).toEqual(['postgresql']);
+    expect(tokenize('PostgreSQL')).toEqual(['postgresql', 'postgr', 'sql']);
+    // An acronym inside an alert name no longer hides its words (S-032).
+    expect(tokenize('OOMKilled')).toEqual(['oomkil', 'oom', 'kill']);
   });
 });

@@ -1,6 +1,6 @@
 import type { Chunk } from '../types.ts';
 import { indexText } from './hybrid-retriever.ts';
-import { CAMEL_CASE_NAME, isStopword, words } from './tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, isStopword, words } from './tokenizer.ts';
 
 /**
  * What a question demands, read from its shape alone — no knowledge of how any
@@ -214,7 +214,7 @@ export class EntityLexicon {
   private madeOfKnownWords(token: string, question: string): boolean {
     if (LEVEL_CODE.test(token)) return false;
     const camel = [...question.matchAll(CAMEL_CASE_NAME)].find((m) => m[0].toLowerCase() === token);
-    const parts = camel ? camel[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()) : token.split(/[-_.]/);
+    const parts = camel ? camelParts(camel[0]) : token.split(/[-_.]/);
     return parts.length > 1 && parts.every((p) => p.length < 2 || this.vocabulary.has(p));
   }
 

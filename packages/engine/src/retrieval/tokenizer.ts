@@ -48,15 +48,24 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-/** A CamelCase name (`DiskUsageHigh`): how alerts are named. One pattern for the tokenizer and for entity naming. */
-export const CAMEL_CASE_NAME = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
+/**
+ * A CamelCase name (`DiskUsageHigh`, and with acronyms: `ContainerRegistryDBConnPoolSaturationTooHigh`,
+ * `OOMKilled`): how alerts are named. One pattern for the tokenizer and for entity naming. Names with an
+ * acronym were not matched at all before, so their words were never indexed (S-032, S-018 again).
+ */
+export const CAMEL_CASE_NAME = /\b(?:[A-Z]+[a-z0-9]+|[A-Z]{2,}(?=[A-Z][a-z]))(?:[A-Z]+[a-z0-9]*)+\b/g;
+
+/** The words of a CamelCase name: `DBConnPool` → DB, Conn, Pool; `OOMKilled` → OOM, Killed. */
+export function camelParts(name: string): string[] {
+  return name.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).map((p) => p.toLowerCase());
+}
 
 /** The words of each CamelCase name in `text` (`DiskUsageHigh` → disk, usage, high), keyed by the name lower-cased. */
 function camelCaseParts(text: string): Map<string, string[]> | null {
   let parts: Map<string, string[]> | null = null;
   for (const m of text.matchAll(CAMEL_CASE_NAME)) {
     parts ??= new Map();
-    parts.set(m[0].toLowerCase(), m[0].split(/(?=[A-Z])/).map((p) => p.toLowerCase()));
+    parts.set(m[0].toLowerCase(), camelParts(m[0]));
   }
   return parts;
 }
