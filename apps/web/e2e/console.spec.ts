@@ -68,7 +68,7 @@ test.describe('console, JavaScript on', () => {
     const first = (await providers.nth(0).getAttribute('value'))!;
     const second = (await providers.nth(1).getAttribute('value'))!;
     // a question no earlier test asked, so no cache can answer it without a model
-    await askLive(page, 'What fires when orders-db active connections stay above 90% of the pool ceiling?', { breakProviders: [first] });
+    await askLive(page, 'How do I respond to ReplicaLagHigh?', { breakProviders: [first] });
     const events = page.locator('.live-run table.provider-events tbody tr');
     await expect(page.locator(`.live-run tr[data-provider="${first}"]`).first()).toHaveAttribute('data-kind', 'injected_failure');
     await expect(page.locator(`.live-run tr[data-provider="${second}"][data-kind="served"]`)).toHaveCount(1);

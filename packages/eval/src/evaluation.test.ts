@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitBands, ratesUnder, wilsonUpper } from './bands.ts';
+import { fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
 import { resolveEvidence } from './evidence.ts';
 import { parseGaps } from './gaps.ts';
@@ -121,6 +121,26 @@ describe('the answerability model and its training', () => {
     expect(wilsonUpper(r.falseAnswerRate, r.nU)).toBeLessThanOrEqual(0.05);
     if (fit.feasible) expect(wilsonUpper(r.falseRefusalRate, r.nA)).toBeLessThanOrEqual(0.1);
     expect(fit.bands.insufficientBelow).toBeLessThanOrEqual(fit.bands.sufficientAbove);
+  });
+
+  it('judges a band pair on the 95% upper bound, not the point estimate (S-020): 5 false answers in 100 is not within a 5% budget', () => {
+    const item = (label: 'answerable' | 'unanswerable', P: number): Scored => {
+      const passage = { result: {}, missingEntities: [], valueMissing: false, disclaims: false, rolePlaceholder: false, placeholderAsked: false, postmortemRecord: false, propositionMissing: false };
+      const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
+      return { m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured, ratings: { probabilities: [1], answerability: P } };
+    };
+    const items = [
+      ...Array.from({ length: 95 }, () => item('unanswerable', 0.1)),
+      // Answering from 0.6 makes 5 false answers in 100 (5%: within the budget as a point, not as a bound) …
+      ...Array.from({ length: 5 }, () => item('unanswerable', 0.65)),
+      // … and refusing below 0.7 costs 15 false refusals in 115 (13%).
+      ...Array.from({ length: 15 }, () => item('answerable', 0.6)),
+      ...Array.from({ length: 100 }, () => item('answerable', 0.7)),
+    ];
+    const fit = fitBands(items);
+    const r = ratesUnder(items, fit.bands);
+    expect(r.falseAnswerRate).toBe(0);
+    expect(wilsonUpper(0.05, 100)).toBeGreaterThan(0.05);
   });
 
   it('never scores a corpus with a model trained on it: leave-one-corpus-out and k-fold check their own training sets', () => {

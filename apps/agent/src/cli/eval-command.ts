@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluateShipped, measureAll, resolveEvidence } from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
@@ -33,6 +34,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let report: EvaluationReport;
   let origin: string;
   let bandsFrom: string | undefined;
+  let inSample = false;
   if (values.loco) {
     if (values.questions || values.feedback || values.corpus) throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
     const exclude = parseExclude(values.exclude);
@@ -63,12 +65,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
     origin = inputs.origin;
     bandsFrom = inputs.source.thresholdsFrom;
+    // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
+    const trainedOn = (inputs.kb.model.trainedOn ?? []).map((t) => t.corpus);
+    inSample = inputs.external && !values.cv && trainedOn.includes(basename(inputs.source.root));
   }
   if (values.json) {
     const { questions, ...summary } = report;
-    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom)}\n`);
+    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample)}\n`);
   }
   return 0;
 }

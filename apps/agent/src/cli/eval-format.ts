@@ -8,13 +8,15 @@ function line(c: CorpusFigures): string {
 }
 
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
-export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string): string {
+export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string, inSample = false): string {
   const how =
     r.mode === 'leave-one-corpus-out'
       ? 'HELD-OUT, leave-one-corpus-out: each corpus scored by a model (weights and bands) trained without it.'
       : r.mode === 'cross-validated'
         ? `HELD-OUT: each of ${r.corpora.length} folds scored with what was fitted on the other folds.`
-        : `Scored with the shipped model${bandsFrom === 'corpus' ? " and this corpus's own bands (thresholds.json, from calibrate)" : ''}: nothing was tuned on these questions.`;
+        : inSample
+          ? 'IN-SAMPLE: scored with the shipped model, which was trained on this corpus. Its held-out figures are in `sandscope eval --loco`.'
+          : `Scored with the shipped model${bandsFrom === 'corpus' ? " and this corpus's own bands (thresholds.json, from calibrate)" : ''}: nothing was tuned on these questions.`;
   const t = r.targets;
   const lines = [
     `Evaluation of ${r.n} questions (${r.answerable} answerable, ${r.unanswerable} unanswerable) from ${origin}.`,

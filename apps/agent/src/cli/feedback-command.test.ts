@@ -113,7 +113,7 @@ describe('sandscope feedback', () => {
     expect(fromMarks.mode).toMatch(/^shipped-/);
     expect(fromMarks).toMatchObject({ n: 3, answerable: 2, unanswerable: 1, questionsFrom: expect.stringMatching(/^marked runs in PGlite at /) });
     expect(Object.keys(fromMarks.byMechanism as object).sort()).toEqual(['feedback-right', 'feedback-wrong-answer', 'feedback-wrong-refusal']);
-    for (const key of ['mode', 'n', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'mrr', 'recallAt6', 'byMechanism', 'thresholds', 'thresholdsFrom']) {
+    for (const key of ['mode', 'n', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'mrr', 'recallAt6', 'byMechanism', 'bands', 'bandsFrom']) {
       expect(fromMarks[key], key).toEqual(fromFile[key]);
     }
   });

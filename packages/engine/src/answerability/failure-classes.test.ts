@@ -43,6 +43,12 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(kb.lexicon.entitiesIn('what is the connection pool ceiling of the payments database?')).toEqual(['payments-db']);
     const wrong = await ask('what is the connection pool ceiling of the payments database?');
     expect(wrong.verdict).toBe('refused');
+    // A fact, not a score: even with bands that would answer anything, a passage that never names the
+    // entity asked about is no answer (the guard moves the answer down whatever the model says).
+    const exam = await kb.examine('how do i mitigate connection pool saturation on reporting-db?');
+    const anything = kb.decide(exam.features, { ...kb.model, bands: { insufficientBelow: 0, sufficientAbove: 0 } });
+    expect(anything.verdict).toBe('refused');
+    expect(anything.reasons.join(' ')).toMatch(/never names reporting-db/);
     const right = await ask('what is the connection pool ceiling of the orders database?');
     expect(right.verdict).not.toBe('refused');
     expect(right.answer).toMatch(/100 connections/);

@@ -1,0 +1,56 @@
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
+
+const io = captureOutput();
+const corpora = resolve(import.meta.dirname, '../../../../eval-corpora');
+
+describe('sandscope eval (issue 9)', () => {
+  it('scores quoted-text evidence against the passage that holds it, reports an unmatched quote instead of scoring it 0, and gives the right-source rate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quoted-'));
+    const file = join(dir, 'q.jsonl');
+    writeFileSync(
+      file,
+      [
+        { id: 'a', question: 'how do we cut over the ledger service to the standby database?', label: 'answerable', evidence: 'Promote the standby' },
+        { id: 'b', question: 'how long is the month-end change freeze?', label: 'answerable', evidence: 'words that appear nowhere in this corpus at all' },
+        { id: 'c', question: 'how do we renew the TLS certificate for the card gateway?', label: 'unanswerable' },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
+    expect(await main(['eval', '--corpus', join(corpora, 'harbor-runbooks'), '--questions', file, '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as { n: number; rightSourceRate: number; evidenceErrors: { id: string; message: string }[]; inSample: boolean };
+    expect(r.n).toBe(2);
+    expect(r.evidenceErrors).toEqual([{ corpus: file, id: 'b', message: expect.stringMatching(/matches no passage/) }]);
+    expect(typeof r.rightSourceRate).toBe('number');
+    // harbor-runbooks is one of the shipped model's development corpora: the figures are said to be in-sample.
+    expect(r.inSample).toBe(true);
+  });
+
+  it('--loco holds each corpus out and prints per-corpus and pooled held-out rates with a corpora list', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loco-'));
+    for (const name of ['harbor-runbooks', 'tidewater-ops']) cpSync(join(corpora, name), join(dir, name), { recursive: true });
+    expect(await main(['eval', '--loco', '--corpora', dir, '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as Record<string, unknown> & { corpora: { name: string; questions: number }[] };
+    expect(r.mode).toBe('leave-one-corpus-out');
+    for (const key of ['falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'rightSourceRate']) {
+      expect(typeof r[key], key).toBe('number');
+      for (const c of r.corpora) expect(typeof (c as unknown as Record<string, unknown>)[key], `${c.name} ${key}`).toBe('number');
+    }
+    expect(r.corpora.map((c) => [c.name, c.questions])).toEqual([
+      ['harbor-runbooks', 16],
+      ['tidewater-ops', 40],
+    ]);
+  }, 120_000);
+
+  it('--loco with fewer than two corpora says what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loco-'));
+    cpSync(join(corpora, 'harbor-runbooks'), join(dir, 'harbor-runbooks'), { recursive: true });
+    expect(await main(['eval', '--loco', '--corpora', dir])).not.toBe(0);
+    expect(io.err).toMatch(/at least two corpora/);
+  });
+});

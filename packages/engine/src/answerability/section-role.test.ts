@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { questionIntent } from './question-intent.ts';
+import { isPlaceholder, rolesOf, sectionsOfPassage } from './section-role.ts';
+
+describe('what a section is for, read from its heading', () => {
+  it('names the roles runbooks use, and never offers a postmortem record as a remedy', () => {
+    expect(rolesOf('Mitigation')).toEqual(['procedure']);
+    expect(rolesOf('How to investigate')).toEqual(['diagnosis']);
+    expect(rolesOf('Potential resolution steps')).toEqual(['procedure']);
+    expect(rolesOf('User impact')).toContain('impact');
+    expect(rolesOf('Action items')).toEqual(['postmortem']);
+    expect(rolesOf('Timeline')).toEqual(['postmortem']);
+  });
+
+  it('sees an empty, placeholder or link-only section, but not a container over written sub-sections', () => {
+    for (const body of ['', 'To be added.', 'TODO', '- TBD', 'See [the dashboard](https://example.com/d).', '<!-- later -->']) expect(isPlaceholder(body), body).toBe(true);
+    expect(isPlaceholder('Scale the deployment down to 4 replicas.')).toBe(false);
+    const container = sectionsOfPassage('Alerts', '### DiskFull\n\nFree space by deleting old snapshots.', 2);
+    expect(container[0]!.placeholder).toBe(false);
+    const sibling = sectionsOfPassage('Mitigation', '## Escalation\n\nPage the database on-call.', 2);
+    expect(sibling[0]!.placeholder).toBe(true);
+    expect(sibling[1]).toMatchObject({ heading: 'Escalation', placeholder: false });
+  });
+
+  it('takes a document\'s lead section as what the document is about', () => {
+    expect(sectionsOfPassage('OrdersDbPoolSaturated', 'Fires when the pool is 90% used.', 1, true)[0]!.roles).toContain('meaning');
+    expect(sectionsOfPassage('OrdersDbPoolSaturated', 'Fires when the pool is 90% used.', 1, false)[0]!.roles).not.toContain('meaning');
+  });
+});
+
+describe('what a question asks for', () => {
+  it('reads intent from the shape of the question, however it is typed', () => {
+    expect(questionIntent('how do i move an existing cluster into a different namespace?').intent).toBe('procedure');
+    expect(questionIntent('RouterErrorRatioTooHigh firing, what should i do').intent).toBe('procedure');
+    expect(questionIntent('how do I check which client holds the connections?').intent).toBe('diagnosis');
+    expect(questionIntent('what is the connection pool ceiling for orders-db?').intent).toBe('value');
+    expect(questionIntent('whats the default startDelay for the startup probe').intent).toBe('value');
+  });
+
+  it('finds the remedy or cause of a yes/no question, also after the symptom it is about (S-027)', () => {
+    expect(questionIntent('would restarting the load balancer help with OrdersDbPoolSaturated?')).toMatchObject({ intent: 'yes-no', proposition: ['restart', 'load', 'balanc'] });
+    expect(questionIntent('es cluster health red, should i just restart the elasticsearch nodes')).toMatchObject({ intent: 'yes-no', proposition: ['restart', 'elasticsearch', 'node'] });
+    expect(questionIntent('initdb Bus error exit code 135 - could our storage class be the culprit?').intent).toBe('yes-no');
+  });
+});
