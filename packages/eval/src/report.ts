@@ -25,12 +25,16 @@ export interface ReportExtras {
   readonly command?: string;
 }
 
-function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets'>): string {
+function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets' | 'corpora'>): string {
   const t = r.targets;
+  // Bands fitted to coincide leave no ambiguous band: a deferral of 0 then says nothing about the model's certainty.
+  const coincide = r.corpora.length > 0 && r.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove);
   return [
     `false answers ${pct(r.falseAnswerRate)} (target ≤ ${pct(t.falseAnswerRate)}, ${mark(r.falseAnswerRate <= t.falseAnswerRate)})`,
     `false refusals ${pct(r.falseRefusalRate)} (≤ ${pct(t.falseRefusalRate)}, ${mark(r.falseRefusalRate <= t.falseRefusalRate)})`,
-    `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)})`,
+    coincide
+      ? `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, met only trivially: no band pair met both budgets, the fitted bands coincide and there is no ambiguous band)`
+      : `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)})`,
     `right source ${pct(r.rightSourceRate)} (≥ ${pct(t.rightSourceRate)}, ${mark(r.rightSourceRate >= t.rightSourceRate)})`,
   ].join('; ');
 }
