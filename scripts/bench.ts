@@ -10,6 +10,7 @@ import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import MiniSearch from 'minisearch';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { runAgent } from '../apps/agent/src/run-agent.ts';
+import { askLatencies } from './ask-latency.ts';
 import { runScript } from './script-boundary.ts';
 
 await runScript('bench', async () => {
@@ -33,18 +34,12 @@ await runScript('bench', async () => {
   let kb!: KnowledgeBase;
   for (let i = 0; i < 30; i++) {
     const t = performance.now();
-    kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { thresholds: source.thresholds } : {}) });
+    kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
     builds.push(performance.now() - t);
   }
 
   // 2. ask (retrieve → gate → adjudicate → extractive draft) per question, in-process, after one warm-up pass.
-  for (const q of questions.slice(0, 50)) await kb.ask(q);
-  const asks: number[] = [];
-  for (const q of questions) {
-    const t = performance.now();
-    await kb.ask(q);
-    asks.push(performance.now() - t);
-  }
+  const asks = await askLatencies(kb, questions);
 
   // 2b. The whole graph (runAgent, offline model, no store) and LangGraph's own floor: a trivial
   // 9-node graph whose nodes do nothing — what the framework costs per run before any of our work.

@@ -9,18 +9,12 @@ import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, genera
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
 import { UserError } from '../apps/agent/src/user-error.ts';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { askLatencies } from './ask-latency.ts';
 import { runScript } from './script-boundary.ts';
 
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
-export async function askP50(kb: KnowledgeBase, questions: readonly string[]): Promise<number> {
-  for (const q of questions.slice(0, 50)) await kb.ask(q);
-  const times: number[] = [];
-  for (const q of questions) {
-    const t0 = performance.now();
-    await kb.ask(q);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
+async function askP50(kb: KnowledgeBase, questions: readonly string[]): Promise<number> {
+  const times = (await askLatencies(kb, questions)).sort((a, b) => a - b);
   return Math.round(times[Math.floor(times.length / 2)]! * 100) / 100;
 }
 

@@ -30,21 +30,8 @@ export function againstTarget(key: keyof EvalTargets, value: number | undefined,
   return (TARGET_DIRECTION[key] === 'at most' ? value <= target : value >= target) ? 'met' : 'missed';
 }
 
-export interface Figures {
-  readonly n?: number;
-  readonly answerable?: number;
-  readonly unanswerable?: number;
-  readonly falseAnswerRate?: number;
-  readonly falseRefusalRate?: number;
-  readonly deferralRate?: number;
-  readonly partialRate?: number;
-  readonly wrongSourceAnswers?: number;
-  readonly rightSourceRate?: number;
-  readonly procedureAnswers?: number;
-  readonly stepsCoveredRate?: number;
-  readonly mrr?: number;
-  readonly recallAt6?: number;
-}
+/** Pooled (or one corpus's) figures: the one type in lib/agent-types.ts. */
+export type Figures = EvalFigures;
 
 /** seen: its errors were read while the decision was developed; unseen: not yet; not recorded: the report does not say. */
 export type CorpusStatus = 'seen' | 'unseen' | 'not recorded';
