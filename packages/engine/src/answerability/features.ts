@@ -1,8 +1,8 @@
-import { sentenceBlocksOf, sentencesOf } from '../answer/sentences.ts';
+import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
 import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
-import type { ScoredChunk } from '../types.ts';
+import type { Chunk, ScoredChunk } from '../types.ts';
 import { type QuestionIntent, questionIntent } from './question-intent.ts';
 import { questionNouns } from './question-nouns.ts';
 import { roleFor, type SectionRole, sectionsOfPassage } from './section-role.ts';
@@ -180,6 +180,21 @@ const POSTMORTEM_DOC = /post[- ]?mortem|incident[- ]report|retrospective|post[- 
 const RUNBOOK_DOC = /runbook|playbook|alert|troubleshoot|how[- ]to/i;
 const CAMEL_ALERT = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
 
+/**
+ * What a passage's text parses to never changes: parsed once per passage, not once per question (a
+ * passage object lives as long as its knowledge base, so a WeakMap holds nothing beyond it).
+ */
+const parsed = new WeakMap<Chunk, { terms: Set<string>; blocks: ReturnType<typeof sentenceBlocksOf>; disclaimers: string[][]; sections?: SectionRole[] }>();
+function parsedOf(chunk: Chunk) {
+  let p = parsed.get(chunk);
+  if (!p) {
+    const blocks = sentenceBlocksOf(chunk.text);
+    const disclaimers = blocks.flatMap((b) => b.sentences).filter((s) => disclaims(s)).map((s) => tokenize(s));
+    parsed.set(chunk, (p = { terms: new Set(tokenize(indexText(chunk))), blocks, disclaimers }));
+  }
+  return p;
+}
+
 /** IDF-weighted share of `terms` present in `present`; 1 when there is nothing to carry. */
 export function weightedShare(terms: readonly string[], present: ReadonlySet<string>, idf: (t: string) => number): number {
   let total = 0;
@@ -204,7 +219,7 @@ function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, nul
   const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
   const unplaced = entities.filter((e) => !textNames(context, e));
   let best = 0;
-  for (const block of sentenceBlocksOf(text)) {
+  for (const block of parsedOf(result.chunk).blocks) {
     const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
     let subject: string | null = null;
     for (const sentence of block.sentences) {
@@ -222,7 +237,7 @@ function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, nul
 
 function disclaimsAsked(result: ScoredChunk, asked: ReadonlySet<string>): boolean {
   if (disclaims(result.chunk.heading)) return true;
-  return sentencesOf(result.chunk.text).some((s) => disclaims(s) && tokenize(s).some((t) => asked.has(t)));
+  return parsedOf(result.chunk).disclaimers.some((terms) => terms.some((t) => asked.has(t)));
 }
 
 /**
@@ -265,7 +280,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const queryIdf = Math.max(1e-9, [...new Set(tokenize(question))].reduce((s, t) => s + k.idf(t), 0));
   const proposition = new Set(intent.proposition);
   const maxProduct = Math.max(0, ...retrieval.results.map((r) => Math.max(0, r.dense ?? 0) * r.bm25));
-  const termSets = retrieval.results.map((r) => new Set(tokenize(indexText(r.chunk))));
+  const termSets = retrieval.results.map((r) => parsedOf(r.chunk).terms);
   const missingTerms = topicTerms.filter((t) => !termSets.some((s) => s.has(t)));
 
   const passages = retrieval.results.map((result, i): PassageFeatures => {
@@ -273,7 +288,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const here = termSets[i]!;
     const doc = k.documentOf(chunk.doc);
     const docTerms = doc?.terms ?? here;
-    const sections = sectionsOfPassage(chunk.heading, chunk.text, chunk.level, doc?.lead === chunk.id);
+    const cache = parsedOf(chunk);
+    const sections = (cache.sections ??= sectionsOfPassage(chunk.heading, chunk.text, chunk.level, doc?.lead === chunk.id));
     const own = sections[0]!;
     const product = Math.max(0, result.dense ?? 0) * result.bm25;
     const missingEntities = entities.filter((e) => !passageNames(chunk, e));

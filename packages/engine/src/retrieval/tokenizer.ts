@@ -27,8 +27,15 @@ const STOPWORDS = new Set(
 export function stem(word: string): string {
   if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
   if (word.length <= 3 || /[^a-z]/.test(word)) return word;
-  return porter2(word);
+  let s = stems.get(word);
+  if (s === undefined) {
+    // A corpus repeats its words: Porter2 once per distinct word, not once per occurrence (index build at scale).
+    if (stems.size > 500_000) stems.clear();
+    stems.set(word, (s = porter2(word)));
+  }
+  return s;
 }
+const stems = new Map<string, string>();
 
 /** Contractions would otherwise leave fragments ("we're" → "re") that count as content terms. */
 function expandContractions(lower: string): string {
