@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { UserError } from './user-error.ts';
@@ -60,7 +60,7 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
       text = readFileSync(file, 'utf8');
     } catch (error) {
       if (error instanceof UserError) throw error;
-      throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check its permissions.`);
+      throw new UserError(unreadable(file, error as NodeJS.ErrnoException));
     }
     if (!text.trim()) continue;
     const doc = relative(docsDir, file).split(sep).join('/');
@@ -78,6 +78,19 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
     thresholdsFrom: own ? 'corpus' : 'shipped',
     thresholdsPath: join(root, 'thresholds.json'),
   };
+}
+
+/** Why a corpus file cannot be read, in words that say what to do: a broken link is named as one (#13). */
+function unreadable(file: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') {
+    try {
+      if (lstatSync(file).isSymbolicLink()) return `${file} is a broken symbolic link: it points to ${readlinkSync(file)}, which does not exist. Fix the link or remove it.`;
+    } catch {
+      // gone between the listing and the read: fall through to the plain message
+    }
+    return `${file} disappeared while the corpus was being read. Run the command again.`;
+  }
+  return `cannot read ${file}: ${error.code ?? error.message}. Check its permissions.`;
 }
 
 function readJson(path: string, what: string): unknown {
