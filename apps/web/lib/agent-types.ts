@@ -235,6 +235,8 @@ export interface EvalQuestionRow {
   readonly answerability?: number | null;
   /** Whether adjudication would let it through as partial were it in the ambiguous band. */
   readonly adjudicable?: boolean;
+  /** Whether its best passage fails no check: at or above the answer band it is answered only if so. */
+  readonly bestPasses?: boolean;
   /** dense × BM25 of the strongest passage: the old gate's score, now only reported. */
   readonly score?: number | null;
   /** For an answered answerable question: did it cite its labelled passage. */

@@ -10,9 +10,10 @@ import type { AnswerabilityBands, Band, Verdict } from './agent-types';
  *   answerability < insufficientBelow            → insufficient, refused
  *   ≥ sufficientAbove and the best passage passes → sufficient, answered
  *   otherwise                                    → ambiguous, partial if some passage passes (adjudication), else refused
- * A row carries `answerability` and `adjudicable` (some passage passes). Whether the
- * BEST passage passes is not recorded; what the row's recorded band says about it
- * is used, and a verdict that rests on something no row records is marked `estimated`.
+ * A row carries `answerability`, `adjudicable` (some passage passes) and `bestPasses`,
+ * and is then replayed exactly. An older report without `bestPasses` is replayed from
+ * what its recorded band says, and a verdict resting on something it does not record
+ * is marked `estimated`.
  */
 
 /** What the replay needs of a row; `rowForReplay` in the evaluation page builds it from the wire row. */
@@ -23,6 +24,8 @@ export interface ReplayRow {
   /** null when degraded or nothing was retrieved: the bands never applied, the recorded verdict stands. */
   readonly answerability: number | null;
   readonly adjudicable: boolean;
+  /** Whether the row's best passage fails no check. A report that records it is replayed exactly. */
+  readonly bestPasses?: boolean;
   /** The bands the row was scored with (its held-out corpus's), when the report says; sharpens the replay. */
   readonly recordedBands?: AnswerabilityBands | null;
 }
@@ -69,6 +72,11 @@ export function replay(row: ReplayRow, bands: AnswerabilityBands): Outcome {
   if (p === null || !Number.isFinite(p)) return recorded(row);
   const { insufficientBelow, sufficientAbove } = orderedBands(bands);
   if (p < insufficientBelow) return { band: 'insufficient', verdict: 'refused', estimated: false };
+  if (row.bestPasses !== undefined) {
+    // The report records both checks: the engine's rule, exactly.
+    if (p >= sufficientAbove && row.bestPasses) return { band: 'sufficient', verdict: 'answered', estimated: false };
+    return { band: 'ambiguous', verdict: row.adjudicable ? 'partial' : 'refused', estimated: false };
+  }
   const wasInsufficient = row.band === 'insufficient';
   if (p >= sufficientAbove) {
     const bestFailed = row.band === 'ambiguous' && row.recordedBands != null && p >= row.recordedBands.sufficientAbove;

@@ -45,7 +45,15 @@ describe('replay', () => {
     expect(replay({ ...blocked, recordedBands: null }, bands)).toEqual({ band: 'sufficient', verdict: 'answered', estimated: true });
   });
 
-  it('marks as estimated a verdict resting on a check the report does not record', () => {
+  it('replays exactly when the report records whether the best passage passes (the engine\'s bandVerdict)', () => {
+    const failsBest = row({ band: 'ambiguous', verdict: 'partial', answerability: 0.95, adjudicable: true, bestPasses: false });
+    expect(replay(failsBest, bands)).toEqual({ band: 'ambiguous', verdict: 'partial', estimated: false });
+    const refusedOutright = row({ band: 'insufficient', verdict: 'refused', answerability: 0.3, adjudicable: true, bestPasses: true });
+    expect(replay(refusedOutright, { insufficientBelow: 0.1, sufficientAbove: 0.2 })).toEqual({ band: 'sufficient', verdict: 'answered', estimated: false });
+    expect(replay(refusedOutright, { insufficientBelow: 0.1, sufficientAbove: 0.9 })).toEqual({ band: 'ambiguous', verdict: 'partial', estimated: false });
+  });
+
+  it('marks as estimated a verdict resting on a check an older report does not record', () => {
     const refusedOutright = row({ band: 'insufficient', verdict: 'refused', answerability: 0.3 });
     expect(replay(refusedOutright, bands).estimated).toBe(false);
     expect(replay(refusedOutright, { insufficientBelow: 0.1, sufficientAbove: 0.2 })).toEqual({ band: 'sufficient', verdict: 'answered', estimated: true });

@@ -150,6 +150,7 @@ function rowOf(v: unknown, recordedBands: (corpus: string) => AnswerabilityBands
     verdict,
     answerability,
     adjudicable: v.adjudicable === true,
+    ...(typeof v.bestPasses === 'boolean' ? { bestPasses: v.bestPasses } : {}),
     recordedBands: recordedBands(corpus),
   };
 }
