@@ -19,7 +19,7 @@ const RATE_LABEL: Record<keyof EvalTargets, { label: string; note: string }> = {
 const RATE_KEYS = Object.keys(RATE_LABEL) as (keyof EvalTargets)[];
 
 /** One rate against its target, the verdict in words ("met" / "missed"), not only in colour. */
-function TargetFigure({ rate, figures, targets, qualifier }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string }) {
+function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string; noAmbiguousBand?: boolean }) {
   const value = figures[rate];
   const verdict = againstTarget(rate, value, targets[rate]);
   const sign = TARGET_DIRECTION[rate] === 'at most' ? '≤' : '≥';
@@ -33,7 +33,11 @@ function TargetFigure({ rate, figures, targets, qualifier }: { rate: keyof EvalT
       <span className="figure-budget">
         target {sign} {percent(targets[rate])} — <b>{verdict === 'met' ? 'met' : verdict === 'missed' ? 'missed' : 'not measured'}</b>
       </span>
-      <span className="figure-note">{RATE_LABEL[rate].note}</span>
+      <span className="figure-note">
+        {rate === 'deferralRate' && noAmbiguousBand
+          ? 'met only trivially: no band pair met both budgets, the fitted bands coincide and there is no ambiguous band'
+          : RATE_LABEL[rate].note}
+      </span>
     </div>
   );
 }
@@ -106,7 +110,7 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         </p>
         <div className="figures">
           {RATE_KEYS.map((k) => (
-            <TargetFigure key={k} rate={k} figures={p} targets={view.targets} qualifier={head.qualifier} />
+            <TargetFigure key={k} rate={k} figures={p} targets={view.targets} qualifier={head.qualifier} noAmbiguousBand={view.corpora.length > 0 && view.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove)} />
           ))}
         </div>
         <p className="muted">
