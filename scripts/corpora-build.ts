@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { EVAL_CORPORA_DIR } from './corpora.ts';
+import { UserError } from '../apps/agent/src/user-error.ts';
 import { runScript } from './script-boundary.ts';
 
 const Source = z.object({
@@ -26,8 +27,14 @@ await runScript('corpora', async () => {
     const dir = join(root, EVAL_CORPORA_DIR, name);
     const sourcePath = join(dir, 'SOURCE.json');
     if (!existsSync(sourcePath)) continue;
-    const parsed = Source.safeParse(JSON.parse(readFileSync(sourcePath, 'utf8')));
-    if (!parsed.success) throw new Error(`${sourcePath}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(sourcePath, 'utf8'));
+    } catch (error) {
+      throw new UserError(`${sourcePath} is not valid JSON (${(error as Error).message}). Fix it: it names the repository, commit, licence and files.`);
+    }
+    const parsed = Source.safeParse(raw);
+    if (!parsed.success) throw new UserError(`${sourcePath}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}. Fix the field.`);
     const source = parsed.data;
     if (existsSync(join(dir, 'docs'))) {
       console.log(`${name}: texts present`);

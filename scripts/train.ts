@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { trainModel } from '@sandscope/eval';
 import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { UserError } from '../apps/agent/src/user-error.ts';
 import { runScript } from './script-boundary.ts';
 
 export const MODEL_PATH = 'packages/engine/src/answerability/answerability-model.json';
@@ -14,7 +15,10 @@ await runScript('train', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
   const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name));
-  for (const c of corpora) if (!c.measured) console.log(`skipped ${c.name}: ${c.missing}`);
+  // The model that ships is trained on every corpus, or on a set named on purpose (--exclude): a missing text
+  // must not quietly make a model different from the one the record was checked against.
+  const missing = corpora.filter((c) => !c.measured);
+  if (missing.length) throw new UserError(`${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. Or pass --exclude to leave them out on purpose.`);
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const groups = [generated, ...corpora.flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []))];
   const trained = trainModel(groups);

@@ -41,14 +41,16 @@ export interface Decision {
 export interface Ratings {
   readonly probabilities: readonly number[];
   readonly answerability: number;
+  /** The question stage's input, kept for the reasons (which features pushed it down). */
+  readonly vector?: readonly number[];
 }
 
-/**
- * The passage stage's choice among a question's passages: a softmax of its
- * scores, so the probabilities say which passage answers IF any does.
- */
+/** A softmax of the passage stage's scores: which passage answers IF any does. */
 export function passageProbabilities(stage: LogisticStage, f: AnswerabilityFeatures): number[] {
-  const s = f.passages.map((p) => logOdds(stage, p.vector));
+  return softmax(f.passages.map((p) => logOdds(stage, p.vector)));
+}
+
+function softmax(s: readonly number[]): number[] {
   const m = Math.max(...s);
   const e = s.map((v) => Math.exp(v - m));
   const sum = e.reduce((a, b) => a + b, 0);
@@ -58,8 +60,10 @@ export function passageProbabilities(stage: LogisticStage, f: AnswerabilityFeatu
 /** Rate a question's passages and then the question (null when degraded: a degraded run is never scored). */
 export function rate(f: AnswerabilityFeatures, model: AnswerabilityModel): Ratings | null {
   if (f.degraded || f.passages.length === 0) return null;
-  const probabilities = passageProbabilities(model.passage, f);
-  return { probabilities, answerability: probability(model.question, questionVector(f, probabilities, f.passages.map((p) => logOdds(model.passage, p.vector)))) };
+  const scores = f.passages.map((p) => logOdds(model.passage, p.vector));
+  const probabilities = softmax(scores);
+  const vector = questionVector(f, probabilities, scores);
+  return { probabilities, answerability: probability(model.question, vector), vector };
 }
 
 /** The verdict arithmetic alone: what `decideAnswerability` decides, without its sentences. */
@@ -199,7 +203,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
       : `answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); best passage ${best.result.chunk.id} at ${pct(ratings!.probabilities[v.bestIndex]!)}; product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   const withNumbers = (lead: string) => (numbers ? [lead, numbers] : [lead]);
   const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
-  const qv = ratings ? questionVector(f, ratings.probabilities, f.passages.map((p) => logOdds(model.passage, p.vector))) : [];
+  const qv = ratings?.vector ?? [];
   const refuse = (a: Assessment, adjudication: Adjudication | null = null): Decision => ({
     assessment: a,
     adjudication,

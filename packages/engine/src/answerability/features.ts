@@ -215,7 +215,7 @@ export function weightedShare(terms: readonly string[], present: ReadonlySet<str
  * playback-api's bullet is no answer about catalog-api).
  */
 function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], entities: readonly string[], k: CorpusKnowledge): number {
-  const { heading, docTitle, text, path } = result.chunk;
+  const { heading, docTitle, path } = result.chunk;
   const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
   const unplaced = entities.filter((e) => !textNames(context, e));
   let best = 0;
