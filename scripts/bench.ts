@@ -9,6 +9,7 @@ import { parseQuestionsJsonl, seededRandom } from '@sandscope/eval';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import MiniSearch from 'minisearch';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
+import { knowledgeBaseOf } from '../apps/agent/src/knowledge-base-of.ts';
 import { runAgent } from '../apps/agent/src/run-agent.ts';
 import { askLatencies } from './ask-latency.ts';
 import { runScript } from './script-boundary.ts';
@@ -34,7 +35,7 @@ await runScript('bench', async () => {
   let kb!: KnowledgeBase;
   for (let i = 0; i < 30; i++) {
     const t = performance.now();
-    kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+    kb = await knowledgeBaseOf(source);
     builds.push(performance.now() - t);
   }
 

@@ -4,9 +4,10 @@
 // seed's D-015): corpus/questions.jsonl, docs/evaluation.json, docs/EVALUATION.md and the README block.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KnowledgeBase } from '@sandscope/engine';
+import type { KnowledgeBase } from '@sandscope/engine';
 import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, spliceReadme, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
+import { knowledgeBaseOf } from '../apps/agent/src/knowledge-base-of.ts';
 import { UserError } from '../apps/agent/src/user-error.ts';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
@@ -22,7 +23,7 @@ await runScript('eval:report', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
   const source = loadCorpusSource(join(root, 'corpus'));
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+  const kb = await knowledgeBaseOf(source, { shippedBands: true });
   writeFileSync(join(source.root, 'questions.jsonl'), toJsonl(generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: parseGaps(readFileSync(join(source.root, 'GAPS.md'), 'utf8')) })));
 
   const started = performance.now();

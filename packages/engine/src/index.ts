@@ -5,6 +5,7 @@ export * from './retrieval/tokenizer.ts';
 export * from './retrieval/bm25.ts';
 export * from './retrieval/embedder.ts';
 export * from './retrieval/hashing-embedder.ts';
+export * from './retrieval/thesaurus.ts';
 export * from './retrieval/hybrid-retriever.ts';
 export * from './retrieval/question-shape.ts';
 export * from './answerability/question-intent.ts';

@@ -10,6 +10,7 @@ import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from './retrieval/question-shape.ts';
+import { NO_THESAURUS, type Thesaurus } from './retrieval/thesaurus.ts';
 import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
 
@@ -38,6 +39,8 @@ export interface KnowledgeBaseInput {
   readonly bands?: Bands;
   /** Defaults to the hashing embedder; null runs degraded (lexical only) on purpose. */
   readonly embedder?: Embedder | null;
+  /** Synonyms the decision reads (WordNet, handed in by the edge); none when absent. */
+  readonly thesaurus?: Thesaurus;
 }
 
 /** The whole decision for one question, before any drafting. */
@@ -71,10 +74,11 @@ export function corpusVersion(documents: readonly SourceDocument[]): string {
 
 /** Each document's index terms and sections (with their roles), for features that read beyond one passage. */
 export function documentIndex(chunks: readonly Chunk[]): Map<string, DocumentKnowledge> {
-  const out = new Map<string, { terms: Set<string>; sections: SectionRole[]; lead: string }>();
+  const out = new Map<string, { terms: Set<string>; sections: SectionRole[]; lead: string; passages: Chunk[] }>();
   for (const c of chunks) {
     let d = out.get(c.doc);
-    if (!d) out.set(c.doc, (d = { terms: new Set(), sections: [], lead: c.id }));
+    if (!d) out.set(c.doc, (d = { terms: new Set(), sections: [], lead: c.id, passages: [] }));
+    d.passages.push(c);
     for (const t of tokenize(indexText(c))) d.terms.add(t);
     d.sections.push(...sectionsOfPassage(c.heading, c.text, c.level, d.lead === c.id));
   }
@@ -117,7 +121,8 @@ export class KnowledgeBase {
     const lexicon = new EntityLexicon(chunks, estateNames);
     const docs = documentIndex(chunks);
     const names = nameVocabulary(chunks);
-    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t) };
+    const thesaurus = input.thesaurus ?? NO_THESAURUS;
+    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
     return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge);
   }
 

@@ -1,6 +1,6 @@
-import { KnowledgeBase } from '@sandscope/engine';
 import { parseWorkload } from '@sandscope/engine/orchestrator/index';
 import { loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { runAgent } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs, questionFrom } from './args.ts';
@@ -25,7 +25,7 @@ export async function askCommand(argv: string[]): Promise<number> {
   const workload = parseWorkload(values.workload);
   if (!workload.ok) throw new UserError(workload.message);
   const source = loadCorpusSource(values.corpus);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+  const kb = await knowledgeBaseOf(source);
   const failProviders = (values['fail-provider'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { KnowledgeBase } from '@sandscope/engine';
 import { type EvidenceError, type Measured, measureAll, resolveEvidence } from '@sandscope/eval';
 import { DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { UserError } from '../user-error.ts';
 import { readQuestionFile } from './eval-support.ts';
 
@@ -40,7 +40,7 @@ export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, o
       continue;
     }
     const source = loadCorpusSource(dir);
-    const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+    const kb = await knowledgeBaseOf(source, { shippedBands: true });
     const { questions, errors } = resolveEvidence(readQuestionFile(join(dir, 'questions.jsonl'), false), kb.chunks);
     out.push({ name, dir, status: statusOf(dir), measured: await measureAll(kb, questions, name), evidenceErrors: errors });
   }
@@ -50,7 +50,7 @@ export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, o
 /** The bundled corpus's generated question set (corpus/questions.jsonl), measured. */
 export async function loadGeneratedSet(corpusDir: string = DEFAULT_CORPUS_DIR): Promise<{ name: string; measured: Measured[]; evidenceErrors: readonly EvidenceError[] }> {
   const source = loadCorpusSource(corpusDir);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+  const kb = await knowledgeBaseOf(source, { shippedBands: true });
   const { questions, errors } = resolveEvidence(readQuestionFile(join(source.root, 'questions.jsonl'), false), kb.chunks);
   return { name: GENERATED, measured: await measureAll(kb, questions, GENERATED), evidenceErrors: errors };
 }

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KnowledgeBase } from '@sandscope/engine';
+import type { KnowledgeBase } from '@sandscope/engine';
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { UserError } from '../user-error.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
 
@@ -57,7 +58,7 @@ export async function evalInputs(options: { corpus?: string; questions?: string;
   // The marks first: no database or no marks fails in one line before the corpus is indexed.
   const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+  const kb = await knowledgeBaseOf(source);
   if (marked) {
     noteOneLabel(marked.questions);
     return { source, kb, questions: marked.questions, origin: marked.origin, external: true };

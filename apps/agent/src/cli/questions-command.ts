@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KnowledgeBase } from '@sandscope/engine';
 import { generateQuestions, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { parseCommandArgs } from './args.ts';
 import { gapsOf, parseSeed } from './eval-support.ts';
 
@@ -10,7 +10,7 @@ import { gapsOf, parseSeed } from './eval-support.ts';
 export async function questionsCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('questions', argv, { corpus: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } });
   const source = loadCorpusSource(values.corpus);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate });
+  const kb = await knowledgeBaseOf(source, { shippedBands: true });
   const seed = parseSeed(values.seed);
   const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: gapsOf(source), ...(seed !== undefined ? { seed } : {}) });
   const out = values.out ?? join(source.root, 'questions.jsonl');

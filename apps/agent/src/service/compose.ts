@@ -16,6 +16,7 @@ import { createOrchestrator, type GraphDescription, type Orchestrator, stackMode
 import { loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
@@ -105,7 +106,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
   const candidates = options.candidates ?? candidatesFromEnv(env, options);
-  const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
+  const kb = await knowledgeBaseOf(source);
 
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config));

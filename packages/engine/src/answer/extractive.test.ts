@@ -90,6 +90,11 @@ describe('a procedure or diagnosis question gets the steps (issue 9, part E)', (
     for (const c of claims) expect(c.citations).toEqual([mitigation.id]);
   });
 
+  it('answers a bare symptom, typed without a question, with the steps too (class 6)', () => {
+    const claims = draftExtractive('orders-db pool alert firing again, checkout timing out', [mitigation]);
+    expect(texts(claims)).toEqual(['Work through these in order.', ...SEVEN_STEPS]);
+  });
+
   it('stops a runaway list at the cap (25 claims), never part-way through the passage order', () => {
     const items = Array.from({ length: 40 }, (_, i) => `Drain node ${i + 1} and wait for its pods to reschedule.`);
     const runaway = chunk('runbook-nodes#drain', 'Drain every node', items.map((s) => `- ${s}`).join('\n'));

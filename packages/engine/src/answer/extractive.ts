@@ -48,13 +48,22 @@ export function draftExtractive(question: string, passages: readonly Chunk[], op
   const rejected = new Set((options.feedback ?? []).map(rejectedClaim));
   const { intent, demanded } = questionIntent(question);
   const overlap = { maxClaims: options.maxClaims ?? 3, rejected, demanded };
-  if (intent !== 'procedure' && intent !== 'diagnosis') return draftByOverlap(question, passages, overlap);
+  // A bare symptom ("rds restore failed with DBSnapshotAlreadyExists", "mailers queue has 300k jobs") asks
+  // what to do about it as surely as "how do I fix it" does: answered by the runbook's steps, not three
+  // sentences that share its words (issue 9, class 6).
+  const asksSteps = intent === 'procedure' || intent === 'diagnosis' || (intent === 'lookup' && isStatement(question));
+  if (!asksSteps) return draftByOverlap(question, passages, overlap);
   const keepRecord = asksAboutRecord(question);
   const first = passages[0];
-  const steps = first ? procedureSteps(question, intent, first, keepRecord) : null;
+  const steps = first ? procedureSteps(question, intent === 'diagnosis' ? 'diagnosis' : 'procedure', first, keepRecord) : null;
   const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 25) : [];
   if (drafted.length > 0) return drafted;
   return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? undefined : remedySentences });
+}
+
+/** No question at all — no question mark, no question word: a symptom reported, as people type them at 3am. */
+function isStatement(question: string): boolean {
+  return !/\?/.test(question) && !/\b(?:what|which|who|whom|whose|where|when|why|how)\b/i.test(question);
 }
 
 /**

@@ -3,6 +3,8 @@ import { type Embedder, EmbedderUnavailableError } from '../retrieval/embedder.t
 import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import { HybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from '../retrieval/question-shape.ts';
+import { NO_THESAURUS, type Thesaurus, wordNetThesaurus } from '../retrieval/thesaurus.ts';
+import { wordNetFixture } from '../retrieval/testing/wordnet-fixture.ts';
 import type { Chunk } from '../types.ts';
 import { answerabilityFeatures, type CorpusKnowledge, FEATURE_NAMES, type FeatureName } from './features.ts';
 import { documentIndex, nameVocabulary } from '../knowledge-base.ts';
@@ -14,10 +16,10 @@ const chunks = [
   chunk('disk#alert', 'Disk pressure', 'The disk alert fires at 85 percent usage on any volume.'),
 ];
 
-function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[] = []): CorpusKnowledge {
+function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[] = [], thesaurus: Thesaurus = NO_THESAURUS): CorpusKnowledge {
   const index = documentIndex(cs);
   const names = nameVocabulary(cs);
-  return { lexicon: new EntityLexicon(cs, services), idf: (t) => r.idf(t), knows: (t) => r.knows(t), documentOf: (doc) => index.get(doc), isName: (t) => names.has(t) };
+  return { lexicon: new EntityLexicon(cs, services), idf: (t) => r.idf(t), knows: (t) => r.knows(t), documentOf: (doc) => index.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
 }
 const feature = (vector: readonly number[], name: FeatureName) => vector[FEATURE_NAMES.indexOf(name)]!;
 
@@ -97,5 +99,17 @@ describe('answerability features on a real retrieval', () => {
     const impact = await of('how do I investigate OrdersDbPoolSaturated', 'rb#impact');
     expect(feature(impact.vector, 'otherRole')).toBe(1);
     expect(feature(impact.vector, 'roleElsewhereInDocument')).toBe(1);
+  });
+
+  it('counts a word said in other words: the question is "exhausted", the runbook "depleted" (class 5)', async () => {
+    const pool = [chunk('db#pool', 'orders-db pool', 'When the orders-db pool is depleted, raise the ceiling to 150.'), chunk('bus#lag', 'events-bus lag', 'Lag pages at 50000 messages.')];
+    const r = await HybridRetriever.build(pool, new HashingEmbedder());
+    const q = 'orders-db pool exhausted, what now';
+    const at = async (t: Thesaurus) => answerabilityFeatures(q, await r.search(q), knowledgeOf(pool, r, [], t)).passages.find((p) => p.result.chunk.id === 'db#pool')!.vector;
+    const without = await at(NO_THESAURUS);
+    const withWordNet = await at(wordNetThesaurus(wordNetFixture));
+    expect(feature(withWordNet, 'synonymCoverage')).toBeGreaterThan(feature(without, 'synonymCoverage'));
+    expect(feature(withWordNet, 'unknownAfterSynonyms')).toBeLessThan(feature(without, 'unknownAfterSynonyms'));
+    expect(feature(withWordNet, 'topicCoverage')).toBe(feature(without, 'topicCoverage'));
   });
 });

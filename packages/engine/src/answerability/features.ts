@@ -23,6 +23,8 @@ export interface CorpusKnowledge {
    * router's runbook is about the wrong thing (issue 9, class 3).
    */
   readonly isName: (term: string) => boolean;
+  /** Stems sharing a sense with this one (a thesaurus; none when the edge gave none). */
+  readonly related: (term: string) => readonly string[];
 }
 
 /** A whole document as the features read it. */
@@ -31,6 +33,7 @@ export interface DocumentKnowledge {
   readonly sections: readonly SectionRole[];
   /** Id of its first passage: the lead, which describes what the document is about. */
   readonly lead: string;
+  readonly passages: readonly Chunk[];
 }
 
 /**
@@ -50,12 +53,16 @@ export const FEATURE_NAMES = [
   'headingCoverage',
   'documentCoverage',
   'unknownTopicShare',
+  'synonymCoverage',
+  'synonymDocumentCoverage',
+  'unknownAfterSynonyms',
   'nounCoverage',
   'nounDocumentCoverage',
   'unknownNounShare',
   'missingNameFromDocument',
   'missingNameFromPassage',
   'missingEntity',
+  'missingEntityFromDocument',
   'identifyingEntity',
   'roleMatch',
   'rolePlaceholder',
@@ -99,6 +106,7 @@ export const QUESTION_FEATURE_NAMES = [
   'bestRolePlaceholder',
   'bestPropositionMissing',
   'bestTopicCoverage',
+  'bestSynonymCoverage',
   'bestNounCoverage',
   'bestDocumentCoverage',
   'bestMissingName',
@@ -117,6 +125,8 @@ export interface PassageFeatures {
   readonly product: number;
   /** Entities of the question this passage never names. */
   readonly missingEntities: readonly string[];
+  /** Entities of the question its whole document never names. */
+  readonly missingFromDocument: readonly string[];
   /** The question demands a value and none stands in this passage with what was asked. */
   readonly valueMissing: boolean;
   readonly disclaims: boolean;
@@ -272,6 +282,10 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const ofEntities = new Set(entities.flatMap((e) => [...contentTerms(e), ...tokenize(e)]));
   const predicate = topicTerms.filter((t) => !ofEntities.has(t) && k.knows(t));
   const unknownWeight = weightedShare(topicTerms, new Set(topicTerms.filter((t) => !k.knows(t))), k.idf);
+  // A word the passage does not use may still be said there in other words ("died" / "failed").
+  const synonyms = new Map(topicTerms.map((t) => [t, k.related(t)]));
+  const saidIn = (terms: ReadonlySet<string>) => new Set(topicTerms.filter((t) => terms.has(t) || synonyms.get(t)!.some((r) => terms.has(r))));
+  const unsaid = topicTerms.filter((t) => !k.knows(t) && !synonyms.get(t)!.some((r) => k.knows(r)));
   const role = roleFor(intent.intent);
   // Runbooks name their procedure, diagnosis and impact sections; causes and meanings live in any prose,
   // so a document without a "Causes" heading says nothing about whether it explains a cause.
@@ -293,6 +307,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const own = sections[0]!;
     const product = Math.max(0, result.dense ?? 0) * result.bm25;
     const missingEntities = entities.filter((e) => !passageNames(chunk, e));
+    const missingFromDocument = missingEntities.filter((e) => !doc?.passages.some((c) => passageNames(c, e)));
     const identifying = entities.filter((e) => k.lexicon.identifiesTopic(e) && passageNames(chunk, e));
     const rarest = Math.min(Infinity, ...identifying.map((e) => k.lexicon.passagesNaming(e)));
     const withRole = role ? sections.filter((s) => s.roles.includes(role)) : [];
@@ -322,12 +337,16 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       headingCoverage: weightedShare(knownTopic, heading, k.idf),
       documentCoverage: weightedShare(knownTopic, docTerms, k.idf),
       unknownTopicShare: topicTerms.length ? unknownWeight : 0,
+      synonymCoverage: weightedShare(topicTerms, saidIn(here), k.idf),
+      synonymDocumentCoverage: weightedShare(topicTerms, saidIn(docTerms), k.idf),
+      unknownAfterSynonyms: topicTerms.length ? weightedShare(topicTerms, new Set(unsaid), k.idf) : 0,
       nounCoverage: weightedShare(knownNouns, here, k.idf),
       nounDocumentCoverage: weightedShare(knownNouns, docTerms, k.idf),
       unknownNounShare: nouns.length ? unknownNouns : 0,
       missingNameFromDocument: names.length ? 1 - weightedShare(names, docTerms, k.idf) : 0,
       missingNameFromPassage: names.length ? 1 - weightedShare(names, here, k.idf) : 0,
       missingEntity: missingEntities.length > 0 ? 1 : 0,
+      missingEntityFromDocument: missingFromDocument.length > 0 ? 1 : 0,
       identifyingEntity: Number.isFinite(rarest) ? 1 / Math.log2(1 + rarest) : 0,
       roleMatch: roleMatch ? 1 : 0,
       rolePlaceholder: rolePlaceholder ? 1 : 0,
@@ -351,6 +370,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       result,
       product,
       missingEntities,
+      missingFromDocument,
       valueMissing,
       disclaims: disclaimed,
       placeholder: own.placeholder,
@@ -421,6 +441,7 @@ export function questionVector(f: AnswerabilityFeatures, probabilities: readonly
     bestRolePlaceholder: b?.rolePlaceholder || b?.placeholderAsked ? 1 : 0,
     bestPropositionMissing: intent === 'yes-no' && b?.propositionMissing ? 1 : 0,
     bestTopicCoverage: at('topicCoverage'),
+    bestSynonymCoverage: at('synonymCoverage'),
     bestNounCoverage: at('nounCoverage'),
     bestDocumentCoverage: at('documentCoverage'),
     bestMissingName: at('missingNameFromDocument'),
