@@ -17,6 +17,7 @@ import { loadCorpus, startStore, type Store, StoreError } from '@sandscope/store
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
+import { wordNet } from '../wordnet.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
@@ -107,6 +108,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
   const candidates = options.candidates ?? candidatesFromEnv(env, options);
   const kb = await knowledgeBaseOf(source);
+  // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
+  // the first question someone asks.
+  wordNet().related('');
 
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config));
