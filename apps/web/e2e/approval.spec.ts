@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { consoleReady, shot } from './helpers';
 
-/** The console's change preset: a change the agent gates (a tier-1 failover in production). */
-const GATED_CHANGE = 'What is the failover procedure for orders-db?';
+/** The console's change preset: a change the agent gates (a proposed tier-1 failover; a look-up is never gated, issue 13). */
+const GATED_CHANGE = 'Should we fail over orders-db to the replica?';
 
 test('the change preset selects the change workload', async ({ page }) => {
   await consoleReady(page);

@@ -28,7 +28,9 @@ const TOKEN = 'test-token-0123456789abcdef0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ANSWERABLE = 'What is the connection pool ceiling for orders-db?';
 const UNANSWERABLE = 'How do we rotate TLS certificates?';
-const GATED = { question: 'What is the failover procedure for orders-db?', workload: 'change' } as const;
+// An act (a proposed tier-1 failover), not a look-up: since issue 13 a look-up such as "What is the failover
+// procedure for orders-db?" is never gated, whatever production words its question or passages carry.
+const GATED = { question: 'Should we fail over orders-db to the replica?', workload: 'change' } as const;
 const POOL_CHUNK = 'architecture-order-path#orders-db-connection-pool-ceiling';
 
 function config(extra: Record<string, string> = {}): ServeConfig {

@@ -73,7 +73,7 @@ describe.skipIf(!url)('the agent service on a Postgres server', () => {
     const res = await app.request('/v1/runs', {
       method: 'POST',
       headers: { ...AUTH, 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'What is the failover procedure for orders-db?', workload: 'change' }),
+      body: JSON.stringify({ question: 'Should we fail over orders-db to the replica?', workload: 'change' }),
     });
     const gated = parseSse(await res.text()).at(-1)!.data as RunResultView;
     expect(gated.terminal).toBe('await_approval');

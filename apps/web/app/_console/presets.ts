@@ -23,7 +23,9 @@ export const PRESETS: readonly Preset[] = [
     id: 'change',
     label: 'Change review',
     expect: 'stops for a person to approve',
-    question: 'What is the failover procedure for orders-db?',
+    // A proposed tier-1 failover. Asking what the failover procedure is, the preset until issue 13, is a look-up,
+    // and a look-up is never gated.
+    question: 'Should we fail over orders-db to the replica?',
     workload: 'change',
   },
 ];

@@ -27,15 +27,16 @@ export {
 } from './workloads.ts';
 export {
   RISK_THRESHOLD,
+  LOOKUP_CEILING,
   scoreRisk,
   servicesNamed,
   dependentsOf,
-  productionWords,
-  changeWords,
   type RiskAssessment,
   type RiskWeights,
   type RiskInput,
 } from './risk-scorer.ts';
+export { actionIntent, type ActionIntent, type ActReading } from './action-intent.ts';
+export { actWordsIn, type ActKind } from './act-words.ts';
 export { checkDraft, feedbackFor, numbersIn, identifiersIn, type ClaimFailure, type Verification } from './citation-check.ts';
 export { stackModelFactory, bareModelFactory, type RunModel, type RunModelFactory, type RunModelRequest, type RunSpend, type StackModelFactoryOptions } from './model-factory.ts';
 export { createApprovalRun, NotAwaitingApprovalError, type ApprovalOptions } from './approval.ts';

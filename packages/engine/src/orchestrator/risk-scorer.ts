@@ -1,18 +1,28 @@
 import type { Estate, Service } from '../corpus/estate.ts';
+import type { Intent } from '../answerability/question-intent.ts';
 import { containsPhrase } from '../retrieval/question-shape.ts';
+import { actWordsIn } from './act-words.ts';
+import { type ActReading, actionIntent } from './action-intent.ts';
 
 /**
  * The risk gate's line. A proposed action scoring ABOVE it stops at
  * `await_approval` for a human; at or below it, the run emits.
  *
- * 0.5 is a policy choice, not a measurement: with the weights below it is the
- * point where (for a change) a tier-1 service alone, or a production-touching
- * verb on anything above a tier-4 leaf, is enough to stop — and where advisory
- * text (triage, postmortem) stops only when it proposes a production action on a
- * service that matters. Moving it moves every one of those sentences; the tests
- * in `workloads.test.ts` pin them.
+ * 0.5 is a policy choice, not a measurement. With the workloads' weights, a
+ * question that asks to act stops: for a change, on a tier-1 or tier-2 service,
+ * an unnamed one, or a tier-3 service something depends on; for advisory text
+ * (triage, postmortem), on anything but a tier-4 leaf. A look-up never stops
+ * (`LOOKUP_CEILING`). Moving it moves every one of those sentences; the tests in
+ * `workloads.test.ts` and `risk-questions.test.ts` pin them.
  */
 export const RISK_THRESHOLD = 0.5;
+
+/**
+ * Where a look-up's score is capped, whatever the service: below the line by
+ * construction, so no weight can gate a question that asks for nothing to be
+ * done (issue 13: 13 of 50 CLI look-ups stopped for approval).
+ */
+export const LOOKUP_CEILING = 0.2;
 
 /** What the risk gate reads, and what the run result carries. */
 export interface RiskAssessment {
@@ -31,19 +41,22 @@ export interface RiskWeights {
   readonly tier: number;
   /** Times the blast radius d/(d+3), d = services depending on it directly or transitively. */
   readonly blastRadius: number;
-  /** Added when the question or the proposed action uses a production-touching word. */
-  readonly production: number;
   /**
-   * When set, a question that proposes no change at all (no mutating word) is
-   * read-only and its score is capped here: reading the library about a tier-1
-   * service is not changing it.
+   * Added when the question asks to act (`action-intent.ts`): a restart, a
+   * deploy, a raised ceiling all reach the running system. (It was added for a
+   * production-touching word anywhere in the question or the cited evidence:
+   * issue 13.)
    */
-  readonly readOnlyCeiling?: number;
+  readonly act: number;
 }
 
 export interface RiskInput {
   readonly question: string;
-  /** The proposed action's text (what would be done, as words only — nothing is executed, T-11). */
+  /**
+   * The proposed action's text (what would be done, as words only — nothing is
+   * executed, T-11). The workloads build it from the question and the cited
+   * claims, so it is evidence: it is reported, never scored (issue 13).
+   */
   readonly actionText: string;
   readonly estate: Estate | null;
 }
@@ -53,31 +66,6 @@ const TIER_WEIGHT: Readonly<Record<number, number>> = { 1: 1, 2: 0.6, 3: 0.3, 4:
 
 /** No named service: the blast radius is unknown, so it is scored between tier 2 and 3 — not as safe as a leaf. */
 const UNKNOWN_TIER_WEIGHT = 0.5;
-
-/**
- * Words that mean an action reaches the running production system. Matched
- * whole-word, case-insensitive, on the question and on the proposed action.
- */
-const PRODUCTION_WORDS =
-  /\b(?:re)?deploy(?:s|ed|ing|ment|ments)?\b|\brelease(?:s|d)?\b|\brolling[ -]?out\b|\broll(?:s|ed)?[ -]out\b|\brollouts?\b|\bmigrat(?:e|es|ed|ing|ion|ions)\b|\brestart(?:s|ed|ing)?\b|\breboot(?:s|ed|ing)?\b|\bfail(?:s|ed|ing)?[ -]over\b|\bfailovers?\b|\bpromot(?:e|es|ed|ing|ion)\b|\bdrop(?:s|ped|ping)?\b|\bdelet(?:e|es|ed|ing|ion)\b|\btruncat(?:e|es|ed|ing)\b|\bpurg(?:e|es|ed|ing)\b|\bflush(?:es|ed|ing)?\b|\broll(?:s|ed|ing)?[ -]back\b|\brollbacks?\b|\bproduction\b|\bprod\b|\bhotfix(?:es|ed)?\b|\bkill(?:s|ed|ing)?\b/gi;
-
-/** Words that mean the question proposes changing something (production words count too). */
-const CHANGE_WORDS =
-  /\bchang(?:e|es|ed|ing)\b|\bdeploy|\brais(?:e|es|ed|ing)\b|\bincreas(?:e|es|ed|ing)\b|\blower(?:s|ed|ing)?\b|\bdecreas(?:e|es|ed|ing)\b|\breduc(?:e|es|ed|ing)\b|\bbump(?:s|ed|ing)?\b|\bset(?:s|ting|tings)?\b|\bupdat(?:e|es|ed|ing)\b|\bupgrad(?:e|es|ed|ing)\b|\bdowngrad(?:e|es|ed|ing)\b|\bpatch(?:es|ed|ing)?\b|\bappl(?:y|ies|ied|ying)\b|\benabl(?:e|es|ed|ing)\b|\bdisabl(?:e|es|ed|ing)\b|\btoggl(?:e|es|ed|ing)\b|\bflip(?:s|ped|ping)?\b|\brotat(?:e|es|ed|ing)\b|\bresiz(?:e|es|ed|ing)\b|\bscal(?:e|es|ed|ing)\b|\btun(?:e|es|ed|ing)\b|\bedit(?:s|ed|ing)?\b|\bmodif(?:y|ies|ied|ying)\b|\breconfigur(?:e|es|ed|ing)\b|\breplac(?:e|es|ed|ing)\b|\bremov(?:e|es|ed|ing)\b|\badd(?:s|ed|ing)?\b/gi;
-
-function matches(text: string, pattern: RegExp): string[] {
-  return [...new Set([...text.matchAll(pattern)].map((m) => m[0].toLowerCase()))];
-}
-
-/** Production-touching words in `text`, lower-cased and de-duplicated. */
-export function productionWords(text: string): string[] {
-  return matches(text, PRODUCTION_WORDS);
-}
-
-/** Mutating words in `text` (a question with none proposes no change). */
-export function changeWords(text: string): string[] {
-  return [...new Set([...matches(text, CHANGE_WORDS), ...productionWords(text)])];
-}
 
 /** Estate services a text names, by id (`orders-db`) or display name (`Orders database`). */
 export function servicesNamed(text: string, estate: Estate | null): Service[] {
@@ -107,11 +95,39 @@ export function dependentsOf(serviceId: string, estate: Estate): { direct: strin
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+/** What a look-up asks for, in the factor line (the answerability model's intents). */
+const LOOKUP_WORDING: Readonly<Record<Intent, string>> = {
+  procedure: 'asks for a procedure',
+  diagnosis: 'asks how to investigate',
+  impact: 'asks about impact',
+  cause: 'asks for a cause',
+  value: 'asks for a value',
+  meaning: 'asks what something means',
+  'yes-no': 'asks whether something is so',
+  lookup: 'asks what the library says',
+};
+
+const FORM_WORDING: Readonly<Record<ActReading['form'], string>> = {
+  imperative: 'asked for',
+  proposal: 'proposed',
+  declared: 'declared',
+  described: 'a change described',
+  urged: 'urged',
+  needed: 'said to be needed',
+  confirmed: 'confirmed',
+};
+
 /**
  * The deterministic risk score: tier of the affected service, how much depends
- * on it, and whether the action touches production, weighted by the workload.
- * When the question names several services, the riskiest drives the score.
- * No model is consulted: a score an attacker can talk down is not a gate (T-4).
+ * on it, and whether the question asks to act, weighted by the workload. When
+ * the question names several services, the riskiest drives the score.
+ *
+ * Only the question is read for the act — what the user asks to do — never the
+ * words of the cited passages: a runbook that says "restart" answers a look-up,
+ * it does not turn it into a restart (issue 13). A look-up is capped at
+ * `LOOKUP_CEILING`. No model is consulted: a score an attacker can talk down is
+ * not a gate (T-4). Factor lines carry only estate names and words from closed
+ * lists, never the question's own text (T-16: factors are exported as spans).
  */
 export function scoreRisk(input: RiskInput, weights: RiskWeights): RiskAssessment {
   const factors: string[] = [];
@@ -144,20 +160,22 @@ export function scoreRisk(input: RiskInput, weights: RiskWeights): RiskAssessmen
     if (named.length > 1 && service) factors.push(`${service.id} is the riskiest service named and drives the score`);
   }
 
-  const touching = productionWords(`${input.question}\n${input.actionText}`);
+  const ask = actionIntent(input.question);
   let score = structural;
-  if (touching.length > 0) {
-    score += weights.production;
-    factors.push(`touches production: ${touching.join(', ')}`);
+  if (ask.asks === 'act') {
+    score += weights.act;
+    factors.push(`asks to act, which reaches the running system: ${ask.acts.map((a) => `${a.verb} (${FORM_WORDING[a.form]})`).join(', ')}`);
   } else {
-    factors.push('no production-touching word in the question or the proposed action');
+    factors.push(
+      `a look-up (${LOOKUP_WORDING[ask.intent]}): it proposes no action${score > LOOKUP_CEILING ? `, so the score is capped at ${LOOKUP_CEILING}` : ''}`,
+    );
+    score = Math.min(score, LOOKUP_CEILING);
   }
 
-  if (weights.readOnlyCeiling !== undefined && changeWords(input.question).length === 0) {
-    if (score > weights.readOnlyCeiling) factors.push(`read-only: the question proposes no change, so the score is capped at ${weights.readOnlyCeiling}`);
-    else factors.push('read-only: the question proposes no change');
-    score = Math.min(score, weights.readOnlyCeiling);
-  }
+  // The words the scorer used to count from the evidence, named so a reader sees why a runbook's "restart" did not gate.
+  const asked = new Set(actWordsIn(input.question));
+  const cited = actWordsIn(input.actionText, ['production']).filter((w) => !asked.has(w));
+  if (cited.length > 0) factors.push(`not scored: the cited passages mention ${cited.join(', ')} — what the library says is not what was asked`);
 
   return { score: round(Math.min(1, Math.max(0, score))), factors, threshold: RISK_THRESHOLD, ...(service ? { service: service.id } : {}) };
 }

@@ -62,7 +62,7 @@ describe('a run of each terminal (offline stack)', () => {
     expect(r.attempts.map((a) => a.verified)).toEqual([true]);
   });
 
-  it('emits a low-risk change (a tier-4 leaf, no production-touching word)', async () => {
+  it('emits a low-risk change (an act on a tier-4 leaf: nothing depends on it)', async () => {
     const r = await orchestrator.run({ question: 'Can we raise the report-scheduler job deadline to 60 minutes?', workload: 'change' });
     expect(r.terminal).toBe('emit');
     expect(r.risk?.service).toBe('report-scheduler');

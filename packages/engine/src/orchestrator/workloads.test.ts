@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseEstate, type Estate } from '../corpus/estate.ts';
-import { changeWords, dependentsOf, productionWords, RISK_THRESHOLD, servicesNamed } from './risk-scorer.ts';
+import { actWordsIn } from './act-words.ts';
+import { dependentsOf, LOOKUP_CEILING, RISK_THRESHOLD, servicesNamed } from './risk-scorer.ts';
 import { REPO_ROOT } from './testing/corpus-fixture.ts';
 import { CHANGE, parseWorkload, POSTMORTEM, TRIAGE, WORKLOADS } from './workloads.ts';
 
@@ -31,11 +32,14 @@ describe('the estate facts the risk scorer reads', () => {
     expect(servicesNamed('orders-dbx and xorders-db', estate)).toEqual([]);
   });
 
-  it('reads production-touching and mutating words whole-word', () => {
-    expect(productionWords('Roll back the deploy, then restart it in production')).toEqual(['roll back', 'deploy', 'restart', 'production']);
-    expect(productionWords('the deployment window; a dropdown; restarting')).toEqual(['deployment', 'restarting']);
-    expect(changeWords('What is the pool ceiling?')).toEqual([]);
-    expect(changeWords('Can we raise the pool ceiling?')).toEqual(['raise']);
+  // These words are reported, no longer scored: mentioning a restart is not asking for one (issue 13). They are
+  // tokenized and stemmed now, so every form meets its verb, and a word that merely contains one ("dropdown") does not.
+  it('names act words by their verb, whatever the form, whole-word', () => {
+    expect(actWordsIn('Roll back the deploy, then restart it in production')).toEqual(['roll back', 'deploy', 'restart']);
+    expect(actWordsIn('the deployment window; a dropdown; restarting; fail-over')).toEqual(['deploy', 'restart', 'fail over']);
+    expect(actWordsIn('What is the pool ceiling?')).toEqual([]);
+    expect(actWordsIn('Can we raise the pool ceiling?')).toEqual(['raise']);
+    expect(actWordsIn('Can we raise the pool ceiling and restart it?', ['production'])).toEqual(['restart']);
   });
 });
 
@@ -60,17 +64,38 @@ describe('risk scoring (deterministic, from the estate)', () => {
     expect(risk('change', 'Can we restart report-scheduler?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
   });
 
-  it('caps a read-only question well below the line, whatever the tier', () => {
+  it('caps a look-up well below the line, whatever the tier and whatever the workload', () => {
+    expect(LOOKUP_CEILING).toBeLessThan(RISK_THRESHOLD);
     const r = risk('change', 'What is the connection pool ceiling for orders-db?');
-    expect(r.score).toBeLessThanOrEqual(0.2);
-    expect(r.factors.join('\n')).toMatch(/read-only/);
+    expect(r.score).toBe(LOOKUP_CEILING);
+    expect(r.factors.join('\n')).toMatch(/a look-up \(asks for a value\): it proposes no action, so the score is capped at 0\.2/);
+    // The question names production words as nouns ("failover procedure"): still a look-up.
+    expect(risk('change', 'What is the failover procedure for orders-db?').score).toBe(LOOKUP_CEILING);
   });
 
-  it('lets advisory text about a tier-1 service through, unless it proposes a production action', () => {
+  it('lets advisory text about a tier-1 service through, unless the question asks to act', () => {
     expect(risk('triage', 'What is the connection pool ceiling for orders-db?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
     expect(risk('postmortem', 'What happened to orders-db in March?').score).toBeLessThanOrEqual(RISK_THRESHOLD);
     expect(risk('triage', 'Should we restart checkout-api?').score).toBeGreaterThan(RISK_THRESHOLD);
-    expect(risk('triage', 'What now for orders-db?', 'Fail over orders-db to the replica.').score).toBeGreaterThan(RISK_THRESHOLD);
+    expect(risk('triage', 'fail over orders-db now').score).toBeGreaterThan(RISK_THRESHOLD);
+    expect(risk('triage', 'fail over orders-db now').factors.join('\n')).toMatch(/asks to act, which reaches the running system: fail over \(asked for\)/);
+  });
+
+  // This pinned the defect: a look-up ("What now for orders-db?") was gated because the proposed action, which the
+  // workloads build from the cited passages, said "Fail over". What the evidence says is not what the user asked.
+  it('reads the act from the question, never from the proposed action built out of the evidence (issue 13)', () => {
+    const r = risk('triage', 'What now for orders-db?', 'Fail over orders-db to the replica.');
+    expect(r.score).toBeLessThanOrEqual(RISK_THRESHOLD);
+    expect(r.factors.join('\n')).toMatch(/not scored: the cited passages mention fail over/);
+  });
+
+  it('stops an act where RISK_THRESHOLD says: a change to tier 1–2 or a depended-on tier 3; advice on all but a tier-4 leaf', () => {
+    for (const s of estate.services) {
+      const depended = dependentsOf(s.id, estate).all.length > 0;
+      expect(risk('change', `restart ${s.id}`).score > RISK_THRESHOLD, `change ${s.id}`).toBe(s.tier <= 2 || (s.tier === 3 && depended));
+      expect(risk('triage', `restart ${s.id}`).score > RISK_THRESHOLD, `triage ${s.id}`).toBe(s.tier < 4 || depended);
+      expect(risk('postmortem', `what happened when we restarted ${s.id}`).score, `look-up ${s.id}`).toBeLessThanOrEqual(LOOKUP_CEILING);
+    }
   });
 
   it('treats a production action on no known service as unknown blast radius, and stops it', () => {

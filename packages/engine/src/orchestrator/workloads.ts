@@ -55,11 +55,11 @@ function citedSteps(claims: readonly Claim[]): string {
 
 const PARTIAL_NOTE = 'PARTIAL: adjudicated from ambiguous evidence — confirm against the cited passages before acting on it.';
 
-/** Advisory workloads stop only for a production action on a service that matters. */
-const ADVISORY_WEIGHTS: RiskWeights = { tier: 0.25, blastRadius: 0.15, production: 0.45 };
+/** Advisory workloads stop only when the question asks to act on a service that matters (anything but a tier-4 leaf). */
+const ADVISORY_WEIGHTS: RiskWeights = { tier: 0.25, blastRadius: 0.15, act: 0.45 };
 
-/** A change to a tier-1 service stops on tier alone (0.55 > 0.5); a read-only question is capped well below the line. */
-const CHANGE_WEIGHTS: RiskWeights = { tier: 0.55, blastRadius: 0.15, production: 0.3, readOnlyCeiling: 0.2 };
+/** A change to a tier-1 service is heavy on tier alone (0.55); any look-up is capped well below the line (LOOKUP_CEILING). */
+const CHANGE_WEIGHTS: RiskWeights = { tier: 0.55, blastRadius: 0.15, act: 0.3 };
 
 export const TRIAGE: WorkloadDefinition = {
   id: 'triage',

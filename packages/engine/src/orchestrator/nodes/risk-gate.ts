@@ -2,9 +2,11 @@ import type { NodeSpec } from '../node-context.ts';
 import { RISK_THRESHOLD } from '../risk-scorer.ts';
 
 /**
- * risk_gate: the workload's deterministic risk scorer on the proposed action.
- * Above RISK_THRESHOLD the run stops at await_approval for a human; otherwise
- * it emits. The score comes from the estate and the words, never from a model.
+ * risk_gate: the workload's deterministic risk scorer on what the question asks
+ * to do. Above RISK_THRESHOLD the run stops at await_approval for a human;
+ * otherwise it emits. The score comes from the estate and the question's words,
+ * never from a model; the proposed action's text (built from the cited claims)
+ * is passed for the record and not scored (issue 13).
  */
 export const riskGate: NodeSpec = {
   id: 'risk_gate',
