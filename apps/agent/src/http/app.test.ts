@@ -253,6 +253,27 @@ describe('the agent API over the default (offline) stack', () => {
       const notJson = await post({ body: '{"question": ' });
       expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/^The body is not valid JSON\./);
     });
+
+    it('400 invalid_request for a NUL or a lone surrogate in the question, naming the character and where — no run starts (issue 12, defect 5)', async () => {
+      const before = (await agent.reader.list(1, 1)).total;
+      // Raw JSON text: the escapes are what a client sends; JSON.parse turns them into the characters Postgres refuses.
+      const cases: [string, string][] = [
+        ['{"question":"What is the pool\\u0000 ceiling?"}', 'question contains a NUL character (U+0000) at character 17; remove it.'],
+        ['{"question":"What is the pool \\ud800 ceiling?"}', 'question contains an unpaired surrogate (U+D800) at character 18; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).'],
+        ['{"question":"\\udc00 pool ceiling"}', 'question contains an unpaired surrogate (U+DC00) at character 1;'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post({ body });
+        expect(res.status, body).toBe(400);
+        const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+        expect(error.code).toBe('invalid_request');
+        expect(error.message).toContain(message);
+        expect(error.message).toContain(API_ERRORS.invalid_request.remedy);
+      }
+      // A complete pair is an ordinary character (🙂), not an error.
+      await postRun(app, { question: `${ANSWERABLE} \u{1F642}` });
+      expect((await agent.reader.list(1, 1)).total).toBe(before + 1);
+    });
   });
 
   describe('POST /v1/runs/:id/approve (ADR-0006)', () => {

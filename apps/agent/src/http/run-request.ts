@@ -3,10 +3,11 @@ import { WORKLOAD_IDS } from '@sandscope/engine/orchestrator/index';
 import { z } from 'zod';
 import { INJECTABLE_PROVIDERS } from '../run-agent.ts';
 import { ApiError } from './api-error.ts';
+import { requestText } from './request-text.ts';
 
 /** `POST /v1/runs` body (docs/API.md). Strict: an unknown field is named back rather than silently ignored. */
 export const RunRequestSchema = z.strictObject({
-  question: z.string({ error: 'must be a string' }),
+  question: requestText(),
   workload: z.enum(WORKLOAD_IDS as [Workload, ...Workload[]], { error: `must be one of ${WORKLOAD_IDS.join(', ')}` }).optional(),
   failProviders: z
     .array(z.enum(INJECTABLE_PROVIDERS as [string, ...string[]], { error: `must name a provider: ${INJECTABLE_PROVIDERS.join(', ')}` }))
