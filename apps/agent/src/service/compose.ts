@@ -103,7 +103,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     log(line);
   };
 
-  const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
+  // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
+  const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
   const candidates = options.candidates ?? candidatesFromEnv(env, options);
   const kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, ...(source.thresholds ? { bands: source.thresholds } : {}) });
 
