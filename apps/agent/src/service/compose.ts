@@ -106,7 +106,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const log = (line: string) => rawLog(scrub(line));
   const startup: string[] = [];
   const say = (line: string) => {
-    startup.push(line);
+    startup.push(scrub(line));
     log(line);
   };
 
