@@ -23,3 +23,33 @@ describe('which bands a corpus is scored with', () => {
     expect(() => loadCorpusSource(dir)).toThrow(/probability from 0 to 1.*calibrate/);
   });
 });
+
+describe('a file named .md that is not text (issue 12, defect 10)', () => {
+  it('is skipped with a warning naming it and why; every text document is still indexed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'binary-md-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'unicode.md'), '# Café\n\nThe naïve résumé 🙂 survives.\n');
+    // A PNG renamed .md: NUL bytes from its header on.
+    writeFileSync(join(dir, 'diagram.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    // Latin-1 text: no NUL, but 0xE9 is not UTF-8.
+    writeFileSync(join(dir, 'latin1.md'), Buffer.from('# Caf\xe9\n\nThe pool ceiling is 50.\n', 'latin1'));
+    // UTF-16 with its byte-order mark: a NUL after every ASCII letter.
+    writeFileSync(join(dir, 'utf16.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Queue\n\nThe queue depth alarm is 500.\n', 'utf16le')]));
+
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md', 'unicode.md']);
+    expect(source.documents[1]!.text).toContain('naïve résumé 🙂');
+    expect(source.skipped.map((s) => s.doc)).toEqual(['diagram.md', 'latin1.md', 'utf16.md']);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toBe(`corpus: skipped ${join(dir, 'diagram.md')}: it is binary, not text (a NUL byte at offset 8). Remove it from the corpus or give it an extension other than .md.`);
+    expect(warnings[1]).toBe(`corpus: skipped ${join(dir, 'latin1.md')}: it is not valid UTF-8 (the byte at offset 5). Save it as UTF-8 to have it indexed.`);
+    expect(warnings[2]).toBe(`corpus: skipped ${join(dir, 'utf16.md')}: it is UTF-16 text. Save it as UTF-8 to have it indexed.`);
+  });
+
+  it('a corpus of nothing but such files is refused, naming each', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'only-binary-'));
+    writeFileSync(join(dir, 'blob.md'), Buffer.from([0x00, 0x01, 0x02]));
+    expect(() => loadCorpusSource(dir, { warn: () => {} })).toThrow(/no markdown file in .* could be indexed: .*blob\.md: it is binary, not text/);
+  });
+});

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
+import { decodeCorpusText } from './corpus-text.ts';
 import { UserError } from './user-error.ts';
 
 /** A corpus folder as read from disk: markdown documents, an optional estate, optional calibrated bands. */
@@ -18,6 +19,21 @@ export interface CorpusSource {
   readonly thresholdsFrom: 'corpus' | 'shipped';
   /** Where `calibrate` writes this corpus's bands. */
   readonly thresholdsPath: string;
+  /** `.md` files that are not text and were left out, each with why (issue 12, defect 10). */
+  readonly skipped: readonly SkippedFile[];
+}
+
+/** A corpus file left out of the index, and the reason a person is told. */
+export interface SkippedFile {
+  /** Relative to the docs folder, like a document's id. */
+  readonly doc: string;
+  readonly file: string;
+  readonly reason: string;
+}
+
+export interface LoadCorpusOptions {
+  /** Told one line per skipped file; default stderr, so every command that reads a corpus says so. */
+  readonly warn?: (line: string) => void;
 }
 
 /** The default corpus shipped with the repository. */
@@ -44,7 +60,8 @@ function markdownFiles(dir: string): string[] {
  * `estate.json`) or any folder of markdown, nested or flat. Every failure is a
  * UserError naming the path and what to do.
  */
-export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource {
+export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: LoadCorpusOptions = {}): CorpusSource {
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const root = resolve(dir);
   if (!existsSync(root)) throw new UserError(`corpus folder not found: ${root}. Pass --corpus DIR with a folder of markdown files.`);
   if (!statSync(root).isDirectory()) throw new UserError(`--corpus must be a folder, but ${root} is a file. Pass the folder that holds the markdown.`);
@@ -53,18 +70,30 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
   if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);
 
   const documents: SourceDocument[] = [];
+  const skipped: SkippedFile[] = [];
   for (const file of files) {
-    let text: string;
+    let bytes: Buffer;
     try {
       if (statSync(file).size > MAX_DOC_BYTES) throw new UserError(`${file} is larger than 2 MB; split it into smaller documents.`);
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch (error) {
       if (error instanceof UserError) throw error;
       throw new UserError(unreadable(file, error as NodeJS.ErrnoException));
     }
-    if (!text.trim()) continue;
     const doc = relative(docsDir, file).split(sep).join('/');
+    // Defect 10: a binary file named .md is skipped with a warning naming it, never indexed as noise.
+    const decoded = decodeCorpusText(bytes);
+    if (!decoded.ok) {
+      skipped.push({ doc, file, reason: decoded.reason });
+      warn(`corpus: skipped ${file}: ${decoded.reason}`);
+      continue;
+    }
+    const text = decoded.text;
+    if (!text.trim()) continue;
     documents.push({ doc, title: documentTitle(doc, text), text });
+  }
+  if (documents.length === 0 && skipped.length > 0) {
+    throw new UserError(`no markdown file in ${docsDir} could be indexed: ${skipped.map((s) => `${s.file}: ${s.reason}`).join(' ')}`);
   }
   if (documents.length === 0) throw new UserError(`every markdown file in ${docsDir} is empty; there is nothing to answer from.`);
 
@@ -77,6 +106,7 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR): CorpusSource
     thresholds: own,
     thresholdsFrom: own ? 'corpus' : 'shipped',
     thresholdsPath: join(root, 'thresholds.json'),
+    skipped,
   };
 }
 

@@ -22,6 +22,7 @@ import {
   type RunResult,
   stackModelFactory,
 } from '@sandscope/engine/orchestrator/index';
+import { secretScrubberFor } from './secrets.ts';
 import { UserError } from './user-error.ts';
 
 /** A provider silent for longer than this fails retryably and the router moves on. */
@@ -70,7 +71,9 @@ export function modelServicesFromEnv(env: Env, options: ModelServicesOptions = {
   }
   const health = new ProviderHealth();
   const cache = new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() });
-  return { candidates, health, cache, budgetUsd, models: stackModelFactory({ candidates, health, cache, budgetUsd }) };
+  // Defect 3: the CLI prints provider failures too; the keys in `env` are scrubbed from them.
+  const scrub = secretScrubberFor(env);
+  return { candidates, health, cache, budgetUsd, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
 }
 
 /** Provider names a run may ask to fail: every known provider, configured or not, and the offline model. */

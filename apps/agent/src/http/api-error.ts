@@ -42,14 +42,24 @@ export interface ApiErrorBody {
   readonly error: { readonly code: ApiErrorCode; readonly message: string };
 }
 
+/**
+ * The longest `detail` an error carries; longer is cut with an ellipsis. A
+ * detail may quote the request back (an id, a field name), and no request
+ * should be able to make the error bigger than the remedy needs (issue 12, defect 8).
+ */
+export const MAX_ERROR_DETAIL_CHARS = 500;
+
 /** An expected refusal raised inside a handler; `detail` says what was wrong, the code's remedy is appended. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly detail?: string;
   constructor(
     readonly code: ApiErrorCode,
-    readonly detail?: string,
+    detail?: string,
   ) {
-    super(detail ? `${detail} ${API_ERRORS[code].remedy}` : API_ERRORS[code].remedy);
+    const capped = detail !== undefined && detail.length > MAX_ERROR_DETAIL_CHARS ? `${Array.from(detail).slice(0, MAX_ERROR_DETAIL_CHARS - 1).join('')}…` : detail;
+    super(capped ? `${capped} ${API_ERRORS[code].remedy}` : API_ERRORS[code].remedy);
+    if (capped !== undefined) this.detail = capped;
   }
 
   get status(): ContentfulStatusCode {

@@ -255,6 +255,53 @@ describe('the agent API over the default (offline) stack', () => {
       const notJson = await post({ body: '{"question": ' });
       expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/^The body is not valid JSON\./);
     });
+
+    it('unknown fields are named up to a few, then counted; a huge key is cut short — the message stays small (issue 12, defect 8)', async () => {
+      // A deployment that raised MAX_BODY_BYTES: the body can carry a multi-MB list of keys.
+      const roomy = createApp(appDepsOf(agent, { maxBodyBytes: 8_000_000 }));
+      const many: Record<string, string> = { question: ANSWERABLE };
+      for (let i = 0; i < 200_000; i++) many[`k${i}`] = '';
+      const huge = { question: ANSWERABLE, ['x'.repeat(1_000_000)]: 1 };
+      const refused = async (body: unknown) => {
+        const res = await roomy.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(res.status).toBe(400);
+        return ((await res.json()) as { error: { code: string; message: string } }).error;
+      };
+      const listed = await refused(many);
+      expect(listed.code).toBe('invalid_request');
+      expect(listed.message).toBe(`body has unknown field(s): k0, k1, k2, k3, k4 and 199995 more. ${API_ERRORS.invalid_request.remedy}`);
+      const long = await refused(huge);
+      expect(long.message).toMatch(/^body has unknown field\(s\): x{40}… \(1000000 characters\)\. /);
+      expect(long.message.length).toBeLessThan(300);
+      // Any detail that quotes the request back is capped at the boundary: a 10,000-character run id in the path.
+      const id = 'r'.repeat(10_000);
+      const missing = await app.request(`/v1/runs/${id}`, { headers: AUTH });
+      expect(missing.status).toBe(404);
+      const message = ((await missing.json()) as { error: { message: string } }).error.message;
+      expect(message.length).toBeLessThan(700);
+      expect(message).toMatch(/^run r+… Check the id/);
+    });
+
+    it('400 invalid_request for a NUL or a lone surrogate in the question, naming the character and where — no run starts (issue 12, defect 5)', async () => {
+      const before = (await agent.reader.list(1, 1)).total;
+      // Raw JSON text: the escapes are what a client sends; JSON.parse turns them into the characters Postgres refuses.
+      const cases: [string, string][] = [
+        ['{"question":"What is the pool\\u0000 ceiling?"}', 'question contains a NUL character (U+0000) at character 17; remove it.'],
+        ['{"question":"What is the pool \\ud800 ceiling?"}', 'question contains an unpaired surrogate (U+D800) at character 18; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).'],
+        ['{"question":"\\udc00 pool ceiling"}', 'question contains an unpaired surrogate (U+DC00) at character 1;'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post({ body });
+        expect(res.status, body).toBe(400);
+        const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+        expect(error.code).toBe('invalid_request');
+        expect(error.message).toContain(message);
+        expect(error.message).toContain(API_ERRORS.invalid_request.remedy);
+      }
+      // A complete pair is an ordinary character (🙂), not an error.
+      await postRun(app, { question: `${ANSWERABLE} \u{1F642}` });
+      expect((await agent.reader.list(1, 1)).total).toBe(before + 1);
+    });
   });
 
   describe('POST /v1/runs/:id/approve (ADR-0006)', () => {

@@ -45,6 +45,8 @@ export interface AppDeps {
   readonly now?: () => number;
   /** Server-side log (bugs, limiter outages); default stderr. */
   readonly log?: (line: string) => void;
+  /** Configured secrets, scrubbed from every log line (issue 12, defect 3); default: none. */
+  readonly scrub?: (text: string) => string;
 }
 
 /** The deps of a composed service, with any part replaced (a test's failing limiter). */
@@ -65,6 +67,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
     providers: agent.candidates.map((c) => ({ name: c.name, model: c.model.modelId, configured: true as const })),
     health: () => agent.health(),
     latestEvaluation: () => agent.latestEvaluation(),
+    scrub: agent.scrub,
     ...overrides,
   };
 }
@@ -82,7 +85,10 @@ type AppEnv = { Variables: SessionVariables & { clientKey: string } };
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const rawLog = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const scrub = deps.scrub ?? ((text: string) => text);
+  // Defect 3: a bug's message or stack can quote a provider's error or a secret; the log line is scrubbed.
+  const log = (line: string) => rawLog(scrub(line));
   const socketAddress = deps.socketAddress ?? nodeSocketAddress;
   const app = new Hono<AppEnv>();
 

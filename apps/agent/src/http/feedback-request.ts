@@ -1,12 +1,13 @@
 import { FEEDBACK_LABELS, type FeedbackLabel } from '@sandscope/store';
 import { z } from 'zod';
 import { ApiError } from './api-error.ts';
+import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
 
 /** `POST /v1/runs/:id/feedback` body (docs/API.md). Strict, like a run request: an unknown field is named back. */
 export const FeedbackRequestSchema = z.strictObject({
   label: z.enum(FEEDBACK_LABELS as [FeedbackLabel, ...FeedbackLabel[]], { error: `must be one of ${FEEDBACK_LABELS.join(', ')}` }),
-  note: z.string({ error: 'must be a string' }).nullable().optional(),
+  note: requestText().nullable().optional(),
 });
 
 export interface FeedbackRequest {

@@ -112,6 +112,9 @@ describe('POST /v1/runs/:id/feedback', () => {
       [{ label: 'right', note: 'x'.repeat(2001) }, invalid('the note is 2001 characters; the limit is 2000.')],
       [{ label: 'right', stars: 5 }, invalid('body has unknown field(s): stars.')],
       ['not json', invalid('The body is not valid JSON.')],
+      // Issue 12, defect 5: text Postgres cannot store is refused here, not as a 500 from the insert.
+      ['{"label":"right","note":"bad\\u0000byte"}', invalid('note contains a NUL character (U+0000) at character 4; remove it.')],
+      ['{"label":"right","note":"half \\udbff pair"}', invalid('note contains an unpaired surrogate (U+DBFF) at character 6; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).')],
     ];
     for (const [body, expected] of cases) {
       const res = await mark(asked.runId, body);

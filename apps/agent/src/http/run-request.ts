@@ -3,10 +3,11 @@ import { WORKLOAD_IDS } from '@sandscope/engine/orchestrator/index';
 import { z } from 'zod';
 import { INJECTABLE_PROVIDERS } from '../run-agent.ts';
 import { ApiError } from './api-error.ts';
+import { requestText } from './request-text.ts';
 
 /** `POST /v1/runs` body (docs/API.md). Strict: an unknown field is named back rather than silently ignored. */
 export const RunRequestSchema = z.strictObject({
-  question: z.string({ error: 'must be a string' }),
+  question: requestText(),
   workload: z.enum(WORKLOAD_IDS as [Workload, ...Workload[]], { error: `must be one of ${WORKLOAD_IDS.join(', ')}` }).optional(),
   failProviders: z
     .array(z.enum(INJECTABLE_PROVIDERS as [string, ...string[]], { error: `must name a provider: ${INJECTABLE_PROVIDERS.join(', ')}` }))
@@ -26,13 +27,33 @@ export const RunPageSchema = z.object({
   pageSize: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
 });
 
+/** Unknown fields named in a message before the rest are only counted (issue 12, defect 8). */
+export const MAX_NAMED_FIELDS = 5;
+/** A field name longer than this is cut, with its length said (issue 12, defect 8). */
+export const MAX_FIELD_NAME_CHARS = 40;
+
 /** The first problem, naming the field: "failProviders.0 must name a provider: …". */
 export function describeIssue(error: z.ZodError, root: string): string {
   const issue = error.issues[0];
   if (!issue) return `${root} is invalid.`;
-  if (issue.code === 'unrecognized_keys') return `${root} has unknown field(s): ${issue.keys.join(', ')}.`;
-  const path = issue.path.length > 0 ? issue.path.join('.') : root;
+  if (issue.code === 'unrecognized_keys') return `${root} has unknown field(s): ${nameFields(issue.keys)}.`;
+  const path = issue.path.length > 0 ? issue.path.map((p) => fieldName(String(p))).join('.') : root;
   return `${path} ${issue.message}.`;
+}
+
+/**
+ * Issue 12, defect 8: the message used to echo every unknown key, so a body of
+ * 200,000 keys (or one key of a megabyte) came back as a multi-MB error. Now a
+ * few are named, the rest counted, and each name is cut to a readable length.
+ */
+function nameFields(keys: readonly string[]): string {
+  const named = keys.slice(0, MAX_NAMED_FIELDS).map(fieldName).join(', ');
+  return keys.length > MAX_NAMED_FIELDS ? `${named} and ${keys.length - MAX_NAMED_FIELDS} more` : named;
+}
+
+function fieldName(key: string): string {
+  const chars = [...key];
+  return chars.length > MAX_FIELD_NAME_CHARS ? `${chars.slice(0, MAX_FIELD_NAME_CHARS).join('')}… (${chars.length} characters)` : key;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   ProviderHealth,
   providersFromEnv,
   type RouterCandidate,
+  type SecretScrubber,
   SemanticCache,
 } from '@sandscope/engine/models/index';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
@@ -22,6 +23,7 @@ import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
+import { secretScrubberFor } from '../secrets.ts';
 import { UserError } from '../user-error.ts';
 import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
 import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
@@ -77,6 +79,8 @@ export interface AgentService {
   readonly graph: GraphDescription;
   /** What start-up printed: where the data lives and which parts are degraded. */
   readonly startup: readonly string[];
+  /** This deployment's configured secrets, as a scrubber: the HTTP layer scrubs its log with it (issue 12, defect 3). */
+  readonly scrub: SecretScrubber;
   health(): Promise<HealthReport>;
   latestEvaluation(): Promise<EvalLatestView | null>;
   /** Releases the limiter and (if it opened it) the store: the lease goes, so a restart can recover. */
@@ -98,14 +102,18 @@ const EMPTY_ESTATE: Estate = { company: '', services: [], dependencies: [], faul
 export async function startAgentService(options: AgentServiceOptions): Promise<AgentService> {
   const { config } = options;
   const env = options.env ?? process.env;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Defect 3: every secret configured anywhere is scrubbed from what is stored, sent and logged.
+  const scrub = secretScrubberFor(env, config);
+  const rawLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => rawLog(scrub(line));
   const startup: string[] = [];
   const say = (line: string) => {
-    startup.push(line);
+    startup.push(scrub(line));
     log(line);
   };
 
-  const source = options.corpus ?? loadCorpusSource(corpusDirOf(config));
+  // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
+  const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
   const candidates = options.candidates ?? candidatesFromEnv(env, options);
   const kb = await knowledgeBaseOf(source);
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
@@ -146,7 +154,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
     const providerHealth = new ProviderHealth();
     const cache = new SemanticCache({ store: options.cacheStore ?? new InMemoryCacheStore(), embedder });
-    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd });
+    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, scrub });
     say(`providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; budget $${config.runBudgetUsd} per run`);
 
     const orchestrator = createOrchestrator({ kb, models });
@@ -158,8 +166,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       executor: options.executor ? options.executor(orchestrator) : orchestrator,
       metrics,
       log,
+      scrub,
     });
-    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd });
+    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub });
     const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
     const ready = limiter;
     const health = () =>
@@ -184,6 +193,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       estate: source.estate,
       graph: orchestrator.describe(),
       startup,
+      scrub,
       health,
       latestEvaluation: () => readLatestEvaluation(store.db, evaluationReport),
       async close() {

@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from '@sandscope/engine';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { type Database, type FeedbackLabel, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 
@@ -52,6 +53,11 @@ export interface RunReaderOptions {
   readonly kb: KnowledgeBase;
   /** RUN_BUDGET_USD: the ceiling shown for a run that stopped before it reported its own. */
   readonly budgetUsd: number;
+  /**
+   * Configured secrets, scrubbed again on the way out: a run recorded before
+   * writes were scrubbed (issue 12, defect 3) must not serve a key it stored then.
+   */
+  readonly scrub?: SecretScrubber;
 }
 
 const money = (n: number) => Math.round(n * 1e9) / 1e9;
@@ -73,7 +79,8 @@ export class RunReader {
     const { db } = this.#o;
     const listed = await listRuns(db, { page, pageSize });
     const scores = await this.#scores(listed.runs.map((r) => r.id));
-    return { runs: listed.runs.map((r) => listItem(r, scores.get(r.id) ?? null)), page: listed.page, pageSize: listed.pageSize, total: listed.total };
+    const view = { runs: listed.runs.map((r) => listItem(r, scores.get(r.id) ?? null)), page: listed.page, pageSize: listed.pageSize, total: listed.total };
+    return this.#scrubbed(view);
   }
 
   /** Null when there is no such run (including an id that is not a uuid). */
@@ -84,7 +91,7 @@ export class RunReader {
     const { run } = detail;
     const result = storedResult(run);
     const texts = await this.#chunkTexts(detail.claims.flatMap((c) => c.citations.map((x) => x.chunkId)));
-    return {
+    return this.#scrubbed<RunDetailView>({
       run: {
         ...listItem(run, run.score),
         answer: run.answer,
@@ -111,7 +118,11 @@ export class RunReader {
       parent: detail.parent ? { id: detail.parent.id, terminal: detail.parent.terminal } : null,
       children: detail.children.map((c) => ({ id: c.id, terminal: c.terminal, createdAt: c.createdAt })),
       feedback: detail.feedback ? { label: detail.feedback.label, note: detail.feedback.note, createdAt: detail.feedback.createdAt } : null,
-    };
+    });
+  }
+
+  #scrubbed<T>(view: T): T {
+    return this.#o.scrub ? scrubDeep(view, this.#o.scrub) : view;
   }
 
   /** The store's run list leaves the score out (it is a result field); one query fetches it for the page. */

@@ -1,3 +1,4 @@
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import type { NodeEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
 import { appendSpan, type Database, recordProviderEvent, recordSpend } from '@sandscope/store';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
@@ -17,6 +18,8 @@ export interface RunRecorderOptions {
   readonly allow: readonly string[];
   /** The caller's observer (the SSE stream): told each event after it is stored. */
   readonly forward?: RunStreamSink;
+  /** Configured secrets, scrubbed from every attribute and message before it is stored or forwarded (issue 12, defect 3). */
+  readonly scrub?: SecretScrubber;
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -45,6 +48,7 @@ export class RunRecorder {
   constructor(options: RunRecorderOptions) {
     this.#options = options;
     const { db, runId } = options;
+    const scrub = options.scrub ?? ((text: string) => text);
     this.#exporter = createSpanExporter({
       allow: options.allow,
       sink: async (span) => {
@@ -52,7 +56,8 @@ export class RunRecorder {
           node: span.name,
           kind: span.endMs === undefined ? 'start' : 'end',
           durationMs: span.endMs === undefined ? null : round3(span.endMs - span.startMs),
-          attributes: { ...span.attributes },
+          // Defect 3: a draft or an error can carry a secret into a node's outputs; it is scrubbed before the row exists.
+          attributes: scrubDeep({ ...span.attributes }, scrub),
           at: new Date(span.endMs ?? span.startMs),
         });
         const view = nodeEventView(runId, stored);
@@ -73,8 +78,10 @@ export class RunRecorder {
       case 'provider':
         metrics.providerEvent(event.provider, event.kind);
         this.#enqueue(async () => {
-          const seq = await recordProviderEvent(this.#options.db, this.#options.runId, providerEventRow(event));
-          const view = liveProviderEventView(this.#options.runId, seq, event);
+          // Defect 3: the router already allowlists provider text; the configured secrets are scrubbed here too, whatever the router was given.
+          const scrubbed = event.message === undefined || !this.#options.scrub ? event : { ...event, message: this.#options.scrub(event.message) };
+          const seq = await recordProviderEvent(this.#options.db, this.#options.runId, providerEventRow(scrubbed));
+          const view = liveProviderEventView(this.#options.runId, seq, scrubbed);
           this.providerEvents.push(view);
           this.#forward({ type: 'provider', data: view });
         });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KnowledgeBase, Workload } from '@sandscope/engine';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
 import {
   createRun,
@@ -33,6 +34,11 @@ export interface RunServiceOptions {
   readonly spanAttributes?: readonly string[];
   /** Server-side log for failures (never sent to a client). */
   readonly log?: (line: string) => void;
+  /**
+   * Configured secrets (secrets.ts), scrubbed from everything a run stores or
+   * returns: the question, events, the result, a failure's message (issue 12, defect 3).
+   */
+  readonly scrub?: SecretScrubber;
 }
 
 export interface StartRunInput {
@@ -72,10 +78,12 @@ export function tokensOf(result: Pick<RunResult, 'attempts'>): { tokensIn: numbe
 export class RunService {
   readonly #o: RunServiceOptions;
   readonly #allow: readonly string[];
+  readonly #scrub: SecretScrubber;
 
   constructor(options: RunServiceOptions) {
     this.#o = options;
     this.#allow = options.spanAttributes ?? RUN_SPAN_ATTRIBUTES;
+    this.#scrub = options.scrub ?? ((text) => text);
   }
 
   async start(input: StartRunInput): Promise<RunResultView> {
@@ -84,10 +92,17 @@ export class RunService {
       sessionId: input.sessionId,
       ownerId,
       workload: input.workload,
-      question: input.question,
+      question: this.#scrub(input.question),
       corpusVersion: kb.version,
     });
-    const recorder = new RunRecorder({ db, runId: run.id, metrics, allow: this.#allow, ...(input.onEvent ? { forward: input.onEvent } : {}) });
+    const recorder = new RunRecorder({
+      db,
+      runId: run.id,
+      metrics,
+      allow: this.#allow,
+      scrub: this.#scrub,
+      ...(input.onEvent ? { forward: input.onEvent } : {}),
+    });
     metrics.runStarted();
     try {
       const outcome = await executor
@@ -106,7 +121,8 @@ export class RunService {
       await recorder.drain();
       if (!outcome.ok) throw outcome.error;
       const result = outcome.result;
-      const view = runResultView(result, recorder.nodeEvents, recorder.providerEvents);
+      // Defect 3: claims, attempts and reasons can quote a provider or a draft; the stored and streamed result is scrubbed.
+      const view = scrubDeep(runResultView(result, recorder.nodeEvents, recorder.providerEvents), this.#scrub);
       await this.#complete(view);
       return view;
     } catch (error) {
@@ -147,7 +163,7 @@ export class RunService {
       question: approval.question,
       corpusVersion: approval.corpusVersion,
     });
-    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow });
+    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub });
     metrics.runStarted();
     try {
       recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
@@ -161,7 +177,7 @@ export class RunService {
         }
         throw error;
       }
-      const view = runResultView(approval, recorder.nodeEvents, []);
+      const view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
       await this.#complete(view);
       return view;
     } catch (error) {
@@ -196,7 +212,7 @@ export class RunService {
   async #fail(runId: string, error: unknown, stage: string): Promise<void> {
     const { db, metrics, log } = this.#o;
     const reason = error instanceof ServiceError ? error.code : 'internal';
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = this.#scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     try {
       await finishRun(db, runId, { status: 'failed', error: `${stage} failed: ${message}`.slice(0, 1000) });
       metrics.runFailed(reason);
@@ -205,7 +221,7 @@ export class RunService {
         log?.(`run ${runId}: could not record its failure: ${finishError instanceof Error ? finishError.message : String(finishError)}`);
       }
     }
-    if (!(error instanceof ServiceError)) log?.(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!(error instanceof ServiceError)) log?.(this.#scrub(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Workload } from '../types.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type ProviderEventSink, type RouterCandidate } from './router.ts';
+import type { SecretScrubber } from './secret-scrubber.ts';
 import { CachedModel, type CacheEventSink, type SemanticCache } from './semantic-cache.ts';
 import { SpendGuardedModel, type SpendEventSink, type SpendGuard } from './spend-guard.ts';
 
@@ -24,6 +25,8 @@ export interface ComposeRunModelOptions {
   readonly corpusVersion: string;
   readonly workload: Workload;
   readonly sinks?: RunModelSinks;
+  /** The deployment's configured secrets, scrubbed from provider messages (issue 12, defect 3). */
+  readonly scrub?: SecretScrubber;
 }
 
 /** One run's model stack. `model` is what the graph calls; the layers are exposed for the trace. */
@@ -54,6 +57,7 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
     health: options.health,
     ...(options.failProviders ? { failProviders: options.failProviders } : {}),
     ...(options.sinks?.provider ? { onEvent: options.sinks.provider } : {}),
+    ...(options.scrub ? { scrub: options.scrub } : {}),
   });
   const guarded = new SpendGuardedModel(router, options.guard, options.sinks?.spend ? { onEvent: options.sinks.spend } : {});
   const model = new CachedModel(guarded, options.cache, {

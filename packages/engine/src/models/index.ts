@@ -52,6 +52,14 @@ export {
   type CachedModelOptions,
   type SemanticCacheOptions,
 } from './semantic-cache.ts';
+export { createSecretScrubber, scrubDeep, REDACTED, MIN_SCRUBBED_SECRET_CHARS, type SecretScrubber } from './secret-scrubber.ts';
+export {
+  describeProviderError,
+  excerptOf,
+  MAX_PROVIDER_EXCERPT_CHARS,
+  type ProviderErrorClass,
+  type ProviderErrorReport,
+} from './provider-error.ts';
 export { composeRunModel, type ComposeRunModelOptions, type RunModelStack, type RunModelSinks } from './compose.ts';
 export {
   FREE,

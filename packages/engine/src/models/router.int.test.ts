@@ -4,6 +4,7 @@ import { perMillionTokens } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { RouterModel, type ProviderEvent, type RouterCandidate } from './router.ts';
+import { createSecretScrubber } from './secret-scrubber.ts';
 import { manualClock } from './testing/scripted-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
 import { drainStream } from './text-stream.ts';
@@ -67,6 +68,32 @@ describe('RouterModel over HTTP (stub servers)', () => {
     expect(textOf(await router.doGenerate(call))).toContain('from gemini');
     expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed' });
     expect(events[0]!.message).toMatch(/No response within 250 ms/);
+  });
+
+  it('a provider echoing its key in a 401 body: status, class and a redacted excerpt, never the key (issue 12, defect 3)', async () => {
+    // Shaped like no key (no prefix, no digits): only the configured-secret scrub can know it.
+    const key = 'not-shaped-like-any-key';
+    const stub = await startStubOpenAIServer({ script: [{ kind: 'echo-key', status: 401 }, { kind: 'echo-key', status: 401 }] });
+    servers.push(stub);
+    const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-model', apiKey: key, pricing: perMillionTokens(1, 1) }, { fetch, timeoutMs: 2_000 });
+    const gemini = await provider('gemini', 2_000);
+    const events: ProviderEvent[] = [];
+    const router = new RouterModel({
+      candidates: [{ name: 'groq', model, pricing: perMillionTokens(1, 1) }, gemini.candidate],
+      health: new ProviderHealth({ clock: manualClock().now }),
+      onEvent: (e) => events.push(e),
+      scrub: createSecretScrubber([key]),
+    });
+    expect(textOf(await router.doGenerate(call))).toContain('from gemini');
+    expect(stub.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed', status: 401, message: 'HTTP 401 authentication: "Incorrect API key provided: [redacted]"' });
+    expect(JSON.stringify(events)).not.toContain(key);
+    // Streaming fails over the same way, with the same words.
+    await drainStream((await router.doStream(call)).stream);
+    expect(events.filter((e) => e.kind === 'failed').map((e) => e.message)).toEqual([
+      'HTTP 401 authentication: "Incorrect API key provided: [redacted]"',
+      'HTTP 401 authentication: "Incorrect API key provided: [redacted]"',
+    ]);
   });
 
   it('streams through the router when the first provider is healthy', async () => {

@@ -9,7 +9,9 @@ import {
 } from '@ai-sdk/provider';
 import { sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
 import { usageCostUsd, type Pricing } from './pricing.ts';
+import { describeProviderError } from './provider-error.ts';
 import { retryAfterSeconds, type ProviderHealth } from './provider-health.ts';
+import type { SecretScrubber } from './secret-scrubber.ts';
 
 /** One provider the router may use, with what it charges (the spend guard reads the price). */
 export interface RouterCandidate {
@@ -68,6 +70,12 @@ export interface RouterOptions {
   /** This run's injected failures (the console's "tick a provider off"). Never written to `health` (T-6). */
   readonly failProviders?: ReadonlySet<string>;
   readonly onEvent?: ProviderEventSink;
+  /**
+   * The deployment's configured secrets, scrubbed from every provider message
+   * before it is recorded (issue 12, defect 3). Key-shaped text is redacted
+   * even without it (provider-error.ts).
+   */
+  readonly scrub?: SecretScrubber;
 }
 
 /** Parts a stream may produce before it has said anything; failing over after them loses nothing. */
@@ -99,12 +107,14 @@ export class RouterModel implements LanguageModelV3 {
   private readonly health: ProviderHealth;
   private readonly failProviders: ReadonlySet<string>;
   private readonly emit: ProviderEventSink;
+  private readonly scrub: SecretScrubber;
 
   constructor(options: RouterOptions) {
     this.candidates = options.candidates;
     this.health = options.health;
     this.failProviders = options.failProviders ?? new Set();
     this.emit = options.onEvent ?? (() => {});
+    this.scrub = options.scrub ?? ((text) => text);
     this.modelId = this.candidates.map((c) => c.name).join('>');
   }
 
@@ -207,7 +217,8 @@ export class RouterModel implements LanguageModelV3 {
       this.emit({ provider: candidate.name, kind: 'rate_limited', status, message, latencyMs });
       return { provider: candidate.name, kind: 'rate_limited', status, message };
     }
-    const message = describe(error);
+    // Defect 3: the provider's own text only as a scrubbed, capped excerpt after the status and error class.
+    const { message } = describeProviderError(error, this.scrub);
     this.emit({ provider: candidate.name, kind: 'failed', ...(status ? { status } : {}), message, latencyMs });
     return { provider: candidate.name, kind: 'failed', ...(status ? { status } : {}), message };
   }
@@ -238,7 +249,7 @@ export class RouterModel implements LanguageModelV3 {
       this.emit({
         provider: candidate.name,
         kind: 'failed',
-        message: `failed after the stream started; not failing over: ${describe(error)}`,
+        message: `failed after the stream started; not failing over: ${describeProviderError(error, this.scrub).message}`,
         latencyMs: this.health.now() - started,
       });
     };
@@ -278,10 +289,4 @@ export class RouterModel implements LanguageModelV3 {
       cancel: (reason) => reader.cancel(reason),
     });
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
-  return String(error);
 }

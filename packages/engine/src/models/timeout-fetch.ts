@@ -25,6 +25,8 @@ export function fetchWithTimeout(fetchImpl: FetchFunction, timeoutMs: number): F
         url,
         requestBodyValues: undefined,
         isRetryable: true,
+        // Read by describeProviderError: a deadline is the `timeout` class, not `network`.
+        data: { reason: 'timeout' },
       });
 
     const timer = setTimeout(() => deadline.abort(timedOut('No response')), timeoutMs);

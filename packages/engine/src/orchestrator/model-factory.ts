@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { composeRunModel, type RunModelSinks } from '../models/compose.ts';
 import type { ProviderHealth } from '../models/provider-health.ts';
 import type { RouterCandidate } from '../models/router.ts';
+import type { SecretScrubber } from '../models/secret-scrubber.ts';
 import type { SemanticCache } from '../models/semantic-cache.ts';
 import { SpendGuard } from '../models/spend-guard.ts';
 import type { Workload } from '../types.ts';
@@ -47,6 +48,8 @@ export interface StackModelFactoryOptions {
   readonly cache: SemanticCache;
   /** Each run's ceiling (RUN_BUDGET_USD). */
   readonly budgetUsd: number;
+  /** The deployment's configured secrets, scrubbed from provider messages (issue 12, defect 3). */
+  readonly scrub?: SecretScrubber;
 }
 
 /** The production factory: cache(guard(router)) per run, from the models package's composeRunModel. */
@@ -64,6 +67,7 @@ export function stackModelFactory(options: StackModelFactoryOptions): RunModelFa
       corpusVersion: request.corpusVersion,
       workload: request.workload,
       sinks: request.sinks,
+      ...(options.scrub ? { scrub: options.scrub } : {}),
     });
     return {
       model: stack.model,

@@ -32,6 +32,13 @@ export type StubBehaviour =
   /** 429, with Retry-After (seconds or HTTP date) and/or retry-after-ms when given. */
   | { readonly kind: 'rate-limit'; readonly retryAfter?: string; readonly retryAfterMs?: string }
   | { readonly kind: 'status'; readonly status: number; readonly body?: string }
+  /**
+   * An error whose body echoes the caller's credential, as some providers do
+   * ("Incorrect API key provided: sk-…"): the bearer token the request carried,
+   * read from its Authorization header, in `error.message` after `prefix`
+   * (issue 12, defect 3: a key echoed this way reached the run page).
+   */
+  | { readonly kind: 'echo-key'; readonly status: number; readonly prefix?: string }
   /** Accepts the request and never answers (until the server closes). */
   | { readonly kind: 'hang' };
 
@@ -86,7 +93,7 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
       }
       requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
       const behaviour = queue.shift() ?? fallback;
-      respond(behaviour, body, res, timers);
+      respond(behaviour, body, res, timers, req.headers);
     });
   });
 
@@ -105,7 +112,7 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
   };
 }
 
-function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
+function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: ServerResponse, timers: Set<NodeJS.Timeout>, headers: IncomingMessage['headers']): void {
   const model = typeof body.model === 'string' ? body.model : 'stub-model';
   switch (behaviour.kind) {
     case 'reply':
@@ -146,6 +153,12 @@ function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: Serve
       res.writeHead(behaviour.status, { 'content-type': 'application/json' });
       res.end(behaviour.body ?? JSON.stringify({ error: { message: `stub: status ${behaviour.status}`, type: 'server_error', code: 'stub' } }));
       return;
+    case 'echo-key': {
+      const key = (headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      res.writeHead(behaviour.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `${behaviour.prefix ?? ''}Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      return;
+    }
     case 'hang':
       return;
   }

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Where a request's text cannot be stored: the first offending character, by its 1-based position in code points. */
+export interface UnstorableCharacter {
+  readonly kind: 'nul' | 'unpaired_surrogate';
+  /** The UTF-16 code unit, e.g. 0xd800. */
+  readonly codeUnit: number;
+  /** 1-based, counted in characters (code points) as a person counts them. */
+  readonly position: number;
+}
+
+/**
+ * The first character in `text` that the store cannot hold, or null.
+ *
+ * Issue 12, defect 5: JSON lets a client send `\u0000` and a lone `\ud800`;
+ * JSON.parse turns them into a NUL and an unpaired surrogate, which Postgres
+ * refuses in text and jsonb (and which are not valid Unicode anywhere). They
+ * used to pass validation, so the request got 200 and then `internal` on the
+ * stream when the run row was written. Found here, they are a 400 naming the
+ * character and where it is.
+ */
+export function findUnstorableCharacter(text: string): UnstorableCharacter | null {
+  let position = 0;
+  for (let i = 0; i < text.length; i++) {
+    position++;
+    const unit = text.charCodeAt(i);
+    if (unit === 0) return { kind: 'nul', codeUnit: unit, position };
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++; // a complete pair is one character
+        continue;
+      }
+      return { kind: 'unpaired_surrogate', codeUnit: unit, position };
+    }
+    if (unit >= 0xdc00 && unit <= 0xdfff) return { kind: 'unpaired_surrogate', codeUnit: unit, position };
+  }
+  return null;
+}
+
+/** What to tell a person about it, without the field name: "contains a NUL character (U+0000) at character 17; remove it". */
+export function describeUnstorableCharacter(found: UnstorableCharacter): string {
+  const hex = found.codeUnit.toString(16).toUpperCase().padStart(4, '0');
+  return found.kind === 'nul'
+    ? `contains a NUL character (U+${hex}) at character ${found.position}; remove it`
+    : `contains an unpaired surrogate (U+${hex}) at character ${found.position}; ` +
+        'send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one)';
+}
+
+/**
+ * A text field of a request body: a string that holds no NUL and no unpaired
+ * surrogate (defect 5). Every free-text field of every request schema uses it,
+ * so no route can forget the check.
+ */
+export function requestText() {
+  return z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+    const found = findUnstorableCharacter(value);
+    if (found) ctx.addIssue({ code: 'custom', message: describeUnstorableCharacter(found) });
+  });
+}

@@ -1,0 +1,115 @@
+import { APICallError } from '@ai-sdk/provider';
+import { REDACTED, type SecretScrubber } from './secret-scrubber.ts';
+
+/**
+ * What kind of failure a provider call was: a closed vocabulary (STYLE 8), so
+ * a provider's own words are never what a reader has to go on.
+ */
+export type ProviderErrorClass =
+  | 'authentication'
+  | 'rate_limited'
+  | 'bad_request'
+  | 'not_found'
+  | 'server_error'
+  | 'timeout'
+  | 'network'
+  | 'invalid_response'
+  | 'unknown';
+
+/** The longest excerpt of a provider's own message that is kept, in characters. */
+export const MAX_PROVIDER_EXCERPT_CHARS = 160;
+
+/** A provider failure as it may be recorded and shown: the allowlisted fields and one excerpt. */
+export interface ProviderErrorReport {
+  readonly status?: number;
+  readonly errorClass: ProviderErrorClass;
+  /** The provider's message, scrubbed, redacted and capped; absent when nothing is left. */
+  readonly excerpt?: string;
+  /** `HTTP 401 authentication: "Incorrect API key provided: [redacted]"` — what the trace stores. */
+  readonly message: string;
+}
+
+/**
+ * Key-shaped text, redacted even when it is not one of this deployment's
+ * secrets (a provider echoing a key it was never sent, a signed URL). Provider
+ * excerpts only: applied to answers it would eat passage ids and numbers.
+ */
+const KEY_SHAPES: readonly [RegExp, string][] = [
+  // user:password@ in a URL
+  [/(\/\/)[^/\s:@]+:[^/\s@]+@/g, `$1${REDACTED}@`],
+  // Authorization: Bearer …, Basic …
+  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
+  // key=…, api_key: "…", token=…, secret=…, password=… (query strings, JSON, prose)
+  // (the value only when it is not already a scheme and a redaction from the rule above)
+  [/\b((?:api[_-]?)?key|token|access[_-]?token|secret|password|authorization)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|\[redacted\])[^\s"'&,;}]+/gi, `$1$2${REDACTED}`],
+  // Known key prefixes: OpenAI/OpenRouter sk-, Groq gsk_, Cerebras csk-, Google AIza…
+  [/\b(?:sk|gsk|csk|pk|rk)[-_][A-Za-z0-9_\-*.]{8,}/g, REDACTED],
+  [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
+  // Any long opaque run of letters and digits (a key, a token, a signature).
+  [/\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}/g, REDACTED],
+];
+
+/**
+ * Issue 12, defect 3: the router used to record `error.message` as the provider
+ * sent it, so a provider that echoed the API key in its error body put the key
+ * in `provider_event`, the stream, the run page and — through the
+ * all-providers-failed message — the attempt and the verifier's reasons.
+ *
+ * Now a failure is reported in a fixed vocabulary (the HTTP status and an error
+ * class) plus an excerpt of the provider's message that has passed, in order:
+ * the deployment's configured secrets (`scrub`), the key-shaped patterns above,
+ * control characters removed, and a length cap. Nothing else of the error —
+ * its body, headers, URL or cause chain — is kept.
+ */
+export function describeProviderError(error: unknown, scrub: SecretScrubber = (text) => text): ProviderErrorReport {
+  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  const errorClass = classify(error, status);
+  const excerpt = excerptOf(rawMessage(error), scrub);
+  const head = `${status !== undefined ? `HTTP ${status} ` : ''}${errorClass}`;
+  return {
+    ...(status !== undefined ? { status } : {}),
+    errorClass,
+    ...(excerpt ? { excerpt } : {}),
+    message: excerpt ? `${head}: ${JSON.stringify(excerpt)}` : head,
+  };
+}
+
+/** The excerpt rules on their own: scrub, redact key shapes, strip control characters, cap. */
+export function excerptOf(text: string, scrub: SecretScrubber): string {
+  let out = scrub(text);
+  for (const [pattern, replacement] of KEY_SHAPES) out = out.replace(pattern, replacement);
+  out = out.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const chars = [...out];
+  return chars.length > MAX_PROVIDER_EXCERPT_CHARS ? `${chars.slice(0, MAX_PROVIDER_EXCERPT_CHARS - 1).join('')}…` : out;
+}
+
+function classify(error: unknown, status: number | undefined): ProviderErrorClass {
+  if (status !== undefined) {
+    if (status === 401 || status === 403) return 'authentication';
+    if (status === 429) return 'rate_limited';
+    if (status === 404) return 'not_found';
+    if (status === 408) return 'timeout';
+    if (status >= 500) return 'server_error';
+    if (status >= 400) return 'bad_request';
+    return 'invalid_response';
+  }
+  if (APICallError.isInstance(error)) {
+    // fetchWithTimeout's deadline (timeout-fetch.ts) marks its errors; anything else without a status never got a response.
+    return isTimeout(error) ? 'timeout' : 'network';
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (/JSONParse|TypeValidation|InvalidResponse|EmptyResponseBody|NoContentGenerated/i.test(name)) return 'invalid_response';
+  if (name === 'TimeoutError') return 'timeout';
+  return 'unknown';
+}
+
+function isTimeout(error: APICallError): boolean {
+  const data = error.data as { reason?: unknown } | undefined;
+  return data?.reason === 'timeout';
+}
+
+function rawMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  return typeof error === 'string' ? error : '';
+}
