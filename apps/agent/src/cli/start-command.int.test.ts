@@ -1,0 +1,168 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm start` as a person runs it, on free ports so it never meets another
+ * checkout's start on the defaults: the supervisor, the agent and the website
+ * as real processes. The process tree is the point here (STYLE 13), so this
+ * reads /proc and runs on Linux only.
+ */
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+const BIN = resolve(import.meta.dirname, '../../bin/sandscope.js');
+const onLinux = process.platform === 'linux';
+/** A first start may have to build the website (`next build`, about a minute here, more on a busy machine). */
+const START_MS = 480_000;
+
+/** A clean environment: no database, Redis, provider or port settings leak in from the machine running the tests. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME ?? tmpdir(),
+    NEXT_TELEMETRY_DISABLED: '1',
+    IP_SALT: 'start-test-salt-0123456789',
+    ...extra,
+  };
+}
+
+/** A port nothing listens on right now (bound and released: the kernel picks it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** Runs `sandscope start` with `args` to its end: for starts refused before anything is spawned. */
+function startToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [BIN, 'start', ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('exit', (code) => resolveRun({ code, output }));
+  });
+}
+
+/** The pids of every process listening on TCP `port`, by local address (hex, as /proc/net/tcp writes it). */
+function listeners(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      // state 0A is LISTEN
+      if (local?.endsWith(`:${hexPort}`) && state === '0A') found.push(local.slice(0, -5));
+    }
+  }
+  return found;
+}
+
+/** 127.0.0.1 as /proc/net/tcp writes it (little-endian hex), and ::1 as /proc/net/tcp6 does. */
+const LOOPBACK_HEX = ['0100007F', '00000000000000000000000001000000'];
+
+describe.skipIf(!onLinux)('sandscope start refuses a port it cannot have', () => {
+  let occupied: Server;
+  let busyPort: number;
+
+  beforeAll(async () => {
+    occupied = createServer();
+    await new Promise<void>((r) => occupied.listen(0, '127.0.0.1', r));
+    busyPort = (occupied.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => occupied.close(() => r())));
+
+  it('names the agent port in use and the flag that moves it', async () => {
+    const { code, output } = await startToEnd(['--port', String(busyPort), '--web-port', String(await freePort())]);
+    expect(code).toBe(2);
+    expect(output).toContain(`port ${busyPort} on 127.0.0.1 (for the agent) is already in use`);
+    expect(output).toContain('pass --port with a free port');
+    expect(output).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('names the website port in use and the flag that moves it', async () => {
+    const { code, output } = await startToEnd(['--port', String(await freePort()), '--web-port', String(busyPort)]);
+    expect(code).toBe(2);
+    expect(output).toContain(`port ${busyPort} on 127.0.0.1 (for the website) is already in use`);
+    expect(output).toContain('pass --web-port with a free port');
+  });
+
+  it('takes WEB_PORT from the environment as well as from the flag', async () => {
+    const { code, output } = await startToEnd(['--port', String(await freePort())], { WEB_PORT: String(busyPort) });
+    expect(code).toBe(2);
+    expect(output).toContain(`port ${busyPort} on 127.0.0.1 (for the website) is already in use`);
+  });
+
+  it('refuses a flag that is not a port, naming the flag', async () => {
+    const { code, output } = await startToEnd(['--web-port', 'web']);
+    expect(code).toBe(2);
+    expect(output).toBe('sandscope: --web-port (WEB_PORT) must be a whole number from 1 to 65535 (got "web"). Set it to a free TCP port such as 3000.\n');
+  });
+});
+
+describe.skipIf(!onLinux)('sandscope start on ports given by flag', () => {
+  let npm: ChildProcess;
+  let output = '';
+  let agentPort: number;
+  let webPort: number;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    agentPort = await freePort();
+    webPort = await freePort();
+    dataDir = await mkdtemp(join(tmpdir(), 'sandscope-start-'));
+    // `npm start`, not the bin: the signal a person or a process manager sends goes to npm.
+    npm = spawn('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)], {
+      cwd: REPO_ROOT,
+      env: childEnv({ SANDSCOPE_DATA_DIR: dataDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    npm.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await new Promise<void>((resolveStart, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "Sandscope is running" within ${START_MS} ms:\n${output}`)), START_MS);
+      const poll = setInterval(() => {
+        if (!output.includes('Sandscope is running')) return;
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolveStart();
+      }, 100);
+      npm.once('exit', (code, signal) => {
+        clearInterval(poll);
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${code ?? signal}) before the website was up:\n${output}`));
+      });
+    });
+  }, START_MS + 10_000);
+
+  afterAll(async () => {
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the agent on --port and the website on --web-port', async () => {
+    expect((await fetch(`http://127.0.0.1:${agentPort}/healthz`)).status).toBe(200);
+    expect(output).toContain(`Sandscope is running: open http://localhost:${webPort}`);
+  });
+
+  it('tells the website where the agent is: a page that reads the agent renders its data', async () => {
+    const page = await fetch(`http://127.0.0.1:${webPort}/data`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).not.toContain('not reachable');
+    expect(html).toContain('orders-db');
+  });
+
+  it('binds the website to loopback only', () => {
+    const addresses = listeners(webPort);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) expect(LOOPBACK_HEX).toContain(address);
+  });
+});
