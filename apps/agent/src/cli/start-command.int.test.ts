@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,6 +65,113 @@ function listeners(port: number): string[] {
   return found;
 }
 
+/** Every process below `pid`, from /proc (a zombie awaiting its reaper is not alive). */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat && stat.state !== 'Z') parentOf.set(Number(entry), stat.ppid);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent && !found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+function statOf(pid: number): { state: string; ppid: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name is in parentheses and may itself hold spaces or parentheses: read after the last one
+    const [state, ppid] = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: state!, ppid: Number(ppid) };
+  } catch {
+    return null;
+  }
+}
+
+const isAlive = (pid: number) => {
+  const stat = statOf(pid);
+  return stat !== null && stat.state !== 'Z';
+};
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return '(gone)';
+  }
+}
+
+interface Started {
+  /** npm (or npx): what a person or a process manager signals. */
+  readonly launcher: ChildProcess;
+  readonly output: () => string;
+  readonly dataDir: string;
+  /** Every process below the launcher once the website answered. */
+  readonly tree: readonly number[];
+}
+
+/** Runs `command` (`npm start -- …` or `npx sandscope start …`) and resolves once the website answers. */
+async function launch(command: string, args: string[]): Promise<Started> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandscope-start-'));
+  const launcher = spawn(command, args, { cwd: REPO_ROOT, env: childEnv({ SANDSCOPE_DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  launcher.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  launcher.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  await new Promise<void>((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "Sandscope is running" within ${START_MS} ms:\n${output}`)), START_MS);
+    const poll = setInterval(() => {
+      if (!output.includes('Sandscope is running')) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolveStart();
+    }, 100);
+    launcher.once('exit', (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code ?? signal}) before the website was up:\n${output}`));
+    });
+  });
+  return { launcher, output: () => output, dataDir, tree: descendants(launcher.pid!) };
+}
+
+/** Kills whatever a start left running, so a failing case does not leave servers behind for the next. */
+async function cleanUp(started: Started | undefined): Promise<void> {
+  if (!started) return;
+  if (started.launcher.exitCode === null && started.launcher.signalCode === null) started.launcher.kill('SIGKILL');
+  for (const pid of started.tree.filter(isAlive)) process.kill(pid, 'SIGKILL');
+  await rm(started.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Sends `signal` to the launcher and waits for it to exit; returns what of its
+ * process tree is still running `graceMs` later (polled: a supervisor that has
+ * already waited for its children needs no grace at all).
+ */
+async function stopAndSurvivors(started: Started, signal: NodeJS.Signals, graceMs = 1_000): Promise<string[]> {
+  expect(started.tree.length).toBeGreaterThanOrEqual(3); // the supervisor, the agent and the website at least
+  const { launcher } = started;
+  const exited = new Promise<void>((r) => (launcher.exitCode !== null || launcher.signalCode !== null ? r() : launcher.once('exit', () => r())));
+  launcher.kill(signal);
+  await exited;
+  const deadline = Date.now() + graceMs;
+  let survivors = started.tree.filter(isAlive);
+  while (survivors.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    survivors = started.tree.filter(isAlive);
+  }
+  return survivors.map((pid) => `${pid} ${commandOf(pid)}`);
+}
+
 /** 127.0.0.1 as /proc/net/tcp writes it (little-endian hex), and ::1 as /proc/net/tcp6 does. */
 const LOOPBACK_HEX = ['0100007F', '00000000000000000000000001000000'];
 
@@ -107,49 +214,23 @@ describe.skipIf(!onLinux)('sandscope start refuses a port it cannot have', () =>
   });
 });
 
-describe.skipIf(!onLinux)('sandscope start on ports given by flag', () => {
-  let npm: ChildProcess;
-  let output = '';
+describe.skipIf(!onLinux)('sandscope start on ports given by flag, stopped by SIGTERM to npm', () => {
+  let started: Started;
   let agentPort: number;
   let webPort: number;
-  let dataDir: string;
 
   beforeAll(async () => {
     agentPort = await freePort();
     webPort = await freePort();
-    dataDir = await mkdtemp(join(tmpdir(), 'sandscope-start-'));
     // `npm start`, not the bin: the signal a person or a process manager sends goes to npm.
-    npm = spawn('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)], {
-      cwd: REPO_ROOT,
-      env: childEnv({ SANDSCOPE_DATA_DIR: dataDir }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    npm.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await new Promise<void>((resolveStart, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "Sandscope is running" within ${START_MS} ms:\n${output}`)), START_MS);
-      const poll = setInterval(() => {
-        if (!output.includes('Sandscope is running')) return;
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolveStart();
-      }, 100);
-      npm.once('exit', (code, signal) => {
-        clearInterval(poll);
-        clearTimeout(timer);
-        reject(new Error(`npm start exited (${code ?? signal}) before the website was up:\n${output}`));
-      });
-    });
+    started = await launch('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)]);
   }, START_MS + 10_000);
 
-  afterAll(async () => {
-    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => cleanUp(started));
 
   it('serves the agent on --port and the website on --web-port', async () => {
     expect((await fetch(`http://127.0.0.1:${agentPort}/healthz`)).status).toBe(200);
-    expect(output).toContain(`Sandscope is running: open http://localhost:${webPort}`);
+    expect(started.output()).toContain(`Sandscope is running: open http://localhost:${webPort}`);
   });
 
   it('tells the website where the agent is: a page that reads the agent renders its data', async () => {
@@ -165,4 +246,44 @@ describe.skipIf(!onLinux)('sandscope start on ports given by flag', () => {
     expect(addresses.length).toBeGreaterThan(0);
     for (const address of addresses) expect(LOOPBACK_HEX).toContain(address);
   });
+
+  // Last: it stops the start the cases above use.
+  it('SIGTERM to npm stops the supervisor, the agent and the website before npm exits', async () => {
+    expect(await stopAndSurvivors(started, 'SIGTERM')).toEqual([]);
+    expect(started.output()).toContain('SIGTERM: stopping the website and the agent');
+    expect(listeners(agentPort)).toEqual([]);
+    expect(listeners(webPort)).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(!onLinux)('sandscope start stopped by SIGINT to npm (not from a terminal)', () => {
+  let started: Started;
+
+  beforeAll(async () => {
+    started = await launch('npm', ['start', '--', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+  }, START_MS + 10_000);
+
+  afterAll(() => cleanUp(started));
+
+  it('stops the supervisor, the agent and the website before npm exits', async () => {
+    expect(await stopAndSurvivors(started, 'SIGINT')).toEqual([]);
+    expect(started.output()).toContain('SIGINT: stopping the website and the agent');
+  }, 60_000);
+});
+
+describe.skipIf(!onLinux)('sandscope start under npx, stopped by SIGTERM to npx', () => {
+  let started: Started;
+
+  beforeAll(async () => {
+    started = await launch('npx', ['sandscope', 'start', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+  }, START_MS + 10_000);
+
+  afterAll(() => cleanUp(started));
+
+  // npx runs the bin under `sh -c`, which dies of the forwarded SIGTERM without passing it on:
+  // the supervisor must notice that its parent has gone and stop both servers.
+  it('stops the supervisor, the agent and the website soon after npx exits', async () => {
+    expect(await stopAndSurvivors(started, 'SIGTERM', 20_000)).toEqual([]);
+    expect(started.output()).toContain('the process that started this one has gone');
+  }, 60_000);
 });

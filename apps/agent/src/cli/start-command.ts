@@ -18,6 +18,7 @@ const AGENT_HOST = '127.0.0.1';
 const AGENT_READY_MS = 120_000;
 const WEB_READY_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
+const PARENT_POLL_MS = 500;
 
 /** The flags of `start`, each the spelling of one variable of the agent's config schema (config.ts). */
 const FLAG_VARIABLES = { port: 'PORT', 'web-port': 'WEB_PORT', 'web-host': 'WEB_HOST' } as const;
@@ -79,15 +80,24 @@ export async function startCommand(argv: string[]): Promise<number> {
     const alive = [...children].filter((c) => c.exitCode === null && c.signalCode === null);
     await Promise.all(alive.map((c) => stopChild(c, signal)));
   };
+  // Whoever reads our output may be gone by the time we stop (npm after a SIGTERM, a closed pipe): a failed
+  // write must not crash this process between its children, which would orphan them.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = signal;
+      resolveSignal(signal);
+    };
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       // `on`, not `once`: a second Ctrl-C while the children drain must not kill this process and orphan them.
-      process.on(signal, () => {
-        if (stopping) return;
-        stopping = signal;
-        resolveSignal(signal);
-      });
+      process.on(signal, () => stop(signal));
     }
+    void parentGone().then(() => {
+      if (stopping) return;
+      say('the process that started this one has gone');
+      stop('SIGTERM');
+    });
   });
 
   // A server already on either port would answer the readiness checks in place of ours (with another token).
@@ -156,6 +166,33 @@ export async function startCommand(argv: string[]): Promise<number> {
   say(`the agent stopped (exit ${describeExit(agent)}); stopping the website`);
   await stopAll('SIGTERM');
   return agent.exitCode && agent.exitCode !== 0 ? agent.exitCode : 1;
+}
+
+/**
+ * Resolves when the process that started this one has exited. A launcher that
+ * runs us under `sh -c` (npx does; `npm start` did before its script said
+ * `exec`) forwards SIGTERM to the shell, which dies of it without passing it on:
+ * we are orphaned, still holding both servers and their ports. So losing the
+ * parent is a stop, as SIGTERM is. Polled with signal 0, which works wherever
+ * Node does; `process.ppid` is read once at start-up and does not change.
+ */
+function parentGone(pollMs = PARENT_POLL_MS): Promise<void> {
+  const parent = process.ppid;
+  // Started by init, or as a container's first process: there is no launcher to outlive.
+  if (parent <= 1) return new Promise(() => {});
+  return new Promise((resolveGone) => {
+    const timer = setInterval(() => {
+      try {
+        process.kill(parent, 0);
+      } catch (error) {
+        // EPERM means it exists under another user: only "no such process" is gone.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return;
+        clearInterval(timer);
+        resolveGone();
+      }
+    }, pollMs);
+    timer.unref();
+  });
 }
 
 /** null when the website is built and can start; otherwise why it cannot. Builds it first if needed. */
