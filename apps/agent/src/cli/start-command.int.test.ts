@@ -19,6 +19,9 @@ const onLinux = process.platform === 'linux';
 /** A first start may have to build the website (`next build`, about a minute here, more on a busy machine). */
 const START_MS = 480_000;
 
+/** RATE_LIMIT_MAX of the start that checks the limiter's key. */
+const RUNS_ALLOWED = 2;
+
 /** A clean environment: no database, Redis, provider or port settings leak in from the machine running the tests. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -121,9 +124,9 @@ interface Started {
 }
 
 /** Runs `command` (`npm start -- …` or `npx sandscope start …`) and resolves once the website answers. */
-async function launch(command: string, args: string[]): Promise<Started> {
+async function launch(command: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandscope-start-'));
-  const launcher = spawn(command, args, { cwd: REPO_ROOT, env: childEnv({ SANDSCOPE_DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const launcher = spawn(command, args, { cwd: REPO_ROOT, env: childEnv({ SANDSCOPE_DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   launcher.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   launcher.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -223,7 +226,8 @@ describe.skipIf(!onLinux)('sandscope start on ports given by flag, stopped by SI
     agentPort = await freePort();
     webPort = await freePort();
     // `npm start`, not the bin: the signal a person or a process manager sends goes to npm.
-    started = await launch('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)]);
+    // Two runs per client per window, so a third shows which key the limiter used.
+    started = await launch('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)], { RATE_LIMIT_MAX: String(RUNS_ALLOWED) });
   }, START_MS + 10_000);
 
   afterAll(() => cleanUp(started));
@@ -246,6 +250,21 @@ describe.skipIf(!onLinux)('sandscope start on ports given by flag, stopped by SI
     expect(addresses.length).toBeGreaterThan(0);
     for (const address of addresses) expect(LOOPBACK_HEX).toContain(address);
   });
+
+  // Issue 12, defect 2: without TRUSTED_PROXIES a browser's own X-Forwarded-For must not buy it a fresh limit.
+  it('keys the agent’s limiter on the socket address, not on an X-Forwarded-For the browser chose', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= RUNS_ALLOWED + 1; i += 1) {
+      const res = await fetch(`http://127.0.0.1:${webPort}/api/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
+        body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+      });
+      await res.text(); // the run's whole event stream, or the refusal
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array(RUNS_ALLOWED).fill(200), 429]);
+  }, 120_000);
 
   // Last: it stops the start the cases above use.
   it('SIGTERM to npm stops the supervisor, the agent and the website before npm exits', async () => {

@@ -12,6 +12,7 @@ import { ensurePortFree } from './port-check.ts';
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const SANDSCOPE_BIN = resolve(import.meta.dirname, '../../bin/sandscope.js');
 const WEB_DIR = join(REPO_ROOT, 'apps/web');
+const WEB_SERVER = join(WEB_DIR, 'server.mts');
 /** The agent's only client is the website's server on this machine: it never listens beyond loopback. */
 const AGENT_HOST = '127.0.0.1';
 /** PGlite's first start (migrations, corpus) takes seconds; a server that is not up after this is stuck. */
@@ -131,8 +132,9 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (why !== null) {
     say(`${why} The agent is running alone at ${agentUrl} (press Ctrl-C to stop).`);
   } else {
-    const next = nextBin()!;
-    web = track(children, spawn(process.execPath, [next, 'start', '-p', String(webPort), '-H', webHost], {
+    // The website's own server (apps/web/server.mts), not `next start`: it settles forwarding headers from
+    // the socket and TRUSTED_PROXIES before Next sees a request (issue 12, defect 2).
+    web = track(children, spawn(process.execPath, ['--import', import.meta.resolve('tsx'), WEB_SERVER, '--port', String(webPort), '--host', webHost], {
       cwd: WEB_DIR,
       // The website's server is the only client of the agent: it alone gets where it lives and its token.
       env: { ...inherited(), AGENT_URL: agentUrl, AGENT_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
@@ -197,7 +199,7 @@ function parentGone(pollMs = PARENT_POLL_MS): Promise<void> {
 
 /** null when the website is built and can start; otherwise why it cannot. Builds it first if needed. */
 async function prepareWebsite(signalled: Promise<NodeJS.Signals>): Promise<string | null | 'signalled'> {
-  if (!existsSync(join(WEB_DIR, 'package.json'))) return 'The website (apps/web) is not present.';
+  if (!existsSync(join(WEB_DIR, 'package.json')) || !existsSync(WEB_SERVER)) return 'The website (apps/web) is not present.';
   const next = nextBin();
   if (!next) return 'The website cannot start: Next.js is not installed (run `npm install` at the repository root).';
   // BUILD_ID is written last by `next build`: a folder without it is an interrupted build.
