@@ -66,8 +66,10 @@ function placement(argv: string[]): { agentPort: number; webPort: number; webHos
  * processes, with a bearer token generated for this start and never printed.
  * Ports are flags (or PORT / WEB_PORT) so a second checkout can run beside the
  * first. Builds the website first when it has no build. Forwards SIGINT/SIGTERM
- * to both and waits for them. Without a website (absent, or its build fails) the
- * agent still runs, and this says so.
+ * to both and waits for them; `npm start`'s script `exec`s this process, so the
+ * signal npm forwards lands here and npm exits only after both have stopped. A
+ * launcher that disappears counts as SIGTERM (see `parentGone`). Without a
+ * website (absent, or its build fails) the agent still runs, and this says so.
  */
 export async function startCommand(argv: string[]): Promise<number> {
   const { agentPort, webPort, webHost } = placement(argv);
