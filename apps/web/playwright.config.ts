@@ -8,7 +8,7 @@ import { PORTS } from './e2e/ports';
  * - the agent under test: the REAL one (`npx sandscope serve`) by default, or
  *   the fake (E2E_AGENT=fake) while the real service is unavailable;
  * - a fake agent with failure hooks (429/402/503 on cue) for the error specs;
- * - three `next start` instances of the one build: against the agent under
+ * - three instances of the website's server (server.mts) over the one build: against the agent under
  *   test, against the failure-hook fake, and against a port where nothing listens.
  * Run through e2e/run.sh, which builds first and sets a random token.
  */
@@ -39,8 +39,9 @@ const agentUnderTest =
         env: { ...baseEnv, AGENT_TOKEN: token, FAKE_PROVIDERS: 'groq,gemini' },
       };
 
-const nextStart = (port: number, agentPort: number) => ({
-  command: `npx next start -p ${port} -H 127.0.0.1`,
+// The website's production server (server.mts: Next.js behind the forwarding-header rule), as `npm start` runs it.
+const websiteServer = (port: number, agentPort: number) => ({
+  command: `node --import tsx server.mts --port ${port} --host 127.0.0.1`,
   cwd: web,
   url: `http://127.0.0.1:${port}/runs`,
   env: { ...baseEnv, AGENT_URL: `http://127.0.0.1:${agentPort}`, AGENT_TOKEN: token },
@@ -73,8 +74,8 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
     },
-    { ...nextStart(PORTS.web, PORTS.agent), reuseExistingServer: false, timeout: 60_000 },
-    { ...nextStart(PORTS.webFaults, PORTS.faultAgent), reuseExistingServer: false, timeout: 60_000 },
-    { ...nextStart(PORTS.webDown, PORTS.nothing), reuseExistingServer: false, timeout: 60_000 },
+    { ...websiteServer(PORTS.web, PORTS.agent), reuseExistingServer: false, timeout: 60_000 },
+    { ...websiteServer(PORTS.webFaults, PORTS.faultAgent), reuseExistingServer: false, timeout: 60_000 },
+    { ...websiteServer(PORTS.webDown, PORTS.nothing), reuseExistingServer: false, timeout: 60_000 },
   ],
 });

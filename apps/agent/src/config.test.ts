@@ -36,6 +36,7 @@ describe('loadConfig defaults', () => {
       maxBodyBytes: 16_384,
       maxQuestionChars: 1_000,
       corpusDir: 'corpus',
+      website: { port: 3000, host: '127.0.0.1' },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -63,6 +64,8 @@ describe('loadConfig defaults', () => {
         MAX_BODY_BYTES: '8192',
         MAX_QUESTION_CHARS: '500',
         CORPUS_DIR: '/srv/corpus',
+        WEB_PORT: '3100',
+        WEB_HOST: '0.0.0.0',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -81,6 +84,7 @@ describe('loadConfig defaults', () => {
       maxBodyBytes: 8192,
       maxQuestionChars: 500,
       corpusDir: '/srv/corpus',
+      website: { port: 3100, host: '0.0.0.0' },
     });
   });
 
@@ -247,5 +251,42 @@ describe('loadConfig error messages name the variable and the remedy', () => {
     expect(failure({ AGENT_TOKEN: 'short' }, { requireToken: true })).not.toContain('required');
     expect(failure({ IP_SALT: 'short', REDIS_URL: 'redis://h' })).not.toContain('required');
     expect(failure({ MAX_QUESTION_CHARS: 'x', MAX_BODY_BYTES: '10' }).split('\n')).toHaveLength(1);
+  });
+});
+
+describe('loadConfig for `sandscope start` (the agent and the website side by side)', () => {
+  it('takes the website port and host from WEB_PORT and WEB_HOST', () => {
+    expect(ok({ PORT: '7861', WEB_PORT: '3001', WEB_HOST: '0.0.0.0' }, { supervise: true })).toMatchObject({
+      port: 7861,
+      website: { port: 3001, host: '0.0.0.0' },
+    });
+  });
+
+  it('WEB_PORT that is not a port', () => {
+    expect(failure({ WEB_PORT: 'web' })).toBe(
+      'WEB_PORT must be a whole number from 1 to 65535 (got "web"). Set it to a free TCP port such as 3000.',
+    );
+    expect(failure({ WEB_PORT: '0' })).toMatch(/^WEB_PORT must be a whole number from 1 to 65535/);
+  });
+
+  it('names the flag when the value came from one', () => {
+    expect(failure({ WEB_PORT: 'web' }, { flags: { WEB_PORT: '--web-port' } })).toMatch(/^--web-port \(WEB_PORT\) must be a whole number/);
+    expect(failure({ PORT: '-1' }, { flags: { PORT: '--port' } })).toMatch(/^--port \(PORT\) must be a whole number/);
+  });
+
+  it('refuses the same port for the agent and the website', () => {
+    expect(failure({ PORT: '3000' }, { supervise: true, flags: { PORT: '--port' } })).toBe(
+      '--port (PORT) and WEB_PORT are both 3000: the agent and the website need a port each. Give them different free ports.',
+    );
+  });
+
+  it('refuses an ephemeral agent port, which the website could not be told in advance', () => {
+    expect(failure({ PORT: '0' }, { supervise: true })).toMatch(/^PORT is 0, which `sandscope start` cannot use/);
+    // `serve` alone may take port 0: it prints the port it bound.
+    expect(ok({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('leaves the website settings alone when serving the agent alone', () => {
+    expect(ok({ PORT: '3000' }).port).toBe(3000);
   });
 });

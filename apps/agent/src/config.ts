@@ -40,6 +40,12 @@ export interface AgentConfig {
   readonly maxQuestionChars: number;
   /** CORPUS_DIR — the corpus to index at start-up (default `corpus`). */
   readonly corpusDir: string;
+  /**
+   * WEB_PORT, WEB_HOST — where `sandscope start` serves the website (default
+   * 127.0.0.1:3000). Loopback by default: the website spends the agent token on
+   * behalf of whoever reaches it, so it is opened to the network only on request.
+   */
+  readonly website: { readonly port: number; readonly host: string };
 }
 
 /** What `serve` gets: the token is guaranteed. */
@@ -61,6 +67,16 @@ export type ConfigResult<C extends AgentConfig> =
 export interface LoadConfigOptions {
   /** `serve` exposes HTTP and must have AGENT_TOKEN; the in-process CLI does not. */
   readonly requireToken?: boolean;
+  /**
+   * `start` runs the agent and the website side by side: their ports must differ,
+   * and neither may be 0 (the website is told the agent's port before it starts).
+   */
+  readonly supervise?: boolean;
+  /**
+   * The command-line flag that set a variable, by variable name (`{ PORT: '--port' }`):
+   * a message about a value the user typed as a flag names the flag as well.
+   */
+  readonly flags?: Readonly<Record<string, string>>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -77,6 +93,8 @@ export const CONFIG_DEFAULTS = {
   maxBodyBytes: 16_384,
   maxQuestionChars: 1_000,
   corpusDir: 'corpus',
+  webPort: 3000,
+  webHost: '127.0.0.1',
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
@@ -184,10 +202,15 @@ const textVar = (name: string) => envVar<string>({ name, parse: (raw) => ({ ok: 
  */
 export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
   const requireToken = options.requireToken ?? false;
+  const supervise = options.supervise ?? false;
+  /** How a variable is named in a message: `--port (PORT)` when the user gave it as a flag. */
+  const named = (name: string) => (options.flags?.[name] ? `${options.flags[name]} (${name})` : name);
   return z
     .object({
-      PORT: wholeNumber('PORT', 0, 65_535, 'Set it to a free TCP port such as 7860.'),
+      PORT: wholeNumber(named('PORT'), 0, 65_535, 'Set it to a free TCP port such as 7860.'),
       HOST: textVar('HOST'),
+      WEB_PORT: wholeNumber(named('WEB_PORT'), 1, 65_535, 'Set it to a free TCP port such as 3000.'),
+      WEB_HOST: textVar(named('WEB_HOST')),
       AGENT_TOKEN: secretVar('AGENT_TOKEN', `Set it to ${SECRET_HINT}, and give the website the same value.`),
       IP_SALT: secretVar('IP_SALT', `Set it to ${SECRET_HINT}, the same on every replica.`),
       DATABASE_URL: urlVar(
@@ -266,6 +289,22 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
       const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
       const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
       // Both must have parsed (a failed field holds no number) before they can be compared.
+      if (supervise) {
+        const port = env.PORT ?? CONFIG_DEFAULTS.port;
+        const webPort = env.WEB_PORT ?? CONFIG_DEFAULTS.webPort;
+        if (port === 0) {
+          // An ephemeral agent port would be known only after the agent binds, and the website must be told it first.
+          ctx.addIssue({
+            code: 'custom',
+            message: `${named('PORT')} is 0, which \`sandscope start\` cannot use: the website must be told the agent's port before either starts. Use a free port such as 7861.`,
+          });
+        } else if (typeof port === 'number' && port === webPort) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${named('PORT')} and ${named('WEB_PORT')} are both ${port}: the agent and the website need a port each. Give them different free ports.`,
+          });
+        }
+      }
       if (typeof maxBodyBytes === 'number' && typeof maxQuestionChars === 'number' && maxBodyBytes < maxQuestionChars * 4) {
         ctx.addIssue({
           code: 'custom',
@@ -304,6 +343,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         maxBodyBytes: env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes,
         maxQuestionChars: env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars,
         corpusDir: env.CORPUS_DIR ?? CONFIG_DEFAULTS.corpusDir,
+        website: { port: env.WEB_PORT ?? CONFIG_DEFAULTS.webPort, host: env.WEB_HOST ?? CONFIG_DEFAULTS.webHost },
       };
     });
 }

@@ -2,11 +2,12 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
 import { isProblemCode, type Problem, type ProblemCode } from './problems';
+import { currentWebConfig } from './web-config';
 
 /*
  * The backend-for-frontend's one door to the agent. This module is the ONLY code
- * that knows where the agent lives (AGENT_URL) and holds its bearer token
- * (AGENT_TOKEN) — T-12. `server-only` makes a client import a build error; the
+ * that talks to the agent and holds its bearer token (AGENT_TOKEN, read with
+ * AGENT_URL by lib/web-config.ts) — T-12. `server-only` makes a client import a build error; the
  * guard below makes it a runtime error too, should a bundler ever ignore that.
  */
 if (typeof window !== 'undefined') {
@@ -14,7 +15,6 @@ if (typeof window !== 'undefined') {
 }
 
 export const SESSION_COOKIE = 'sandscope_session';
-const DEFAULT_AGENT_URL = 'http://127.0.0.1:7860';
 /** Reads are small; a stuck agent must not hang a page for long. Runs stream and have no overall limit here. */
 const READ_TIMEOUT_MS = 15_000;
 /** A whole run, stream included: a run longer than this is stuck, and the page says so. */
@@ -39,30 +39,21 @@ interface AgentConfig {
   readonly token: string;
 }
 
+/** Where the agent lives and its token, from the website's one config schema (lib/web-config.ts). */
 function agentConfig(): AgentConfig {
-  const raw = process.env.AGENT_URL?.trim() || DEFAULT_AGENT_URL;
-  let base: URL;
-  try {
-    base = new URL(raw);
-  } catch {
-    throw new AgentProblem({ code: 'bad_gateway', status: 500, detail: 'AGENT_URL is not a URL. Set it to the agent’s base URL, e.g. http://127.0.0.1:7860.' });
-  }
-  const token = process.env.AGENT_TOKEN?.trim() ?? '';
-  if (!token) {
-    throw new AgentProblem({
-      code: 'unauthorized',
-      status: 500,
-      detail: 'The website has no AGENT_TOKEN. Set AGENT_TOKEN in the website’s environment to the same value the agent uses, then restart the website.',
-    });
-  }
-  return { base, token };
+  const parsed = currentWebConfig();
+  if (parsed.ok) return { base: parsed.config.agentUrl, token: parsed.config.agentToken };
+  const detail = parsed.problems.map((p) => p.message).join(' ');
+  // A missing token is the one an operator meets most; the page's remedy for `unauthorized` covers it.
+  const code = parsed.problems.some((p) => p.variable === 'AGENT_TOKEN') ? 'unauthorized' : 'bad_gateway';
+  throw new AgentProblem({ code, status: 500, detail });
 }
 
 /**
  * The client address the agent's limiter keys on (it stores only a salted digest, T-9).
- * Next.js records the socket address in X-Forwarded-For only when the header is absent,
- * and a proxy appends what it saw, so the right-most hop is the one a client cannot
- * choose — provided the site sits behind a proxy (README: deployment).
+ * `server.mts` has already replaced X-Forwarded-For with the one address it resolved
+ * from the socket and TRUSTED_PROXIES (lib/client-address.ts), so a browser's own
+ * header never gets here; this only checks the value looks like an address.
  */
 export function clientAddressFrom(forwardedFor: string | null): string | null {
   if (!forwardedFor) return null;

@@ -30,7 +30,9 @@ Usage:
   npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
   AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
                                                          the agent's HTTP API alone (docs/API.md)
-  npx sandscope start                                    the agent and the website on localhost (npm start)
+  npx sandscope start [--port 7860] [--web-port 3000] [--web-host 127.0.0.1]
+                                                         the agent and the website on this machine (npm start);
+                                                         other ports let a second checkout run beside the first
   npx sandscope help                                     this text
 `;
 
