@@ -42,6 +42,15 @@ describe('sandscope ask', () => {
     expect(await main(['ask', '--workload', 'change', 'Can we raise the orders-db connection pool ceiling during an incident?'])).toBe(0);
     expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves  \[workload change, run /);
     expect(io.out).not.toMatch(/^ANSWERED/m);
+
+    // The proposed action is stated once and cites the Sources list by number, never by chunk id or by repeating a claim.
+    const action = io.out.slice(io.out.indexOf('Proposed action'), io.out.indexOf('\nRisk '));
+    const answer = io.out.slice(0, io.out.indexOf('\nSources:'));
+    expect(action).toMatch(/\d+ points?, cited (\[\d+\])+/);
+    expect(action).not.toMatch(/\[[a-z0-9-]+#[a-z0-9-]+\]/);
+    const firstClaim = answer.split('\n').find((l) => / \[1\]/.test(l))!.split(' [1]')[0]!;
+    expect(action).not.toContain(firstClaim.slice(0, 40));
+    for (const n of action.match(/\[(\d+)\]/g)!) expect(io.out).toContain(`  ${n} `);
   });
 
   it('--trace prints the nodes visited, the provider of each call, tokens and cost', async () => {
