@@ -14,6 +14,9 @@ export function numberSources(claims: readonly AnswerClaim[]): Source[] {
   return [...seen.values()];
 }
 
+/** The id of footnote `n`'s entry in the sources list: what the proposed action's `[n]` links to. */
+export const sourceAnchor = (n: number) => `source-${n}`;
+
 /** Resolve result-shaped claims (`citations: chunkId[]`, plus `sources`) to the page's shape. */
 export function claimsFromResult(claims: readonly { text: string; citations: readonly string[] }[], sources: readonly Source[]): AnswerClaim[] {
   const byId = new Map(sources.map((s) => [s.chunkId, s]));
@@ -57,8 +60,8 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
       </ol>
       <h3 className="sources-title">Sources</h3>
       <ol className="sources">
-        {sources.map((s) => (
-          <li key={s.chunkId}>
+        {sources.map((s, i) => (
+          <li key={s.chunkId} id={sourceAnchor(i + 1)}>
             <a href={chunkHref(s.chunkId)}>
               <code>{s.chunkId}</code>
             </a>{' '}

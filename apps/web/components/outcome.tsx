@@ -1,43 +1,33 @@
-import type { Band, RunStatus, Terminal, Verdict } from '@/lib/agent-types';
+import { OUTCOME_WORDS } from '@sandscope/api';
+import type { Band, Outcome, RunStatus, Terminal, Verdict } from '@/lib/agent-types';
 import { score as fmtScore } from '@/lib/format';
 
 /**
- * How a run ended, in words and colour that cannot be mistaken for one another
- * at 3am: a refusal is not a weak answer and a partial answer is not a confident one.
+ * How a run ended, in one banner: the agent's `outcome` in the words the CLI
+ * prints too (OUTCOME_WORDS, from the engine through @sandscope/api). It used
+ * to be two banners — the gate's verdict and the terminal — which said
+ * "Answered" in green above "Stopped for approval", or above an escalation
+ * with no answer at all (issue 13).
  */
-export const VERDICT_WORDS: Record<Verdict, { title: string; detail: string }> = {
-  answered: { title: 'Answered', detail: 'the evidence cleared the gate; every claim cites a passage' },
-  partial: { title: 'Partial — adjudicated, confirm before acting', detail: 'the evidence was ambiguous; one passage carried the answer on adjudication' },
-  refused: { title: 'Refused — the library does not answer this', detail: 'no draft was written: the passages found do not support an answer' },
-};
+const MARK: Record<Outcome, string> = { answered: '✓', partial: '!', awaiting_approval: '‖', escalated: '↑', refused: '✕' };
 
-export const TERMINAL_WORDS: Record<Terminal, { title: string; detail: string } | null> = {
-  emit: null,
-  refuse: null,
-  await_approval: {
-    title: 'Stopped for approval — nothing happens until a person approves',
-    detail: 'The proposed action touches production. Approving creates a new run that points back at this one; this run is never resumed or edited.',
-  },
-  escalate: {
-    title: 'Escalated — the draft’s citations did not verify',
-    detail: 'The draft could not be tied to passages after retrying with feedback. Hand this to a person.',
-  },
-};
-
-export function VerdictBanner({ verdict, band, score, degraded }: { verdict: Verdict; band?: Band | null; score?: number | null; degraded?: boolean }) {
-  const words = VERDICT_WORDS[verdict];
+export function OutcomeBanner({ outcome, verdict, band, score, degraded }: { outcome: Outcome; verdict: Verdict | null; band?: Band | null; score?: number | null; degraded?: boolean }) {
+  const words = OUTCOME_WORDS[outcome];
+  // A held draft keeps the gate's flag: a partial answer awaiting approval says so, in the partial outcome's words.
+  const heldPartial = outcome === 'awaiting_approval' && verdict === 'partial';
   return (
-    <div className={`verdict verdict-${verdict}`} role="status" data-verdict={verdict}>
-      <span className="verdict-mark" aria-hidden="true">
-        {verdict === 'answered' ? '✓' : verdict === 'partial' ? '!' : '✕'}
+    <div className={`outcome-banner outcome-${outcome}`} role="status" data-outcome={outcome} data-verdict={verdict ?? ''}>
+      <span className="outcome-mark" aria-hidden="true">
+        {MARK[outcome]}
       </span>
       <div>
-        <strong className="verdict-title">{words.title}</strong>
-        <span className="verdict-detail">
+        <strong className="outcome-title">{words.title}</strong>
+        {heldPartial ? <strong className="outcome-flag">{OUTCOME_WORDS.partial.title}</strong> : null}
+        <span className="outcome-detail">
           {words.detail}
           {band ? (
             <>
-              {' · band '}
+              {' · evidence band '}
               <b className={`band band-${band}`}>{band}</b>
             </>
           ) : null}
@@ -49,22 +39,10 @@ export function VerdictBanner({ verdict, band, score, degraded }: { verdict: Ver
   );
 }
 
-export function TerminalBanner({ terminal }: { terminal: Terminal | null | undefined }) {
-  const words = terminal ? TERMINAL_WORDS[terminal] : null;
-  if (!words || !terminal) return null;
-  return (
-    <div className={`terminal-banner terminal-${terminal}`} data-terminal={terminal}>
-      <strong>{words.title}</strong>
-      <p>{words.detail}</p>
-    </div>
-  );
-}
-
-/** A compact tag for tables. */
-export function VerdictTag({ verdict, status }: { verdict: Verdict | null; status?: RunStatus }) {
-  if (!verdict) return <span className={`tag tag-${status ?? 'none'}`}>{status ?? '—'}</span>;
-  const label = verdict === 'answered' ? 'answered' : verdict === 'partial' ? 'partial' : 'refused';
-  return <span className={`tag tag-${verdict}`}>{label}</span>;
+/** A compact tag for tables: the outcome, or the run's status while it has none. */
+export function OutcomeTag({ outcome, status }: { outcome: Outcome | null; status?: RunStatus }) {
+  if (!outcome) return <span className={`tag tag-${status ?? 'none'}`}>{status ?? '—'}</span>;
+  return <span className={`tag tag-outcome-${outcome}`}>{outcome.replace('_', ' ')}</span>;
 }
 
 export function TerminalTag({ terminal }: { terminal: Terminal | null }) {

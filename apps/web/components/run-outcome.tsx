@@ -1,11 +1,15 @@
-import type { Band, Risk, Terminal, Verdict } from '@/lib/agent-types';
+import { outcomeHasAnswer } from '@sandscope/api';
+import { Fragment, type ReactNode } from 'react';
+import type { Band, Outcome, Risk, Terminal, Verdict } from '@/lib/agent-types';
 import { score as fmtScore } from '@/lib/format';
-import { Markdown, renderInline } from '@/lib/markdown';
-import { Answer, type AnswerClaim } from './answer';
-import { TerminalBanner, VerdictBanner } from './outcome';
+import { renderInline } from '@/lib/markdown';
+import { Answer, type AnswerClaim, numberSources, sourceAnchor } from './answer';
+import { OutcomeBanner } from './outcome';
 
 export interface OutcomeView {
   readonly runId: string;
+  /** The agent's reading of verdict and terminal; null until the run reaches a terminal. */
+  readonly outcome: Outcome | null;
   readonly verdict: Verdict | null;
   readonly band: Band | null;
   readonly score: number | null;
@@ -18,27 +22,40 @@ export interface OutcomeView {
   readonly action: string | null;
 }
 
-function factorText(f: unknown): string {
-  if (typeof f === 'string') return f;
-  if (f && typeof f === 'object') {
-    const o = f as Record<string, unknown>;
-    const name = o.name ?? o.factor ?? o.label ?? o.id;
-    const weight = o.weight ?? o.score ?? o.value;
-    if (name !== undefined) return weight !== undefined ? `${String(name)} (+${String(weight)})` : String(name);
-  }
-  return JSON.stringify(f);
+/**
+ * One line of the proposed action, its `[n]` markers linked to the answer's
+ * sources. The agent cites the answer by its footnote numbers instead of
+ * repeating every claim with raw chunk ids (issue 13), so a marker with no
+ * such source is left as text rather than linked to nothing.
+ */
+function actionLine(line: string, sources: number, key: string): ReactNode[] {
+  return line.split(/(\[\d+\])/).map((part, i) => {
+    const n = /^\[(\d+)\]$/.exec(part)?.[1];
+    if (n && Number(n) >= 1 && Number(n) <= sources) {
+      return (
+        <a key={`${key}-${i}`} className="footnote-ref" href={`#${sourceAnchor(Number(n))}`}>
+          [{n}]
+        </a>
+      );
+    }
+    return <Fragment key={`${key}-${i}`}>{renderInline(part, {}, `${key}-${i}`)}</Fragment>;
+  });
 }
 
 /** The proposed action and the deterministic risk score that gated it (change review). */
-export function RiskPanel({ risk, action, terminal }: { risk: Risk | null; action: string | null; terminal: Terminal | null }) {
+export function RiskPanel({ risk, action, terminal, sources }: { risk: Risk | null; action: string | null; terminal: Terminal | null; sources: number }) {
   if (!risk && !action) return null;
   return (
     <section className="risk" aria-label="Proposed action">
       <h3>Proposed action</h3>
       {action ? (
         <div className="action-text">
-          {/* one line, one paragraph: the agent writes the action as short lines and a numbered list */}
-          <Markdown source={action.replace(/\n(?!\s*\d+[.)]\s)/g, '\n\n')} />
+          {action
+            .split('\n')
+            .filter((l) => l.trim())
+            .map((l, i) => (
+              <p key={i}>{actionLine(l, sources, `a${i}`)}</p>
+            ))}
         </div>
       ) : (
         <p className="muted">No action was proposed.</p>
@@ -59,7 +76,7 @@ export function RiskPanel({ risk, action, terminal }: { risk: Risk | null; actio
       {risk && risk.factors.length > 0 ? (
         <ul className="risk-factors">
           {risk.factors.map((f, i) => (
-            <li key={i}>{factorText(f)}</li>
+            <li key={i}>{f}</li>
           ))}
         </ul>
       ) : null}
@@ -68,27 +85,20 @@ export function RiskPanel({ risk, action, terminal }: { risk: Risk | null; actio
 }
 
 /**
- * A run's outcome, the same on the console and the run page: verdict first, in
- * words; then the answer with its footnotes, or — for a refusal — why, and no draft.
+ * A run's outcome, the same on the console and the run page: one banner, in
+ * words; then the verified answer with its footnotes when there is one, or —
+ * for a refusal or an escalation — why, and no answer.
  */
 export function RunOutcome({ view }: { view: OutcomeView }) {
-  const { verdict } = view;
+  const { outcome, verdict } = view;
+  const answered = outcome !== null && outcomeHasAnswer(outcome);
   return (
     <div className="outcome">
-      {verdict ? <VerdictBanner verdict={verdict} band={view.band} score={view.score} {...(view.degraded ? { degraded: true } : {})} /> : null}
-      <TerminalBanner terminal={view.terminal} />
-      {verdict === 'refused' ? (
-        <section className="refusal" aria-label="Why it refused">
-          <h3>Why</h3>
-          <ul className="reasons">
-            {view.reasons.map((r, i) => (
-              <li key={i}>{r}</li>
-            ))}
-          </ul>
-        </section>
-      ) : (
+      {outcome ? <OutcomeBanner outcome={outcome} verdict={verdict} band={view.band} score={view.score} {...(view.degraded ? { degraded: true } : {})} /> : null}
+      {answered ? (
         <>
-          {view.claims.length > 0 ? <Answer claims={view.claims} verdict={verdict ?? 'answered'} /> : view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
+          <Answer claims={view.claims} verdict={verdict ?? 'answered'} />
+          {view.claims.length === 0 && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
           {view.reasons.length > 0 ? (
             <details className="reasons-box" open={verdict === 'partial'}>
               <summary>{verdict === 'partial' ? 'Adjudication — why this is only partial' : 'Why the gate let this through'}</summary>
@@ -100,8 +110,18 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
             </details>
           ) : null}
         </>
-      )}
-      <RiskPanel risk={view.risk} action={view.action} terminal={view.terminal} />
+      ) : outcome ? (
+        <section className={outcome === 'escalated' ? 'refusal escalation' : 'refusal'} aria-label={outcome === 'escalated' ? 'Why it escalated' : 'Why it refused'}>
+          {outcome === 'escalated' && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
+          <h3>Why</h3>
+          <ul className="reasons">
+            {view.reasons.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <RiskPanel risk={view.risk} action={view.action} terminal={view.terminal} sources={numberSources(view.claims).length} />
     </div>
   );
 }

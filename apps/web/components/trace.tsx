@@ -38,7 +38,8 @@ export function stepsOf(events: readonly NodeEvent[]): NodeStep[] {
 const LABELS: Record<string, string> = {
   band: 'band',
   score: 'score',
-  verdict: 'verdict',
+  // the evidence gate's, which a later terminal can overrule: the run's outcome is the banner above
+  verdict: 'gate verdict',
   terminal: 'terminal',
   provider: 'provider',
   model: 'model',

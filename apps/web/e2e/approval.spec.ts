@@ -17,8 +17,8 @@ test('the change preset stops for approval; approved, it creates a new run linke
   await expect(page.getByLabel('Question')).toHaveValue(GATED_CHANGE);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
-  await expect(page.locator('.live-run .terminal-banner')).toHaveAttribute('data-terminal', 'await_approval');
-  await expect(page.locator('.live-run .terminal-banner')).toContainText('Stopped for approval');
+  await expect(page.locator('.live-run .outcome-banner')).toHaveAttribute('data-outcome', 'awaiting_approval');
+  await expect(page.locator('.live-run .outcome-banner')).toContainText('Stopped for approval');
   const gatedId = (await page.locator('.live-run').getAttribute('data-run-id'))!;
   expect(gatedId).not.toBe('');
   await shot(page, '08-console-awaiting-approval');
@@ -41,7 +41,7 @@ test('the change preset stops for approval; approved, it creates a new run linke
   await expect(page).toHaveURL(new RegExp(`/runs/${gatedId}$`));
   await expect(page.locator(`.link-children a[data-child="${approvedId}"]`)).toBeVisible();
   await expect(page.getByRole('button', { name: /Approve/ })).toHaveCount(0);
-  await expect(page.locator('.terminal-banner')).toHaveAttribute('data-terminal', 'await_approval');
+  await expect(page.locator('.outcome-banner')).toHaveAttribute('data-outcome', 'awaiting_approval');
   await shot(page, '11-run-gated-linked');
 });
 
@@ -56,7 +56,7 @@ test('another browser session cannot approve', async ({ page, browser }) => {
   const other = await browser.newContext();
   const stranger = await other.newPage();
   await stranger.goto(`/runs/${gatedId}`);
-  await expect(stranger.locator('.terminal-banner')).toHaveAttribute('data-terminal', 'await_approval');
+  await expect(stranger.locator('.outcome-banner')).toHaveAttribute('data-outcome', 'awaiting_approval');
   await expect(stranger.getByRole('button', { name: /Approve/ })).toHaveCount(0);
   await expect(stranger.locator('.approval')).toContainText('not that session');
   // forcing the form post anyway is refused by the agent, and said so

@@ -12,7 +12,7 @@ test.describe('console, JavaScript on', () => {
     // streamed node by node, then the result
     await expect(page.locator('.live-run .step').first()).toBeVisible();
     await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
-    const verdict = page.locator('.live-run .verdict');
+    const verdict = page.locator('.live-run .outcome-banner');
     await expect(verdict).toHaveAttribute('data-verdict', 'answered');
     await expect(verdict).toContainText('Answered');
     await expect(page.locator('.live-run .step[data-node="assess_evidence"]')).toBeVisible();
@@ -42,7 +42,7 @@ test.describe('console, JavaScript on', () => {
     await page.locator('a.preset[data-preset="unanswerable"]').click();
     await page.getByRole('button', { name: 'Ask' }).click();
     await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
-    const verdict = page.locator('.live-run .verdict');
+    const verdict = page.locator('.live-run .outcome-banner');
     await expect(verdict).toHaveAttribute('data-verdict', 'refused');
     await expect(verdict).toContainText('Refused — the library does not answer this');
     await expect(page.locator('.live-run .claims')).toHaveCount(0);
@@ -55,7 +55,7 @@ test.describe('console, JavaScript on', () => {
     await page.locator('a.preset[data-preset="near-miss"]').click();
     await page.getByRole('button', { name: 'Ask' }).click();
     await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
-    const verdict = page.locator('.live-run .verdict');
+    const verdict = page.locator('.live-run .outcome-banner');
     await expect(verdict).not.toHaveAttribute('data-verdict', 'answered');
     await shot(page, '05-console-near-miss');
   });

@@ -19,6 +19,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { documentTitle, KnowledgeBase, parseEstate, type SourceDocument } from '@sandscope/engine';
+import { outcomeOf } from '@sandscope/engine/orchestrator/outcome';
 import { generateQuestions, parseGaps } from '@sandscope/eval';
 
 const CORPUS = resolve(import.meta.dirname, '../../../corpus');
@@ -145,6 +146,7 @@ function summary(r: StoredRun) {
     status: r.status,
     terminal: res?.terminal ?? null,
     verdict: res?.verdict ?? null,
+    outcome: res?.outcome ?? null,
     band: res?.band ?? null,
     score: res?.score ?? null,
     costUsd: res?.spend?.spentUsd ?? null,
@@ -156,11 +158,13 @@ function summary(r: StoredRun) {
 function riskOf(question: string, workload: string) {
   if (workload !== 'change') return null;
   const service = estate.services.find((s) => question.includes(s.id));
-  const factors: { name: string; weight: number }[] = [];
-  if (/production|prod\b/i.test(question)) factors.push({ name: 'targets production', weight: 0.4 });
-  if (/restart|drop|delete|migrat/i.test(question)) factors.push({ name: 'disruptive verb', weight: 0.3 });
-  if (service && service.tier === 1) factors.push({ name: `tier 1 service ${service.id}`, weight: 0.3 });
-  return { score: Math.round(factors.reduce((s, f) => s + f.weight, 0) * 100) / 100, factors, threshold: 0.5, ...(service ? { service: service.id } : {}) };
+  // The real agent's factors are readable lines (docs/API.md); the weights are summed here as the fake's score.
+  const weighted: { line: string; weight: number }[] = [];
+  if (/production|prod\b/i.test(question)) weighted.push({ line: 'touches production', weight: 0.4 });
+  if (/restart|drop|delete|migrat/i.test(question)) weighted.push({ line: 'disruptive verb', weight: 0.3 });
+  if (service && service.tier === 1) weighted.push({ line: `${service.id} is tier 1`, weight: 0.3 });
+  const score = Math.round(weighted.reduce((s, f) => s + f.weight, 0) * 100) / 100;
+  return { score, factors: weighted.map((f) => f.line), threshold: 0.5, ...(service ? { service: service.id } : {}) };
 }
 
 async function executeRun(run: StoredRun, failProviders: string[], emit: (event: string, data: unknown) => void) {
@@ -231,7 +235,8 @@ async function executeRun(run: StoredRun, failProviders: string[], emit: (event:
       await node('hypothesise', { provider: served?.name ?? 'none', model: served?.model ?? '', tokensIn, tokensOut, costUsd: spentUsd, attempt: 1 });
       await node('verify', { claims: asked.claims.length, unresolved: 0 });
       risk = riskOf(run.question, run.workload);
-      action = run.workload === 'change' ? `Proceed with: ${run.question}` : null;
+      // Like the real agent's: the action cites the answer by its footnotes instead of repeating it.
+      action = run.workload === 'change' ? `Change under review: ${run.question}\nWhat the library requires of it: the answer above (${asked.claims.length} points, cited [1]).` : null;
       await node('propose_action', { action: action ?? 'none' });
       const gated = risk !== null && risk.score >= risk.threshold;
       await node('risk_gate', { terminal: gated ? 'await_approval' : 'emit', ...(risk ? { risk: risk.score } : {}) });
@@ -244,6 +249,7 @@ async function executeRun(run: StoredRun, failProviders: string[], emit: (event:
     parentRunId: run.parentRunId,
     ...asked,
     terminal,
+    outcome: outcomeOf(asked.verdict, terminal as 'refuse' | 'escalate' | 'await_approval' | 'emit'),
     workload: run.workload,
     risk,
     action,
@@ -306,7 +312,7 @@ const server = createServer(async (req, res) => {
           { runId: child.id, seq: 0, node: 'approval', kind: 'start', at: child.createdAt, data: { approves: run.id } },
           { runId: child.id, seq: 1, node: 'emit', kind: 'end', at: child.createdAt, durationMs: 1, data: { terminal: 'emit' } },
         ];
-        child.result = { ...run.result, runId: child.id, parentRunId: run.id, terminal: 'emit', trace: child.spans, providers: [] };
+        child.result = { ...run.result, runId: child.id, parentRunId: run.id, terminal: 'emit', outcome: outcomeOf(run.result.verdict, 'emit'), trace: child.spans, providers: [] };
         runs.unshift(child);
         return send(res, 201, { run: child.result });
       }
@@ -314,7 +320,7 @@ const server = createServer(async (req, res) => {
         const r = run.result;
         const byId = new Map((r?.sources ?? []).map((s: any) => [s.chunkId, s]));
         return send(res, 200, {
-          run: { ...summary(run), answer: r?.answer ?? null, action: r?.action ?? null, risk: r?.risk ?? null, reasons: r?.reasons ?? null, sessionOwned: run.session === sid },
+          run: { ...summary(run), answer: r?.answer ?? null, action: r?.action ?? null, risk: r?.risk ?? null, reasons: r?.reasons ?? [], sessionOwned: run.session === sid },
           spans: run.spans,
           claims: (r?.claims ?? []).map((c: any, index: number) => ({ index, text: c.text, citations: c.citations.map((id: string) => byId.get(id)) })),
           providerEvents: run.providerEvents,

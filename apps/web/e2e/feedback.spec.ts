@@ -56,8 +56,8 @@ test('a run marked wrong-answer on its page shows the mark, and the eval --feedb
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page).toHaveURL(/\/runs\/[^/?]+$/);
   // It answers (perhaps partially); what the gate decides is not under test here.
-  await expect(page.locator('.verdict')).toHaveAttribute('data-verdict', /^(answered|partial)$/);
-  const verdict = (await page.locator('.verdict').getAttribute('data-verdict'))!;
+  await expect(page.locator('.outcome-banner')).toHaveAttribute('data-verdict', /^(answered|partial)$/);
+  const verdict = (await page.locator('.outcome-banner').getAttribute('data-verdict'))!;
   const runId = (await page.locator('article.run-page').getAttribute('data-run-id'))!;
   await expect(page.locator('.feedback-current')).toContainText('Not marked yet.');
 

@@ -29,7 +29,7 @@ test('a question asked without JavaScript runs server-side and shows the finishe
   await page.getByLabel('Question').fill('What is the connection pool ceiling for orders-db?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
-  await expect(page.locator('.verdict')).toHaveAttribute('data-verdict', 'answered');
+  await expect(page.locator('.outcome-banner')).toHaveAttribute('data-verdict', 'answered');
   await expect(page.locator('.timeline .step').first()).toBeVisible();
   // the footnote still opens the passage: <details> is native
   const cite = page.locator('details.cite').first();

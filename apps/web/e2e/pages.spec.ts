@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { shot } from './helpers';
+import { PORTS } from './ports';
 
 test('runs list links every run', async ({ page }) => {
   await page.goto('/runs');
@@ -50,7 +51,7 @@ test('evaluation: the held-out headline against its targets, every corpus, the u
 });
 
 test('evaluation says how to produce one when none exists', async ({ page }) => {
-  await page.goto('http://127.0.0.1:3101/evaluation');
+  await page.goto(`http://127.0.0.1:${PORTS.webFaults}/evaluation`);
   await expect(page.getByText('npm run eval:report')).toBeVisible();
   await shot(page, '17-evaluation-none');
 });

@@ -4,136 +4,35 @@
  * safe for client components.
  */
 
-export type Workload = 'triage' | 'change' | 'postmortem';
-export type Verdict = 'answered' | 'partial' | 'refused';
-export type Band = 'insufficient' | 'ambiguous' | 'sufficient';
-export type Terminal = 'refuse' | 'escalate' | 'await_approval' | 'emit';
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
+/*
+ * The run shapes are the shared contract's (@sandscope/api): zod schemas the
+ * agent's responses are tested against and lib/agent.ts parses them with. They
+ * are re-exported here, not copied, so the website cannot drift from the agent.
+ * The other shapes below are still hand-written until they join the contract.
+ */
+export type {
+  Band,
+  Feedback,
+  FeedbackLabel,
+  NodeEvent,
+  Outcome,
+  ProviderEvent,
+  ProviderEventKind,
+  Risk,
+  RunDetail,
+  RunList,
+  RunResult,
+  RunStatus,
+  RunSummary,
+  Source,
+  Spend,
+  Terminal,
+  Verdict,
+  Workload,
+} from '@sandscope/api';
+import { type Workload, workloadSchema } from '@sandscope/api';
 
-export const WORKLOADS: readonly Workload[] = ['triage', 'change', 'postmortem'];
-
-/** One node starting or ending, streamed as it happens and stored as a span. */
-export interface NodeEvent {
-  readonly runId: string;
-  readonly seq: number;
-  readonly node: string;
-  readonly kind: 'start' | 'end';
-  readonly at: string;
-  readonly durationMs?: number;
-  readonly data?: Record<string, unknown> | null;
-}
-
-export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'injected_failure';
-
-export interface ProviderEvent {
-  readonly runId?: string;
-  readonly provider: string;
-  readonly kind: ProviderEventKind;
-  readonly status?: number;
-  readonly message?: string;
-  readonly latencyMs?: number;
-  readonly tokensIn?: number;
-  readonly tokensOut?: number;
-  /** Stored events (GET /v1/runs/:id) currently carry only the total; the stream carries in/out. */
-  readonly tokens?: number;
-  readonly costUsd?: number;
-  readonly at?: string;
-}
-
-export interface Source {
-  readonly chunkId: string;
-  readonly doc: string;
-  readonly heading: string;
-  readonly text: string;
-}
-
-export interface Risk {
-  readonly score: number;
-  readonly factors: readonly unknown[];
-  readonly threshold: number;
-  readonly service?: string;
-}
-
-export interface Spend {
-  readonly reservedUsd: number;
-  readonly spentUsd: number;
-  readonly ceilingUsd: number;
-  readonly ledger?: readonly Record<string, unknown>[];
-}
-
-/** `event: result` of `POST /v1/runs`, and `run` of `POST /v1/runs/:id/approve`. */
-export interface RunResult {
-  readonly runId: string;
-  readonly parentRunId: string | null;
-  readonly verdict: Verdict;
-  readonly band: Band;
-  readonly score: number | null;
-  readonly reasons: readonly string[];
-  readonly answer: string;
-  readonly claims: readonly { readonly text: string; readonly citations: readonly string[] }[];
-  readonly sources: readonly Source[];
-  readonly degraded: boolean;
-  readonly timingsMs?: Record<string, number>;
-  readonly terminal: Terminal;
-  readonly workload: Workload;
-  readonly risk: Risk | null;
-  readonly action: string | null;
-  readonly trace?: readonly NodeEvent[];
-  readonly providers?: readonly ProviderEvent[];
-  readonly spend?: Spend;
-}
-
-export interface RunSummary {
-  readonly id: string;
-  readonly question: string;
-  readonly workload: Workload;
-  readonly status: RunStatus;
-  readonly terminal: Terminal | null;
-  readonly verdict: Verdict | null;
-  readonly band: Band | null;
-  readonly score: number | null;
-  readonly costUsd: number | null;
-  readonly createdAt: string;
-  readonly parentRunId: string | null;
-}
-
-export interface RunList {
-  readonly runs: readonly RunSummary[];
-  readonly page: number;
-  readonly pageSize: number;
-  readonly total: number;
-}
-
-export interface RunDetail {
-  readonly run: RunSummary & {
-    readonly answer: string | null;
-    readonly action: string | null;
-    readonly risk: Risk | null;
-    readonly reasons: readonly string[] | null;
-    readonly sessionOwned: boolean;
-    /** Not in docs/API.md yet; the agent sends it for a failed run. */
-    readonly error?: unknown;
-    readonly finishedAt?: string | null;
-  };
-  readonly spans: readonly NodeEvent[];
-  readonly claims: readonly { readonly index: number; readonly text: string; readonly citations: readonly Source[] }[];
-  readonly providerEvents: readonly ProviderEvent[];
-  readonly spend: Spend | null;
-  readonly parent: { readonly id: string; readonly terminal: Terminal | null } | null;
-  readonly children: readonly { readonly id: string; readonly terminal: Terminal | null; readonly createdAt: string }[];
-  /** A person's mark on this run; optional because an agent older than issue 9 part D does not send it. */
-  readonly feedback?: Feedback | null;
-}
-
-/** What a person says about a run: it answered what it should not, refused what it should not, or was right. */
-export type FeedbackLabel = 'wrong-answer' | 'wrong-refusal' | 'right';
-
-/** A run's one mark (`POST /v1/runs/:id/feedback`; marking again replaces it). */
-export interface Feedback {
-  readonly label: FeedbackLabel;
-  readonly note: string | null;
-  readonly createdAt: string;
-}
+export const WORKLOADS: readonly Workload[] = workloadSchema.options;
 
 export interface CorpusDocument {
   readonly doc: string;

@@ -1,5 +1,7 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
+import { approvalResponseSchema, feedbackResponseSchema, runDetailSchema, runListSchema } from '@sandscope/api';
+import type { z } from 'zod';
 import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
 import { isProblemCode, type Problem, type ProblemCode } from './problems';
 import { currentWebConfig } from './web-config';
@@ -157,17 +159,35 @@ async function getJson<T>(path: string, caller: Caller | null = null): Promise<T
   }
 }
 
+/**
+ * A response body checked against the shared contract (@sandscope/api). A body
+ * that does not match is the agent's fault, not the page's: it becomes a
+ * bad_gateway problem naming the first field that is wrong, instead of a page
+ * that renders `undefined` — or an outcome it was never sent.
+ */
+export function parseContract<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'the body';
+  throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: `The agent’s ${what} does not match the contract at ${where}: ${issue?.message ?? 'invalid'}.` });
+}
+
+async function getParsed<S extends z.ZodType>(schema: S, path: string, caller: Caller | null): Promise<z.infer<S>> {
+  return parseContract(schema, await getJson<unknown>(path, caller), `answer to ${path.split('?')[0]}`);
+}
+
 /** The Set-Cookie headers the agent sent, to relay to the browser unchanged. */
 export function setCookiesOf(res: Response): string[] {
   return res.headers.getSetCookie();
 }
 
 export async function listRuns(page: number, pageSize: number): Promise<RunList> {
-  return getJson<RunList>(`/v1/runs?page=${encodeURIComponent(page)}&pageSize=${encodeURIComponent(pageSize)}`, await callerFromPage());
+  return getParsed(runListSchema, `/v1/runs?page=${encodeURIComponent(page)}&pageSize=${encodeURIComponent(pageSize)}`, await callerFromPage());
 }
 
 export async function getRun(id: string): Promise<RunDetail> {
-  return getJson<RunDetail>(`/v1/runs/${encodeURIComponent(id)}`, await callerFromPage());
+  return getParsed(runDetailSchema, `/v1/runs/${encodeURIComponent(id)}`, await callerFromPage());
 }
 
 export const getCorpus = () => getJson<Corpus>('/v1/corpus');
@@ -208,20 +228,26 @@ export async function startRun(body: RunRequest, caller: Caller): Promise<Respon
 export async function approveRun(id: string, caller: Caller): Promise<{ run: RunResult; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/approve`, { method: 'POST', body: {}, caller, timeoutMs: READ_TIMEOUT_MS * 8 });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
-  const body = (await res.json()) as { run: RunResult };
-  return { run: body.run, setCookies: setCookiesOf(res) };
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent approved the run but did not answer with JSON.' });
+  }
+  return { run: parseContract(approvalResponseSchema, body, 'approval').run, setCookies: setCookiesOf(res) };
 }
 
 /** Mark a run (`POST /v1/runs/:id/feedback`); the agent keeps one mark per run, so this replaces any earlier one. */
 export async function markRun(id: string, body: { label: FeedbackLabel; note: string | null }, caller: Caller): Promise<{ feedback: Feedback; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/feedback`, { method: 'POST', body, caller });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  let saved: unknown;
   try {
-    const parsed = (await res.json()) as { feedback: Feedback };
-    return { feedback: parsed.feedback, setCookies: setCookiesOf(res) };
+    saved = await res.json();
   } catch {
     throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent saved the mark but did not answer with JSON.' });
   }
+  return { feedback: parseContract(feedbackResponseSchema, saved, 'saved mark').feedback, setCookies: setCookiesOf(res) };
 }
 
 export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };

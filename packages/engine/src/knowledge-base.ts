@@ -4,6 +4,7 @@ import { type AnswerabilityModel, type Bands, parseModel } from './answerability
 import { type SectionRole, sectionsOfPassage } from './answerability/section-role.ts';
 import shippedModel from './answerability/answerability-model.json' with { type: 'json' };
 import { draftExtractive } from './answer/extractive.ts';
+import { footnoteIds, footnoteMarks } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
@@ -178,8 +179,7 @@ export class KnowledgeBase {
 export type { Adjudication, Assessment, Decision };
 
 export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf: (id: string) => Chunk | undefined, timingsMs: Record<string, number>): AskResult {
-  const sourceIds: string[] = [];
-  for (const c of claims) for (const id of c.citations) if (!sourceIds.includes(id)) sourceIds.push(id);
+  const sourceIds = footnoteIds(claims);
   const sources = sourceIds.flatMap((id) => {
     const c = chunkOf(id);
     return c ? [{ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text }] : [];
@@ -187,7 +187,7 @@ export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf
   const answer =
     exam.verdict === 'refused'
       ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim()
-      : claims.map((c) => `${c.text} ${c.citations.map((id) => `[${sourceIds.indexOf(id) + 1}]`).join('')}`).join(' ');
+      : claims.map((c) => `${c.text} ${footnoteMarks(c.citations, sourceIds)}`).join(' ');
   const round = (n: number) => Math.round(n * 1000) / 1000;
   return {
     verdict: exam.verdict,

@@ -32,7 +32,12 @@ export interface Chunk {
 /** Where the gate places a question's evidence. */
 export type Band = 'insufficient' | 'ambiguous' | 'sufficient';
 
-/** What the user is told. `partial` is an ambiguous band let through by adjudication, flagged. */
+/**
+ * The evidence gate's decision: does the library answer this? `partial` is an
+ * ambiguous band let through by adjudication, flagged. A run can still stop
+ * short of answering after the gate (escalate, await_approval): what a person
+ * is told is the run's outcome (orchestrator/outcome.ts), read from both.
+ */
 export type Verdict = 'answered' | 'partial' | 'refused';
 
 /** A retrieved passage with its raw (unnormalised) and fused scores. */

@@ -24,6 +24,35 @@ describe('sandscope ask', () => {
     expect(Array.isArray(r['providers'])).toBe(true);
   });
 
+  it('says ESCALATED once, and never ANSWERED, when every provider fails (issue 13: the verdict and terminal contradicted)', async () => {
+    const question = 'What is the connection pool ceiling for orders-db?';
+    expect(await main(['ask', '--fail-provider', 'offline', question])).toBe(0);
+    const lines = io.out.split('\n');
+    expect(lines[0]).toMatch(/^ESCALATED — no answer; a person takes over  \[workload triage, run [0-9a-f-]+\]$/);
+    expect(io.out).not.toMatch(/ANSWERED|PARTIAL|Sources:/);
+    expect(io.out).toContain('the model call failed (ALL_PROVIDERS_FAILED)');
+
+    expect(await main(['ask', '--json', '--fail-provider', 'offline', question])).toBe(0);
+    const r = JSON.parse(io.out.slice(io.out.indexOf('{'))) as Record<string, unknown>;
+    // The gate's verdict is kept as the gate said it; the outcome is what the run amounts to.
+    expect(r).toMatchObject({ outcome: 'escalated', terminal: 'escalate', verdict: 'answered', claims: [], sources: [] });
+  });
+
+  it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {
+    expect(await main(['ask', '--workload', 'change', 'Can we raise the orders-db connection pool ceiling during an incident?'])).toBe(0);
+    expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves  \[workload change, run /);
+    expect(io.out).not.toMatch(/^ANSWERED/m);
+
+    // The proposed action is stated once and cites the Sources list by number, never by chunk id or by repeating a claim.
+    const action = io.out.slice(io.out.indexOf('Proposed action'), io.out.indexOf('\nRisk '));
+    const answer = io.out.slice(0, io.out.indexOf('\nSources:'));
+    expect(action).toMatch(/\d+ points?, cited (\[\d+\])+/);
+    expect(action).not.toMatch(/\[[a-z0-9-]+#[a-z0-9-]+\]/);
+    const firstClaim = answer.split('\n').find((l) => / \[1\]/.test(l))!.split(' [1]')[0]!;
+    expect(action).not.toContain(firstClaim.slice(0, 40));
+    for (const n of action.match(/\[(\d+)\]/g)!) expect(io.out).toContain(`  ${n} `);
+  });
+
   it('--trace prints the nodes visited, the provider of each call, tokens and cost', async () => {
     expect(await main(['ask', '--trace', 'What is the connection pool ceiling for orders-db?'])).toBe(0);
     expect(io.out).toMatch(/Trace \(run [0-9a-f-]+\):/);

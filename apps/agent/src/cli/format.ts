@@ -1,55 +1,45 @@
-import type { AskResult } from '@sandscope/engine';
-import type { NodeEvent, RunEvent, RunResult } from '@sandscope/engine/orchestrator/index';
+import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator/index';
 
-const VERDICT_LINE: Record<AskResult['verdict'], string> = {
-  answered: 'ANSWERED',
-  partial: 'PARTIAL — adjudicated from ambiguous evidence; confirm before acting',
-  refused: 'REFUSED — the library does not answer this',
-};
-
-const TERMINAL_LINE: Record<RunResult['terminal'], string> = {
-  emit: 'EMIT — verified; risk at or below the line',
-  await_approval: 'AWAITING APPROVAL — the proposed action is above the risk line; a person must approve it (a new run)',
-  escalate: 'ESCALATED — no draft could be verified against the passages; a person takes over',
-  refuse: 'REFUSED — no draft was requested',
-};
-
-/** The human rendering of an ask result: answer with footnotes, sources, verdict, band and score. */
-export function formatAskResult(r: AskResult): string {
-  const lines: string[] = [];
-  const score = r.score === null ? 'unscored' : `score ${r.score}`;
-  lines.push(`${VERDICT_LINE[r.verdict]}  (band ${r.band}, ${score}${r.degraded ? ', DEGRADED: lexical only' : ''})`, '');
-  if (r.verdict === 'refused') {
-    lines.push('Why:');
-    for (const reason of r.reasons) lines.push(`  - ${reason}`);
-  } else {
-    lines.push(r.answer, '', 'Sources:');
-    r.sources.forEach((s, i) => lines.push(`  [${i + 1}] ${s.doc} › ${s.heading}  (${s.chunkId})`));
-    lines.push('', 'Why:');
-    for (const reason of r.reasons) lines.push(`  - ${reason}`);
-  }
-  return lines.join('\n');
+/** The outcome's headline as the CLI prints it: the name upper-cased, the explanation after the dash as written. */
+function headline(title: string): string {
+  const dash = title.indexOf(' — ');
+  return dash < 0 ? title.toUpperCase() : `${title.slice(0, dash).toUpperCase()}${title.slice(dash)}`;
 }
 
 const usd = (n: number) => `$${n.toFixed(6)}`;
 
-/** A whole run: terminal, the ask rendering, the proposed action and its risk, and optionally the trace. */
+/**
+ * A whole run, led by its outcome — one headline, never a verdict line and a
+ * terminal line that can disagree (issue 13: an escalated run printed
+ * ESCALATED then ANSWERED). Then the evidence, the answer with its footnotes
+ * and sources (only when there is a verified answer), why, the proposed
+ * action and its risk, and optionally the trace.
+ */
 export function formatRunResult(r: RunResult, options: { trace?: boolean } = {}): string {
-  const lines: string[] = [`${TERMINAL_LINE[r.terminal]}  [workload ${r.workload}, run ${r.runId}]`];
-  if (r.terminal === 'escalate') {
-    const score = r.score === null ? 'unscored' : `score ${r.score}`;
-    lines.push(`${VERDICT_LINE[r.verdict]}  (band ${r.band}, ${score})`, '', r.answer, '', 'Why:');
-    for (const reason of r.reasons) lines.push(`  - ${reason}`);
+  const words = OUTCOME_WORDS[r.outcome];
+  const lines: string[] = [`${headline(words.title)}  [workload ${r.workload}, run ${r.runId}]`];
+  // A held draft keeps the gate's flag: say it is partial, in the partial outcome's own words.
+  if (r.outcome === 'awaiting_approval' && r.verdict === 'partial') lines.push(headline(OUTCOME_WORDS.partial.title));
+  const score = r.score === null ? 'unscored' : `score ${r.score}`;
+  lines.push(words.detail, `Evidence: band ${r.band}, ${score}${r.degraded ? ', DEGRADED: lexical only' : ''}`, '');
+  if (outcomeHasAnswer(r.outcome)) {
+    lines.push(r.answer, '', 'Sources:');
+    r.sources.forEach((s, i) => lines.push(`  [${i + 1}] ${s.doc} › ${s.heading}  (${s.chunkId})`));
+    lines.push('');
+  } else if (r.outcome === 'escalated') {
+    lines.push(r.answer, '');
+  }
+  lines.push('Why:');
+  for (const reason of r.reasons) lines.push(`  - ${reason}`);
+  if (r.outcome === 'escalated') {
     const last = r.attempts[r.attempts.length - 1];
     if (last && last.failures.length > 0) {
       lines.push('', `Last draft (attempt ${last.attempt}) failed verification:`);
       for (const f of last.failures) lines.push(`  - ${f.claim === 0 ? 'the draft' : `claim ${f.claim}`}: ${f.reasons.join('; ')}`);
     }
-  } else {
-    lines.push(formatAskResult(r));
   }
   if (r.action) {
-    lines.push('', r.terminal === 'await_approval' ? 'Proposed action (NOT emitted — awaiting approval):' : 'Proposed action:');
+    lines.push('', r.outcome === 'awaiting_approval' ? 'Proposed action (NOT emitted — awaiting approval):' : 'Proposed action:');
     for (const l of r.action.split('\n')) lines.push(`  ${l}`);
   }
   if (r.risk) {

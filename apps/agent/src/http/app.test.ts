@@ -190,7 +190,7 @@ describe('the agent API over the default (offline) stack', () => {
       expect(page).toMatchObject({ page: 1, pageSize: 1 });
       expect(page.runs).toHaveLength(1);
       expect(page.total).toBeGreaterThanOrEqual(2);
-      expect(Object.keys(page.runs[0]!).sort()).toEqual(['band', 'costUsd', 'createdAt', 'id', 'parentRunId', 'question', 'score', 'status', 'terminal', 'verdict', 'workload']);
+      expect(Object.keys(page.runs[0]!).sort()).toEqual(['band', 'costUsd', 'createdAt', 'id', 'outcome', 'parentRunId', 'question', 'score', 'status', 'terminal', 'verdict', 'workload']);
       const bad = await app.request('/v1/runs?pageSize=500', { headers: AUTH });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({ error: { code: 'invalid_request', message: `pageSize must be at most 100. ${API_ERRORS.invalid_request.remedy}` } });

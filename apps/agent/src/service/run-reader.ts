@@ -1,5 +1,7 @@
+import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
+import { outcomeOf } from '@sandscope/engine/orchestrator/index';
 import { type Database, type FeedbackLabel, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 
@@ -11,6 +13,8 @@ export interface RunListItem {
   readonly status: RunStatus;
   readonly terminal: string | null;
   readonly verdict: string | null;
+  /** What the run amounts to (outcomeOf); null until it reaches a terminal. */
+  readonly outcome: Outcome | null;
   readonly band: string | null;
   readonly score: number | null;
   readonly costUsd: number;
@@ -157,12 +161,25 @@ function listItem(r: RunSummary, score: number | null): RunListItem {
     status: r.status,
     terminal: r.terminal,
     verdict: r.verdict,
+    outcome: recordedOutcome(r.verdict, r.terminal),
     band: r.band,
     score,
     costUsd: r.costUsd,
     createdAt: r.createdAt,
     parentRunId: r.parentRunId,
   };
+}
+
+/**
+ * The outcome of a stored run, read from its recorded verdict and terminal.
+ * Derived at read time rather than stored: it is a pure function of two
+ * recorded columns, so every run — those recorded before the outcome existed
+ * included — reads the same way the CLI and the stream showed it.
+ */
+function recordedOutcome(verdict: string | null, terminal: string | null): Outcome | null {
+  const v = verdictSchema.safeParse(verdict);
+  const t = terminalSchema.safeParse(terminal);
+  return v.success && t.success ? outcomeOf(v.data, t.data) : null;
 }
 
 function storedResult(run: RunRecord): Pick<RunResultView, 'action' | 'reasons' | 'spend'> | null {

@@ -1,5 +1,6 @@
 'use client';
 
+import { nodeEventSchema, providerEventSchema, runResultSchema } from '@sandscope/api';
 import { useEffect, useRef, useState } from 'react';
 import type { NodeEvent, Provider, ProviderEvent, RunResult, Workload } from '@/lib/agent-types';
 import { claimsFromResult } from '@/components/answer';
@@ -97,10 +98,18 @@ export function ConsoleForm({ providers, initialQuestion, initialWorkload }: { p
           return;
         }
         const runId = typeof data.runId === 'string' ? data.runId : state.runId;
-        if (m.event === 'node') update({ runId, nodes: [...state.nodes, data as unknown as NodeEvent] });
-        else if (m.event === 'provider') update({ runId, providers: [...state.providers, data as unknown as ProviderEvent] });
-        else if (m.event === 'result') update({ runId, result: data as unknown as RunResult });
-        else if (m.event === 'error') update({ runId, problem: problemOf(data, 500) });
+        // Each event is checked against the shared contract: a node or provider event that does not match is
+        // skipped (the trace is a view), a result that does not match is a problem, never a guessed outcome.
+        if (m.event === 'node') {
+          const node = nodeEventSchema.safeParse(data);
+          if (node.success) update({ runId, nodes: [...state.nodes, node.data] });
+        } else if (m.event === 'provider') {
+          const provider = providerEventSchema.safeParse(data);
+          if (provider.success) update({ runId, providers: [...state.providers, provider.data] });
+        } else if (m.event === 'result') {
+          const result = runResultSchema.safeParse(data);
+          update(result.success ? { runId, result: result.data } : { runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } });
+        } else if (m.event === 'error') update({ runId, problem: problemOf(data, 500) });
       });
       update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
     } catch (error) {
@@ -214,6 +223,7 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
           <RunOutcome
             view={{
               runId: r.runId,
+              outcome: r.outcome,
               verdict: r.verdict,
               band: r.band,
               score: r.score,

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { TerminalTag, VerdictTag } from '@/components/outcome';
+import { OutcomeTag, TerminalTag } from '@/components/outcome';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, listRuns } from '@/lib/agent';
 import { score, shortId, usd, when } from '@/lib/format';
@@ -39,7 +39,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   <th>asked (UTC)</th>
                   <th>question</th>
                   <th>workload</th>
-                  <th>verdict</th>
+                  <th>outcome</th>
                   <th>ended at</th>
                   <th className="num">score</th>
                   <th className="num">cost</th>
@@ -58,7 +58,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     <td className="question-cell">{r.question}</td>
                     <td>{r.workload}</td>
                     <td>
-                      <VerdictTag verdict={r.verdict} status={r.status} />
+                      <OutcomeTag outcome={r.outcome} status={r.status} />
                       {r.status !== 'completed' ? <span className={`tag tag-${r.status}`}>{r.status}</span> : null}
                     </td>
                     <td>

@@ -30,6 +30,9 @@ describe('createApprovalRun', () => {
     expect(approved.parentRunId).toBe(gated.runId);
     expect(approved.approvedFrom).toBe(gated.runId);
     expect(approved.terminal).toBe('emit');
+    // The outcome follows the new terminal: the gated run stays awaiting approval, the approval run answers.
+    expect(gated.outcome).toBe('awaiting_approval');
+    expect(approved.outcome).toBe(gated.verdict === 'partial' ? 'partial' : 'answered');
     expect(approved.claims).toEqual(gated.claims);
     expect(approved.sources).toEqual(gated.sources);
     expect(approved.action).toBe(gated.action);

@@ -1,4 +1,5 @@
 import type { Clock, NodeEvent } from './events.ts';
+import { outcomeOf } from './outcome.ts';
 import type { RunResult } from './run-result.ts';
 
 /** Approving a run that is not waiting for approval. A 409 at the HTTP boundary (docs/API.md). */
@@ -50,6 +51,8 @@ export function createApprovalRun(gated: RunResult, options: ApprovalOptions = {
     parentRunId: gated.runId,
     approvedFrom: gated.runId,
     terminal: 'emit',
+    // Copied from a run that was held; the new terminal changes what it amounts to.
+    outcome: outcomeOf(copy.verdict, 'emit'),
     reasons: [...copy.reasons, reason],
     attempts: [],
     trace: [start, end],

@@ -41,4 +41,5 @@ export { checkDraft, feedbackFor, numbersIn, identifiersIn, type ClaimFailure, t
 export { stackModelFactory, bareModelFactory, type RunModel, type RunModelFactory, type RunModelRequest, type RunSpend, type StackModelFactoryOptions } from './model-factory.ts';
 export { createApprovalRun, NotAwaitingApprovalError, type ApprovalOptions } from './approval.ts';
 export { toRunResult, type RunResult, type AttemptRecord } from './run-result.ts';
+export { OUTCOMES, OUTCOME_WORDS, outcomeOf, outcomeHasAnswer, type Outcome, type OutcomeWords } from './outcome.ts';
 export type { Attempt, RunState, RunUpdate } from './state.ts';

@@ -3,6 +3,7 @@ import type { Terminal, Workload } from '../types.ts';
 import type { ClaimFailure } from './citation-check.ts';
 import type { ProviderRunEvent, RunEvent } from './events.ts';
 import type { RunSpend } from './model-factory.ts';
+import { type Outcome, outcomeOf } from './outcome.ts';
 import type { RiskAssessment } from './risk-scorer.ts';
 import type { Attempt, RunState } from './state.ts';
 
@@ -27,7 +28,14 @@ export interface RunResult extends AskResult {
   readonly question: string;
   readonly workload: Workload;
   readonly corpusVersion: string;
+  /**
+   * Where the graph stopped. `verdict` (from AskResult) stays the evidence
+   * gate's decision, which a later stop can overrule: read `outcome` for what
+   * the run amounts to.
+   */
   readonly terminal: Terminal;
+  /** outcomeOf(verdict, terminal): the one word the CLI, the API and the website show. */
+  readonly outcome: Outcome;
   readonly risk: RiskAssessment | null;
   /** The proposed action's text, when the run got as far as proposing one. */
   readonly action: string | null;
@@ -95,6 +103,7 @@ export function toRunResult(state: RunState, kb: KnowledgeBase, meta: RunMeta): 
     workload: state.workload,
     corpusVersion: meta.corpusVersion,
     terminal: state.terminal,
+    outcome: outcomeOf(exam.verdict, state.terminal),
     risk: state.risk ?? null,
     action: state.action?.text ?? null,
     attempts,

@@ -42,6 +42,7 @@ describe('a run of each terminal (offline stack)', () => {
     const r = await orchestrator.run({ question: 'How do we configure DNS resolvers and nameservers?' });
     expect(r.terminal).toBe('refuse');
     expect(r.verdict).toBe('refused');
+    expect(r.outcome).toBe('refused');
     expect(path(r.trace)).toEqual(['classify', 'retrieve', 'assess_evidence', 'refuse']);
     expect(r.attempts).toEqual([]);
     expect(r.providers).toEqual([]);
@@ -52,6 +53,7 @@ describe('a run of each terminal (offline stack)', () => {
   it('stops a change review of a tier-1 service at await_approval', async () => {
     const r = await orchestrator.run({ question: 'Can we raise the orders-db connection pool ceiling during an incident?', workload: 'change' });
     expect(r.terminal).toBe('await_approval');
+    expect(r.outcome).toBe('awaiting_approval');
     expect(r.workload).toBe('change');
     expect(r.risk?.service).toBe('orders-db');
     expect(r.risk!.score).toBeGreaterThan(r.risk!.threshold);
@@ -65,6 +67,7 @@ describe('a run of each terminal (offline stack)', () => {
   it('emits a low-risk change (an act on a tier-4 leaf: nothing depends on it)', async () => {
     const r = await orchestrator.run({ question: 'Can we raise the report-scheduler job deadline to 60 minutes?', workload: 'change' });
     expect(r.terminal).toBe('emit');
+    expect(r.outcome).toBe('answered');
     expect(r.risk?.service).toBe('report-scheduler');
     expect(r.risk!.score).toBeLessThanOrEqual(r.risk!.threshold);
     expect(path(r.trace)).toEqual(['classify', 'retrieve', 'assess_evidence', 'hypothesise', 'verify', 'propose_action', 'risk_gate', 'emit']);
@@ -80,8 +83,20 @@ describe('a run of each terminal (offline stack)', () => {
     expect(endOf(r.trace, 'adjudicate').data['decision']).toBe('partial');
     expect(r.verdict).toBe('partial');
     expect(r.terminal).toBe('emit');
+    expect(r.outcome).toBe('partial');
     expect(endOf(r.trace, 'emit').data['verdict']).toBe('partial');
     expect(r.action).toContain('PARTIAL');
+  });
+
+  it('escalates when every provider fails, and its outcome says so: the gate let it through, but nothing is answered', async () => {
+    const r = await orchestrator.run({ question: 'What is the connection pool ceiling for orders-db?', failProviders: ['offline'] });
+    expect(r.terminal).toBe('escalate');
+    // The gate's verdict stays what the gate said; the outcome is what the person is told.
+    expect(r.verdict).toBe('answered');
+    expect(r.outcome).toBe('escalated');
+    expect(r.claims).toEqual([]);
+    expect(r.sources).toEqual([]);
+    expect(r.answer).toMatch(/^Escalated to a person/);
   });
 
   it('gives the same gate decision to the same question under every workload (a workload cannot loosen the gate)', async () => {

@@ -128,13 +128,23 @@ describe('workloads are data', () => {
     expect(TRIAGE.queryBuilder('plain question', null)).toBe('plain question');
   });
 
-  it('proposes text-only actions that carry their citations and the partial flag', () => {
-    const claims = [{ text: 'The ceiling is 100.', citations: ['a#b'] }];
+  it('proposes the action once: no claim repeated, cited by the answer\'s footnote numbers (issue 13: the answer read twice)', () => {
+    const claims = [
+      { text: 'The ceiling is 100.', citations: ['a#b'] },
+      { text: 'It is not raised during incidents.', citations: ['c#d', 'a#b'] },
+    ];
+    for (const workload of [TRIAGE, CHANGE, POSTMORTEM]) {
+      const action = workload.proposeAction({ question: 'Raise it?', claims, verdict: 'answered' });
+      expect(action.text).not.toContain('The ceiling is 100.');
+      expect(action.text).not.toContain('not raised during incidents');
+      expect(action.text).not.toMatch(/a#b|c#d/);
+      // the same numbers the answer's footnotes use: first-cited order
+      expect(action.text).toContain('2 points, cited [1][2]');
+      expect(action.text).not.toContain('PARTIAL');
+    }
     const change = CHANGE.proposeAction({ question: 'Raise it?', claims, verdict: 'partial' });
     expect(change.kind).toBe('change');
-    expect(change.text).toContain('[a#b]');
     expect(change.text).toContain('PARTIAL');
-    expect(TRIAGE.proposeAction({ question: 'q', claims, verdict: 'answered' }).text).not.toContain('PARTIAL');
   });
 
   it('parses user input: default triage, one-line message for an unknown workload', () => {

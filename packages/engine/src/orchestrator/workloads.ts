@@ -1,4 +1,5 @@
 import type { Estate } from '../corpus/estate.ts';
+import { footnoteIds, footnoteMarks } from '../answer/footnotes.ts';
 import type { Claim, Verdict, Workload } from '../types.ts';
 import { type RiskAssessment, type RiskInput, type RiskWeights, scoreRisk, servicesNamed } from './risk-scorer.ts';
 
@@ -49,8 +50,15 @@ function withContext(question: string, context: readonly string[]): string {
   return extra.length ? `${question}\n${extra.join(' ')}` : question;
 }
 
-function citedSteps(claims: readonly Claim[]): string {
-  return claims.map((c, i) => `${i + 1}. ${c.text} [${c.citations.join('; ')}]`).join('\n');
+/**
+ * Where the action's substance is: the verified answer, referred to — not
+ * repeated. Every run that proposes an action also shows its answer, so
+ * restating each claim with its raw chunk ids made the answer read twice
+ * (issue 13); the footnote numbers are the answer's own (footnoteIds).
+ */
+function theAnswerCited(claims: readonly Claim[]): string {
+  const order = footnoteIds(claims);
+  return `the answer above (${claims.length} point${claims.length === 1 ? '' : 's'}, cited ${footnoteMarks(order, order)})`;
 }
 
 const PARTIAL_NOTE = 'PARTIAL: adjudicated from ambiguous evidence — confirm against the cited passages before acting on it.';
@@ -77,8 +85,7 @@ export const TRIAGE: WorkloadDefinition = {
     text: [
       `Triage advice for: ${question}`,
       ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
-      'From the cited passages:',
-      citedSteps(claims),
+      `Act on ${theAnswerCited(claims)}, in its order.`,
       'Advisory text only — Sandscope executes nothing; the responder decides.',
     ].join('\n'),
   }),
@@ -101,8 +108,7 @@ export const CHANGE: WorkloadDefinition = {
     text: [
       `Change under review: ${question}`,
       ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
-      'What the library requires of it:',
-      citedSteps(claims),
+      `What the library requires of it: ${theAnswerCited(claims)}.`,
       'Sandscope executes nothing; the change proceeds only if a person carries it out.',
     ].join('\n'),
   }),
@@ -124,7 +130,7 @@ export const POSTMORTEM: WorkloadDefinition = {
     text: [
       `Postmortem draft for: ${question}`,
       ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
-      citedSteps(claims),
+      `The facts: ${theAnswerCited(claims)}.`,
       'Draft text only — for the incident owner to review and publish.',
     ].join('\n'),
   }),

@@ -1,4 +1,5 @@
-import { AgentProblem, callerFromRequest, setCookiesOf, startRun } from '@/lib/agent';
+import { runResultSchema } from '@sandscope/api';
+import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
 import type { RunResult } from '@/lib/agent-types';
 import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
 import { parseRunRequest } from '@/lib/run-request';
@@ -88,7 +89,14 @@ export async function POST(request: Request): Promise<Response> {
       try {
         const data = JSON.parse(m.data) as Record<string, unknown>;
         if (typeof data.runId === 'string') runId ??= data.runId;
-        if (m.event === 'result') result = data as unknown as RunResult;
+        if (m.event === 'result') {
+          try {
+            result = parseContract(runResultSchema, data, 'result');
+          } catch (error) {
+            if (!(error instanceof AgentProblem)) throw error;
+            failure = error.problem;
+          }
+        }
         if (m.event === 'error') {
           const e = (data.error ?? {}) as { code?: unknown; message?: unknown };
           failure = { code: isProblemCode(e.code) ? e.code : 'internal', status: 500, ...(typeof e.message === 'string' ? { message: e.message } : {}) };

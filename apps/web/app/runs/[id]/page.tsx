@@ -101,11 +101,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <RunOutcome
         view={{
           runId: run.id,
+          outcome: run.outcome,
           verdict: run.verdict,
           band: run.band,
           score: run.score,
           terminal: run.terminal,
-          reasons: run.reasons ?? [],
+          reasons: run.reasons,
           claims: claims.map((c) => ({ text: c.text, citations: c.citations })),
           answer: run.answer,
           risk: run.risk,

@@ -1,0 +1,169 @@
+import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/orchestrator/outcome';
+import { z } from 'zod';
+
+/*
+ * The agent's run responses (docs/API.md) as zod schemas: what the agent's
+ * HTTP tests hold its responses to, and what the website parses them with
+ * instead of casting. One file on purpose: the website's compiler options
+ * cannot follow a relative `.ts` import, and a package it cannot type-check is
+ * a contract it cannot use. The only import from the engine is the outcome
+ * vocabulary, which imports nothing but types.
+ *
+ * Objects are not strict: a field the agent adds is ignored (stripped) by an
+ * older website rather than breaking it; a field the website reads is checked.
+ */
+
+export { OUTCOME_WORDS, OUTCOMES, outcomeHasAnswer, type Outcome, type OutcomeWords };
+
+export const outcomeSchema = z.enum(OUTCOMES);
+export const verdictSchema = z.enum(['answered', 'partial', 'refused']);
+export const bandSchema = z.enum(['insufficient', 'ambiguous', 'sufficient']);
+export const terminalSchema = z.enum(['refuse', 'escalate', 'await_approval', 'emit']);
+export const workloadSchema = z.enum(['triage', 'change', 'postmortem']);
+export const runStatusSchema = z.enum(['running', 'completed', 'interrupted', 'failed']);
+export const providerEventKindSchema = z.enum(['served', 'failed', 'rate_limited', 'skipped_cooldown', 'injected_failure']);
+
+export type Verdict = z.infer<typeof verdictSchema>;
+export type Band = z.infer<typeof bandSchema>;
+export type Terminal = z.infer<typeof terminalSchema>;
+export type Workload = z.infer<typeof workloadSchema>;
+export type RunStatus = z.infer<typeof runStatusSchema>;
+export type ProviderEventKind = z.infer<typeof providerEventKindSchema>;
+
+/** A cited passage. */
+export const sourceSchema = z.object({ chunkId: z.string(), doc: z.string(), heading: z.string(), text: z.string() });
+export type Source = z.infer<typeof sourceSchema>;
+
+/** The deterministic risk score on the proposed action; `factors` are readable lines. */
+export const riskSchema = z.object({
+  score: z.number(),
+  factors: z.array(z.string()),
+  threshold: z.number(),
+  service: z.string().optional(),
+});
+export type Risk = z.infer<typeof riskSchema>;
+
+/** A node starting or ending, streamed as `event: node` and stored as a span. */
+export const nodeEventSchema = z.object({
+  runId: z.string(),
+  seq: z.number(),
+  node: z.string(),
+  kind: z.enum(['start', 'end', 'event']),
+  at: z.string(),
+  durationMs: z.number().optional(),
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type NodeEvent = z.infer<typeof nodeEventSchema>;
+
+/** A provider event: streamed (`tokensIn`/`tokensOut`) or stored (`tokens`, their sum). */
+export const providerEventSchema = z.object({
+  runId: z.string().optional(),
+  seq: z.number().optional(),
+  provider: z.string(),
+  kind: providerEventKindSchema,
+  status: z.number().optional(),
+  message: z.string().optional(),
+  latencyMs: z.number().optional(),
+  tokensIn: z.number().optional(),
+  tokensOut: z.number().optional(),
+  tokens: z.number().optional(),
+  costUsd: z.number().optional(),
+  at: z.string().optional(),
+});
+export type ProviderEvent = z.infer<typeof providerEventSchema>;
+
+/** The service always runs under RUN_BUDGET_USD, so a ceiling is always reported. */
+export const spendSchema = z.object({
+  reservedUsd: z.number(),
+  spentUsd: z.number(),
+  ceilingUsd: z.number(),
+  ledger: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+export type Spend = z.infer<typeof spendSchema>;
+
+/**
+ * `event: result` of `POST /v1/runs`, and `run` of `POST /v1/runs/:id/approve`.
+ * `verdict` is the evidence gate's decision and `terminal` where the run
+ * stopped; `outcome` is the one reading of the two that every surface shows.
+ */
+export const runResultSchema = z.object({
+  runId: z.string(),
+  parentRunId: z.string().nullable(),
+  verdict: verdictSchema,
+  band: bandSchema,
+  score: z.number().nullable(),
+  reasons: z.array(z.string()),
+  answer: z.string(),
+  claims: z.array(z.object({ text: z.string(), citations: z.array(z.string()) })),
+  sources: z.array(sourceSchema),
+  degraded: z.boolean(),
+  timingsMs: z.record(z.string(), z.number()).optional(),
+  terminal: terminalSchema,
+  outcome: outcomeSchema,
+  workload: workloadSchema,
+  risk: riskSchema.nullable(),
+  action: z.string().nullable(),
+  trace: z.array(nodeEventSchema).optional(),
+  providers: z.array(providerEventSchema).optional(),
+  spend: spendSchema.optional(),
+});
+export type RunResult = z.infer<typeof runResultSchema>;
+
+export const approvalResponseSchema = z.object({ run: runResultSchema });
+
+/** One line of `GET /v1/runs`. verdict, terminal and outcome are null until the run reaches a terminal. */
+export const runSummarySchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  workload: workloadSchema,
+  status: runStatusSchema,
+  terminal: terminalSchema.nullable(),
+  verdict: verdictSchema.nullable(),
+  outcome: outcomeSchema.nullable(),
+  band: bandSchema.nullable(),
+  score: z.number().nullable(),
+  costUsd: z.number().nullable(),
+  createdAt: z.string(),
+  parentRunId: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const runListSchema = z.object({
+  runs: z.array(runSummarySchema),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type RunList = z.infer<typeof runListSchema>;
+
+export const feedbackLabelSchema = z.enum(['wrong-answer', 'wrong-refusal', 'right']);
+export type FeedbackLabel = z.infer<typeof feedbackLabelSchema>;
+
+/** A run's one mark (`POST /v1/runs/:id/feedback`; marking again replaces it). */
+export const feedbackSchema = z.object({ label: feedbackLabelSchema, note: z.string().nullable(), createdAt: z.string() });
+export type Feedback = z.infer<typeof feedbackSchema>;
+
+export const feedbackResponseSchema = z.object({ feedback: feedbackSchema });
+
+/** `GET /v1/runs/:id`. */
+export const runDetailSchema = z.object({
+  run: runSummarySchema.extend({
+    answer: z.string().nullable(),
+    action: z.string().nullable(),
+    risk: riskSchema.nullable(),
+    reasons: z.array(z.string()),
+    /** Whether the asking session requested this run (it alone may approve it, T-17). */
+    sessionOwned: z.boolean(),
+    /** Why a run is `failed` or `interrupted`; null otherwise. */
+    error: z.string().nullable().optional(),
+    finishedAt: z.string().nullable().optional(),
+  }),
+  spans: z.array(nodeEventSchema),
+  claims: z.array(z.object({ index: z.number(), text: z.string(), citations: z.array(sourceSchema) })),
+  providerEvents: z.array(providerEventSchema),
+  spend: spendSchema.nullable(),
+  parent: z.object({ id: z.string(), terminal: terminalSchema.nullable() }).nullable(),
+  children: z.array(z.object({ id: z.string(), terminal: terminalSchema.nullable(), createdAt: z.string() })),
+  feedback: feedbackSchema.nullable().optional(),
+});
+export type RunDetail = z.infer<typeof runDetailSchema>;
