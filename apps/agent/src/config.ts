@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { AdjudicationMode } from '@sandscope/engine';
 import type { LimiterPolicy } from './limits/limiter.ts';
 
 /**
@@ -46,6 +47,12 @@ export interface AgentConfig {
    * behalf of whoever reaches it, so it is opened to the network only on request.
    */
   readonly website: { readonly port: number; readonly host: string };
+  /**
+   * ADJUDICATOR — who judges the questions the answerability model is unsure of:
+   * `offline` (default; the rules alone) or `model` (an LLM through the router,
+   * over the wider adjudicated band; without a usable judgement, decided as offline).
+   */
+  readonly adjudication: AdjudicationMode;
 }
 
 /** What `serve` gets: the token is guaranteed. */
@@ -196,6 +203,15 @@ function urlVar(name: string, protocols: readonly string[], remedy: string) {
 
 const textVar = (name: string) => envVar<string>({ name, parse: (raw) => ({ ok: true, value: raw }) });
 
+/** ADJUDICATOR, declared once: the service's schema and the CLI's model services both read it here. */
+export const ADJUDICATOR_VAR = envVar<AdjudicationMode>({
+  name: 'ADJUDICATOR',
+  parse: (raw) =>
+    raw === 'offline' || raw === 'model'
+      ? { ok: true, value: raw }
+      : { ok: false, problem: `must be offline or model (got ${shown(raw, false)}). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.` },
+});
+
 /**
  * The schema. A factory only because `requireToken` differs between `serve` and
  * the CLI; every variable is declared once, here.
@@ -267,6 +283,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         'Set it to the longest question to accept, in characters, such as 1000.',
       ),
       CORPUS_DIR: textVar('CORPUS_DIR'),
+      ADJUDICATOR: ADJUDICATOR_VAR,
     })
     .superRefine((env, ctx) => {
       if (requireToken && env.AGENT_TOKEN === undefined) {
@@ -344,6 +361,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         maxQuestionChars: env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars,
         corpusDir: env.CORPUS_DIR ?? CONFIG_DEFAULTS.corpusDir,
         website: { port: env.WEB_PORT ?? CONFIG_DEFAULTS.webPort, host: env.WEB_HOST ?? CONFIG_DEFAULTS.webHost },
+        adjudication: env.ADJUDICATOR ?? 'offline',
       };
     });
 }

@@ -1,4 +1,4 @@
-import { HashingEmbedder, type KnowledgeBase, type Workload } from '@sandscope/engine';
+import { type AdjudicationMode, HashingEmbedder, type KnowledgeBase, type Workload } from '@sandscope/engine';
 import {
   candidatesFromConfigs,
   InMemoryCacheStore,
@@ -22,6 +22,7 @@ import {
   type RunResult,
   stackModelFactory,
 } from '@sandscope/engine/orchestrator/index';
+import { ADJUDICATOR_VAR } from './config.ts';
 import { secretScrubberFor } from './secrets.ts';
 import { UserError } from './user-error.ts';
 
@@ -42,6 +43,8 @@ export interface ModelServices {
   readonly cache: SemanticCache;
   readonly budgetUsd: number;
   readonly models: RunModelFactory;
+  /** ADJUDICATOR: who judges the ambiguous band. */
+  readonly adjudication: AdjudicationMode;
 }
 
 export interface ModelServicesOptions {
@@ -73,7 +76,10 @@ export function modelServicesFromEnv(env: Env, options: ModelServicesOptions = {
   const cache = new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() });
   // Defect 3: the CLI prints provider failures too; the keys in `env` are scrubbed from them.
   const scrub = secretScrubberFor(env);
-  return { candidates, health, cache, budgetUsd, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
+  const adjudicator = ADJUDICATOR_VAR.safeParse(env['ADJUDICATOR']);
+  if (!adjudicator.success) throw new UserError(adjudicator.error.issues.map((i) => i.message).join('; '));
+  const adjudication = adjudicator.data ?? 'offline';
+  return { candidates, health, cache, budgetUsd, adjudication, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
 }
 
 /** Provider names a run may ask to fail: every known provider, configured or not, and the offline model. */
@@ -101,7 +107,7 @@ export function orchestratorFor(kb: KnowledgeBase, services: ModelServices): Orc
   let byServices = orchestrators.get(kb);
   if (!byServices) orchestrators.set(kb, (byServices = new WeakMap()));
   let orchestrator = byServices.get(services);
-  if (!orchestrator) byServices.set(services, (orchestrator = createOrchestrator({ kb, models: services.models })));
+  if (!orchestrator) byServices.set(services, (orchestrator = createOrchestrator({ kb, models: services.models, adjudication: services.adjudication })));
   return orchestrator;
 }
 

@@ -1,6 +1,6 @@
 import { type AnswerabilityFeatures, answerabilityFeatures, type CorpusKnowledge, type DocumentKnowledge } from './answerability/features.ts';
 import { type Adjudication, type Assessment, type Decision, decideAnswerability } from './answerability/decide.ts';
-import { type AnswerabilityModel, type Bands, parseModel } from './answerability/model.ts';
+import { type AdjudicationMode, type AnswerabilityModel, type Bands, bandsFor, parseModel } from './answerability/model.ts';
 import { type SectionRole, sectionsOfPassage } from './answerability/section-role.ts';
 import shippedModel from './answerability/answerability-model.json' with { type: 'json' };
 import { draftExtractive } from './answer/extractive.ts';
@@ -155,8 +155,8 @@ export class KnowledgeBase {
   }
 
   /** The one decision (the evaluation calls the same function on the same features). */
-  decide(features: AnswerabilityFeatures, model: AnswerabilityModel = this.model): Decision {
-    return decideAnswerability(features, model);
+  decide(features: AnswerabilityFeatures, model: AnswerabilityModel = this.model, mode: AdjudicationMode = 'offline'): Decision {
+    return decideAnswerability(features, model, bandsFor(model, mode));
   }
 
   async examine(question: string, options: { depth?: number; model?: AnswerabilityModel } = {}): Promise<Examination> {

@@ -95,3 +95,67 @@ function lexLess(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 1e-12) return a[i]! < b[i]!;
   return false;
 }
+
+/**
+ * What the bands decide on their own when an LLM adjudicates the ambiguous band
+ * (`ADJUDICATOR=model`): answers from the sufficient band that are false, refusals
+ * from the insufficient band that are false, and the share left to the adjudicator.
+ * The adjudicator's own verdicts are not in these figures; no model runs here.
+ */
+export function decidedOutside(items: readonly Scored[], bands: Bands) {
+  let nA = 0;
+  let nU = 0;
+  let fa = 0;
+  let fr = 0;
+  let deferredA = 0;
+  let deferredU = 0;
+  for (const { m, ratings } of items) {
+    const v = verdictUnder(m, ratings, bands);
+    const answerable = m.question.label === 'answerable';
+    if (answerable) nA++;
+    else nU++;
+    if (v.band === 'ambiguous') {
+      if (answerable) deferredA++;
+      else deferredU++;
+    } else if (answerable && v.verdict === 'refused') fr++;
+    else if (!answerable && v.verdict !== 'refused') fa++;
+  }
+  const n = nA + nU;
+  return {
+    nA,
+    nU,
+    falseAnswerRate: nU ? fa / nU : 0,
+    falseRefusalRate: nA ? fr / nA : 0,
+    deferralRate: n ? (deferredA + deferredU) / n : 0,
+    deferredAnswerable: deferredA,
+    deferredUnanswerable: deferredU,
+  };
+}
+
+/**
+ * Bands for a run with an LLM adjudicator: refuse below the highest cut whose
+ * false refusals meet their budget, answer from the lowest cut whose false
+ * answers meet theirs (both on the one-sided 95% upper bound, as `fitBands`);
+ * the model is unsure between them, and that is what the adjudicator is asked.
+ * The offline bands cannot do this — there, an unsure question must still be
+ * answered or refused by the rules — so these are fitted separately.
+ */
+export function fitAdjudicatedBands(items: readonly Scored[], budgets: Budgets = BUDGETS): { bands: Bands; fitted: ReturnType<typeof decidedOutside> } {
+  const ps = [...new Set(items.map((i) => i.ratings?.answerability ?? null).filter((p): p is number => p !== null))].sort((a, b) => a - b);
+  const cuts = [0, ...ps, 1];
+  let lower = 0;
+  for (const c of cuts) {
+    const r = decidedOutside(items, { insufficientBelow: c, sufficientAbove: 1.000001 });
+    if (wilsonUpper(r.falseRefusalRate, r.nA) <= budgets.falseRefusalRate) lower = c;
+    else break;
+  }
+  let upper = 1.000001;
+  for (const c of [...cuts].reverse()) {
+    if (c < lower) break;
+    const r = decidedOutside(items, { insufficientBelow: lower, sufficientAbove: c });
+    if (wilsonUpper(r.falseAnswerRate, r.nU) <= budgets.falseAnswerRate) upper = c;
+    else break;
+  }
+  const bands = { insufficientBelow: lower, sufficientAbove: Math.min(upper, 1) };
+  return { bands, fitted: decidedOutside(items, bands) };
+}

@@ -2,7 +2,7 @@ import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
 import { type BandFit, type Budgets, BUDGETS, fitBands, type Scored } from './bands.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
-import { leaveOneCorpusOut } from './loco.ts';
+import { type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
 import { outcomeOf } from './outcome.ts';
@@ -57,6 +57,8 @@ export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseR
   readonly targets: typeof DECISION_TARGETS;
   readonly evidenceErrors: readonly (EvidenceError & { readonly corpus: string })[];
   readonly questions: readonly QuestionRow[];
+  /** Leave-one-corpus-out only: with an LLM adjudicator, what the adjudicated bands decide alone, pooled, and what they leave to it. */
+  readonly adjudicated?: LeaveOneCorpusOut['adjudicated'];
 }
 
 function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): QuestionRow[] {
@@ -132,7 +134,10 @@ export function evaluateLeaveOneCorpusOut(
     return { name: corpus, questions: m.n, ...m, workable, bands, ...(status ? { status } : {}) };
   });
   const errors = corpora.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
-  return report('leave-one-corpus-out', loco.outcomes, figs, corpora.flatMap((c) => c.measured), options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 }, errors);
+  return {
+    ...report('leave-one-corpus-out', loco.outcomes, figs, corpora.flatMap((c) => c.measured), options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 }, errors),
+    adjudicated: loco.adjudicated,
+  };
 }
 
 /**

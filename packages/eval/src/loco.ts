@@ -1,4 +1,5 @@
-import { type Budgets, BUDGETS } from './bands.ts';
+import { rate } from '@sandscope/engine';
+import { type Budgets, BUDGETS, decidedOutside, type Scored } from './bands.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
 import { outcomeOf } from './outcome.ts';
@@ -9,13 +10,19 @@ export interface HeldOutCorpus extends Metrics {
   /** Whether the bands fitted without it met both budgets on the corpora they were fitted on. */
   readonly workable: boolean;
   readonly bands: { readonly insufficientBelow: number; readonly sufficientAbove: number };
+  /** With an LLM adjudicator: what its training fold's adjudicated bands decide alone on this corpus, and what they leave to it. */
+  readonly adjudicated: Adjudicated;
 }
+
+export type Adjudicated = ReturnType<typeof decidedOutside> & { readonly bands: { readonly insufficientBelow: number; readonly sufficientAbove: number } };
 
 export interface LeaveOneCorpusOut {
   readonly corpora: readonly HeldOutCorpus[];
   /** Every held-out question pooled: each scored by a model trained without its corpus. */
   readonly pooled: Metrics;
   readonly outcomes: readonly Outcome[];
+  /** Pooled over held-out questions, each under its own fold's adjudicated bands. */
+  readonly adjudicated: Omit<Adjudicated, 'bands'>;
 }
 
 /**
@@ -29,12 +36,35 @@ export function leaveOneCorpusOut(corpora: readonly TrainingGroup[], options: { 
   const extra = options.alwaysTrainOn ?? [];
   const held: HeldOutCorpus[] = [];
   const outcomes: Outcome[] = [];
+  const decided: ReturnType<typeof decidedOutside>[] = [];
   for (const corpus of corpora) {
     const trained = trainModel([...extra, ...corpora.filter((c) => c !== corpus)], options.budgets ?? BUDGETS);
     if (trained.trainedOn.includes(corpus.name)) throw new Error(`leave-one-corpus-out leak: ${corpus.name} was in its own training set`);
     const own = corpus.measured.map((m: Measured) => outcomeOf(m, trained.model));
     outcomes.push(...own);
-    held.push({ corpus: corpus.name, workable: trained.bandFit.feasible, bands: trained.model.bands, ...computeMetrics(own) });
+    const scored: Scored[] = corpus.measured.map((m) => ({ m, ratings: rate(m.features, trained.model) }));
+    const adjudicatedBands = trained.model.adjudicatedBands!;
+    const outside = decidedOutside(scored, adjudicatedBands);
+    decided.push(outside);
+    held.push({ corpus: corpus.name, workable: trained.bandFit.feasible, bands: trained.model.bands, adjudicated: { ...outside, bands: adjudicatedBands }, ...computeMetrics(own) });
   }
-  return { corpora: held, pooled: computeMetrics(outcomes), outcomes };
+  return { corpora: held, pooled: computeMetrics(outcomes), outcomes, adjudicated: poolDecided(decided) };
+}
+
+/** Pooled counts → pooled rates (each fold's rates weighted by its questions). */
+function poolDecided(parts: readonly ReturnType<typeof decidedOutside>[]): ReturnType<typeof decidedOutside> {
+  const sum = (f: (p: ReturnType<typeof decidedOutside>) => number) => parts.reduce((s, p) => s + f(p), 0);
+  const nA = sum((p) => p.nA);
+  const nU = sum((p) => p.nU);
+  const deferredAnswerable = sum((p) => p.deferredAnswerable);
+  const deferredUnanswerable = sum((p) => p.deferredUnanswerable);
+  return {
+    nA,
+    nU,
+    falseAnswerRate: nU ? sum((p) => p.falseAnswerRate * p.nU) / nU : 0,
+    falseRefusalRate: nA ? sum((p) => p.falseRefusalRate * p.nA) / nA : 0,
+    deferralRate: nA + nU ? (deferredAnswerable + deferredUnanswerable) / (nA + nU) : 0,
+    deferredAnswerable,
+    deferredUnanswerable,
+  };
 }

@@ -49,6 +49,17 @@ const TABLE_HEAD = [
 ];
 
 /** The README's figures: generated from the record, never typed (the seed's D-015). */
+/** With an LLM adjudicator (ADJUDICATOR=model): what the wider bands decide alone, and what they leave to the model. */
+function adjudicatedLine(r: EvaluationReport): string[] {
+  const a = r.adjudicated;
+  if (!a) return [];
+  const t = r.targets;
+  return [
+    `With an LLM adjudicator (\`ADJUDICATOR=model\`, each corpus under its own fold's adjudicated bands): the bands alone answer falsely ${pct(a.falseAnswerRate)} of unanswerable questions and refuse ${pct(a.falseRefusalRate)} of answerable ones; they leave ${pct(a.deferralRate)} of questions to the adjudicator (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable; deferral target ≤ ${pct(t.deferralRate)}, ${mark(a.deferralRate <= t.deferralRate)}). How well an LLM judges those is not measured here: no model runs in this evaluation, so the figures with an adjudicator are these plus its own mistakes.`,
+    '',
+  ];
+}
+
 export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): string {
   const g = extras.generated;
   return [
@@ -59,6 +70,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     ...loco.corpora.map(corpusRow),
     corpusRow({ ...loco, name: '**pooled**' } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
+    ...adjudicatedLine(loco),
     ...(extras.previous
       ? [`Before: the previous gate (word-overlap checks, commit ${extras.previous.commit}) on the same ${extras.previous.corpora.length} corpora with its shipped thresholds — false answers ${pct(extras.previous.pooled.falseAnswerRate)}, false refusals ${pct(extras.previous.pooled.falseRefusalRate)}, deferral ${pct(extras.previous.pooled.deferralRate)} (\`${extras.previous.command}\`).`, '']
       : []),
@@ -108,6 +120,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     ...TABLE_HEAD,
     ...loco.corpora.map(corpusRow),
     '',
+    ...adjudicatedLine(loco),
     ...(extras.previous
       ? [
           '### Before: the previous gate on the same corpora',

@@ -1,5 +1,5 @@
 import { type AnswerabilityFeatures, type AnswerabilityModel, FEATURE_NAMES, type LogisticStage, logOdds, passageProbabilities, probability, QUESTION_FEATURE_NAMES, questionVector, type Ratings } from '@sandscope/engine';
-import { type BandFit, type Budgets, BUDGETS, fitBands, type Scored } from './bands.ts';
+import { type BandFit, type Budgets, BUDGETS, fitAdjudicatedBands, fitBands, type Scored } from './bands.ts';
 import { type Choice, type Example, fitConditionalLogit, fitLogistic } from './logistic.ts';
 import type { Measured } from './measure.ts';
 
@@ -44,6 +44,8 @@ function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[
 export interface Trained {
   readonly model: AnswerabilityModel;
   readonly bandFit: BandFit;
+  /** The bands for a run with an LLM adjudicator, fitted on the same out-of-group ratings. */
+  readonly adjudicatedFit: ReturnType<typeof fitAdjudicatedBands>;
   /** Names of the groups it was trained on (the leakage check reads this). */
   readonly trainedOn: readonly string[];
 }
@@ -55,7 +57,8 @@ export interface Trained {
  * 2. Question stage on those out-of-group ratings (its inputs are never ratings
  *    of questions the passage stage memorised); and again without each group.
  * 3. Bands on the out-of-group question ratings: chosen on scores the model did
- *    not memorise (the seed's classifier that looked excellent in-sample).
+ *    not memorise (the seed's classifier that looked excellent in-sample) — the
+ *    offline pair, and the wider pair for a run with an LLM adjudicator.
  * Leave-one-corpus-out hands this every corpus but the held-out one.
  */
 export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = BUDGETS): Trained {
@@ -71,9 +74,11 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
     return g.rows.map((r): Scored => ({ m: r.m, ratings: { probabilities: r.probabilities, answerability: probability(q, questionVector(r.m.features, r.probabilities, r.scores)) } satisfies Ratings }));
   });
   const bandFit = fitBands(outOfGroup, budgets);
+  const adjudicatedFit = fitAdjudicatedBands(outOfGroup, budgets);
   return {
-    model: { version: 2, passage, question, bands: bandFit.bands, trainedOn: groups.map((g) => ({ corpus: g.name, questions: g.measured.length })) },
+    model: { version: 2, passage, question, bands: bandFit.bands, adjudicatedBands: adjudicatedFit.bands, trainedOn: groups.map((g) => ({ corpus: g.name, questions: g.measured.length })) },
     bandFit,
+    adjudicatedFit,
     trainedOn: groups.map((g) => g.name),
   };
 }

@@ -157,7 +157,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, scrub });
     say(`providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; budget $${config.runBudgetUsd} per run`);
 
-    const orchestrator = createOrchestrator({ kb, models });
+    const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
     const metrics = new ServiceMetrics();
     const runs = new RunService({
       db: store.db,

@@ -17,6 +17,12 @@ export interface AnswerabilityModel {
   readonly question: LogisticStage;
   /** Bands on the question's answerability. */
   readonly bands: Bands;
+  /**
+   * Bands for a run with a model adjudicator (`ADJUDICATOR=model`): outside them the
+   * offline decision meets the budgets on out-of-corpus ratings; between them the
+   * model is unsure and an LLM judges (issue 9 C). Absent in older model files.
+   */
+  readonly adjudicatedBands?: Bands;
   /** How it was made, for the record. */
   readonly trainedOn?: readonly { readonly corpus: string; readonly questions: number }[];
   readonly trainedAt?: string;
@@ -84,6 +90,10 @@ export function parseModel(raw: unknown): { ok: true; model: AnswerabilityModel 
   if (problem) return fail(problem);
   const bands = parseBands(m.bands);
   if (!bands.ok) return fail(bands.message);
+  if (m.adjudicatedBands !== undefined) {
+    const adjudicated = parseBands(m.adjudicatedBands);
+    if (!adjudicated.ok) return fail(`adjudicatedBands: ${adjudicated.message}`);
+  }
   return { ok: true, model: raw as AnswerabilityModel };
 }
 
@@ -105,4 +115,12 @@ export function parseBands(raw: unknown): { ok: true; bands: BandsFile } | { ok:
   }
   if ((r.insufficientBelow as number) > (r.sufficientAbove as number)) return { ok: false, message: 'thresholds file: insufficientBelow must not exceed sufficientAbove' };
   return { ok: true, bands: r as unknown as BandsFile };
+}
+
+/** Who judges the ambiguous band: the offline rules alone, or an LLM through the router. */
+export type AdjudicationMode = 'offline' | 'model';
+
+/** The bands in force for a mode: a model adjudicator widens the ambiguous band to where the model is unsure. */
+export function bandsFor(model: AnswerabilityModel, mode: AdjudicationMode): Bands {
+  return mode === 'model' && model.adjudicatedBands ? model.adjudicatedBands : model.bands;
 }

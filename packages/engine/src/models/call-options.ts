@@ -23,6 +23,12 @@ export interface SandscopeCallOptions {
    * after the citation check passes, so the graph commits after verify.
    */
   readonly deferCacheWrite?: boolean;
+  /**
+   * An adjudicator's judgement about these exact passages. Never read from or
+   * written to the cache: a semantically similar prompt names other passages,
+   * and its verdict is no verdict about these.
+   */
+  readonly judgement?: boolean;
 }
 
 /** Who answered, attached to results and to the stream's `finish` part. */
@@ -44,9 +50,10 @@ export function sandscopeOptions(options: LanguageModelV3CallOptions): Sandscope
   if (!raw || typeof raw !== 'object') return {};
   const correction = raw['correction'] === true;
   const deferCacheWrite = raw['deferCacheWrite'] === true;
+  const judgement = raw['judgement'] === true;
   const eligibleRaw = raw['eligible'];
   const eligible = Array.isArray(eligibleRaw) ? eligibleRaw.filter((x): x is string => typeof x === 'string') : undefined;
-  return { correction, ...(deferCacheWrite ? { deferCacheWrite } : {}), ...(eligible ? { eligible } : {}) };
+  return { correction, ...(deferCacheWrite ? { deferCacheWrite } : {}), ...(judgement ? { judgement } : {}), ...(eligible ? { eligible } : {}) };
 }
 
 /** Options with `providerOptions.sandscope` merged with `patch`. */
@@ -56,6 +63,7 @@ export function withSandscopeOptions(options: LanguageModelV3CallOptions, patch:
   if (patch.correction !== undefined) next['correction'] = patch.correction;
   if (patch.eligible !== undefined) next['eligible'] = [...patch.eligible];
   if (patch.deferCacheWrite !== undefined) next['deferCacheWrite'] = patch.deferCacheWrite;
+  if (patch.judgement !== undefined) next['judgement'] = patch.judgement;
   return {
     ...options,
     providerOptions: { ...options.providerOptions, [SANDSCOPE_KEY]: next as Record<string, string | boolean | string[]> },

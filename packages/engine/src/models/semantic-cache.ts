@@ -130,7 +130,7 @@ export class SemanticCache {
 export type CacheEvent =
   | { readonly kind: 'hit'; readonly match: 'exact' | 'semantic'; readonly similarity: number; readonly key: string }
   | { readonly kind: 'miss'; readonly key: string; readonly message?: string }
-  | { readonly kind: 'bypass'; readonly reason: 'correction'; readonly key: string }
+  | { readonly kind: 'bypass'; readonly reason: 'correction' | 'judgement'; readonly key: string }
   | { readonly kind: 'stored'; readonly key: string }
   | { readonly kind: 'store_failed'; readonly key: string; readonly message: string };
 
@@ -176,6 +176,10 @@ export class CachedModel implements LanguageModelV3 {
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const lookup = this.cache.describe(this.scope, options);
+    if (sandscopeOptions(options).judgement) {
+      this.emit({ kind: 'bypass', reason: 'judgement', key: lookup.key });
+      return this.inner.doGenerate(options);
+    }
     const hit = await this.read(lookup, options);
     if (hit) {
       return {
@@ -214,6 +218,10 @@ export class CachedModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const lookup = this.cache.describe(this.scope, options);
+    if (sandscopeOptions(options).judgement) {
+      this.emit({ kind: 'bypass', reason: 'judgement', key: lookup.key });
+      return this.inner.doStream(options);
+    }
     const hit = await this.read(lookup, options);
     if (hit) {
       return {

@@ -1,3 +1,4 @@
+import type { AdjudicationMode } from '../answerability/model.ts';
 import { END, type LangGraphRunnableConfig, START, StateGraph } from '@langchain/langgraph';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
@@ -26,6 +27,7 @@ export interface GraphDependencies {
   readonly kb: KnowledgeBase;
   readonly workloads: Readonly<Record<Workload, WorkloadDefinition>>;
   readonly maxAttempts?: number;
+  readonly adjudication?: AdjudicationMode;
 }
 
 /** What each invocation brings: its own model stack and its own trace (config.configurable). */
@@ -50,7 +52,7 @@ function runScopeOf(config: LangGraphRunnableConfig): RunScope {
 function traced(spec: NodeSpec, deps: GraphDependencies) {
   return async (state: RunState, config: LangGraphRunnableConfig) => {
     const { model, trace } = runScopeOf(config);
-    const ctx: NodeContext = { kb: deps.kb, workloads: deps.workloads, maxAttempts: deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS, model, trace };
+    const ctx: NodeContext = { kb: deps.kb, workloads: deps.workloads, maxAttempts: deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS, adjudication: deps.adjudication ?? 'offline', model, trace };
     trace.current = spec.id;
     trace.node(spec.id, 'start', {});
     const started = performance.now();

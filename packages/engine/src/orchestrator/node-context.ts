@@ -1,3 +1,4 @@
+import type { AdjudicationMode } from '../answerability/model.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
 import type { TraceRecorder } from './events.ts';
@@ -12,6 +13,8 @@ export interface NodeContext {
   readonly kb: KnowledgeBase;
   readonly workloads: Readonly<Record<Workload, WorkloadDefinition>>;
   readonly maxAttempts: number;
+  /** Who judges the ambiguous band (`ADJUDICATOR`): the offline rules, or an LLM through this run's model. */
+  readonly adjudication: AdjudicationMode;
   /** This run only: its model stack (its injected failures, its budget) and its trace. */
   readonly model: RunModel;
   readonly trace: TraceRecorder;

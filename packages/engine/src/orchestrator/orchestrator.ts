@@ -1,3 +1,4 @@
+import type { AdjudicationMode } from '../answerability/model.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
 import { type GraphDescription, graphDescription } from './describe.ts';
@@ -18,6 +19,8 @@ export interface OrchestratorOptions {
   readonly workloads?: Readonly<Record<Workload, WorkloadDefinition>>;
   /** Draft attempts before escalation (default 3). */
   readonly maxAttempts?: number;
+  /** Who judges the ambiguous band (default offline); `model` asks an LLM through each run's model stack. */
+  readonly adjudication?: AdjudicationMode;
   readonly newRunId?: () => string;
 }
 
@@ -43,7 +46,7 @@ export class Orchestrator {
   private readonly newRunId: () => string;
 
   constructor(private readonly options: OrchestratorOptions) {
-    this.graph = buildRunGraph({ kb: options.kb, workloads: options.workloads ?? WORKLOADS, maxAttempts: options.maxAttempts ?? MAX_DRAFT_ATTEMPTS });
+    this.graph = buildRunGraph({ kb: options.kb, workloads: options.workloads ?? WORKLOADS, maxAttempts: options.maxAttempts ?? MAX_DRAFT_ATTEMPTS, adjudication: options.adjudication ?? 'offline' });
     this.clock = options.clock ?? Date.now;
     this.newRunId = options.newRunId ?? (() => globalThis.crypto.randomUUID());
   }

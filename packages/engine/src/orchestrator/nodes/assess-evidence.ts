@@ -10,10 +10,10 @@ const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 
  */
 export const assessEvidenceNode: NodeSpec = {
   id: 'assess_evidence',
-  run(state, { kb }) {
+  run(state, { kb, adjudication }) {
     if (!state.retrieval) throw new Error('assess_evidence: no retrieval in state');
     const features = kb.features(state.question, state.retrieval);
-    const decision = kb.decide(features);
+    const decision = kb.decide(features, kb.model, adjudication);
     const { assessment } = decision;
     const base = { features, assessment, decision, reasons: [...assessment.reasons] };
     if (assessment.band === 'insufficient') return { ...base, verdict: 'refused', evidence: [] };

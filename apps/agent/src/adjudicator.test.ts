@@ -1,0 +1,78 @@
+import { KnowledgeBase, sentencesOf, shippedAnswerabilityModel } from '@sandscope/engine';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCorpusSource } from './corpus-source.ts';
+import { modelServicesFromEnv, runAgent } from './run-agent.ts';
+import { UserError } from './user-error.ts';
+
+/**
+ * Issue 9 C: an LLM adjudicator for the ambiguous band, through the router, with
+ * `ADJUDICATOR=model` — driven over a real stub provider on 127.0.0.1 configured
+ * as an operator would (GROQ_API_KEY, GROQ_BASE_URL). The model's adjudicated
+ * bands are opened to 0..1 here so every question is adjudicated: this is about
+ * the route and the rules around the judgement, not where the bands lie.
+ */
+
+const QUESTION = 'What is the connection pool ceiling for orders-db?';
+const POOL = 'architecture-order-path#orders-db-connection-pool-ceiling';
+
+let kb: KnowledgeBase;
+let stub: StubOpenAIServer;
+beforeAll(async () => {
+  const source = loadCorpusSource();
+  const shipped = shippedAnswerabilityModel();
+  kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, model: { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 1 } } });
+  stub = await startStubOpenAIServer();
+});
+afterAll(() => stub.close());
+
+const services = () => modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL, ADJUDICATOR: 'model' });
+const judgement = (body: object) => ({ kind: 'json', text: JSON.stringify(body) }) as const;
+const adjudicateEnd = (r: Awaited<ReturnType<typeof runAgent>>) => r.trace.find((e) => e.type === 'node' && e.node === 'adjudicate' && e.kind === 'end');
+const judgementRequests = () => stub.requests.filter((r) => JSON.stringify(r.body).includes('<candidates>'));
+
+describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
+  it('lets an answer through flagged partial, from the passage the model names, and never as sufficient', async () => {
+    const sentence = sentencesOf(kb.chunk(POOL)!.text)[0]!;
+    stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), { kind: 'json', text: JSON.stringify({ claims: [{ text: sentence, citations: [POOL] }] }) });
+    const before = judgementRequests().length;
+    const r = await runAgent({ kb, question: QUESTION, services: services() });
+    expect(judgementRequests().length).toBe(before + 1);
+    expect(r.band).toBe('ambiguous');
+    expect(r.verdict).toBe('partial');
+    expect(r.reasons.join(' ')).toMatch(/Adjudicated partial by groq/);
+    expect(r.sources[0]!.chunkId).toBe(POOL);
+  });
+
+  it('refuses when the model says no candidate answers', async () => {
+    stub.script(judgement({ answers: false, passage: null, reason: 'about another pool' }));
+    const r = await runAgent({ kb, question: QUESTION, services: services() });
+    expect(r.verdict).toBe('refused');
+    expect(r.reasons.join(' ')).toMatch(/Adjudicated refuse by groq: about another pool/);
+  });
+
+  it('decides as offline when the reply is no judgement, or names a passage it was not shown', async () => {
+    for (const reply of [{ kind: 'json', text: 'Sure! The pool looks fine.' } as const, judgement({ answers: true, passage: 'not-shown#x', reason: 'made up' })]) {
+      stub.script(reply, { kind: 'json', text: '{"claims":[]}' });
+      const r = await runAgent({ kb, question: QUESTION, services: services() });
+      expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);
+      const offline = await kb.examine(QUESTION);
+      expect(r.verdict === 'refused').toBe(offline.verdict === 'refused');
+    }
+  });
+
+  it('asks the model every time: a judgement is never served from the cache', async () => {
+    stub.script(judgement({ answers: false, passage: null, reason: 'no' }), judgement({ answers: false, passage: null, reason: 'no' }));
+    const s = services();
+    const before = judgementRequests().length;
+    await runAgent({ kb, question: QUESTION, services: s });
+    await runAgent({ kb, question: QUESTION, services: s });
+    expect(judgementRequests().length).toBe(before + 2);
+  });
+
+  it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {
+    expect(modelServicesFromEnv({}).adjudication).toBe('offline');
+    expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(UserError);
+    expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(/ADJUDICATOR must be offline or model/);
+  });
+});
