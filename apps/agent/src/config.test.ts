@@ -37,6 +37,7 @@ describe('loadConfig defaults', () => {
       maxQuestionChars: 1_000,
       corpusDir: 'corpus',
       website: { port: 3000, host: '127.0.0.1' },
+      adjudication: 'offline',
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -66,6 +67,7 @@ describe('loadConfig defaults', () => {
         CORPUS_DIR: '/srv/corpus',
         WEB_PORT: '3100',
         WEB_HOST: '0.0.0.0',
+        ADJUDICATOR: 'model',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -85,6 +87,7 @@ describe('loadConfig defaults', () => {
       maxQuestionChars: 500,
       corpusDir: '/srv/corpus',
       website: { port: 3100, host: '0.0.0.0' },
+      adjudication: 'model',
     });
   });
 
@@ -103,6 +106,12 @@ describe('loadConfig defaults', () => {
 });
 
 describe('loadConfig error messages name the variable and the remedy', () => {
+  it('ADJUDICATOR that is neither offline nor model', () => {
+    expect(failure({ ADJUDICATOR: 'gpt-4' })).toBe(
+      'ADJUDICATOR must be offline or model (got "gpt-4"). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.',
+    );
+  });
+
   it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {
     expect(failure({ RUN_BUDGET_USD: '0' })).toBe(
       'RUN_BUDGET_USD must be a number greater than 0 (got "0"). Set it to a positive USD amount such as 0.02.',
