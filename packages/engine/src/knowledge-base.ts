@@ -7,6 +7,7 @@ import { draftExtractive } from './answer/extractive.ts';
 import { footnoteIds, footnoteMarks } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
+import { hazardsOf, type PassageHazard } from './corpus/passage-hazards.ts';
 import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
@@ -112,6 +113,8 @@ export class KnowledgeBase {
     private readonly chosenBands: Bands | undefined,
     readonly version: string,
     private readonly knowledge: CorpusKnowledge,
+    /** Passages holding text that is never quoted (issue 12, defect 9), marked once at indexing. */
+    readonly hazards: ReadonlyMap<string, readonly PassageHazard[]>,
   ) {}
 
   static async build(input: KnowledgeBaseInput): Promise<KnowledgeBase> {
@@ -124,7 +127,11 @@ export class KnowledgeBase {
     const names = nameVocabulary(chunks);
     const thesaurus = input.thesaurus ?? NO_THESAURUS;
     const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
-    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge);
+    const hazards = new Map(chunks.flatMap((c) => {
+      const h = hazardsOf(c);
+      return h.length ? [[c.id, h] as const] : [];
+    }));
+    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge, hazards);
   }
 
   /** The model in force: the one given, else the shipped one, with this corpus's calibrated bands if any. */

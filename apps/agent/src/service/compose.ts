@@ -144,6 +144,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         `${source.estate ? `estate of ${source.estate.services.length} services` : 'no estate.json'}; ` +
         `tables: ${report.chunks.changed} passages written, ${report.chunks.removed} removed, ${report.chunks.retained} kept for citations`,
     );
+    if (kb.hazards.size > 0) {
+      say(`corpus: ${kb.hazards.size} passage(s) hold text addressed to a model or active markup; it is never quoted (${[...kb.hazards.keys()].slice(0, 3).join(', ')}${kb.hazards.size > 3 ? ', …' : ''})`);
+    }
 
     const limiterKind = options.limiter ? 'injected' : config.redisUrl ? 'redis' : 'in-process';
     limiter = options.limiter ?? (await limiterFor(config, log));

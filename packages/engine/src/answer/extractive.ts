@@ -1,4 +1,5 @@
 import { questionIntent } from '../answerability/question-intent.ts';
+import { hazardOf } from '../corpus/passage-hazards.ts';
 import { type DemandedValue, statesValue } from '../retrieval/question-shape.ts';
 import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, Claim } from '../types.ts';
@@ -82,7 +83,7 @@ function draftSteps(blocks: readonly TextBlock[], id: string, rejected: Readonly
   });
   const out: Claim[] = [];
   for (const unit of units) {
-    const kept = unit.texts.filter((t) => !rejected.has(normalise(t)));
+    const kept = unit.texts.filter((t) => !rejected.has(normalise(t)) && !hazardOf(t));
     if (unit.command && kept.length < unit.texts.length) continue;
     if (out.length + kept.length > maxSteps) {
       if (out.length === 0 && !unit.command) for (const text of kept.slice(0, maxSteps)) out.push({ text, citations: [id] });
@@ -133,7 +134,7 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
     usable.push({ chunk, sentences: allowed ? sentences.filter((_, pos) => allowed.has(pos)) : sentences });
     sentences.forEach((text, pos) => {
       if (allowed && !allowed.has(pos)) return;
-      if (rejected.has(normalise(text))) return;
+      if (rejected.has(normalise(text)) || hazardOf(text)) return;
       const tokens = new Set(tokenize(text));
       let overlap = 0;
       for (const t of terms) if (tokens.has(t)) overlap++;
@@ -149,7 +150,7 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
   if (lead) chosen.splice(0, chosen.length, lead, ...chosen.filter((c) => c !== lead));
   if (chosen.length === 0) {
     const first = usable[0];
-    const text = first?.sentences.find((s) => !rejected.has(normalise(s)));
+    const text = first?.sentences.find((s) => !rejected.has(normalise(s)) && !hazardOf(s));
     return first && text ? [{ text, citations: [first.chunk.id] }] : [];
   }
   return chosen.map((c) => ({ text: c.text, citations: [c.chunk.id] }));

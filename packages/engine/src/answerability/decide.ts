@@ -1,5 +1,6 @@
 import type { Band, Chunk, ScoredChunk, Verdict } from '../types.ts';
 import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVector } from './features.ts';
+import { type ValueConflict, valueConflict } from './value-conflict.ts';
 import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
 import { roleFor } from './section-role.ts';
 
@@ -75,6 +76,8 @@ export interface BandVerdict {
   readonly answeredFrom: number;
   /** Index of the passage the model rates highest (−1 when nothing was retrieved). */
   readonly bestIndex: number;
+  /** Refused because another passage states a different value for what was asked (issue 12, defect 9). */
+  readonly conflict?: ValueConflict;
 }
 
 /** Passage indexes by the model's rating, most likely first (retrieval order when unrated). */
@@ -98,9 +101,12 @@ export function bandVerdict(f: AnswerabilityFeatures, ratings: Ratings | null, b
   const best = order[0]!;
   const P = ratings?.answerability ?? null;
   if (P !== null && P < bands.insufficientBelow) return { band: 'insufficient', verdict: 'refused', answerability: P, answeredFrom: -1, bestIndex: best };
-  if (P !== null && P >= bands.sufficientAbove && passes(f.passages[best]!, f)) return { band: 'sufficient', verdict: 'answered', answerability: P, answeredFrom: best, bestIndex: best };
-  const carrier = order.find((i) => passes(f.passages[i]!, f)) ?? -1;
-  return { band: 'ambiguous', verdict: carrier >= 0 ? 'partial' : 'refused', answerability: P, answeredFrom: carrier, bestIndex: best };
+  const sufficient = P !== null && P >= bands.sufficientAbove && passes(f.passages[best]!, f);
+  const answeredFrom = sufficient ? best : (order.find((i) => passes(f.passages[i]!, f)) ?? -1);
+  const band = sufficient ? 'sufficient' : 'ambiguous';
+  const conflict = answeredFrom >= 0 ? valueConflict(f, answeredFrom) : null;
+  if (conflict) return { band, verdict: 'refused', answerability: P, answeredFrom: -1, bestIndex: best, conflict };
+  return { band, verdict: sufficient ? 'answered' : answeredFrom >= 0 ? 'partial' : 'refused', answerability: P, answeredFrom, bestIndex: best };
 }
 
 /** What a passage plainly fails, in words (the same checks as `passes`). */
@@ -216,6 +222,11 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
   if (v.band === 'insufficient') {
     const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)].filter((x, i, all) => all.indexOf(x) === i).slice(0, 2);
     return refuse(assessment(withNumbers(`No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`)));
+  }
+  if (v.conflict) {
+    const one = v.conflict.of;
+    const lead = `The library disagrees with itself: ${where(one)} says “${one.valueSentence}”, and ${where(v.conflict.other)} says “${v.conflict.other.valueSentence}”. Ask the owner which holds; neither is given as the answer.`;
+    return refuse(assessment(withNumbers(lead)));
   }
   if (v.band === 'sufficient') {
     const forIt = explain(model.passage, best.vector, best, f, 1, 2);

@@ -129,6 +129,8 @@ export interface PassageFeatures {
   readonly missingFromDocument: readonly string[];
   /** The question demands a value and none stands in this passage with what was asked. */
   readonly valueMissing: boolean;
+  /** The sentence that states the demanded value with what was asked (the one carrying most of the predicate), if any. */
+  readonly valueSentence: string | null;
   readonly disclaims: boolean;
   /** The passage's own section says nothing (empty, "TODO", only a link). */
   readonly placeholder: boolean;
@@ -224,25 +226,28 @@ export function weightedShare(terms: readonly string[], present: ReadonlySet<str
  * to within its list item or paragraph (S-021: "It runs 12 replicas" in
  * playback-api's bullet is no answer about catalog-api).
  */
-function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], entities: readonly string[], k: CorpusKnowledge): number {
+function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], entities: readonly string[], k: CorpusKnowledge): { coverage: number; sentence: string | null } {
   const { heading, docTitle, path } = result.chunk;
   const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
   const unplaced = entities.filter((e) => !textNames(context, e));
   let best = 0;
+  let bestSentence: string | null = null;
   for (const block of parsedOf(result.chunk).blocks) {
     const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
     let subject: string | null = null;
     for (const sentence of block.sentences) {
       const named = here.length ? k.lexicon.firstNamedIn(sentence.toLowerCase()) : null;
       if (statesValue(sentence, demanded) && here.every((e) => e === subject || textNames(sentence, e))) {
-        const c = weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
-        if (c > best) best = c;
-        if (predicate.length === 0) best = 1;
+        const c = predicate.length === 0 ? 1 : weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
+        if (c > best || bestSentence === null) {
+          best = Math.max(best, c);
+          bestSentence = sentence;
+        }
       }
       subject = named ?? subject;
     }
   }
-  return best;
+  return { coverage: best, sentence: bestSentence };
 }
 
 function disclaimsAsked(result: ScoredChunk, asked: ReadonlySet<string>): boolean {
@@ -319,7 +324,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const otherRole = role !== null && own.roles.length > 0 && !own.roles.includes(role);
     const postmortemDoc = POSTMORTEM_DOC.test(`${chunk.doc} ${chunk.docTitle}`);
     const postmortem = (intent.intent === 'procedure' || intent.intent === 'diagnosis') && own.roles.includes('postmortem');
-    const vc = intent.demanded ? valueCoverage(result, intent.demanded, predicate, entities, k) : 0;
+    const value = intent.demanded ? valueCoverage(result, intent.demanded, predicate, entities, k) : { coverage: 0, sentence: null };
+    const vc = value.coverage;
     const valueMissing = intent.demanded !== null && vc === 0;
     const disclaimed = disclaimsAsked(result, new Set(topicTerms));
     const propInDoc = proposition.size ? weightedShare([...proposition], docTerms, k.idf) : 1;
@@ -372,6 +378,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       missingEntities,
       missingFromDocument,
       valueMissing,
+      valueSentence: value.sentence,
       disclaims: disclaimed,
       placeholder: own.placeholder,
       roleMatch,

@@ -1,3 +1,4 @@
+import { hazardReason } from '../../corpus/passage-hazards.ts';
 import type { NodeSpec } from '../node-context.ts';
 
 const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
@@ -15,7 +16,9 @@ export const assessEvidenceNode: NodeSpec = {
     const features = kb.features(state.question, state.retrieval);
     const decision = kb.decide(features, kb.model, adjudication);
     const { assessment } = decision;
-    const base = { features, assessment, decision, reasons: [...assessment.reasons] };
+    // Issue 12, defect 9: say so when a passage it may answer from holds text that is never quoted.
+    const marked = features.passages.map((p) => p.result.chunk).filter((c) => kb.hazards.has(c.id));
+    const base = { features, assessment, decision, reasons: [...assessment.reasons, ...marked.map((c) => hazardReason(c, kb.hazards.get(c.id)!))] };
     if (assessment.band === 'insufficient') return { ...base, verdict: 'refused', evidence: [] };
     if (assessment.band === 'ambiguous') return { ...base, evidence: [] };
     // Sufficient: the answering passage first, then the workload's context passages.
