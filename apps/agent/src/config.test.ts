@@ -299,3 +299,27 @@ describe('loadConfig for `sandscope start` (the agent and the website side by si
     expect(ok({ PORT: '3000' }).port).toBe(3000);
   });
 });
+
+describe('the investigation workspace settings (issue 10; seeds #20, #17)', () => {
+  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file', () => {
+    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000 });
+  });
+
+  it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES and INVESTIGATION_FILE_MAX_BYTES', () => {
+    expect(ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024' }).workspace).toEqual({
+      readFileMaxLines: 500,
+      readFileMaxChars: 50_000,
+      historyMaxMessages: 0,
+      fileMaxBytes: 1024,
+    });
+  });
+
+  it('name the variable and what to set it to', () => {
+    expect(failure({ READ_FILE_MAX_LINES: '0' })).toBe(
+      'READ_FILE_MAX_LINES must be a whole number from 1 to 1000000 (got "0"). Set it to the most lines one read_file returns, such as 2000.',
+    );
+    expect(failure({ READ_FILE_MAX_CHARS: '2k' })).toMatch(/^READ_FILE_MAX_CHARS must be a whole number from 100 to 100000000 \(got "2k"\)\. Set it to/);
+    expect(failure({ HISTORY_MAX_MESSAGES: 'all' })).toMatch(/^HISTORY_MAX_MESSAGES must be a whole number/);
+    expect(failure({ INVESTIGATION_FILE_MAX_BYTES: '10MB' })).toMatch(/^INVESTIGATION_FILE_MAX_BYTES must be a whole number/);
+  });
+});

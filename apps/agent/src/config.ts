@@ -53,6 +53,18 @@ export interface AgentConfig {
    * over the wider adjudicated band; without a usable judgement, decided as offline).
    */
   readonly adjudication: AdjudicationMode;
+  /**
+   * The investigation workspace (issue 10, seed 004): READ_FILE_MAX_LINES and
+   * READ_FILE_MAX_CHARS cap one read_file (seed #20: a whole log blew the
+   * context window); HISTORY_MAX_MESSAGES windows the replayed conversation
+   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file.
+   */
+  readonly workspace: {
+    readonly readFileMaxLines: number;
+    readonly readFileMaxChars: number;
+    readonly historyMaxMessages: number;
+    readonly fileMaxBytes: number;
+  };
 }
 
 /** What `serve` gets: the token is guaranteed. */
@@ -102,6 +114,10 @@ export const CONFIG_DEFAULTS = {
   corpusDir: 'corpus',
   webPort: 3000,
   webHost: '127.0.0.1',
+  readFileMaxLines: 2000,
+  readFileMaxChars: 200_000,
+  historyMaxMessages: 40,
+  investigationFileMaxBytes: 10_000_000,
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
@@ -284,6 +300,25 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
       ),
       CORPUS_DIR: textVar('CORPUS_DIR'),
       ADJUDICATOR: ADJUDICATOR_VAR,
+      READ_FILE_MAX_LINES: wholeNumber('READ_FILE_MAX_LINES', 1, 1_000_000, 'Set it to the most lines one read_file returns, such as 2000.'),
+      READ_FILE_MAX_CHARS: wholeNumber(
+        'READ_FILE_MAX_CHARS',
+        100,
+        100_000_000,
+        'Set it to the most characters one read_file returns, such as 200000 (about 50k tokens).',
+      ),
+      HISTORY_MAX_MESSAGES: wholeNumber(
+        'HISTORY_MAX_MESSAGES',
+        0,
+        10_000,
+        'Set it to how many earlier messages of an investigation each turn replays, such as 40 (0 replays none).',
+      ),
+      INVESTIGATION_FILE_MAX_BYTES: wholeNumber(
+        'INVESTIGATION_FILE_MAX_BYTES',
+        1,
+        1_000_000_000,
+        'Set it to the largest file an investigation accepts, in bytes, such as 10000000 (10 MB).',
+      ),
     })
     .superRefine((env, ctx) => {
       if (requireToken && env.AGENT_TOKEN === undefined) {
@@ -362,6 +397,12 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         corpusDir: env.CORPUS_DIR ?? CONFIG_DEFAULTS.corpusDir,
         website: { port: env.WEB_PORT ?? CONFIG_DEFAULTS.webPort, host: env.WEB_HOST ?? CONFIG_DEFAULTS.webHost },
         adjudication: env.ADJUDICATOR ?? 'offline',
+        workspace: {
+          readFileMaxLines: env.READ_FILE_MAX_LINES ?? CONFIG_DEFAULTS.readFileMaxLines,
+          readFileMaxChars: env.READ_FILE_MAX_CHARS ?? CONFIG_DEFAULTS.readFileMaxChars,
+          historyMaxMessages: env.HISTORY_MAX_MESSAGES ?? CONFIG_DEFAULTS.historyMaxMessages,
+          fileMaxBytes: env.INVESTIGATION_FILE_MAX_BYTES ?? CONFIG_DEFAULTS.investigationFileMaxBytes,
+        },
       };
     });
 }

@@ -6,6 +6,7 @@ import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-reposito
 import { searchSimilarChunks } from './chunk-similarity.ts';
 import { saveClaims } from './citation-repository.ts';
 import { describeFeedbackContract } from './contract-feedback.ts';
+import { describeInvestigationContract } from './contract-investigation.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -37,7 +38,7 @@ export interface ContractTarget {
 export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
-  'spend_ledger', 'eval_run', 'feedback',
+  'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -101,7 +102,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 18 tables', async () => {
+      it('apply in order, record every version, and create the 21 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));
@@ -412,6 +413,8 @@ export function describeStoreContract(
     });
 
     describeFeedbackContract(() => ({ db, newRun }));
+
+    describeInvestigationContract(() => ({ db }));
 
     describe('sessions, ledger, evaluations and cache', () => {
       it('sessions are created on first touch and scope memory', async () => {

@@ -20,3 +20,4 @@ export * from './spend-ledger-repository.ts';
 export * from './eval-run-repository.ts';
 export * from './cache-repository.ts';
 export * from './feedback-repository.ts';
+export * from './investigation-repository.ts';

@@ -16,6 +16,8 @@ export type StoreErrorCode =
   | 'run_not_running'
   | 'run_without_verdict'
   | 'vector_search_unavailable'
+  | 'investigation_not_found'
+  | 'file_not_found'
   | 'invalid_argument';
 
 export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
@@ -36,6 +38,8 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   run_without_verdict:
     'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
+  investigation_not_found: 'Check the investigation id; listing the investigations shows the ones there are.',
+  file_not_found: "Check the file's path; listing the investigation's files shows the ones there are.",
   invalid_argument: 'Fix the argument named in the message.',
 };
 

@@ -22,12 +22,13 @@ type Env = Readonly<Record<string, string | undefined>>;
  * A Postgres server has no such limits: the CLI takes its own lease there, as
  * any replica does, and start-up recovery leaves live owners' runs alone.
  */
-export async function openCliStore(env: Env = process.env): Promise<Store> {
+export async function openCliStore(env: Env = process.env, options: { readonly create?: boolean } = {}): Promise<Store> {
   const parsed = loadConfig(env);
   if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
   const { database } = parsed.config;
   if (database.kind === 'pglite') {
-    if (!existsSync(join(database.dir, 'PG_VERSION'))) {
+    // `investigation` creates what it reads, so an empty data directory is a start, not a mistake.
+    if (!options.create && !existsSync(join(database.dir, 'PG_VERSION'))) {
       throw new UserError(
         `no Sandscope database at ${database.dir}: runs are recorded by the agent (\`npm start\` or \`npx sandscope serve\`). ` +
           'Ask a question there first, or set SANDSCOPE_DATA_DIR (or DATABASE_URL) to where the agent keeps its runs.',

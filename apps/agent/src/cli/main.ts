@@ -1,6 +1,7 @@
 import { UserError } from '../user-error.ts';
 import { askCommand } from './ask-command.ts';
 import { graphCommand } from './graph-command.ts';
+import { investigationCommand } from './investigation-command.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { evalCommand } from './eval-command.ts';
 import { feedbackCommand } from './feedback-command.ts';
@@ -33,6 +34,10 @@ Usage:
   npx sandscope start [--port 7860] [--web-port 3000] [--web-host 127.0.0.1]
                                                          the agent and the website on this machine (npm start);
                                                          other ports let a second checkout run beside the first
+  npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID
+                              | add ID FILE... | ask ID "message" [--json]
+                                                         multi-turn investigations over an incident's files
+                                                         (offline planner; answers cite file:line or passages)
   npx sandscope help                                     this text
 `;
 
@@ -41,6 +46,8 @@ type Command = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   ask: askCommand,
   graph: graphCommand,
+  investigation: investigationCommand,
+  investigate: investigationCommand,
   eval: evalCommand,
   feedback: feedbackCommand,
   calibrate: calibrateCommand,

@@ -1,6 +1,6 @@
 import type { Estate } from '@sandscope/engine';
 import type { GraphDescription } from '@sandscope/engine/orchestrator/index';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { rateLimit } from '../limits/limit-middleware.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { AgentService } from '../service/compose.ts';
@@ -15,6 +15,8 @@ import { ApiError, toApiError } from './api-error.ts';
 import { bearerAuth } from './bearer-auth.ts';
 import { clientAddress, nodeSocketAddress, type SocketAddress } from './client-address.ts';
 import { parseFeedbackRequest } from './feedback-request.ts';
+import { investigationRoutes } from './investigation-routes.ts';
+import type { InvestigationService } from '../service/investigation-service.ts';
 import { readJsonBody } from './request-body.ts';
 import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
 import { streamRun } from './run-stream.ts';
@@ -32,6 +34,8 @@ export interface AppDeps {
   readonly reader: RunReader;
   /** People's marks on runs (issue 9, part D). */
   readonly feedback: FeedbackService;
+  /** The investigation workspace (issue 10); its routes are mounted only when given. */
+  readonly investigations?: InvestigationService;
   readonly limiter: RateLimiter;
   readonly metrics: ServiceMetrics;
   readonly corpus: CorpusView;
@@ -59,6 +63,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
     runs: agent.runs,
     reader: agent.reader,
     feedback: agent.feedback,
+    investigations: agent.investigations,
     limiter: agent.limiter,
     metrics: agent.metrics,
     corpus: agent.corpus,
@@ -143,6 +148,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get('/v1/feedback', async (c) => c.json({ feedback: await deps.feedback.list() }));
+
+  if (deps.investigations) {
+    app.route('/v1/investigations', investigationRoutes({ investigations: deps.investigations, maxBodyBytes: deps.maxBodyBytes, limited: limited as unknown as MiddlewareHandler }));
+  }
 
   app.get('/v1/corpus', (c) => c.json(deps.corpus));
   app.get('/v1/estate', (c) => {

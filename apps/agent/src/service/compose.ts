@@ -28,6 +28,7 @@ import { UserError } from '../user-error.ts';
 import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
 import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
 import { FeedbackService } from './feedback-service.ts';
+import { InvestigationService } from './investigation-service.ts';
 import { checkHealth, type HealthReport } from './health.ts';
 import { ServiceMetrics } from './metrics.ts';
 import { RunReader } from './run-reader.ts';
@@ -70,6 +71,8 @@ export interface AgentService {
   readonly runs: RunService;
   readonly reader: RunReader;
   readonly feedback: FeedbackService;
+  /** The investigation workspace (issue 10). */
+  readonly investigations: InvestigationService;
   readonly limiter: RateLimiter;
   readonly metrics: ServiceMetrics;
   readonly candidates: readonly RouterCandidate[];
@@ -188,6 +191,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       runs,
       reader,
       feedback: new FeedbackService(store.db),
+      investigations: new InvestigationService({ db: store.db, kb, settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars } }),
       limiter: ready,
       metrics,
       candidates,

@@ -4,7 +4,7 @@
  * from the wrong session — not bugs; the HTTP boundary maps each code to its
  * status (docs/API.md) and everything else to `internal`.
  */
-export type ServiceErrorCode = 'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request';
+export type ServiceErrorCode = 'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'payload_too_large';
 
 export const SERVICE_ERROR_REMEDIES: Readonly<Record<ServiceErrorCode, string>> = {
   not_found: 'Check the run id; GET /v1/runs lists the runs there are.',
@@ -12,6 +12,7 @@ export const SERVICE_ERROR_REMEDIES: Readonly<Record<ServiceErrorCode, string>> 
     'Only a completed run whose terminal is await_approval can be approved, and only once; ask the question again for a fresh result.',
   forbidden_session: 'Approve from the session (the sandscope_session cookie) that asked the question.',
   invalid_request: 'Fix what the message names; the request shapes are in docs/API.md.',
+  payload_too_large: 'Send a smaller file, or raise INVESTIGATION_FILE_MAX_BYTES for this deployment.',
 };
 
 export class ServiceError extends Error {

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
+
+/**
+ * `sandscope investigation …` (issue 10) in-process against an embedded
+ * database on disk, opened the way a person's terminal would (SANDSCOPE_DATA_DIR),
+ * on a fresh directory: the workspace creates its database rather than refusing.
+ */
+const io = captureOutput();
+const tmp = mkdtempSync(join(tmpdir(), 'sandscope-investigation-'));
+const log = join(tmp, 'app.log');
+const config = join(tmp, 'values.json');
+const binary = join(tmp, 'heap.bin');
+
+beforeAll(() => {
+  writeFileSync(log, incidentLog());
+  writeFileSync(config, INCIDENT_CONFIG);
+  writeFileSync(binary, new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1]));
+  vi.stubEnv('SANDSCOPE_DATA_DIR', join(tmp, 'data'));
+  vi.stubEnv('DATABASE_URL', '');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const oneLine = () => {
+  expect(io.err.trim().split('\n')).toHaveLength(1);
+  expect(io.err).not.toMatch(/\n\s+at /);
+  expect(io.err).toMatch(/^sandscope: /);
+};
+
+describe('sandscope investigation', () => {
+  let id: string;
+
+  it('new prints the id; add stores files; ask answers twice, the follow-up resolved; show --json reloads metrics', async () => {
+    expect(await main(['investigation', 'new', 'checkout', '502s'])).toBe(0);
+    id = io.out.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await main(['investigation', 'add', id, log, config])).toBe(0);
+    expect(io.out).toMatch(/Added app\.log \(\d+ bytes\)[\s\S]*Added values\.json/);
+
+    io.out = '';
+    expect(await main(['investigation', 'ask', id, 'Why is checkout getting 502s from orders-db?', '--json'])).toBe(0);
+    const first = JSON.parse(io.out);
+    expect(Object.keys(first)).toEqual(['answer', 'claims', 'citations', 'toolCalls', 'metrics']);
+    expect(first.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 });
+    io.out = '';
+    expect(await main(['investigation', 'ask', id, 'and when did it start?'])).toBe(0);
+    expect(io.out).toMatch(/earliest line in app\.log .* is line 4312/);
+    expect(io.out).toMatch(/Cited: app\.log:4312-4318/);
+    expect(io.out).toMatch(/— \d+ prompt \+ \d+ completion tokens, \d+ ms, \$0\.0000, offline/);
+
+    io.out = '';
+    expect(await main(['investigation', 'show', id, '--json'])).toBe(0);
+    const shown = JSON.parse(io.out);
+    expect(shown.files.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([
+      ['app.log', 'ok'],
+      ['values.json', 'ok'],
+    ]);
+    expect(shown.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(shown.messages[1].metrics).toEqual(first.metrics);
+    io.out = '';
+    expect(await main(['investigation', 'show', id])).toBe(0);
+    expect(io.out).toMatch(/Sandscope: [\s\S]*\n {2}— \d+ prompt \+/);
+    io.out = '';
+    expect(await main(['investigation', 'list'])).toBe(0);
+    expect(io.out).toContain(`${id}  checkout 502s  (2 files, 4 messages)`);
+  });
+
+  it('refuses bad input in one line, before anything is written', async () => {
+    for (const argv of [
+      ['investigation', 'add', id, binary],
+      ['investigation', 'add', id, join(tmp, 'missing.log')],
+      ['investigation', 'ask', id, '   '],
+      ['investigation', 'ask', randomUUID(), 'hello?'],
+      ['investigation', 'show', 'not-an-id'],
+      ['investigation', 'new'],
+      ['investigation', 'frobnicate'],
+    ]) {
+      io.err = '';
+      expect(await main(argv), argv.join(' ')).toBe(2);
+      oneLine();
+    }
+    io.err = '';
+    await main(['investigation', 'add', id, binary]);
+    expect(io.err).toMatch(/heap\.bin was not added: it is binary.*Add text files only/);
+    io.out = '';
+    await main(['investigation', 'show', id, '--json']);
+    const after = JSON.parse(io.out);
+    expect(after.files).toHaveLength(2);
+    expect(after.messages).toHaveLength(4);
+  });
+});

@@ -1,0 +1,143 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { citationLabel } from '@sandscope/engine/workspace/planner';
+import type { Store } from '@sandscope/store';
+import { loadConfig } from '../config.ts';
+import { loadCorpusSource } from '../corpus-source.ts';
+import { knowledgeBaseOf } from '../knowledge-base-of.ts';
+import { InvestigationService } from '../service/investigation-service.ts';
+import { ServiceError } from '../service/service-error.ts';
+import { UserError } from '../user-error.ts';
+import { parseCommandArgs } from './args.ts';
+import { openCliStore } from './cli-store.ts';
+
+const USAGE =
+  'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
+
+/**
+ * `sandscope investigation …` (issue 10): the workspace in-process, offline by
+ * default, over the same database the agent uses (SANDSCOPE_DATA_DIR or
+ * DATABASE_URL). A person's mistake — an unknown id, a binary or oversized
+ * file, a path escape, an empty message — is one line saying what to do, and
+ * is refused before anything is written.
+ */
+export async function investigationCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('investigation', argv, { json: { type: 'boolean', default: false } });
+  const [sub, ...args] = positionals;
+  if (!sub) throw new UserError(`name a subcommand. ${USAGE}`);
+  const need = (n: number, what: string) => {
+    if (args.length < n) throw new UserError(`investigation ${sub} needs ${what}. ${USAGE}`);
+  };
+  const parsed = loadConfig(process.env);
+  if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
+  const config = parsed.config;
+  if (!['new', 'list', 'show', 'rename', 'rm', 'add', 'ask'].includes(sub)) throw new UserError(`unknown subcommand "${sub}". ${USAGE}`);
+  // Local files are checked before the database is opened: a typo costs milliseconds.
+  if (sub === 'add') {
+    need(2, 'an investigation id and at least one FILE');
+    for (const file of args.slice(1)) {
+      let size: number;
+      try {
+        const stat = statSync(file);
+        if (!stat.isFile()) throw new UserError(`${file} is not a file. Add files one by one (logs, configs, command output).`);
+        size = stat.size;
+      } catch (error) {
+        if (error instanceof UserError) throw error;
+        throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the path.`);
+      }
+      if (size > config.workspace.fileMaxBytes) {
+        throw new UserError(`${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`);
+      }
+    }
+  }
+
+  const store = await openCliStore(process.env, { create: true });
+  try {
+    const kb = sub === 'ask' ? await knowledgeBaseOf(loadCorpusSource(undefined, { warn: () => {} })) : null;
+    const service = new InvestigationService({
+      db: store.db,
+      // Only `ask` reads the runbooks; the other subcommands never touch the knowledge base.
+      kb: kb as never,
+      settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
+    });
+    return await run(service, store, sub, args, values.json === true, need);
+  } catch (error) {
+    if (error instanceof ServiceError) throw new UserError(error.message);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(service: InvestigationService, store: Store, sub: string, args: string[], json: boolean, need: (n: number, what: string) => void): Promise<number> {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  switch (sub) {
+    case 'new': {
+      need(1, 'a TITLE');
+      out((await service.create(args.join(' '))).id);
+      return 0;
+    }
+    case 'list': {
+      const all = await service.list();
+      if (json) out(JSON.stringify(all, null, 2));
+      else if (all.length === 0) out(`No investigations in ${store.db.description}. Start one with \`npx sandscope investigation new TITLE\`.`);
+      else for (const i of all) out(`${i.id}  ${i.title}  (${i.fileCount} files, ${i.messageCount} messages)`);
+      return 0;
+    }
+    case 'show': {
+      need(1, 'an investigation id');
+      const detail = await service.show(args[0]!);
+      if (json) {
+        out(JSON.stringify(detail, null, 2));
+        return 0;
+      }
+      out(`${detail.investigation.title} (${detail.investigation.id})`);
+      out(`Files:${detail.files.length === 0 ? ' none' : ''}`);
+      for (const f of detail.files) out(`  ${f.path}  ${f.sizeBytes} bytes  ${f.status === 'ok' ? 'ok' : `error: ${f.error}`}`);
+      for (const m of detail.messages) {
+        out(`\n${m.role === 'user' ? 'You' : 'Sandscope'}: ${m.text}`);
+        if (m.metrics) out(`  — ${metricsLine(m.metrics)}`);
+      }
+      return 0;
+    }
+    case 'rename': {
+      need(2, 'an investigation id and a TITLE');
+      const renamed = await service.rename(args[0]!, args.slice(1).join(' '));
+      out(`Renamed ${renamed.id} to "${renamed.title}".`);
+      return 0;
+    }
+    case 'rm': {
+      need(1, 'an investigation id');
+      await service.remove(args[0]!);
+      out(`Deleted investigation ${args[0]} with its files and conversation.`);
+      return 0;
+    }
+    case 'add': {
+      const [id, ...files] = args;
+      for (const file of files) {
+        const added = await service.addFile(id!, basename(file), readFileSync(file));
+        out(`Added ${added.path} (${added.sizeBytes} bytes) to ${id}.`);
+      }
+      return 0;
+    }
+    case 'ask': {
+      need(2, 'an investigation id and a MESSAGE');
+      const turn = await service.ask(args[0]!, args.slice(1).join(' '));
+      if (json) {
+        const { answer, claims, citations, toolCalls, metrics } = turn;
+        out(JSON.stringify({ answer, claims, citations, toolCalls, metrics }, null, 2));
+      } else {
+        out(turn.answer);
+        out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
+        if (turn.citations.length > 0) out(`Cited: ${turn.citations.map(citationLabel).join(', ')}`);
+        out(`— ${metricsLine(turn.metrics)}`);
+      }
+      return 0;
+    }
+  }
+  return 2;
+}
+
+function metricsLine(m: { promptTokens: number; completionTokens: number; elapsedMs: number; costUsd: number; provider: string }): string {
+  return `${m.promptTokens} prompt + ${m.completionTokens} completion tokens, ${Math.round(m.elapsedMs)} ms, $${m.costUsd.toFixed(4)}, ${m.provider}`;
+}

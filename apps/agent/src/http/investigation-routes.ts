@@ -1,0 +1,94 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { InvestigationService } from '../service/investigation-service.ts';
+import { ApiError } from './api-error.ts';
+import { readJsonBody } from './request-body.ts';
+import { requestText } from './request-text.ts';
+import { describeIssue } from './run-request.ts';
+
+/** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
+const TitleSchema = z.strictObject({ title: requestText() });
+/** `POST /v1/investigations/:id/turns`. */
+const TurnSchema = z.strictObject({ message: requestText() });
+
+export interface InvestigationRouteDeps {
+  readonly investigations: InvestigationService;
+  readonly maxBodyBytes: number;
+  /** Wraps the routes that spend (a turn): the rate limiter, as on POST /v1/runs. */
+  readonly limited: MiddlewareHandler;
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError('invalid_request', describeIssue(parsed.error, 'body'));
+  return parsed.data;
+}
+
+/**
+ * The investigation workspace's API (issue 10), mounted at /v1/investigations
+ * behind the same bearer token and session as the rest of /v1; errors are the
+ * API's one vocabulary, converted in the app's onError. A file is uploaded as
+ * the raw request body to PUT …/files/<path> — the path is the file's natural
+ * key, so uploading it again replaces it — and read within
+ * INVESTIGATION_FILE_MAX_BYTES as it streams, never buffered past the cap.
+ */
+export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
+  const { investigations } = deps;
+  const app = new Hono();
+
+  app.post('/', async (c) => {
+    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+    return c.json({ investigation: await investigations.create(title) }, 201);
+  });
+  app.get('/', async (c) => c.json({ investigations: await investigations.list() }));
+  app.get('/:id', async (c) => c.json(await investigations.show(c.req.param('id'))));
+  app.patch('/:id', async (c) => {
+    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+    return c.json({ investigation: await investigations.rename(c.req.param('id'), title) });
+  });
+  app.delete('/:id', async (c) => {
+    await investigations.remove(c.req.param('id'));
+    return c.json({ deleted: c.req.param('id') });
+  });
+
+  app.get('/:id/files', async (c) => c.json({ files: await investigations.listFiles(c.req.param('id')) }));
+  app.put('/:id/files/:path{.+}', async (c) => {
+    const bytes = await readBytes(c.req.raw, investigations.settings.fileMaxBytes);
+    return c.json({ file: await investigations.addFile(c.req.param('id'), c.req.param('path'), bytes) }, 201);
+  });
+  app.get('/:id/files/:path{.+}', async (c) => c.json({ file: await investigations.readFile(c.req.param('id'), c.req.param('path')) }));
+  app.delete('/:id/files/:path{.+}', async (c) => {
+    await investigations.removeFile(c.req.param('id'), c.req.param('path'));
+    return c.json({ deleted: c.req.param('path') });
+  });
+
+  app.post('/:id/turns', deps.limited, async (c) => {
+    const { message } = parse(TurnSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+    return c.json({ turn: await investigations.ask(c.req.param('id') ?? '', message) });
+  });
+  return app;
+}
+
+/** A raw body of at most `limit` bytes, enforced as it streams (as readJsonBody does for JSON). */
+async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    throw new ApiError('payload_too_large', `The file is ${declared} bytes; the limit is ${limit} (INVESTIGATION_FILE_MAX_BYTES).`);
+  }
+  const pieces: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw new ApiError('payload_too_large', `The file is over the limit of ${limit} bytes (INVESTIGATION_FILE_MAX_BYTES).`);
+      }
+      pieces.push(value);
+    }
+  }
+  return Buffer.concat(pieces, total);
+}

@@ -1,0 +1,199 @@
+import type { KnowledgeBase } from '@sandscope/engine';
+import { planOffline, type TurnAnswer, type TurnCitation, type TurnClaim } from '@sandscope/engine/workspace/planner';
+import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
+import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
+import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
+import {
+  appendInvestigationMessage,
+  createInvestigation,
+  type Database,
+  deleteInvestigation,
+  getInvestigation,
+  type InvestigationFile,
+  type InvestigationFileInfo,
+  type InvestigationMessage,
+  type InvestigationRecord,
+  type InvestigationSummary,
+  listInvestigationFiles,
+  listInvestigationMessages,
+  listInvestigations,
+  putInvestigationFile,
+  readInvestigationFile,
+  removeInvestigationFile,
+  renameInvestigation,
+  StoreError,
+  type TurnMetrics,
+} from '@sandscope/store';
+import { decodeCorpusText } from '../corpus-text.ts';
+import { ServiceError } from './service-error.ts';
+
+export interface InvestigationSettings {
+  readonly readFileMaxLines: number;
+  readonly readFileMaxChars: number;
+  readonly historyMaxMessages: number;
+  readonly fileMaxBytes: number;
+  readonly maxMessageChars: number;
+}
+
+/** An investigation opened: its files (status, no content) and its conversation, metrics on each answer (seed #22). */
+export interface InvestigationDetail {
+  readonly investigation: InvestigationRecord;
+  readonly files: readonly InvestigationFileInfo[];
+  readonly messages: readonly InvestigationMessage[];
+}
+
+/** What `ask --json` prints and `POST /v1/investigations/:id/turns` answers (issue 10's shape). */
+export interface TurnView {
+  readonly investigationId: string;
+  readonly messageId: number;
+  readonly answer: string;
+  readonly claims: readonly TurnClaim[];
+  readonly citations: readonly TurnCitation[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly unknown: readonly string[];
+  readonly metrics: TurnMetrics;
+}
+
+/**
+ * The investigation workspace at the edge: the store's records, the engine's
+ * tools and planner, the configured caps. The store's refusals become
+ * ServiceErrors here, once, so HTTP answers 404/400/413 and the CLI one line —
+ * never a 500 for a person's mistake. Every check on a file or a message runs
+ * before anything is written, so a refused request loses nothing.
+ */
+export class InvestigationService {
+  readonly #db: Database;
+  readonly #kb: KnowledgeBase;
+  readonly settings: InvestigationSettings;
+
+  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings }) {
+    this.#db = options.db;
+    this.#kb = options.kb;
+    this.settings = options.settings;
+  }
+
+  create(title: unknown): Promise<InvestigationRecord> {
+    return converted(() => createInvestigation(this.#db, { title: title as string }));
+  }
+
+  list(): Promise<InvestigationSummary[]> {
+    return listInvestigations(this.#db);
+  }
+
+  async show(id: string): Promise<InvestigationDetail> {
+    return converted(async () => {
+      const investigation = await getInvestigation(this.#db, id);
+      if (!investigation) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
+      return { investigation, files: await listInvestigationFiles(this.#db, id), messages: await listInvestigationMessages(this.#db, id) };
+    });
+  }
+
+  rename(id: string, title: unknown): Promise<InvestigationRecord> {
+    return converted(() => renameInvestigation(this.#db, id, title as string));
+  }
+
+  remove(id: string): Promise<void> {
+    return converted(() => deleteInvestigation(this.#db, id));
+  }
+
+  /**
+   * Adds (or replaces) a file. Refused before it is stored: over
+   * INVESTIGATION_FILE_MAX_BYTES, binary, or not UTF-8 — the tools read text,
+   * and a log of mojibake would be searched and cited as if it said something.
+   */
+  addFile(id: string, path: string, bytes: Uint8Array): Promise<InvestigationFileInfo> {
+    return converted(async () => {
+      if (bytes.byteLength > this.settings.fileMaxBytes) {
+        throw new ServiceError('payload_too_large', `${path} is ${bytes.byteLength} bytes; the limit is ${this.settings.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES).`);
+      }
+      const text = decodeCorpusText(bytes);
+      if (!text.ok) throw new ServiceError('invalid_request', `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`);
+      return putInvestigationFile(this.#db, id, { path, content: text.text.replace(/^\uFEFF/, '') });
+    });
+  }
+
+  listFiles(id: string): Promise<InvestigationFileInfo[]> {
+    return converted(() => listInvestigationFiles(this.#db, id));
+  }
+
+  readFile(id: string, path: string): Promise<InvestigationFile> {
+    return converted(async () => {
+      const file = await readInvestigationFile(this.#db, id, path);
+      if (!file) throw new StoreError('file_not_found', `investigation ${id} has no file "${path}"`);
+      return file;
+    });
+  }
+
+  removeFile(id: string, path: string): Promise<void> {
+    return converted(() => removeInvestigationFile(this.#db, id, path));
+  }
+
+  /**
+   * One turn: the message is checked, then stored (so it is never lost, even
+   * if the turn fails), the persisted history replayed (seed #17), the agent
+   * run over the files, and the answer stored with its metrics (seed #22).
+   */
+  ask(id: string, message: string): Promise<TurnView> {
+    return converted(async () => {
+      const text = message.trim();
+      if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
+      const length = [...text].length;
+      if (length > this.settings.maxMessageChars) {
+        throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
+      }
+      const history = await listInvestigationMessages(this.#db, id);
+      await appendInvestigationMessage(this.#db, id, { role: 'user', text });
+      const toolbox = new WorkspaceToolbox({
+        files: new StoreWorkspaceFiles(this.#db, id),
+        kb: this.#kb,
+        caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
+      });
+      const turn: TurnAnswer = await planOffline({
+        message: text,
+        history: history.map((m) => ({ role: m.role, text: m.text })),
+        historyMaxMessages: this.settings.historyMaxMessages,
+        toolbox,
+        kb: this.#kb,
+      });
+      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown };
+      const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
+      return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
+    });
+  }
+}
+
+/**
+ * The engine's WorkspaceFiles over the store. A file's content is fetched once
+ * per turn (a turn searches the same log for several terms); nothing outlives
+ * the turn, so no replica holds state another would need.
+ */
+export class StoreWorkspaceFiles implements WorkspaceFiles {
+  readonly #contents = new Map<string, string | null>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly investigationId: string,
+  ) {}
+
+  async list(): Promise<WorkspaceFileInfo[]> {
+    return listInvestigationFiles(this.db, this.investigationId);
+  }
+
+  async read(path: string): Promise<string | null> {
+    if (!this.#contents.has(path)) this.#contents.set(path, (await readInvestigationFile(this.db, this.investigationId, path))?.content ?? null);
+    return this.#contents.get(path)!;
+  }
+}
+
+async function converted<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    if (error.code === 'investigation_not_found' || error.code === 'file_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
+    if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
+    throw error;
+  }
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KnowledgeBase } from '../knowledge-base.ts';
+import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
+import type { TranscriptEntry } from './history.ts';
+import { planOffline } from './planner.ts';
+import { INCIDENT_CONFIG, incidentLog } from './testing-incident-files.ts';
+import { WorkspaceToolbox } from './tools.ts';
+import { InMemoryWorkspaceFiles } from './workspace-files.ts';
+
+let kb: KnowledgeBase;
+let files: InMemoryWorkspaceFiles;
+beforeAll(async () => {
+  kb = await corpusKnowledgeBase();
+  files = new InMemoryWorkspaceFiles({ 'app.log': incidentLog(), 'values.json': INCIDENT_CONFIG });
+});
+
+const turn = (message: string, history: TranscriptEntry[] = [], historyMaxMessages = 40) =>
+  planOffline({ message, history, historyMaxMessages, toolbox: new WorkspaceToolbox({ files, kb }), kb });
+
+describe('the offline planner', () => {
+  it('searches the files, reads around the hits and answers with every claim cited to file lines or passages', async () => {
+    const a = await turn('Why is checkout getting 502s from orders-db?');
+    expect(a.subject).toMatchObject({ from: 'message', identifiers: expect.arrayContaining(['orders-db', '502']) });
+    expect(a.claims.length).toBeGreaterThan(0);
+    for (const c of a.claims) expect(c.citations.length).toBeGreaterThan(0);
+    const fileCitations = a.citations.filter((c) => c.kind === 'file');
+    expect(fileCitations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 });
+    expect(a.answer).toMatch(/\[app\.log:4400\]/);
+    // The burst of pool errors is quoted as one range.
+    expect(fileCitations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
+    expect(a.toolCalls.map((t) => t.tool)).toEqual(expect.arrayContaining(['list_files', 'search_files', 'read_file', 'search_runbooks']));
+    expect(a.toolCalls.every((t) => t.ok)).toBe(true);
+    expect(a.metrics).toMatchObject({ provider: 'offline', costUsd: 0 });
+    expect(a.metrics.promptTokens).toBeGreaterThan(0);
+    expect(a.metrics.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('resolves a follow-up against the previous turn (seed #17): "and when did it start?" finds the first failing line', async () => {
+    const first = await turn('Why is checkout getting 502s from orders-db?');
+    const history: TranscriptEntry[] = [
+      { role: 'user', text: 'Why is checkout getting 502s from orders-db?' },
+      { role: 'assistant', text: first.answer },
+    ];
+    const second = await turn('and when did it start?', history);
+    expect(second.input.map((m) => m.content)).toEqual(['Why is checkout getting 502s from orders-db?', first.answer, 'and when did it start?']);
+    expect(second.subject.from).toBe('history');
+    expect(second.subject.identifiers).toContain('orders-db');
+    expect(second.claims[0]?.citations[0]).toEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
+    expect(second.claims[0]?.text).toMatch(/earliest line in app\.log .* is line 4312/);
+  });
+
+  it('without the earlier turn in its window, the same follow-up has no subject and says so', async () => {
+    const history: TranscriptEntry[] = [
+      { role: 'user', text: 'Why is checkout getting 502s from orders-db?' },
+      { role: 'assistant', text: 'app.log line 4400 …' },
+    ];
+    const forgot = await turn('and when did it start?', history, 0);
+    expect(forgot.input).toEqual([{ role: 'user', content: 'and when did it start?' }]);
+    expect(forgot.subject.from).toBe('message');
+    expect(forgot.claims.filter((c) => c.citations.some((x) => x.kind === 'file'))).toEqual([]);
+  });
+
+  it('says what neither the files nor the runbooks support is unknown, and makes no claim about it', async () => {
+    const a = await turn('Why did the kafka-broker-7 certificate expire?');
+    expect(a.claims).toEqual([]);
+    expect(a.unknown.join(' ')).toMatch(/No line of the investigation's files mentions "kafka-broker-7"/);
+    expect(a.answer).toMatch(/Unknown: .*runbook library does not answer this either.*so it is unknown/s);
+  });
+});

@@ -1,0 +1,232 @@
+import { draftExtractive } from '../answer/extractive.ts';
+import type { KnowledgeBase } from '../knowledge-base.ts';
+import { estimateTokens } from '../models/pricing.ts';
+import type { Chunk } from '../types.ts';
+import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
+import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts';
+import type { SearchHit } from './search-files.ts';
+import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
+
+/** What a claim stands on: lines of a workspace file, or a runbook passage. */
+export type TurnCitation =
+  | { readonly kind: 'file'; readonly path: string; readonly startLine: number; readonly endLine: number }
+  | { readonly kind: 'passage'; readonly chunkId: string };
+
+export interface TurnClaim {
+  readonly text: string;
+  /** Never empty: a sentence nothing supports is not a claim (it goes to `unknown`). */
+  readonly citations: readonly TurnCitation[];
+}
+
+/** Seed #22: what the turn cost, persisted on the assistant message. */
+export interface TurnMetrics {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly elapsedMs: number;
+  readonly costUsd: number;
+  readonly provider: string;
+}
+
+export interface TurnAnswer {
+  readonly answer: string;
+  readonly claims: readonly TurnClaim[];
+  /** Every citation of every claim, once, in order. */
+  readonly citations: readonly TurnCitation[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** What the files and the library do not support, said plainly. */
+  readonly unknown: readonly string[];
+  /** The terms searched for; a follow-up's include the earlier turn's subject. */
+  readonly subject: Subject & { readonly from: 'message' | 'history' };
+  /** The model input of this turn (seed #17): the replayed window and the message. */
+  readonly input: readonly ReplayedMessage[];
+  readonly metrics: TurnMetrics;
+}
+
+export interface OfflinePlannerInput {
+  readonly message: string;
+  /** The persisted conversation before this message, oldest first. */
+  readonly history: readonly TranscriptEntry[];
+  /** HISTORY_MAX_MESSAGES. */
+  readonly historyMaxMessages: number;
+  readonly toolbox: WorkspaceToolbox;
+  readonly kb: KnowledgeBase;
+  readonly now?: () => number;
+}
+
+export const OFFLINE_PROVIDER = 'offline';
+const MAX_FILE_CLAIMS = 3;
+const MAX_RUNBOOK_CLAIMS = 3;
+const MAX_TERMS = 6;
+const CONTEXT_LINES = 2;
+/** The most lines after a hit one claim's range runs on for (a burst of the same error). */
+const MAX_BURST_LINES = 10;
+
+/**
+ * The offline agent (no keys: the default): the same tools a provider loop
+ * would call, in a fixed plan. Search the files for the question's
+ * identifiers and words; read around the best hits; consult the runbooks
+ * through the gate; answer extractively — each claim a quoted file line cited
+ * `path:start-end`, or a runbook sentence cited by passage id. What neither
+ * supports is said to be unknown, never guessed. A follow-up that names no
+ * subject of its own takes the previous question's (seed #17), read from the
+ * replayed input — so what the window dropped is forgotten here too.
+ */
+export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
+  const now = p.now ?? (() => performance.now());
+  const started = now();
+  const input = turnInput(p.history, p.message, p.historyMaxMessages);
+  const subject = resolveSubject(p.message, input);
+  const terms = [...subject.identifiers, ...subject.words].slice(0, MAX_TERMS);
+  const weight = (t: string) => (subject.identifiers.includes(t) ? 3 : 1);
+  const intent = timeIntentOf(p.message);
+  const outputs: string[] = [];
+
+  await p.toolbox.call('list_files', {}).then((o) => outputs.push(o.text));
+  // Every line any term hits, scored by the terms it holds (identifiers weigh more).
+  const scored = new Map<string, { hit: SearchHit; score: number; terms: Set<string> }>();
+  for (const term of terms) {
+    const out = await p.toolbox.call('search_files', { pattern: term });
+    outputs.push(out.text);
+    if (!out.ok || out.tool !== 'search_files') continue;
+    for (const hit of out.search.hits) {
+      const key = `${hit.path}\u0000${hit.line}`;
+      const entry = scored.get(key) ?? { hit, score: 0, terms: new Set<string>() };
+      if (!entry.terms.has(term)) {
+        entry.terms.add(term);
+        entry.score += weight(term);
+      }
+      scored.set(key, entry);
+    }
+  }
+  const claims: TurnClaim[] = [];
+  const cited: { path: string; start: number; end: number }[] = [];
+  for (const { hit } of rankHits([...scored.values()], intent)) {
+    if (cited.length >= (intent === null ? MAX_FILE_CLAIMS : 1)) break;
+    if (cited.some((c) => c.path === hit.path && hit.line >= c.start - CONTEXT_LINES && hit.line <= c.end + CONTEXT_LINES)) continue;
+    const out = await p.toolbox.call('read_file', { path: hit.path, offset: Math.max(1, hit.line - CONTEXT_LINES), limit: CONTEXT_LINES + 1 + MAX_BURST_LINES });
+    outputs.push(out.text);
+    if (!out.ok || out.tool !== 'read_file') continue;
+    const { window } = out;
+    // The cited range: the hit line and the lines right after it that hold a term too (a stack trace, a burst).
+    let end = hit.line;
+    while (end + 1 <= window.endLine && holdsAny(window.lines[end + 1 - window.startLine] ?? '', terms)) end++;
+    cited.push({ path: hit.path, start: hit.line, end });
+    const more = end - hit.line;
+    const quoted = `"${clip(hit.text.trim())}"${more > 0 ? `, and ${more} more line${more === 1 ? '' : 's'} like it to line ${end}` : ''}`;
+    const about = terms.slice(0, 2).join(', ');
+    const lead =
+      intent === 'first'
+        ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
+        : intent === 'last'
+          ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
+          : `${hit.path} line ${hit.line}: `;
+    claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: hit.line, endLine: end }] });
+  }
+
+  const query = subject.from === 'history' ? `${p.message} ${terms.join(' ')}` : p.message;
+  const runbooks = await p.toolbox.call('search_runbooks', { query });
+  outputs.push(runbooks.text);
+  let runbookRefusal: string | null = null;
+  if (runbooks.ok && runbooks.tool === 'search_runbooks') {
+    const passages = runbooks.runbooks.passages.map((r) => p.kb.chunk(r.chunkId)).filter((c): c is Chunk => c !== undefined);
+    if (passages.length > 0) {
+      for (const c of draftExtractive(query, passages, { maxClaims: MAX_RUNBOOK_CLAIMS }).slice(0, MAX_RUNBOOK_CLAIMS)) {
+        claims.push({ text: c.text, citations: c.citations.map((chunkId) => ({ kind: 'passage' as const, chunkId })) });
+      }
+    } else {
+      runbookRefusal = runbooks.runbooks.reasons[0] ?? null;
+    }
+  }
+
+  const unknown: string[] = [];
+  const searched = terms.length > 0 ? terms.map((t) => `"${t}"`).join(', ') : 'nothing (the message names no term to search for)';
+  if (cited.length === 0) unknown.push(`No line of the investigation's files mentions ${searched}.`);
+  if (claims.length === 0) {
+    unknown.push(`The runbook library does not answer this either${runbookRefusal ? ` (${runbookRefusal.replace(/\.$/, '')})` : ''}, so it is unknown.`);
+  }
+  const citations = uniqueCitations(claims);
+  const answer = [...claims.map((c) => `${c.text} [${c.citations.map(citationLabel).join('; ')}]`), ...unknown.map((u) => `Unknown: ${u}`)].join('\n');
+  const promptText = [...input.map((m) => m.content), ...outputs].join('\n');
+  return {
+    answer,
+    claims,
+    citations,
+    toolCalls: [...p.toolbox.calls],
+    unknown,
+    subject,
+    input,
+    metrics: {
+      promptTokens: estimateTokens(promptText),
+      completionTokens: estimateTokens(answer),
+      elapsedMs: Math.round((now() - started) * 1000) / 1000,
+      costUsd: 0,
+      provider: OFFLINE_PROVIDER,
+    },
+  };
+}
+
+/** The message's own subject, or — for a follow-up — the nearest earlier user message's in the replayed input. */
+function resolveSubject(message: string, input: readonly ReplayedMessage[]): Subject & { from: 'message' | 'history' } {
+  const own = subjectOf(message);
+  if (!isFollowUp(message, own)) return { ...own, from: 'message' };
+  for (let i = input.length - 2; i >= 0; i--) {
+    const m = input[i]!;
+    if (m.role !== 'user') continue;
+    const earlier = subjectOf(m.content);
+    if (earlier.identifiers.length + earlier.words.length === 0) continue;
+    return {
+      identifiers: earlier.identifiers,
+      words: [...own.words.filter((w) => !earlier.words.includes(w)), ...earlier.words],
+      from: 'history',
+    };
+  }
+  return { ...own, from: 'message' };
+}
+
+/**
+ * The hit lines in the order to read around them. For "when did it start" the
+ * first line about the subject that reports trouble — not the first that names
+ * it (a service is named in its healthy start-up lines too) — and for "when did
+ * it stop" the last; otherwise the lines holding the most (and the weightiest)
+ * terms, trouble first, in file order on a tie.
+ */
+function rankHits(entries: { hit: SearchHit; score: number }[], intent: 'first' | 'last' | null): { hit: SearchHit }[] {
+  const order = (a: { hit: SearchHit }, b: { hit: SearchHit }) => (a.hit.path === b.hit.path ? a.hit.line - b.hit.line : a.hit.path < b.hit.path ? -1 : 1);
+  const severity = (e: { hit: SearchHit }) => (SEVERE.test(e.hit.text) ? 1 : 0);
+  if (intent !== null) {
+    const troubled = entries.filter((e) => severity(e) === 1);
+    const pool = (troubled.length > 0 ? troubled : entries).sort(order);
+    return intent === 'first' ? pool : pool.reverse();
+  }
+  return [...entries].sort((a, b) => b.score - a.score || severity(b) - severity(a) || order(a, b));
+}
+
+/** A log line reporting trouble. */
+const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
+
+function holdsAny(line: string, terms: readonly string[]): boolean {
+  const lower = line.toLowerCase();
+  return terms.some((t) => lower.includes(t.toLowerCase()));
+}
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+export function citationLabel(c: TurnCitation): string {
+  if (c.kind === 'passage') return c.chunkId;
+  return c.startLine === c.endLine ? `${c.path}:${c.startLine}` : `${c.path}:${c.startLine}-${c.endLine}`;
+}
+
+function uniqueCitations(claims: readonly TurnClaim[]): TurnCitation[] {
+  const seen = new Set<string>();
+  const out: TurnCitation[] = [];
+  for (const c of claims.flatMap((x) => x.citations)) {
+    const key = citationLabel(c);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(c);
+    }
+  }
+  return out;
+}

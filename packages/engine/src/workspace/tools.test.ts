@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KnowledgeBase } from '../knowledge-base.ts';
+import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
+import { WorkspaceToolbox } from './tools.ts';
+import { InMemoryWorkspaceFiles } from './workspace-files.ts';
+
+let kb: KnowledgeBase;
+beforeAll(async () => {
+  kb = await corpusKnowledgeBase();
+});
+
+const files = () =>
+  new InMemoryWorkspaceFiles({
+    'app.log': '10:00:01 INFO start\n10:02:13 ERROR orders-db pool exhausted (100/100)\n10:02:14 WARN retry\n',
+    'conf/values.json': '{ "pool": { "max": 100 } }\n',
+  });
+
+describe('the workspace tools', () => {
+  it('list_files lists paths, sizes and status', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    const out = await box.call('list_files', {});
+    expect(out.ok && out.tool === 'list_files' && out.files.map((f) => f.path)).toEqual(['app.log', 'conf/values.json']);
+    expect(out.text).toMatch(/^app\.log\t\d+ bytes\tok/);
+  });
+
+  it('read_file refuses paths outside the workspace, a missing file and bad arguments, as values the agent reads', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    for (const [args, why] of [
+      [{ path: '../../etc/passwd' }, /leaves the workspace/],
+      [{ path: '/etc/passwd' }, /outside the workspace/],
+      [{ path: 'missing.log' }, /no file "missing\.log".*list_files/],
+      [{ path: 'app.log', offset: 0 }, /offset must be at least 1/],
+      [{ path: 'app.log', extra: 1 }, /read_file/],
+    ] as const) {
+      const out = await box.call('read_file', args);
+      expect(out.ok, JSON.stringify(args)).toBe(false);
+      expect(out.text).toMatch(why);
+    }
+    const ok = await box.call('read_file', { path: '/root/app.log', offset: 2, limit: 1 });
+    expect(ok.text.split('\n')[0]).toBe('2\t10:02:13 ERROR orders-db pool exhausted (100/100)');
+    expect(box.calls.map((c) => c.ok)).toEqual([false, false, false, false, false, true]);
+    expect((await box.call('rm_rf', {})).text).toMatch(/no tool "rm_rf"/);
+  });
+
+  it('read_file applies the caps it was given (READ_FILE_MAX_LINES)', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb, caps: { maxLines: 1, maxChars: 200_000 } });
+    const out = await box.call('read_file', { path: 'app.log' });
+    expect(out.ok && out.tool === 'read_file' && out.window.endLine).toBe(1);
+    expect(out.text).toMatch(/READ_FILE_MAX_LINES=1.*offset=2/s);
+  });
+
+  it('search_files finds lines case-insensitively, in every file or one, and refuses a path outside', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    const all = await box.call('search_files', { pattern: 'POOL' });
+    expect(all.ok && all.tool === 'search_files' && all.search.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['app.log:2', 'conf/values.json:1']);
+    const one = await box.call('search_files', { pattern: 'pool', path: 'conf' });
+    expect(one.ok && one.tool === 'search_files' && one.search.hits.map((h) => h.path)).toEqual(['conf/values.json']);
+    expect((await box.call('search_files', { pattern: 'pool', path: '../' })).ok).toBe(false);
+    expect((await box.call('search_files', { pattern: 'pool', path: 'nope' })).text).toMatch(/no file or folder "nope"/);
+    expect((await box.call('search_files', { pattern: '' })).text).toMatch(/pattern must not be empty/);
+  });
+
+  it('search_runbooks goes through the evidence gate: passages for what the library answers, a refusal for what it does not', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    const answered = await box.call('search_runbooks', { query: 'What is the connection pool ceiling for orders-db?' });
+    expect(answered.ok && answered.tool === 'search_runbooks' && answered.runbooks.verdict).not.toBe('refused');
+    expect(answered.ok && answered.tool === 'search_runbooks' && answered.runbooks.passages.length).toBeGreaterThan(0);
+    const refused = await box.call('search_runbooks', { query: 'How do we rotate TLS certificates?' });
+    expect(refused.ok && refused.tool === 'search_runbooks' && refused.runbooks).toMatchObject({ verdict: 'refused', passages: [] });
+    expect(refused.text).toMatch(/does not answer/);
+  });
+});

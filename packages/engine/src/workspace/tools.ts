@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { KnowledgeBase } from '../knowledge-base.ts';
+import { DEFAULT_READ_FILE_CAPS, type ReadFileCaps, type ReadFileWindow, readFileWindow } from './read-file.ts';
+import { searchFiles, type SearchFilesResult } from './search-files.ts';
+import { searchRunbooks, type SearchRunbooksResult } from './search-runbooks.ts';
+import type { WorkspaceFileInfo, WorkspaceFiles } from './workspace-files.ts';
+import { resolveWorkspacePath } from './workspace-path.ts';
+
+/**
+ * The workspace's tools, declared as data (name, description, parameters): the
+ * provider loop hands them to a model as tool definitions, and the offline
+ * planner calls the same ones through the same toolbox, so both paths read the
+ * files under the same caps and refusals.
+ */
+export const WORKSPACE_TOOLS = {
+  list_files: {
+    description: "List the investigation's files: path, size in bytes, and status (error with the reason when processing failed).",
+    parameters: z.strictObject({}),
+  },
+  read_file: {
+    description:
+      'Read a file as numbered lines. offset is the first line (1-based), limit how many. ' +
+      'Long files are cut at READ_FILE_MAX_LINES lines or READ_FILE_MAX_CHARS characters with a notice saying how to read on.',
+    parameters: z.strictObject({
+      path: z.string(),
+      offset: z.number().int('must be a whole number').min(1, 'must be at least 1 (lines are counted from 1)').optional(),
+      limit: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
+    }),
+  },
+  search_files: {
+    description: 'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path).',
+    parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty'), path: z.string().optional() }),
+  },
+  search_runbooks: {
+    description:
+      "Search the runbook library through the evidence gate: the passages that answer the query, or the library's refusal (then say it is unknown).",
+    parameters: z.strictObject({ query: z.string().min(1, 'must not be empty') }),
+  },
+} as const;
+
+export type WorkspaceToolName = keyof typeof WORKSPACE_TOOLS;
+
+export const WORKSPACE_TOOL_NAMES = Object.keys(WORKSPACE_TOOLS) as WorkspaceToolName[];
+
+/** What a call gave back: the text the agent reads, and the structure the planner and the UI use. */
+export type ToolOutcome =
+  | { readonly ok: true; readonly tool: 'list_files'; readonly text: string; readonly files: readonly WorkspaceFileInfo[] }
+  | { readonly ok: true; readonly tool: 'read_file'; readonly text: string; readonly window: ReadFileWindow }
+  | { readonly ok: true; readonly tool: 'search_files'; readonly text: string; readonly search: SearchFilesResult }
+  | { readonly ok: true; readonly tool: 'search_runbooks'; readonly text: string; readonly runbooks: SearchRunbooksResult }
+  /** A refused call (bad arguments, a path outside the workspace, no such file): a value the agent reads and corrects, not an exception. */
+  | { readonly ok: false; readonly tool: string; readonly text: string };
+
+/** One call as the turn records it (`toolCalls` of `ask --json`). */
+export interface ToolCallRecord {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly ok: boolean;
+}
+
+export interface WorkspaceToolboxOptions {
+  readonly files: WorkspaceFiles;
+  readonly kb: KnowledgeBase;
+  readonly caps?: ReadFileCaps;
+}
+
+/** The tools over one investigation's files, recording every call in order. */
+export class WorkspaceToolbox {
+  readonly calls: ToolCallRecord[] = [];
+  readonly #files: WorkspaceFiles;
+  readonly #kb: KnowledgeBase;
+  readonly #caps: ReadFileCaps;
+
+  constructor(options: WorkspaceToolboxOptions) {
+    this.#files = options.files;
+    this.#kb = options.kb;
+    this.#caps = options.caps ?? DEFAULT_READ_FILE_CAPS;
+  }
+
+  async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
+    const outcome = await this.#run(tool, args);
+    this.calls.push({ tool, args: isRecord(args) ? args : {}, ok: outcome.ok });
+    return outcome;
+  }
+
+  async #run(tool: string, args: unknown): Promise<ToolOutcome> {
+    if (!(tool in WORKSPACE_TOOLS)) return refused(tool, `there is no tool "${tool}"; the tools are ${WORKSPACE_TOOL_NAMES.join(', ')}.`);
+    const parsed = WORKSPACE_TOOLS[tool as WorkspaceToolName].parameters.safeParse(args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the arguments';
+      return refused(tool, `${tool}: ${where} ${issue?.message ?? 'are invalid'}.`);
+    }
+    const a = parsed.data as Record<string, unknown>;
+    switch (tool as WorkspaceToolName) {
+      case 'list_files': {
+        const files = await this.#files.list();
+        const text =
+          files.length === 0
+            ? 'The workspace has no files yet.'
+            : files.map((f) => `${f.path}\t${f.sizeBytes} bytes\t${f.status === 'ok' ? 'ok' : `error: ${f.error}`}`).join('\n');
+        return { ok: true, tool: 'list_files', text, files };
+      }
+      case 'read_file': {
+        const path = resolveWorkspacePath(a.path);
+        if (!path.ok) return refused(tool, `read_file: ${path.reason}.`);
+        const content = await this.#files.read(path.path);
+        if (content === null) return refused(tool, `read_file: there is no file "${path.path}" in the workspace; list_files lists the files.`);
+        const window = readFileWindow(path.path, content, { offset: a.offset as number | undefined, limit: a.limit as number | undefined }, this.#caps);
+        return { ok: true, tool: 'read_file', text: window.text, window };
+      }
+      case 'search_files': {
+        let scope: string | undefined;
+        if (a.path !== undefined) {
+          const path = resolveWorkspacePath(a.path);
+          if (!path.ok) return refused(tool, `search_files: ${path.reason}.`);
+          scope = path.path;
+        }
+        const search = await searchFiles(this.#files, a.pattern as string, { path: scope });
+        if (scope !== undefined && search.filesSearched === 0) {
+          return refused(tool, `search_files: there is no file or folder "${scope}" in the workspace; list_files lists the files.`);
+        }
+        const lines = search.hits.map((h) => `${h.path}:${h.line}: ${h.text}`);
+        const text = search.hits.length === 0 ? `No line contains "${search.pattern}" (${search.filesSearched} files searched).` : [...lines, ...(search.notice ? [search.notice] : [])].join('\n');
+        return { ok: true, tool: 'search_files', text, search };
+      }
+      case 'search_runbooks': {
+        const runbooks = await searchRunbooks(this.#kb, a.query as string);
+        const text =
+          runbooks.passages.length === 0
+            ? `The runbook library does not answer this. ${runbooks.reasons[0] ?? ''}`.trim()
+            : runbooks.passages.map((p) => `[${p.chunkId}] ${p.heading}\n${p.text}`).join('\n\n');
+        return { ok: true, tool: 'search_runbooks', text, runbooks };
+      }
+    }
+  }
+}
+
+function refused(tool: string, text: string): ToolOutcome {
+  return { ok: false, tool, text };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
