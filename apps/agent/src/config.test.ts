@@ -38,6 +38,7 @@ describe('loadConfig defaults', () => {
       corpusDir: 'corpus',
       website: { port: 3000, host: '127.0.0.1' },
       adjudication: 'offline',
+      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000 },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -68,6 +69,10 @@ describe('loadConfig defaults', () => {
         WEB_PORT: '3100',
         WEB_HOST: '0.0.0.0',
         ADJUDICATOR: 'model',
+        READ_FILE_MAX_LINES: '500',
+        READ_FILE_MAX_CHARS: '9000',
+        HISTORY_MAX_MESSAGES: '12',
+        INVESTIGATION_FILE_MAX_BYTES: '2048',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -88,6 +93,7 @@ describe('loadConfig defaults', () => {
       corpusDir: '/srv/corpus',
       website: { port: 3100, host: '0.0.0.0' },
       adjudication: 'model',
+      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500 },
     });
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { InMemoryCacheStore } from '../models/cache-store.ts';
+import { ProviderHealth } from '../models/provider-health.ts';
+import { candidatesFromConfigs, providersFromEnv } from '../models/providers.ts';
+import { SemanticCache } from '../models/semantic-cache.ts';
 import { checkDraft } from '../orchestrator/citation-check.ts';
+import { stackModelFactory } from '../orchestrator/model-factory.ts';
+import { createOrchestrator } from '../orchestrator/orchestrator.ts';
+import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import { KnowledgeBase } from '../knowledge-base.ts';
 import type { SourceDocument } from '../types.ts';
 
@@ -48,6 +55,30 @@ describe('corpus text is data', () => {
     expect(r.verdict).toBe('refused');
     expect(r.claims).toEqual([]);
     expect(r.reasons[0]).toMatch(/disagrees with itself.*100 connections.*150 connections|disagrees with itself.*150 connections.*100 connections/);
+
+    // Through the whole graph, offline: refused at assessment, never drafted (and so never escalated).
+    const noNetwork = (() => Promise.reject(new Error('no network in tests'))) as typeof fetch;
+    const models = stackModelFactory({
+      candidates: candidatesFromConfigs(providersFromEnv({}), { fetch: noNetwork, timeoutMs: 1000 }),
+      health: new ProviderHealth(),
+      cache: new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() }),
+      budgetUsd: 0.02,
+    });
+    const run = await createOrchestrator({ kb, models }).run({ question: 'What is the orders-db connection pool ceiling?' });
+    expect(run.outcome).toBe('refused');
+    expect(run.attempts).toEqual([]);
+  });
+
+  it('is no conflict when the other passage states other quantities near the same words', async () => {
+    const kb = await KnowledgeBase.build({
+      bands: OPEN,
+      documents: [
+        doc('architecture', 'The order path', '## orders-db connection pool ceiling\n\nThe orders-db connection pool ceiling is 100 connections.'),
+        doc('runbook', 'OrdersDbPoolSaturated', '## Trigger\n\nThe alert fires when orders-db uses 90% of its connection pool ceiling for 5 minutes.'),
+      ],
+    });
+    const r = await kb.ask('What is the orders-db connection pool ceiling?');
+    expect(r.verdict).toBe('answered');
   });
 
   it('still answers when the two passages agree, or when the other states a neighbouring property', async () => {

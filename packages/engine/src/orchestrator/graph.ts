@@ -74,6 +74,8 @@ function traced(spec: NodeSpec, deps: GraphDependencies) {
 
 export function afterAssessment(state: RunState): 'refuse' | 'adjudicate' | 'hypothesise' {
   const band = state.assessment?.band;
+  // Refused at assessment whatever the band: two passages disagree on the value asked for (issue 12, defect 9).
+  if (state.verdict === 'refused') return 'refuse';
   if (band === 'sufficient') return 'hypothesise';
   if (band === 'ambiguous') return 'adjudicate';
   return 'refuse';

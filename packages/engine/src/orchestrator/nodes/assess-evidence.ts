@@ -19,7 +19,8 @@ export const assessEvidenceNode: NodeSpec = {
     // Issue 12, defect 9: say so when a passage it may answer from holds text that is never quoted.
     const marked = features.passages.map((p) => p.result.chunk).filter((c) => kb.hazards.has(c.id));
     const base = { features, assessment, decision, reasons: [...assessment.reasons, ...marked.map((c) => hazardReason(c, kb.hazards.get(c.id)!))] };
-    if (assessment.band === 'insufficient') return { ...base, verdict: 'refused', evidence: [] };
+    // A conflict between passages refuses from any band, with no adjudication to apply.
+    if (assessment.band === 'insufficient' || (decision.verdict === 'refused' && !decision.adjudication)) return { ...base, verdict: 'refused', evidence: [] };
     if (assessment.band === 'ambiguous') return { ...base, evidence: [] };
     // Sufficient: the answering passage first, then the workload's context passages.
     return { ...base, verdict: 'answered', evidence: [...decision.evidence, ...(state.context ?? [])] };
