@@ -45,6 +45,13 @@ describe('sandscope eval (issue 9)', () => {
       ['harbor-runbooks', 16],
       ['tidewater-ops', 40],
     ]);
+    // With an LLM adjudicator: what the adjudicated bands decide alone and what they defer, pooled and per corpus.
+    const adjudicated = r['adjudicated'] as { deferralRate: number; deferredAnswerable: number; deferredUnanswerable: number; nA: number; nU: number };
+    expect(adjudicated.nA + adjudicated.nU).toBe(56);
+    expect(adjudicated.deferralRate).toBeCloseTo((adjudicated.deferredAnswerable + adjudicated.deferredUnanswerable) / 56, 10);
+    for (const c of r.corpora as unknown as { adjudicated: { bands: { insufficientBelow: number; sufficientAbove: number } } }[]) {
+      expect(c.adjudicated.bands.insufficientBelow).toBeLessThanOrEqual(c.adjudicated.bands.sufficientAbove);
+    }
   }, 120_000);
 
   it('--loco with fewer than two corpora says what to do', async () => {

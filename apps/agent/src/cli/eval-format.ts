@@ -30,6 +30,12 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
     `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
     '',
     ...(r.corpora.length > 1 ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), ''] : []),
+    ...(r.adjudicated
+      ? [
+          `With an LLM adjudicator (ADJUDICATOR=model): the adjudicated bands alone answer falsely ${pct(r.adjudicated.falseAnswerRate)} and refuse falsely ${pct(r.adjudicated.falseRefusalRate)}, and defer ${pct(r.adjudicated.deferralRate)} to the adjudicator (${r.adjudicated.deferredAnswerable} answerable, ${r.adjudicated.deferredUnanswerable} unanswerable); its own accuracy is not measured here.`,
+          '',
+        ]
+      : []),
     `Bands in force: refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)} (answerability, 0–1).`,
     ...(r.evidenceErrors.length
       ? ['', `${r.evidenceErrors.length} question(s) not scored — their evidence names no single passage:`, ...r.evidenceErrors.slice(0, 10).map((e) => `  ${e.corpus} ${e.id}: ${e.message}`)]
