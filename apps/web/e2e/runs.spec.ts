@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { shot } from './helpers';
 
 /*
@@ -6,6 +6,18 @@ import { shot } from './helpers';
  * list said "awaiting approval" for a run that had been approved; on a phone
  * the outcome column was off the side of the table.
  */
+
+/** A change the real agent gates (the console's change preset). */
+const GATED_CHANGE = 'Should we fail over orders-db to the replica?';
+
+/** Ask without JavaScript's help (the console's plain form post) and return the new run's id. */
+async function ask(page: Page, question: string, workload: string): Promise<string> {
+  const res = await page.request.post('/api/runs', { form: { question, workload }, maxRedirects: 0 });
+  expect(res.status()).toBe(303);
+  const id = /^\/runs\/([^/?#]+)$/.exec(res.headers().location ?? '')?.[1];
+  expect(id, `redirected to ${res.headers().location}`).toBeTruthy();
+  return decodeURIComponent(id!);
+}
 
 test('an unknown run is a 404 with a page that says so', async ({ page }) => {
   for (const id of ['00000000-0000-4000-8000-000000000000', 'no-such-run']) {
@@ -16,4 +28,24 @@ test('an unknown run is a 404 with a page that says so', async ({ page }) => {
     await expect(page.locator('main').getByRole('link', { name: /all runs/i })).toHaveAttribute('href', '/runs');
   }
   await shot(page, 'run-not-found');
+});
+
+test('the runs list says a gated run was approved, and links the run that approved it', async ({ page }) => {
+  test.skip(process.env.E2E_AGENT === 'fake', 'the fake agent does not gate changes');
+  const gated = await ask(page, GATED_CHANGE, 'change');
+  const waiting = await ask(page, GATED_CHANGE, 'change');
+  const approve = await page.request.post(`/api/runs/${encodeURIComponent(gated)}/approve`, { maxRedirects: 0 });
+  expect(approve.status()).toBe(303);
+  const child = decodeURIComponent(/^\/runs\/([^/?#]+)\?approvedFrom=/.exec(approve.headers().location ?? '')?.[1] ?? '');
+  expect(child).not.toBe('');
+
+  await page.goto('/runs');
+  const approvedRow = page.locator(`tr[data-run-id="${gated}"]`);
+  await expect(approvedRow).toBeVisible();
+  await expect(approvedRow).not.toContainText('awaiting approval');
+  await expect(approvedRow.locator('[data-approval="approved"]')).toContainText('approved');
+  await expect(approvedRow.locator(`a[href="/runs/${child}"]`)).toBeVisible();
+  // one still waiting says so
+  await expect(page.locator(`tr[data-run-id="${waiting}"]`)).toContainText('awaiting approval');
+  await shot(page, 'runs-approved');
 });
