@@ -49,3 +49,27 @@ test('the runs list says a gated run was approved, and links the run that approv
   await expect(page.locator(`tr[data-run-id="${waiting}"]`)).toContainText('awaiting approval');
   await shot(page, 'runs-approved');
 });
+
+test('on a phone the runs table keeps the outcome in view', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // at least one finished run to look at
+  await ask(page, 'What is the connection pool ceiling for orders-db?', 'triage');
+  await page.goto('/runs');
+  const table = page.locator('table.runs-table');
+  await expect(table).toBeVisible();
+  const headers = await table.locator('thead th').allTextContents();
+  const outcomeColumn = headers.findIndex((h) => h.trim().toLowerCase() === 'outcome');
+  expect(outcomeColumn).toBeGreaterThanOrEqual(0);
+  const cells = table.locator(`tbody tr td:nth-child(${outcomeColumn + 1})`);
+  expect(await cells.count()).toBeGreaterThan(0);
+  for (const cell of (await cells.all()).slice(0, 5)) {
+    await expect(cell).toBeVisible();
+    const box = (await cell.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  // nothing of the table is hidden off the side: it fits without scrolling
+  const scroll = await page.locator('.table-scroll:has(table.runs-table)').evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+  expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
+  await shot(page, 'runs-phone');
+});

@@ -35,18 +35,19 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       ) : (
         <>
           <div className="table-scroll">
+            {/* On a narrow screen the `col-detail` columns go first, then `col-context`: the outcome stays in view (issue 13). */}
             <table className="runs-table">
               <thead>
                 <tr>
                   <th>run</th>
-                  <th>asked (UTC)</th>
+                  <th className="col-context">asked (UTC)</th>
                   <th>question</th>
-                  <th>workload</th>
+                  <th className="col-context">workload</th>
                   <th>outcome</th>
-                  <th>ended at</th>
-                  <th className="num">score</th>
-                  <th className="num">cost</th>
-                  <th>approval of</th>
+                  <th className="col-detail">ended at</th>
+                  <th className="num col-detail">score</th>
+                  <th className="num col-detail">cost</th>
+                  <th className="col-detail">approval of</th>
                 </tr>
               </thead>
               <tbody>
@@ -57,20 +58,20 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         <code>{shortId(r.id)}</code>
                       </a>
                     </td>
-                    <td className="nowrap">{when(r.createdAt).replace(' UTC', '')}</td>
+                    <td className="nowrap col-context">{when(r.createdAt).replace(' UTC', '')}</td>
                     <td className="question-cell">{r.question}</td>
-                    <td>{r.workload}</td>
+                    <td className="col-context">{r.workload}</td>
                     <td>
                       <OutcomeCell run={r} approval={approvals.get(r.id)} />
                     </td>
-                    <td>
+                    <td className="col-detail">
                       <TerminalTag terminal={r.terminal} />
                     </td>
-                    <td className="num">
+                    <td className="num col-detail">
                       <code>{score(r.score)}</code>
                     </td>
-                    <td className="num">{usd(r.costUsd)}</td>
-                    <td>
+                    <td className="num col-detail">{usd(r.costUsd)}</td>
+                    <td className="col-detail">
                       {r.parentRunId ? (
                         <a href={`/runs/${encodeURIComponent(r.parentRunId)}`} title={r.parentRunId}>
                           <code>{shortId(r.parentRunId)}</code>
