@@ -65,3 +65,15 @@ test('architecture draws the graph the agent reports, with files', async ({ page
   await expect(page.locator('.request-path .hop')).toHaveCount(5);
   await shot(page, '18-architecture');
 });
+
+test('every page names its icon, and the icon is there', async ({ page, request }) => {
+  for (const path of ['/', '/runs', '/data', '/evaluation', '/architecture']) {
+    await page.goto(path);
+    const icon = page.locator('head link[rel="icon"]').first();
+    await expect(icon, path).toHaveAttribute('href', /./, { timeout: 5_000 });
+    const href = await icon.getAttribute('href');
+    const res = await request.get(href!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^image\//);
+  }
+});
