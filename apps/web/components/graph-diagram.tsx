@@ -1,4 +1,5 @@
 import type { Graph, GraphNode } from '@/lib/agent-types';
+import { sourceHref } from './file-link';
 
 /**
  * The agent's compiled graph, drawn from `GET /v1/graph` — never by hand, so
@@ -142,7 +143,7 @@ export function GraphDiagram({ graph: full }: { graph: Graph }) {
             const p = pos.get(n.id);
             if (!p) return null;
             const special = n.id.startsWith('__');
-            return (
+            const box = (
               <g key={n.id} className={`gnode ${n.terminal ? 'gnode-terminal' : ''} ${special ? 'gnode-special' : ''}`} data-node={n.id}>
                 <rect x={p.x} y={p.y} width={BOX_W} height={BOX_H} rx={special ? BOX_H / 2 : 5} />
                 <text x={p.x + BOX_W / 2} y={p.y + (n.file ? 19 : 27)} textAnchor="middle" className="svg-mono">
@@ -155,6 +156,15 @@ export function GraphDiagram({ graph: full }: { graph: Graph }) {
                 ) : null}
                 <title>{n.file ? `${n.id} — implemented in ${n.file}` : n.id}</title>
               </g>
+            );
+            // A box links to its file for the pointer. Inside role="img" a link is hidden from assistive technology, so it
+            // is kept out of the tab order too: the node table below carries the same links for keyboards and screen readers.
+            return n.file ? (
+              <a key={n.id} href={sourceHref(n.file)} tabIndex={-1} className="gnode-link">
+                {box}
+              </a>
+            ) : (
+              box
             );
           })}
         </g>

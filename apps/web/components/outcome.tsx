@@ -45,8 +45,12 @@ export function OutcomeTag({ outcome, status }: { outcome: Outcome | null; statu
   return <span className={`tag tag-outcome-${outcome}`}>{outcome.replace('_', ' ')}</span>;
 }
 
+/**
+ * Where a run stopped: the terminal node's name, like every other terminal. Not "awaiting approval" — that is
+ * a state, and once the run is approved (by a new run, ADR-0006) the node it stopped at is all it still is.
+ */
 export function TerminalTag({ terminal }: { terminal: Terminal | null }) {
   if (!terminal) return <span className="tag tag-none">—</span>;
-  const label = terminal === 'await_approval' ? 'awaiting approval' : terminal;
+  const label = terminal.replace('_', ' ');
   return <span className={`tag tag-terminal-${terminal}`}>{label}</span>;
 }

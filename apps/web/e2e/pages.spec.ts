@@ -3,6 +3,9 @@ import { shot } from './helpers';
 import { PORTS } from './ports';
 
 test('runs list links every run', async ({ page }) => {
+  // a run of its own: this spec must not depend on another having asked first (run alone, the list was empty)
+  const asked = await page.request.post('/api/runs', { form: { question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' }, maxRedirects: 0 });
+  expect(asked.status()).toBe(303);
   await page.goto('/runs');
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
   const rows = page.locator('table.runs-table tbody tr');
@@ -64,4 +67,16 @@ test('architecture draws the graph the agent reports, with files', async ({ page
   await expect(page.locator('tr[data-node="await_approval"] .file-path')).toBeVisible();
   await expect(page.locator('.request-path .hop')).toHaveCount(5);
   await shot(page, '18-architecture');
+});
+
+test('every page names its icon, and the icon is there', async ({ page, request }) => {
+  for (const path of ['/', '/runs', '/data', '/evaluation', '/architecture']) {
+    await page.goto(path);
+    const icon = page.locator('head link[rel="icon"]').first();
+    await expect(icon, path).toHaveAttribute('href', /./, { timeout: 5_000 });
+    const href = await icon.getAttribute('href');
+    const res = await request.get(href!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^image\//);
+  }
 });

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import { OutcomeTag, TerminalTag } from '@/components/outcome';
 import { ProblemPanel } from '@/components/problem';
-import { attempt, listRuns } from '@/lib/agent';
+import { attempt, getRun, listRuns } from '@/lib/agent';
+import type { RunSummary } from '@/lib/agent-types';
+import { type Approval, approvalOf, gatedOnPage } from '@/lib/approvals';
 import { score, shortId, usd, when } from '@/lib/format';
 import { problemFromQuery } from '@/lib/problems';
 
@@ -16,6 +18,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const page = Number.isInteger(rawPage) && rawPage > 0 ? rawPage : 1;
   const carried = problemFromQuery(params);
   const list = await attempt(() => listRuns(page, PAGE_SIZE));
+  const approvals = list.ok ? await approvalsOf(list.value.runs) : new Map<string, Approval>();
   return (
     <>
       <header className="page-head">
@@ -32,18 +35,19 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       ) : (
         <>
           <div className="table-scroll">
+            {/* On a narrow screen the `col-detail` columns go first, then `col-context`: the outcome stays in view (issue 13). */}
             <table className="runs-table">
               <thead>
                 <tr>
                   <th>run</th>
-                  <th>asked (UTC)</th>
+                  <th className="col-context">asked (UTC)</th>
                   <th>question</th>
-                  <th>workload</th>
+                  <th className="col-context">workload</th>
                   <th>outcome</th>
-                  <th>ended at</th>
-                  <th className="num">score</th>
-                  <th className="num">cost</th>
-                  <th>approval of</th>
+                  <th className="col-detail">ended at</th>
+                  <th className="num col-detail">score</th>
+                  <th className="num col-detail">cost</th>
+                  <th className="col-detail">approval of</th>
                 </tr>
               </thead>
               <tbody>
@@ -54,21 +58,20 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         <code>{shortId(r.id)}</code>
                       </a>
                     </td>
-                    <td className="nowrap">{when(r.createdAt).replace(' UTC', '')}</td>
+                    <td className="nowrap col-context">{when(r.createdAt).replace(' UTC', '')}</td>
                     <td className="question-cell">{r.question}</td>
-                    <td>{r.workload}</td>
+                    <td className="col-context">{r.workload}</td>
                     <td>
-                      <OutcomeTag outcome={r.outcome} status={r.status} />
-                      {r.status !== 'completed' ? <span className={`tag tag-${r.status}`}>{r.status}</span> : null}
+                      <OutcomeCell run={r} approval={approvals.get(r.id)} />
                     </td>
-                    <td>
+                    <td className="col-detail">
                       <TerminalTag terminal={r.terminal} />
                     </td>
-                    <td className="num">
+                    <td className="num col-detail">
                       <code>{score(r.score)}</code>
                     </td>
-                    <td className="num">{usd(r.costUsd)}</td>
-                    <td>
+                    <td className="num col-detail">{usd(r.costUsd)}</td>
+                    <td className="col-detail">
                       {r.parentRunId ? (
                         <a href={`/runs/${encodeURIComponent(r.parentRunId)}`} title={r.parentRunId}>
                           <code>{shortId(r.parentRunId)}</code>
@@ -85,6 +88,67 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <Pager page={list.value.page} pageSize={list.value.pageSize} total={list.value.total} />
         </>
       )}
+    </>
+  );
+}
+
+/**
+ * Each gated run's approval (lib/approvals.ts): from the page's own rows when
+ * they list the run that approved it, otherwise from the gated run's detail —
+ * one read per such run, in parallel. The summary does not carry it, and the
+ * agent's contract is left as it is for one column.
+ */
+async function approvalsOf(runs: readonly RunSummary[]): Promise<Map<string, Approval>> {
+  const found = new Map<string, Approval>();
+  await Promise.all(
+    [...gatedOnPage(runs)].map(async ([id, children]) => {
+      const onPage = approvalOf(children);
+      if (onPage.kind === 'approved') return void found.set(id, onPage);
+      const detail = await attempt(() => getRun(id));
+      found.set(id, detail.ok ? approvalOf(detail.value.children) : { kind: 'unknown' });
+    }),
+  );
+  return found;
+}
+
+/** The run's outcome; for a gated run, what happened next — approved by which run — instead of a stale "awaiting approval". */
+function OutcomeCell({ run, approval }: { run: RunSummary; approval: Approval | undefined }) {
+  const status = run.status !== 'completed' ? <span className={`tag tag-${run.status}`}>{run.status}</span> : null;
+  if (approval?.kind === 'approved') {
+    return (
+      <>
+        <span className="tag tag-approved" data-approval="approved" title="It stopped for approval; a person approved it, which created a new run.">
+          approved
+        </span>{' '}
+        <span className="nowrap">
+          by{' '}
+          <a href={`/runs/${encodeURIComponent(approval.by)}`} title={approval.by}>
+            <code>{shortId(approval.by)}</code>
+          </a>
+        </span>
+      </>
+    );
+  }
+  return (
+    <>
+      <OutcomeTag outcome={run.outcome} status={run.status} />
+      {status}
+      {approval?.kind === 'unfinished' ? (
+        <span className="muted" data-approval="unfinished">
+          {' '}
+          approval run{' '}
+          <a href={`/runs/${encodeURIComponent(approval.by)}`} title={approval.by}>
+            <code>{shortId(approval.by)}</code>
+          </a>{' '}
+          did not finish
+        </span>
+      ) : null}
+      {approval?.kind === 'unknown' ? (
+        <span className="muted" data-approval="unknown">
+          {' '}
+          (whether it was approved could not be read)
+        </span>
+      ) : null}
     </>
   );
 }

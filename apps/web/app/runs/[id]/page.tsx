@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { TerminalTag } from '@/components/outcome';
 import { FeedbackForm } from '@/components/feedback-form';
 import { ProblemPanel } from '@/components/problem';
@@ -19,6 +20,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const carried = problemFromQuery(query);
   const detail = await attempt(() => getRun(id));
+  // The agent has no such run: a 404 (./not-found.tsx), not a 200 page carrying a problem panel.
+  if (!detail.ok && detail.problem.code === 'not_found') notFound();
   if (!detail.ok) {
     return (
       <>

@@ -1,0 +1,68 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+
+/*
+ * Issue 13, website item 5: the band explorer's slider did not move the
+ * chart's lines, and stepped linearly over a chart drawn on another scale.
+ * Measured on the page: wherever a slider is put, its line is drawn where that
+ * value sits on the chart's own axis (read from the axis ticks as rendered).
+ */
+
+/** The rendered x (page pixels) of the chart's axis tick labelled `label`. */
+async function tickX(page: Page, label: string): Promise<number> {
+  const tick = page.locator('svg.distribution .tick').filter({ has: page.locator('text', { hasText: new RegExp(`^${label.replace('.', '\\.')}$`) }) });
+  await expect(tick).toHaveCount(1);
+  const box = (await tick.locator('line').boundingBox())!;
+  return box.x + box.width / 2;
+}
+
+async function lineX(line: Locator): Promise<number> {
+  const box = (await line.locator('line').boundingBox())!;
+  return box.x + box.width / 2;
+}
+
+test('each slider puts its line where its value is on the chart’s axis', async ({ page }) => {
+  // networkidle: the explorer's script has loaded and hydrated, so a key press reaches React
+  await page.goto('/evaluation#what-if', { waitUntil: 'networkidle' });
+  const low = page.locator('svg.distribution .threshold-low');
+  const high = page.locator('svg.distribution .threshold-high');
+  const belowSlider = page.getByRole('slider', { name: 'Refuse below' });
+  const aboveSlider = page.getByRole('slider', { name: 'Answer from' });
+  await expect(belowSlider).toBeVisible();
+  const x0 = await tickX(page, '0');
+  const x1 = await tickX(page, '1');
+  /** Where the chart's axis puts a probability. */
+  const onAxis = (p: number) => x0 + p * (x1 - x0);
+
+  // the ends of each slider are the ends of the axis
+  await belowSlider.focus();
+  await page.keyboard.press('Home');
+  await expect(low).toHaveAttribute('data-value', '0.000');
+  expect(Math.abs((await lineX(low)) - onAxis(0))).toBeLessThan(1.5);
+  await aboveSlider.focus();
+  await page.keyboard.press('End');
+  await expect(high).toHaveAttribute('data-value', '1.000');
+  expect(Math.abs((await lineX(high)) - onAxis(1))).toBeLessThan(1.5);
+
+  // in between, the value the slider shows is the value under its line
+  for (const presses of [3, 5, 8]) {
+    await belowSlider.focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < presses; i++) await page.keyboard.press('PageUp');
+    const shown = Number(await page.getByTestId('below-value').textContent());
+    expect(shown).toBeGreaterThan(0);
+    await expect(low).toHaveAttribute('data-value', shown.toFixed(3));
+    expect(Math.abs((await lineX(low)) - onAxis(shown))).toBeLessThan(1.5);
+  }
+
+  // one step of a slider moves its line, by one step of the axis
+  await aboveSlider.focus();
+  const before = await lineX(high);
+  const valueBefore = Number(await page.getByTestId('above-value').textContent());
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('above-value')).not.toHaveText(valueBefore.toFixed(3));
+  const valueAfter = Number(await page.getByTestId('above-value').textContent());
+  const after = await lineX(high);
+  expect(after).toBeLessThan(before);
+  expect(Math.abs(before - after - (onAxis(valueBefore) - onAxis(valueAfter)))).toBeLessThan(0.5);
+  await page.locator('#what-if').screenshot({ path: 'test-results/screenshots/evaluation-explorer.png' });
+});
