@@ -25,6 +25,8 @@ test('evaluation: the held-out headline against its targets, every corpus, the u
   await expect(headline).toHaveCount(4);
   for (const card of await headline.all()) await expect(card.locator('.figure-budget')).toContainText(/— (met|missed)$/);
   await expect(page.getByTestId('target-summary')).toContainText(/Meets \d of 4 targets/);
+  // what the adjudicated bands decide alone and leave to an LLM adjudicator, said in words
+  await expect(page.getByTestId('adjudicated')).toContainText(/ADJUDICATOR=model.*leave \d+(\.\d)?% to the adjudicator/s);
   // one row per held-out corpus and the pooled row, each corpus with its status
   const corpora = page.locator('[data-testid="corpus-table"] tbody tr');
   expect(await corpora.count()).toBeGreaterThan(2);

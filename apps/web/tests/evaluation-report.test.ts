@@ -97,6 +97,12 @@ describe.skipIf(!existsSync(REPORT))('the committed report (docs/evaluation.json
     expect(differ.map((r) => `${r.corpus} ${r.id}: recorded ${r.band}/${r.verdict} at ${r.answerability}`)).toEqual([]);
   });
 
+  it('carries what the adjudicated bands decide alone and defer, when the report has them', () => {
+    const a = report.adjudicated as Record<string, number> | undefined;
+    if (!a) return expect(view.adjudicated).toBeUndefined();
+    expect(view.adjudicated).toEqual({ falseAnswerRate: a.falseAnswerRate, falseRefusalRate: a.falseRefusalRate, deferralRate: a.deferralRate, deferredAnswerable: a.deferredAnswerable, deferredUnanswerable: a.deferredUnanswerable });
+  });
+
   it('its rows add up to its pooled figures', () => {
     const r = rates(view.rows, recorded);
     expect(r.falseAnswerRate).toBeCloseTo(view.pooled.falseAnswerRate ?? Number.NaN, 10);

@@ -73,6 +73,8 @@ export interface ReportView {
   readonly excluded: readonly string[];
   readonly askP50Ms?: number;
   readonly recordedAt?: string;
+  /** With an LLM adjudicator (ADJUDICATOR=model): what the adjudicated bands decide alone, and what they defer. */
+  readonly adjudicated?: { readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number; readonly deferredAnswerable: number; readonly deferredUnanswerable: number };
 }
 
 type Loose = Record<string, unknown>;
@@ -197,6 +199,15 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
       .map((e) => ({ corpus: str(e.corpus) ?? '', id: str(e.id) ?? '', message: str(e.message) ?? '' })),
     excluded: list(s.excluded).filter((x): x is string => typeof x === 'string'),
     ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
+    ...adjudicatedOf(s.adjudicated),
     ...(str(s.generatedAt) ?? str(s.createdAt) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
   };
+}
+
+/** The adjudicated-band figures, when the report carries all of them (an older report does not). */
+function adjudicatedOf(raw: unknown): { adjudicated?: NonNullable<ReportView['adjudicated']> } {
+  if (!isObject(raw)) return {};
+  const [fa, fr, d, da, du] = [num(raw.falseAnswerRate), num(raw.falseRefusalRate), num(raw.deferralRate), num(raw.deferredAnswerable), num(raw.deferredUnanswerable)];
+  if (fa === undefined || fr === undefined || d === undefined || da === undefined || du === undefined) return {};
+  return { adjudicated: { falseAnswerRate: fa, falseRefusalRate: fr, deferralRate: d, deferredAnswerable: da, deferredUnanswerable: du } };
 }

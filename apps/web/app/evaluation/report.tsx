@@ -118,6 +118,15 @@ export function Report({ view, below, above }: { view: ReportView; below: number
           other than the labelled one; {p.procedureAnswers ? `${percent(p.stepsCoveredRate)} of ${p.procedureAnswers} procedure answers kept every step` : 'no procedure answer to check for steps'}; passage MRR{' '}
           {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
         </p>
+        {view.adjudicated ? (
+          <p data-testid="adjudicated">
+            With an LLM adjudicator (<code>ADJUDICATOR=model</code>), each corpus under its own fold’s adjudicated bands: the bands alone answer falsely{' '}
+            <b>{percent(view.adjudicated.falseAnswerRate)}</b> of unanswerable questions and refuse <b>{percent(view.adjudicated.falseRefusalRate)}</b> of
+            answerable ones, and leave <b>{percent(view.adjudicated.deferralRate)}</b> to the adjudicator ({view.adjudicated.deferredAnswerable} answerable,{' '}
+            {view.adjudicated.deferredUnanswerable} unanswerable; deferral target ≤ {percent(view.targets.deferralRate)}). How well an LLM judges those is not
+            measured here: no model runs in the evaluation.
+          </p>
+        ) : null}
         {view.corpora.length ? <CorpusTable corpora={view.corpora} pooled={p} folds={view.mode === 'cross-validated'} /> : view.mode === 'leave-one-corpus-out' ? null : (
           <p className="muted">This report has no per-corpus figures.</p>
         )}
