@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordApproval } from './approval-repository.ts';
+import { claimApproval, getApproval, recordApproval } from './approval-repository.ts';
 import { appendMemory, listMemory, touchSession } from './session-repository.ts';
 import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-repository.ts';
 import { searchSimilarChunks } from './chunk-similarity.ts';
@@ -22,7 +22,7 @@ import { appliedMigrations, type MigrationReport, migrate, readMigrations, type 
 import { claimOwnerLease, isOwnerAlive } from './owner-lease.ts';
 import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
-import { appendSpan, createRun, finishRun, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
 import { recordSpend, settledSince } from './spend-ledger-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
@@ -343,6 +343,35 @@ export function describeStoreContract(
         );
         expect(raw).toEqual({ code: '23505', constraint: 'approval_gated_run_id_key' });
         expect((await getRun(db, gated.id))?.approval?.approvalRunId).toBe(approval.id);
+      });
+
+      it('claimed by twenty at once: one wins and creates its run; the others are already_approved and create none (defect 7)', async () => {
+        const gated = await createRun(db, newRun({ workload: 'change' }));
+        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
+        const claims = await Promise.allSettled(
+          Array.from({ length: 20 }, () =>
+            claimApproval(db, { sessionId: session, run: newRun({ id: randomUUID(), workload: 'change', parentRunId: gated.id }) as NewRun & { id: string; parentRunId: string } }),
+          ),
+        );
+        const won = claims.filter((c) => c.status === 'fulfilled');
+        const lost = claims.filter((c): c is PromiseRejectedResult => c.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost.map((c) => (c.reason as StoreError).code)).toEqual(Array(19).fill('already_approved'));
+        const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claimApproval>>>).value;
+        expect(winner.run).toMatchObject({ parentRunId: gated.id, status: 'running', sessionId: session });
+        expect((await listChildRuns(db, gated.id)).map((c) => c.id)).toEqual([winner.run.id]);
+        expect((await getApproval(db, gated.id))?.approvalRunId).toBe(winner.run.id);
+        await finishRun(db, winner.run.id, { status: 'completed', terminal: 'emit' });
+      });
+
+      it('still refuse an approval naming a run that does not exist: the deferred key is checked at commit', async () => {
+        const gated = await createRun(db, newRun({ workload: 'change' }));
+        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
+        const raw = await rejection(
+          db.query('insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)', [gated.id, randomUUID(), session]),
+        );
+        expect(raw).toEqual({ code: '23503', constraint: 'approval_approval_run_id_fkey' });
+        expect(await getApproval(db, gated.id)).toBeNull();
       });
 
       it('need a run that stopped at await_approval, from its own session', async () => {

@@ -3,12 +3,12 @@ import type { KnowledgeBase, Workload } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
 import {
+  claimApproval,
   createRun,
   type Database,
   finishRun,
   getApproval,
   getRunRecord,
-  recordApproval,
   saveClaims,
   StoreError,
 } from '@sandscope/store';
@@ -137,6 +137,8 @@ export class RunService {
    * ADR-0006: approving never resumes or edits the gated run. It creates a NEW
    * run pointing back at it (the orchestrator's createApprovalRun: the gated
    * run's verified draft, emitted), records the approval, and returns the new run.
+   * The approval and the new run are written together, the approval first
+   * (claimApproval), so of many racing approvals one wins and the rest make no run.
    */
   async approve(input: ApproveInput): Promise<RunResultView> {
     const { db, ownerId, metrics } = this.#o;
@@ -154,29 +156,35 @@ export class RunService {
     }
 
     const approval = createApprovalRun(asEngineResult(gated.result), { runId: randomUUID() });
-    await createRun(db, {
-      id: approval.runId,
-      parentRunId: gated.id,
-      sessionId: input.sessionId,
-      ownerId,
-      workload: approval.workload,
-      question: approval.question,
-      corpusVersion: approval.corpusVersion,
-    });
+    try {
+      // Defect 7: the approval is claimed before its run exists, in one transaction, so a racing loser leaves no run.
+      await claimApproval(db, {
+        sessionId: input.sessionId,
+        run: {
+          id: approval.runId,
+          parentRunId: gated.id,
+          sessionId: input.sessionId,
+          ownerId,
+          workload: approval.workload,
+          question: approval.question,
+          corpusVersion: approval.corpusVersion,
+        },
+      });
+    } catch (error) {
+      // The losers of a race: refused with the vocabulary's 409, and no run of theirs exists to fail.
+      if (error instanceof StoreError && error.code === 'already_approved') {
+        throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved.`);
+      }
+      if (error instanceof StoreError && error.code === 'not_awaiting_approval') {
+        throw new ServiceError('not_awaiting_approval', `run ${gated.id} is not awaiting approval.`);
+      }
+      throw error;
+    }
     const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub });
     metrics.runStarted();
     try {
       recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
       await recorder.drain();
-      try {
-        await recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.runId, sessionId: input.sessionId });
-      } catch (error) {
-        // Two approvals raced: the unique constraint let one through. This one is refused, and its run says why.
-        if (error instanceof StoreError && error.code === 'already_approved') {
-          throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved.`);
-        }
-        throw error;
-      }
       const view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
       await this.#complete(view);
       return view;
