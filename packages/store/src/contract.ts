@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimApproval, getApproval, recordApproval } from './approval-repository.ts';
 import { appendMemory, listMemory, touchSession } from './session-repository.ts';
 import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-repository.ts';
@@ -19,10 +19,12 @@ import { loadCorpus } from './corpus-repository.ts';
 import type { Database } from './database.ts';
 import { latestEvalRun, saveEvalRun } from './eval-run-repository.ts';
 import { appliedMigrations, type MigrationReport, migrate, readMigrations, type VectorSearch } from './migrator.ts';
-import { claimOwnerLease, isOwnerAlive } from './owner-lease.ts';
+import { isOwnerAlive } from './owner-alive.ts';
+import { claimOwnerLease, INTERRUPTED_BY_OUTAGE } from './owner-lease.ts';
+import { simulateOutage } from './testing/simulated-outage.ts';
 import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
-import { appendSpan, createRun, finishRun, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, getRunRecord, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
 import { recordSpend, settledSince } from './spend-ledger-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
@@ -413,6 +415,51 @@ export function describeStoreContract(
           await lease.release();
         }
         expect(await isOwnerAlive(db, lease.ownerId)).toBe(false);
+      });
+    });
+
+    describe('owner lease after an outage (defect 4)', () => {
+      it('is not held while its connection is lost, and renews itself on a new one once the database answers', async () => {
+        const outage = simulateOutage(db);
+        const lease = await claimOwnerLease(outage.db, `owner-${randomUUID()}`, { retryMs: 20 });
+        try {
+          expect(lease.held).toBe(true);
+          lease.assertHeld();
+          outage.down();
+          expect(lease.held).toBe(false);
+          await expectStoreError(Promise.resolve().then(() => lease.assertHeld()), 'database_unreachable', /not renewed yet/);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(lease.held, 'no renewal while the database is down').toBe(false);
+          outage.up();
+          await vi.waitFor(() => expect(lease.held).toBe(true), { timeout: 10_000, interval: 20 });
+          expect(await isOwnerAlive(db, lease.ownerId)).toBe(true);
+        } finally {
+          await lease.release();
+        }
+      });
+
+      it('marks a run it was told of interrupted as soon as the database answers, and no other run', async () => {
+        const outage = simulateOutage(db);
+        const lease = await claimOwnerLease(outage.db, `owner-${randomUUID()}`, { retryMs: 20 });
+        try {
+          const cut = await createRun(db, newRun({ ownerId: lease.ownerId }));
+          const live = await createRun(db, newRun({ ownerId: lease.ownerId }));
+          const someoneElses = await createRun(db, newRun());
+          outage.down();
+          lease.interruptWhenReachable(cut.id);
+          lease.interruptWhenReachable(someoneElses.id);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect((await getRunRecord(db, cut.id))?.status).toBe('running');
+          outage.up();
+          await vi.waitFor(async () => expect((await getRunRecord(db, cut.id))?.status).toBe('interrupted'), { timeout: 10_000, interval: 20 });
+          expect((await getRunRecord(db, cut.id))?.error).toBe(INTERRUPTED_BY_OUTAGE);
+          expect((await getRunRecord(db, live.id))?.status).toBe('running');
+          expect((await getRunRecord(db, someoneElses.id))?.status, 'a lease interrupts only its own runs').toBe('running');
+          await finishRun(db, live.id, { status: 'failed', error: 'test cleanup' });
+          await finishRun(db, someoneElses.id, { status: 'failed', error: 'test cleanup' });
+        } finally {
+          await lease.release();
+        }
       });
     });
 
