@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordApproval } from './approval-repository.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { claimApproval, getApproval, recordApproval } from './approval-repository.ts';
 import { appendMemory, listMemory, touchSession } from './session-repository.ts';
 import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-repository.ts';
 import { searchSimilarChunks } from './chunk-similarity.ts';
@@ -20,10 +20,12 @@ import { loadCorpus } from './corpus-repository.ts';
 import type { Database } from './database.ts';
 import { latestEvalRun, saveEvalRun } from './eval-run-repository.ts';
 import { appliedMigrations, type MigrationReport, migrate, readMigrations, type VectorSearch } from './migrator.ts';
-import { claimOwnerLease, isOwnerAlive } from './owner-lease.ts';
+import { isOwnerAlive } from './owner-alive.ts';
+import { claimOwnerLease, INTERRUPTED_BY_OUTAGE } from './owner-lease.ts';
+import { simulateOutage } from './testing/simulated-outage.ts';
 import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
-import { appendSpan, createRun, finishRun, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, getRunRecord, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
 import { recordSpend, settledSince } from './spend-ledger-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
@@ -346,6 +348,35 @@ export function describeStoreContract(
         expect((await getRun(db, gated.id))?.approval?.approvalRunId).toBe(approval.id);
       });
 
+      it('claimed by twenty at once: one wins and creates its run; the others are already_approved and create none (defect 7)', async () => {
+        const gated = await createRun(db, newRun({ workload: 'change' }));
+        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
+        const claims = await Promise.allSettled(
+          Array.from({ length: 20 }, () =>
+            claimApproval(db, { sessionId: session, run: newRun({ id: randomUUID(), workload: 'change', parentRunId: gated.id }) as NewRun & { id: string; parentRunId: string } }),
+          ),
+        );
+        const won = claims.filter((c) => c.status === 'fulfilled');
+        const lost = claims.filter((c): c is PromiseRejectedResult => c.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost.map((c) => (c.reason as StoreError).code)).toEqual(Array(19).fill('already_approved'));
+        const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claimApproval>>>).value;
+        expect(winner.run).toMatchObject({ parentRunId: gated.id, status: 'running', sessionId: session });
+        expect((await listChildRuns(db, gated.id)).map((c) => c.id)).toEqual([winner.run.id]);
+        expect((await getApproval(db, gated.id))?.approvalRunId).toBe(winner.run.id);
+        await finishRun(db, winner.run.id, { status: 'completed', terminal: 'emit' });
+      });
+
+      it('still refuse an approval naming a run that does not exist: the deferred key is checked at commit', async () => {
+        const gated = await createRun(db, newRun({ workload: 'change' }));
+        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
+        const raw = await rejection(
+          db.query('insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)', [gated.id, randomUUID(), session]),
+        );
+        expect(raw).toEqual({ code: '23503', constraint: 'approval_approval_run_id_fkey' });
+        expect(await getApproval(db, gated.id)).toBeNull();
+      });
+
       it('need a run that stopped at await_approval, from its own session', async () => {
         const emitted = await createRun(db, newRun());
         await finishRun(db, emitted.id, { status: 'completed', terminal: 'emit' });
@@ -385,6 +416,51 @@ export function describeStoreContract(
           await lease.release();
         }
         expect(await isOwnerAlive(db, lease.ownerId)).toBe(false);
+      });
+    });
+
+    describe('owner lease after an outage (defect 4)', () => {
+      it('is not held while its connection is lost, and renews itself on a new one once the database answers', async () => {
+        const outage = simulateOutage(db);
+        const lease = await claimOwnerLease(outage.db, `owner-${randomUUID()}`, { retryMs: 20 });
+        try {
+          expect(lease.held).toBe(true);
+          lease.assertHeld();
+          outage.down();
+          expect(lease.held).toBe(false);
+          await expectStoreError(Promise.resolve().then(() => lease.assertHeld()), 'database_unreachable', /not renewed yet/);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(lease.held, 'no renewal while the database is down').toBe(false);
+          outage.up();
+          await vi.waitFor(() => expect(lease.held).toBe(true), { timeout: 10_000, interval: 20 });
+          expect(await isOwnerAlive(db, lease.ownerId)).toBe(true);
+        } finally {
+          await lease.release();
+        }
+      });
+
+      it('marks a run it was told of interrupted as soon as the database answers, and no other run', async () => {
+        const outage = simulateOutage(db);
+        const lease = await claimOwnerLease(outage.db, `owner-${randomUUID()}`, { retryMs: 20 });
+        try {
+          const cut = await createRun(db, newRun({ ownerId: lease.ownerId }));
+          const live = await createRun(db, newRun({ ownerId: lease.ownerId }));
+          const someoneElses = await createRun(db, newRun());
+          outage.down();
+          lease.interruptWhenReachable(cut.id);
+          lease.interruptWhenReachable(someoneElses.id);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect((await getRunRecord(db, cut.id))?.status).toBe('running');
+          outage.up();
+          await vi.waitFor(async () => expect((await getRunRecord(db, cut.id))?.status).toBe('interrupted'), { timeout: 10_000, interval: 20 });
+          expect((await getRunRecord(db, cut.id))?.error).toBe(INTERRUPTED_BY_OUTAGE);
+          expect((await getRunRecord(db, live.id))?.status).toBe('running');
+          expect((await getRunRecord(db, someoneElses.id))?.status, 'a lease interrupts only its own runs').toBe('running');
+          await finishRun(db, live.id, { status: 'failed', error: 'test cleanup' });
+          await finishRun(db, someoneElses.id, { status: 'failed', error: 'test cleanup' });
+        } finally {
+          await lease.release();
+        }
       });
     });
 

@@ -15,6 +15,12 @@ export interface Queryable {
 
 /** A connection held until released, for session-scoped state such as advisory locks. */
 export interface HeldConnection extends Queryable {
+  /**
+   * Told once if the connection is lost (the server restarted, the network
+   * dropped it) — and with it any session state, such as the owner lease's lock
+   * (issue 12, defect 4). Never told for a release. An embedded PGlite never loses it.
+   */
+  onLost(listener: (error: Error) => void): void;
   release(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@
 export * from './store-error.ts';
 export * from './database.ts';
 export * from './migrator.ts';
+export * from './owner-alive.ts';
 export * from './owner-lease.ts';
 export * from './store.ts';
 export * from './corpus-repository.ts';

@@ -30,7 +30,7 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
     ...base,
     transaction: (fn) => pg.transaction((tx) => fn(queryableOf(tx))),
     // PGlite is a single connection: session state set on it lasts until close.
-    holdConnection: async (): Promise<HeldConnection> => ({ ...base, release: async () => {} }),
+    holdConnection: async (): Promise<HeldConnection> => ({ ...base, onLost: () => {}, release: async () => {} }),
     close: () => pg.close(),
   };
 }

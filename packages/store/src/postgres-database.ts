@@ -6,14 +6,46 @@ interface ClientLike {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-function queryableOf(client: ClientLike): Queryable {
+/** Socket errors that mean the server cannot be reached, or stopped answering. */
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** SQLSTATEs of a server going away: class 08 (connection exception) and the shutdown codes 57P01-57P03. */
+const CONNECTION_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123])$/;
+/** What node-postgres says, without a code, when its connection ends or never starts. */
+const DRIVER_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * True when `error` says the server is unreachable rather than that a
+ * statement was wrong. Issue 12, defect 4: an outage surfaced as a bare
+ * ECONNREFUSED that the service could only call `internal`; it is told apart
+ * here, once, so the service can refuse with 503 and recover afterwards.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || CONNECTION_SQLSTATE.test(code))) return true;
+  return DRIVER_CONNECTION_MESSAGE.test(error.message);
+}
+
+/** A connection failure as the store's database_unreachable; anything else unchanged. */
+function converted(error: unknown, where: string): unknown {
+  if (!isConnectionFailure(error)) return error;
+  const reason = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  return new StoreError('database_unreachable', `The Postgres server in DATABASE_URL (${where}) is unreachable: ${reason}`, { cause: error });
+}
+
+function queryableOf(client: ClientLike, where: string): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await client.query(sql, params as unknown[]).catch((error: unknown) => {
+        throw converted(error, where);
+      });
       return result.rows as T[];
     },
     async exec(sql: string) {
-      await client.query(sql);
+      await client.query(sql).catch((error: unknown) => {
+        throw converted(error, where);
+      });
     },
   };
 }
@@ -64,30 +96,51 @@ export async function openPostgresDatabase(url: string, options: { schema?: stri
     );
   }
 
+  const connect = () =>
+    pool.connect().catch((error: unknown) => {
+      throw converted(error, where);
+    });
+
   return {
     dialect: 'postgres',
     description: `Postgres at ${where}${options.schema ? ` (schema ${options.schema})` : ''}`,
-    ...queryableOf(pool),
+    ...queryableOf(pool, where),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await connect();
+      const tx = queryableOf(client, where);
+      let broken: Error | undefined;
       try {
-        await client.query('begin');
-        const result = await fn(queryableOf(client));
-        await client.query('commit');
+        await tx.exec('begin');
+        const result = await fn(tx);
+        await tx.exec('commit');
         return result;
       } catch (error) {
+        if (error instanceof StoreError && error.code === 'database_unreachable') broken = error;
         await client.query('rollback').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        // A connection that failed mid-transaction is destroyed, not handed to the next caller.
+        client.release(broken);
       }
     },
     async holdConnection(): Promise<HeldConnection> {
-      const client = await pool.connect();
-      client.on('error', () => {});
+      const client = await connect();
       let released = false;
+      let lost = false;
+      const listeners: ((error: Error) => void)[] = [];
+      const lose = (error: Error) => {
+        if (released || lost) return;
+        lost = true;
+        for (const listener of listeners) listener(converted(error, where) as Error);
+      };
+      // Defect 4: a held connection carries the owner lease; its loss must be heard, not swallowed.
+      client.on('error', lose);
+      client.on('end', () => lose(new Error('Connection terminated unexpectedly')));
       return {
-        ...queryableOf(client),
+        ...queryableOf(client, where),
+        onLost(listener) {
+          listeners.push(listener);
+        },
         async release() {
           if (released) return;
           released = true;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Band, Terminal, Verdict } from '@sandscope/engine';
 import type { Queryable } from './database.ts';
-import { ownerAliveSql } from './owner-lease.ts';
+import { ownerAliveSql } from './owner-alive.ts';
 import { FOREIGN_KEY_VIOLATION, postgresError, StoreError } from './store-error.ts';
 import { iso, isUuid, json, requireUuid } from './values.ts';
 
@@ -252,6 +252,25 @@ export async function markInterrupted(db: Queryable, options: { ownerId: string 
      where status = 'running' and owner_id <> $1 and not ${ownerAliveSql('run.owner_id')}
      returning id::text`,
     [options.ownerId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Marks the given runs of `ownerId` interrupted, those still 'running', with
+ * `reason` as their error. Issue 12, defect 4: a run whose outcome could not be
+ * written during a database outage is finished this way once the database is
+ * back, by the process that owns it (see OwnerLease.interruptWhenReachable).
+ * Returns the ids it interrupted.
+ */
+export async function interruptRuns(db: Queryable, options: { ownerId: string; runIds: readonly string[]; reason: string }): Promise<string[]> {
+  const ids = options.runIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const rows = await db.query<{ id: string }>(
+    `update run set status = 'interrupted', finished_at = now(), error = $3
+     where id = any($1::uuid[]) and owner_id = $2 and status = 'running'
+     returning id::text`,
+    [ids, options.ownerId, options.reason],
   );
   return rows.map((r) => r.id);
 }

@@ -1,4 +1,5 @@
 import { BudgetExceededError } from '@sandscope/engine/models/index';
+import { StoreError } from '@sandscope/store';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import { LIMIT_ERROR_REMEDIES, LimiterUnavailableError } from '../limits/limiter.ts';
@@ -16,6 +17,7 @@ export type ApiErrorCode =
   | 'rate_limited'
   | 'daily_tokens_exhausted'
   | 'limiter_unavailable'
+  | 'store_unavailable'
   | 'budget_exceeded'
   | 'internal';
 
@@ -33,6 +35,11 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: Conten
   rate_limited: { status: 429, remedy: LIMIT_ERROR_REMEDIES.rate_limited },
   daily_tokens_exhausted: { status: 429, remedy: LIMIT_ERROR_REMEDIES.daily_tokens_exhausted },
   limiter_unavailable: { status: 503, remedy: LIMIT_ERROR_REMEDIES.limiter_unavailable },
+  store_unavailable: {
+    status: 503,
+    remedy:
+      'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL and GET /healthz.',
+  },
   budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.' },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
 };
@@ -81,6 +88,8 @@ export function toApiError(error: unknown): { readonly apiError: ApiError; reado
   if (error instanceof ApiError) return { apiError: error, isBug: false };
   if (error instanceof ServiceError) return { apiError: new ApiError(error.code, error.detail), isBug: false };
   if (error instanceof LimiterUnavailableError) return { apiError: new ApiError('limiter_unavailable'), isBug: false };
+  // Issue 12, defect 4: an outage is unavailability, said with its own code, never `internal`.
+  if (error instanceof StoreError && error.code === 'database_unreachable') return { apiError: new ApiError('store_unavailable'), isBug: false };
   if (error instanceof BudgetExceededError) return { apiError: new ApiError('budget_exceeded', error.message), isBug: false };
   if (error instanceof HTTPException) {
     const byStatus: Partial<Record<number, ApiErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large' };

@@ -121,7 +121,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/v1/runs', limited, async (c) => {
     const request = parseRunRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes), deps.maxQuestionChars);
-    return streamRun(c, request, { runs: deps.runs, limiter: deps.limiter, clientKey: c.get('clientKey'), sessionId: c.get('sessionId'), now, log });
+    // Defect 4: admitted before the stream opens, so a database outage is a 503 store_unavailable, not 200 then `internal`.
+    const run = await deps.runs.admit({ question: request.question, workload: request.workload, failProviders: request.failProviders, sessionId: c.get('sessionId') });
+    return streamRun(c, run, { limiter: deps.limiter, clientKey: c.get('clientKey'), now, log });
   });
 
   app.get('/v1/runs', async (c) => {

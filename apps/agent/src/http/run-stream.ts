@@ -1,18 +1,15 @@
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { RateLimiter } from '../limits/limiter.ts';
-import { type RunService, tokensOf } from '../service/run-service.ts';
+import { type AdmittedRun, tokensOf } from '../service/run-service.ts';
 import { toApiError } from './api-error.ts';
-import type { RunRequest } from './run-request.ts';
 
 /** A comment line this often keeps proxies from closing a stream that is waiting on a slow provider. */
 const HEARTBEAT_MS = 15_000;
 
 export interface RunStreamOptions {
-  readonly runs: RunService;
   readonly limiter: RateLimiter;
   readonly clientKey: string;
-  readonly sessionId: string;
   readonly now: () => number;
   readonly log: (line: string) => void;
 }
@@ -20,24 +17,19 @@ export interface RunStreamOptions {
 /**
  * `POST /v1/runs` as Server-Sent Events: `node` and `provider` events as the run
  * records them, then `result` — or `error` if the run fails after the stream
- * opened. Writes go through one queue so events keep their order, and the run
+ * opened. The run is already admitted (RunService.admit): the stream opens only
+ * for a run the store has accepted (issue 12, defect 4). Writes go through one queue so events keep their order, and the run
  * never waits for the client: a slow or vanished reader cannot stall the run or
  * its record (the run finishes and is stored either way).
  *
  * After the run, its tokens are charged to the client's daily ceiling (T-1).
  */
-export function streamRun(c: Context, request: RunRequest, o: RunStreamOptions): Response {
+export function streamRun(c: Context, run: AdmittedRun, o: RunStreamOptions): Response {
   return streamSSE(c, async (stream) => {
     const out = sseQueue(stream);
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
     try {
-      const result = await o.runs.start({
-        question: request.question,
-        workload: request.workload,
-        failProviders: request.failProviders,
-        sessionId: o.sessionId,
-        onEvent: (event) => out.send(event.type, event.data),
-      });
+      const result = await run.execute((event) => out.send(event.type, event.data));
       out.send('result', result);
       const { tokensIn, tokensOut } = tokensOf(result);
       await o.limiter.chargeTokens(o.clientKey, tokensIn + tokensOut, o.now()).catch((error: unknown) => {

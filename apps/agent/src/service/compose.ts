@@ -124,7 +124,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   wordNet().related('');
 
   const ownsStore = options.store === undefined;
-  const store = options.store ?? (await openStore(config));
+  const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
   try {
     say(`database: ${store.db.description}`);
@@ -167,7 +167,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const metrics = new ServiceMetrics();
     const runs = new RunService({
       db: store.db,
-      ownerId: store.ownerId,
+      lease: store.lease,
       kb,
       executor: options.executor ? options.executor(orchestrator) : orchestrator,
       metrics,
@@ -178,7 +178,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
     const ready = limiter;
     const health = () =>
-      checkHealth({ db: store.db, vectorSearch: store.vectorSearch, limiter: ready, limiterKind, kb, candidates, providerHealth });
+      checkHealth({ db: store.db, lease: store.lease, vectorSearch: store.vectorSearch, limiter: ready, limiterKind, kb, candidates, providerHealth });
     const degraded = Object.entries((await health()).parts).filter(([, p]) => p.status !== 'ok');
     say(degraded.length === 0 ? 'health: ok' : `health: DEGRADED — ${degraded.map(([name, p]) => `${name}: ${p.detail}`).join('; ')}`);
 
@@ -235,9 +235,11 @@ function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandid
   }
 }
 
-async function openStore(config: ServeConfig): Promise<Store> {
+async function openStore(config: ServeConfig, log: (line: string) => void): Promise<Store> {
+  // Defect 4: the lease's losses and renewals, and runs an outage cut short, go to the server log.
+  const lease = { log };
   try {
-    return config.database.kind === 'postgres' ? await startStore({ url: config.database.url }) : await startStore({ dataDir: config.database.dir });
+    return config.database.kind === 'postgres' ? await startStore({ url: config.database.url, lease }) : await startStore({ dataDir: config.database.dir, lease });
   } catch (error) {
     if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
     throw error;

@@ -1,6 +1,6 @@
 import type { KnowledgeBase } from '@sandscope/engine';
 import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models/index';
-import type { Database, VectorSearch } from '@sandscope/store';
+import type { Database, OwnerLease, VectorSearch } from '@sandscope/store';
 import { LimiterUnavailableError, type RateLimiter } from '../limits/limiter.ts';
 
 export interface HealthPart {
@@ -22,6 +22,8 @@ export interface HealthReport {
 
 export interface HealthOptions {
   readonly db: Database;
+  /** This process's run-ownership lease: while it is lost, runs are refused (defect 4). */
+  readonly lease?: Pick<OwnerLease, 'held'>;
   readonly vectorSearch: VectorSearch;
   readonly limiter: RateLimiter;
   /** How the limiter is reported: the one REDIS_URL selects, or one handed in by the caller. */
@@ -49,8 +51,11 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
   const [database, limiter, embedder] = await Promise.all([
     probe(timeoutMs, async () => {
       await o.db.query('select 1');
+      if (o.lease && !o.lease.held) {
+        return { status: 'degraded', detail: `${o.db.dialect}: run-ownership lease lost with its connection, renewing — runs are refused (503 store_unavailable) until then` };
+      }
       return { status: 'ok', detail: o.db.dialect };
-    }),
+    }, `unreachable — runs are refused (503 store_unavailable) until it is back`),
     probe(timeoutMs, async () => {
       try {
         await o.limiter.chargeTokens(PROBE_CLIENT, 0, now());
@@ -84,7 +89,7 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
   return { status: Object.values(parts).every((p) => p.status === 'ok') ? 'ok' : 'degraded', parts };
 }
 
-async function probe(timeoutMs: number, check: () => Promise<HealthPart>): Promise<HealthPart> {
+async function probe(timeoutMs: number, check: () => Promise<HealthPart>, unreachable = 'unreachable'): Promise<HealthPart> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<HealthPart>((resolve) => {
     timer = setTimeout(() => resolve({ status: 'degraded', detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
@@ -92,7 +97,7 @@ async function probe(timeoutMs: number, check: () => Promise<HealthPart>): Promi
   try {
     return await Promise.race([
       // The endpoint is public: say which part is down, never the error text (it can name hosts).
-      check().catch(() => ({ status: 'degraded' as const, detail: 'unreachable' })),
+      check().catch(() => ({ status: 'degraded' as const, detail: unreachable })),
       timeout,
     ]);
   } finally {

@@ -3,12 +3,13 @@ import type { KnowledgeBase, Workload } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
 import {
+  claimApproval,
   createRun,
   type Database,
   finishRun,
   getApproval,
   getRunRecord,
-  recordApproval,
+  type OwnerLease,
   saveClaims,
   StoreError,
 } from '@sandscope/store';
@@ -25,8 +26,12 @@ export interface RunExecutor {
 
 export interface RunServiceOptions {
   readonly db: Database;
-  /** This process's lease id: recorded on every run it executes, so recovery can tell whose runs died. */
-  readonly ownerId: string;
+  /**
+   * This process's lease: its id is recorded on every run it executes, so
+   * recovery can tell whose runs died; it is asked before a run is admitted,
+   * and told of runs an outage cut short (issue 12, defect 4).
+   */
+  readonly lease: Pick<OwnerLease, 'ownerId' | 'assertHeld' | 'interruptWhenReachable'>;
   readonly kb: KnowledgeBase;
   readonly executor: RunExecutor;
   readonly metrics: ServiceMetrics;
@@ -41,15 +46,25 @@ export interface RunServiceOptions {
   readonly scrub?: SecretScrubber;
 }
 
-export interface StartRunInput {
+export interface AdmitRunInput {
   readonly question: string;
   readonly workload: Workload;
   /** Providers to fail for this run only (T-6): they reach this run's router and nothing else. */
   readonly failProviders?: readonly string[];
   /** The `sandscope_session` cookie: scopes approvals (T-17), not authentication. */
   readonly sessionId: string;
+}
+
+export interface StartRunInput extends AdmitRunInput {
   /** Told each node and provider event after it is stored. */
   readonly onEvent?: RunStreamSink;
+}
+
+/** A run the store has accepted — its row exists, `running` — and that has not started yet. */
+export interface AdmittedRun {
+  readonly runId: string;
+  /** Runs it once; resolves when its outcome is recorded. `onEvent` is told each event after it is stored. */
+  execute(onEvent?: RunStreamSink): Promise<RunResultView>;
 }
 
 export interface ApproveInput {
@@ -73,7 +88,8 @@ export function tokensOf(result: Pick<RunResult, 'attempts'>): { tokensIn: numbe
  * created FIRST, every event is written as it happens (RunRecorder), and the
  * claims, with a citation row per passage (a foreign key to the chunk), and the
  * outcome are written before the result is returned. A run that throws is
- * finished as `failed`, never left `running` by a live process.
+ * finished as `failed` — or, cut short by a database outage, `interrupted` once
+ * the database is back — never left `running` by a live process.
  */
 export class RunService {
   readonly #o: RunServiceOptions;
@@ -86,28 +102,55 @@ export class RunService {
     this.#scrub = options.scrub ?? ((text) => text);
   }
 
+  /** Admits the run and executes it: what a caller that needs no answer before the run starts uses. */
   async start(input: StartRunInput): Promise<RunResultView> {
-    const { db, ownerId, kb, executor, metrics } = this.#o;
+    return (await this.admit(input)).execute(input.onEvent);
+  }
+
+  /**
+   * The store's half of starting a run, done before anything is promised to a
+   * client. Issue 12, defect 4: the stream used to open (200) and only then
+   * find the database gone, ending in `internal` with a run left `running`.
+   * Admission asks the lease and writes the run row; while either fails it
+   * throws StoreError database_unreachable — 503 store_unavailable at the
+   * boundary — and nothing has started.
+   */
+  async admit(input: AdmitRunInput): Promise<AdmittedRun> {
+    const { db, lease, kb } = this.#o;
+    lease.assertHeld();
     const run = await createRun(db, {
       sessionId: input.sessionId,
-      ownerId,
+      ownerId: lease.ownerId,
       workload: input.workload,
       question: this.#scrub(input.question),
       corpusVersion: kb.version,
     });
+    let executed = false;
+    return {
+      runId: run.id,
+      execute: (onEvent) => {
+        if (executed) return Promise.reject(new Error(`run ${run.id} was already executed`));
+        executed = true;
+        return this.#execute(run.id, input, onEvent);
+      },
+    };
+  }
+
+  async #execute(runId: string, input: AdmitRunInput, onEvent: RunStreamSink | undefined): Promise<RunResultView> {
+    const { db, executor, metrics } = this.#o;
     const recorder = new RunRecorder({
       db,
-      runId: run.id,
+      runId,
       metrics,
       allow: this.#allow,
       scrub: this.#scrub,
-      ...(input.onEvent ? { forward: input.onEvent } : {}),
+      ...(onEvent ? { forward: onEvent } : {}),
     });
     metrics.runStarted();
     try {
       const outcome = await executor
         .run({
-          runId: run.id,
+          runId,
           question: input.question,
           workload: input.workload,
           failProviders: input.failProviders ?? [],
@@ -126,7 +169,7 @@ export class RunService {
       await this.#complete(view);
       return view;
     } catch (error) {
-      await this.#fail(run.id, error, 'run');
+      await this.#fail(runId, error, 'run');
       throw error;
     } finally {
       metrics.runEnded();
@@ -137,9 +180,12 @@ export class RunService {
    * ADR-0006: approving never resumes or edits the gated run. It creates a NEW
    * run pointing back at it (the orchestrator's createApprovalRun: the gated
    * run's verified draft, emitted), records the approval, and returns the new run.
+   * The approval and the new run are written together, the approval first
+   * (claimApproval), so of many racing approvals one wins and the rest make no run.
    */
   async approve(input: ApproveInput): Promise<RunResultView> {
-    const { db, ownerId, metrics } = this.#o;
+    const { db, lease, metrics } = this.#o;
+    lease.assertHeld();
     const gated = await getRunRecord(db, input.runId);
     if (!gated) throw new ServiceError('not_found', `run ${input.runId} does not exist.`);
     if (gated.status !== 'completed' || gated.terminal !== 'await_approval' || !isRunResultView(gated.result)) {
@@ -154,29 +200,35 @@ export class RunService {
     }
 
     const approval = createApprovalRun(asEngineResult(gated.result), { runId: randomUUID() });
-    await createRun(db, {
-      id: approval.runId,
-      parentRunId: gated.id,
-      sessionId: input.sessionId,
-      ownerId,
-      workload: approval.workload,
-      question: approval.question,
-      corpusVersion: approval.corpusVersion,
-    });
+    try {
+      // Defect 7: the approval is claimed before its run exists, in one transaction, so a racing loser leaves no run.
+      await claimApproval(db, {
+        sessionId: input.sessionId,
+        run: {
+          id: approval.runId,
+          parentRunId: gated.id,
+          sessionId: input.sessionId,
+          ownerId: lease.ownerId,
+          workload: approval.workload,
+          question: approval.question,
+          corpusVersion: approval.corpusVersion,
+        },
+      });
+    } catch (error) {
+      // The losers of a race: refused with the vocabulary's 409, and no run of theirs exists to fail.
+      if (error instanceof StoreError && error.code === 'already_approved') {
+        throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved.`);
+      }
+      if (error instanceof StoreError && error.code === 'not_awaiting_approval') {
+        throw new ServiceError('not_awaiting_approval', `run ${gated.id} is not awaiting approval.`);
+      }
+      throw error;
+    }
     const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub });
     metrics.runStarted();
     try {
       recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
       await recorder.drain();
-      try {
-        await recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.runId, sessionId: input.sessionId });
-      } catch (error) {
-        // Two approvals raced: the unique constraint let one through. This one is refused, and its run says why.
-        if (error instanceof StoreError && error.code === 'already_approved') {
-          throw new ServiceError('not_awaiting_approval', `run ${gated.id} was already approved.`);
-        }
-        throw error;
-      }
       const view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
       await this.#complete(view);
       return view;
@@ -208,21 +260,40 @@ export class RunService {
     metrics.runFinished(view.verdict, view.terminal);
   }
 
-  /** Finish the run as failed (once; a run already finished is left alone) and log why, server-side only. */
+  /**
+   * Finish the run as failed (once; a run already finished is left alone) and
+   * log why, server-side only. A run cut short by a database outage is not a
+   * failure of the run, and its record has a gap: the lease marks it
+   * interrupted as soon as the database answers again (issue 12, defect 4).
+   */
   async #fail(runId: string, error: unknown, stage: string): Promise<void> {
-    const { db, metrics, log } = this.#o;
+    const { db, metrics, log, lease } = this.#o;
+    if (isOutage(error)) {
+      lease.interruptWhenReachable(runId);
+      metrics.runFailed('store_unavailable');
+      log?.(this.#scrub(`run ${runId} ${stage}: the database became unreachable (${error.message}); it is marked interrupted when the database is back`));
+      return;
+    }
     const reason = error instanceof ServiceError ? error.code : 'internal';
     const message = this.#scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     try {
       await finishRun(db, runId, { status: 'failed', error: `${stage} failed: ${message}`.slice(0, 1000) });
       metrics.runFailed(reason);
     } catch (finishError) {
-      if (!(finishError instanceof StoreError && finishError.code === 'run_not_running')) {
+      if (isOutage(finishError)) {
+        lease.interruptWhenReachable(runId);
+        log?.(this.#scrub(`run ${runId}: could not record its failure, the database became unreachable; it is marked interrupted when the database is back`));
+      } else if (!(finishError instanceof StoreError && finishError.code === 'run_not_running')) {
         log?.(`run ${runId}: could not record its failure: ${finishError instanceof Error ? finishError.message : String(finishError)}`);
       }
     }
     if (!(error instanceof ServiceError)) log?.(this.#scrub(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
+}
+
+/** The store could not be reached: unavailability, not a bug in the run (defect 4). */
+function isOutage(error: unknown): error is StoreError {
+  return error instanceof StoreError && error.code === 'database_unreachable';
 }
 
 function isRunResultView(value: unknown): value is RunResultView {
