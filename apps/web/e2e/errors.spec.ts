@@ -11,6 +11,7 @@ const CASES = [
   { hook: '!429', code: 'rate_limited', words: 'Rate limited' },
   { hook: '!402', code: 'budget_exceeded', words: 'Over budget' },
   { hook: '!503', code: 'limiter_unavailable', words: 'fails closed' },
+  { hook: '!503db', code: 'store_unavailable', words: 'cannot reach its database' },
   { hook: '!401', code: 'unauthorized', words: 'not authorised' },
 ] as const;
 

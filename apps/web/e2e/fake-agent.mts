@@ -274,10 +274,11 @@ const server = createServer(async (req, res) => {
       const b = await body(req);
       if (typeof b.question !== 'string' || !b.question.trim()) return fail(res, 400, 'invalid_request', 'question: a non-empty string is required');
       if (b.question.length > MAX_QUESTION_CHARS) return fail(res, 400, 'question_too_long', `question: at most ${MAX_QUESTION_CHARS} characters`);
-      const hook = /^!(\d{3}|stream-error)/.exec(b.question);
+      const hook = /^!(\d{3}db|\d{3}|stream-error)/.exec(b.question);
       if (hook?.[1] === '429') return fail(res, 429, 'rate_limited', 'too many runs from this client; retry after 30 s', { 'retry-after': '30' });
       if (hook?.[1] === '402') return fail(res, 402, 'budget_exceeded', 'the spend guard refused a model call: reserve $0.0300 over the $0.0200 ceiling');
       if (hook?.[1] === '503') return fail(res, 503, 'limiter_unavailable', 'the limiter store is unreachable; refusing (fail closed)');
+      if (hook?.[1] === '503db') return fail(res, 503, 'store_unavailable', 'the database is unreachable; no run is started (fail closed)');
       if (hook?.[1] === '401') return fail(res, 401, 'unauthorized', 'missing or wrong bearer token');
       if (hook?.[1] === '500') return fail(res, 500, 'internal', 'an internal error occurred');
       const workload = b.workload ?? 'triage';

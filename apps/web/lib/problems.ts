@@ -13,6 +13,7 @@ export type ProblemCode =
   | 'rate_limited'
   | 'daily_tokens_exhausted'
   | 'limiter_unavailable'
+  | 'store_unavailable'
   | 'budget_exceeded'
   | 'invalid_request'
   | 'question_too_long'
@@ -78,6 +79,12 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
     title: 'Refused: the rate limiter is down, so the agent fails closed',
     remedy:
       'The agent cannot reach the store its rate limiter uses, and refuses every question rather than allow unlimited spend. Operators: check the Redis server (REDIS_URL) or unset it to use the in-process limiter.',
+    who: 'operator',
+  },
+  store_unavailable: {
+    title: 'Refused: the agent cannot reach its database, so it fails closed',
+    remedy:
+      'No run is started while its record cannot be written. Ask again in a moment; operators: check the database (DATABASE_URL) — runs cut short by the outage are marked interrupted when it returns.',
     who: 'operator',
   },
   budget_exceeded: {
