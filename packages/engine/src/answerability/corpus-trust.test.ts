@@ -93,4 +93,20 @@ describe('corpus text is data', () => {
     expect(r.verdict).toBe('answered');
     expect(r.answer).toMatch(/100 connections/);
   });
+
+  it('never gives another service’s value: a sentence that opens on catalog-api is not about the recommendation-api before it (S-036)', async () => {
+    const kb = await KnowledgeBase.build({
+      bands: OPEN,
+      documents: [
+        doc('services', 'Services', '## Reporting\n\n`recommendation-api` loads its model at start-up and serves suggestions. Each `catalog-api` instance runs with a memory limit of 1.5 GiB.'),
+        doc('bus', 'events-bus lag', '## Paging\n\nLag on events-bus pages at 50000 messages.'),
+      ],
+    });
+    const r = await kb.ask('What is the memory limit for recommendation-api?');
+    expect(r.answer).not.toMatch(/1\.5 GiB/);
+    expect(r.verdict).toBe('refused');
+    // ... while a sentence that opens on a pronoun still refers back to it
+    const kb2 = await KnowledgeBase.build({ bands: OPEN, documents: [doc('services', 'Services', '## Reporting\n\n`recommendation-api` loads its model at start-up. It runs with a memory limit of 4 GiB.')] });
+    expect((await kb2.ask('What is the memory limit for recommendation-api?')).answer).toMatch(/4 GiB/);
+  });
 });

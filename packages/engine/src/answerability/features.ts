@@ -219,6 +219,8 @@ export function weightedShare(terms: readonly string[], present: ReadonlySet<str
   return total ? covered / total : 1;
 }
 
+const PRONOUN_OPENING = /^\W*(?:it|its|it's|this|that|they|their|these|those|he|she)\b/i;
+
 /**
  * The best share of the predicate carried by a sentence that states a value of
  * the demanded kind AND stands with every entity asked about: named in the
@@ -237,7 +239,11 @@ function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, nul
     let subject: string | null = null;
     for (const sentence of block.sentences) {
       const named = here.length ? k.lexicon.firstNamedIn(sentence.toLowerCase()) : null;
-      if (statesValue(sentence, demanded) && here.every((e) => e === subject || textNames(sentence, e))) {
+      // A sentence that opens on something it names is about that thing; only one that opens on a pronoun
+      // ("It runs 12 replicas") is about the subject before it. "Each `catalog-api` instance has a 1.5 GiB limit",
+      // after a sentence about recommendation-api, is no value of recommendation-api's (S-036).
+      const about = named && !PRONOUN_OPENING.test(sentence) ? named : subject;
+      if (statesValue(sentence, demanded) && here.every((e) => e === about || textNames(sentence, e))) {
         const c = predicate.length === 0 ? 1 : weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
         if (c > best || bestSentence === null) {
           best = Math.max(best, c);
