@@ -1,7 +1,7 @@
 import type { Estate } from '@sandscope/engine';
 import type { GraphDescription } from '@sandscope/engine/orchestrator/index';
 import { Hono } from 'hono';
-import { rateLimit } from '../limits/limit-middleware.ts';
+import { type RateLimitVariables, rateLimit } from '../limits/limit-middleware.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { AgentService } from '../service/compose.ts';
 import type { CorpusView } from '../service/corpus-catalog.ts';
@@ -33,6 +33,12 @@ export interface AppDeps {
   /** People's marks on runs (issue 9, part D). */
   readonly feedback: FeedbackService;
   readonly limiter: RateLimiter;
+  /**
+   * RUN_TOKEN_BUDGET: the tokens `POST /v1/runs` reserves from the client's daily
+   * ceiling at admission and settles when the run ends (issue 12, defect 1). The
+   * run's spend guard holds the run to the same number.
+   */
+  readonly runTokenBudget: number;
   readonly metrics: ServiceMetrics;
   readonly corpus: CorpusView;
   readonly estate: Estate | null;
@@ -60,6 +66,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
     reader: agent.reader,
     feedback: agent.feedback,
     limiter: agent.limiter,
+    runTokenBudget: agent.config.runTokenBudget,
     metrics: agent.metrics,
     corpus: agent.corpus,
     estate: agent.estate,
@@ -72,7 +79,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
   };
 }
 
-type AppEnv = { Variables: SessionVariables & { clientKey: string } };
+type AppEnv = { Variables: SessionVariables & RateLimitVariables };
 
 /**
  * The agent's HTTP API, exactly as docs/API.md describes it. Web-standard
@@ -112,11 +119,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/metrics', (c) => c.text(deps.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }));
 
   app.use('/v1/*', bearerAuth(deps.token), sessionCookie());
-  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp: (c) => clientAddress(c, socketAddress), now });
+  const clientIp = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, socketAddress);
+  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now });
+  // Defect 1: a run reserves its token budget in the same atomic step that admits it; the run settles it.
+  const limitedRun = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, reserveTokens: deps.runTokenBudget });
 
-  app.post('/v1/runs', limited, async (c) => {
+  app.post('/v1/runs', limitedRun, async (c) => {
+    // A body refused here leaves the reservation untaken, and the middleware releases it.
     const request = parseRunRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes), deps.maxQuestionChars);
-    return streamRun(c, request, { runs: deps.runs, limiter: deps.limiter, clientKey: c.get('clientKey'), sessionId: c.get('sessionId'), now, log });
+    const reservation = c.get('heldTokens').take();
+    return streamRun(c, request, {
+      runs: deps.runs,
+      limiter: deps.limiter,
+      clientKey: c.get('clientKey'),
+      ...(reservation ? { reservation } : {}),
+      sessionId: c.get('sessionId'),
+      now,
+      log,
+    });
   });
 
   app.get('/v1/runs', async (c) => {
