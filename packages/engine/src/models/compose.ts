@@ -1,4 +1,5 @@
 import type { Workload } from '../types.ts';
+import type { PromptMeter } from './prompt-meter.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type ProviderEventSink, type RouterCandidate } from './router.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
@@ -20,6 +21,8 @@ export interface ComposeRunModelOptions {
   readonly failProviders?: ReadonlySet<string>;
   /** This run's budget. */
   readonly guard: SpendGuard;
+  /** Process-wide: what each provider bills per token of the prompt as sent (issue 12, defect 6). */
+  readonly meter?: PromptMeter;
   /** Process-wide; the store behind it is shared. */
   readonly cache: SemanticCache;
   readonly corpusVersion: string;
@@ -59,7 +62,10 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
     ...(options.sinks?.provider ? { onEvent: options.sinks.provider } : {}),
     ...(options.scrub ? { scrub: options.scrub } : {}),
   });
-  const guarded = new SpendGuardedModel(router, options.guard, options.sinks?.spend ? { onEvent: options.sinks.spend } : {});
+  const guarded = new SpendGuardedModel(router, options.guard, {
+    ...(options.sinks?.spend ? { onEvent: options.sinks.spend } : {}),
+    ...(options.meter ? { meter: options.meter } : {}),
+  });
   const model = new CachedModel(guarded, options.cache, {
     corpusVersion: options.corpusVersion,
     workload: options.workload,

@@ -36,6 +36,8 @@ export {
   callCost,
   type Reservation,
   type BudgetExceededDetails,
+  type BudgetRefusal,
+  type SpendGuardOptions,
   type SpendEvent,
   type SpendEventSink,
   type SpendGuardedModelOptions,
@@ -60,11 +62,14 @@ export {
   type ProviderErrorClass,
   type ProviderErrorReport,
 } from './provider-error.ts';
+export { PromptMeter } from './prompt-meter.ts';
 export { composeRunModel, type ComposeRunModelOptions, type RunModelStack, type RunModelSinks } from './compose.ts';
 export {
   FREE,
   perMillionTokens,
   estimateTokens,
+  promptTokenBound,
+  utf8Bytes,
   promptText,
   tokenUsage,
   usageCostUsd,
