@@ -33,7 +33,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: Conten
   rate_limited: { status: 429, remedy: LIMIT_ERROR_REMEDIES.rate_limited },
   daily_tokens_exhausted: { status: 429, remedy: LIMIT_ERROR_REMEDIES.daily_tokens_exhausted },
   limiter_unavailable: { status: 503, remedy: LIMIT_ERROR_REMEDIES.limiter_unavailable },
-  budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.' },
+  budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD (or RUN_TOKEN_BUDGET, when the message names it) for this deployment.' },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
 };
 

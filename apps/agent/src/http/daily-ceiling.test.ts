@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { startAgentService, type AgentService } from '../service/compose.ts';
 import { appDepsOf, createApp } from './app.ts';
+import type { RunResultView } from '../service/run-views.ts';
 import { NoCacheStore, spendTheDay } from './testing/run-burst.ts';
+import { parseSse } from './testing/sse-events.ts';
 
 /**
  * Issue 12, defect 1 over HTTP, in-process limiter: runs used to be admitted
@@ -38,12 +40,35 @@ describe('issue 12, defect 1: the daily token ceiling under concurrency (in-proc
     const { first, total } = await spendTheDay([app], { token: TOKEN, address: '203.0.113.50', concurrent: CONCURRENT, wave: 20, maxWaves: 30 });
     console.log(
       `defect 1 (in-process, HTTP): burst of ${CONCURRENT}: ${first.admitted} admitted, ${first.used} tokens, refused ${JSON.stringify(first.refused)}; ` +
-        `until the day was spent: ${total.admitted} runs, ${total.used} tokens against a ceiling of ${CEILING} (+ one reservation ${RESERVATION}), refused ${JSON.stringify(total.refused)}`,
+        `until the day was spent: ${total.admitted} runs, ${total.used} tokens against a ceiling of ${CEILING} (+ one reservation ${RESERVATION}; the largest run used ${total.maxRun}), refused ${JSON.stringify(total.refused)}`,
     );
     expect(first.admitted).toBeGreaterThan(0);
     expect(first.used).toBeLessThanOrEqual(CEILING + RESERVATION);
     expect(total.refused.daily_tokens_exhausted).toBeGreaterThan(0);
     expect(total.used).toBeGreaterThanOrEqual(CEILING);
     expect(total.used).toBeLessThanOrEqual(CEILING + RESERVATION);
+    // Why the bound holds: no run used more than was reserved for it.
+    expect(total.maxRun).toBeLessThanOrEqual(RESERVATION);
+  });
+
+  it('holds a run to RUN_TOKEN_BUDGET: a model call that could use more than is left of it is not made, and the run says why', async () => {
+    const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RUN_TOKEN_BUDGET: '300' }, { requireToken: true });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const small = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, cacheStore: new NoCacheStore() });
+    try {
+      const app = createApp(appDepsOf(small));
+      const res = await app.request('/v1/runs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.52' },
+        body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+      });
+      const result = parseSse(await res.text()).find((e) => e.event === 'result')?.data as RunResultView;
+      // The draft prompt alone is over 300 tokens as sent: no provider was asked, nothing was used.
+      expect(result.providers).toEqual([]);
+      expect(result.attempts[0]?.error).toMatchObject({ code: 'BUDGET_EXCEEDED', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
+      expect(result.outcome).toBe('escalated');
+    } finally {
+      await small.close();
+    }
   });
 });

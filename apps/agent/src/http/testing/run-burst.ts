@@ -14,11 +14,13 @@ export interface BurstTally {
   admitted: number;
   /** Tokens the admitted runs' providers reported: what the daily ceiling is charged. */
   used: number;
+  /** The most tokens any one run used: held to RUN_TOKEN_BUDGET by the run's spend guard. */
+  maxRun: number;
   readonly refused: Partial<Record<RefusalReason, number>>;
 }
 
 export function emptyTally(): BurstTally {
-  return { admitted: 0, used: 0, refused: {} };
+  return { admitted: 0, used: 0, maxRun: 0, refused: {} };
 }
 
 /**
@@ -52,7 +54,10 @@ export async function burstOfRuns(targets: readonly RequestTarget[], count: numb
     tally.admitted += 1;
     const result = parseSse(r.text).find((e) => e.event === 'result')?.data as RunResultView | undefined;
     expect(result, r.text).toBeDefined();
-    for (const p of result?.providers ?? []) if (p.kind === 'served') tally.used += (p.tokensIn ?? 0) + (p.tokensOut ?? 0);
+    let run = 0;
+    for (const p of result?.providers ?? []) if (p.kind === 'served') run += (p.tokensIn ?? 0) + (p.tokensOut ?? 0);
+    tally.used += run;
+    tally.maxRun = Math.max(tally.maxRun, run);
   }
   return tally;
 }
@@ -64,7 +69,7 @@ export async function burstOfRuns(targets: readonly RequestTarget[], count: numb
  */
 export async function spendTheDay(targets: readonly RequestTarget[], options: { token: string; address: string; concurrent: number; wave: number; maxWaves: number }): Promise<{ first: BurstTally; total: BurstTally }> {
   const first = await burstOfRuns(targets, options.concurrent, { ...options, tally: emptyTally() });
-  const total: BurstTally = { admitted: first.admitted, used: first.used, refused: { ...first.refused } };
+  const total: BurstTally = { ...first, refused: { ...first.refused } };
   for (let w = 0; w < options.maxWaves && !total.refused.daily_tokens_exhausted; w += 1) {
     await burstOfRuns(targets, options.wave, { ...options, tally: total });
   }
