@@ -4,7 +4,8 @@ import type { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type ProviderEventSink, type RouterCandidate } from './router.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
 import { CachedModel, type CacheEventSink, type SemanticCache } from './semantic-cache.ts';
-import { SpendGuardedModel, type SpendEventSink, type SpendGuard } from './spend-guard.ts';
+import type { SpendEventSink, SpendGuard } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 
 export interface RunModelSinks {
   readonly provider?: ProviderEventSink;

@@ -26,9 +26,9 @@ export {
   type ProviderEventSink,
   type ProviderFailure,
 } from './router.ts';
+export { SpendGuardedModel, type SpendGuardedModelOptions } from './spend-guarded-model.ts';
 export {
   SpendGuard,
-  SpendGuardedModel,
   BudgetExceededError,
   InvalidBudgetError,
   DEFAULT_RUN_BUDGET_USD,
@@ -40,7 +40,6 @@ export {
   type SpendGuardOptions,
   type SpendEvent,
   type SpendEventSink,
-  type SpendGuardedModelOptions,
 } from './spend-guard.ts';
 export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
 export {

@@ -4,7 +4,8 @@ import { perMillionTokens } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { RouterModel } from './router.ts';
-import { BudgetExceededError, SpendGuard, SpendGuardedModel } from './spend-guard.ts';
+import { BudgetExceededError, SpendGuard } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
 
 /**

@@ -10,9 +10,9 @@ import {
   InvalidBudgetError,
   runBudgetFromEnv,
   SpendGuard,
-  SpendGuardedModel,
   type SpendEvent,
 } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { rateLimitError, ScriptedModel, serverError, type ScriptStep } from './testing/scripted-model.ts';
 import { drainStream } from './text-stream.ts';
 
