@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       redisUrl: undefined,
       runBudgetUsd: 0.02,
       rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
+      runTokenBudget: 16_000,
       maxBodyBytes: 16_384,
       maxQuestionChars: 1_000,
       corpusDir: 'corpus',
@@ -63,6 +64,7 @@ describe('loadConfig defaults', () => {
         RATE_LIMIT_WINDOW_MS: '1000',
         RATE_LIMIT_MAX: '5',
         DAILY_TOKEN_CEILING: '42',
+        RUN_TOKEN_BUDGET: '40',
         MAX_BODY_BYTES: '8192',
         MAX_QUESTION_CHARS: '500',
         CORPUS_DIR: '/srv/corpus',
@@ -88,6 +90,7 @@ describe('loadConfig defaults', () => {
       redisUrl: 'redis://127.0.0.1:6379/0',
       runBudgetUsd: 0.5,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
+      runTokenBudget: 40,
       maxBodyBytes: 8192,
       maxQuestionChars: 500,
       corpusDir: '/srv/corpus',
@@ -221,6 +224,17 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   it('DAILY_TOKEN_CEILING', () => {
     expect(failure({ DAILY_TOKEN_CEILING: '-5' })).toBe(
       'DAILY_TOKEN_CEILING must be a whole number of at least 1 (got "-5"). Set it to the model tokens allowed per client per UTC day, such as 200000.',
+    );
+  });
+
+  it('RUN_TOKEN_BUDGET: a whole number, defaulting to the daily ceiling when that is lower, never above it (defect 1)', () => {
+    expect(failure({ RUN_TOKEN_BUDGET: '16k' })).toBe(
+      'RUN_TOKEN_BUDGET must be a whole number of at least 1 (got "16k"). Set it to the model tokens one run may use, such as 16000; it is reserved from the daily ceiling while the run lasts.',
+    );
+    expect(ok({ DAILY_TOKEN_CEILING: '5000' }).runTokenBudget).toBe(5_000);
+    expect(ok({ DAILY_TOKEN_CEILING: '5000', RUN_TOKEN_BUDGET: '2500' }).runTokenBudget).toBe(2_500);
+    expect(failure({ DAILY_TOKEN_CEILING: '5000', RUN_TOKEN_BUDGET: '6000' })).toBe(
+      'RUN_TOKEN_BUDGET (6000) must not exceed DAILY_TOKEN_CEILING (5000): each run reserves its budget from the daily ceiling when it is admitted. Lower RUN_TOKEN_BUDGET or raise DAILY_TOKEN_CEILING.',
     );
   });
 

@@ -35,6 +35,14 @@ export interface AgentConfig {
   readonly runBudgetUsd: number;
   /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
   readonly rateLimit: LimiterPolicy;
+  /**
+   * RUN_TOKEN_BUDGET — model tokens one run may use (default 16000, or
+   * DAILY_TOKEN_CEILING when that is lower). Reserved against the client's daily
+   * ceiling when the run is admitted and settled to what it used when it ends
+   * (issue 12, defect 1); the run's spend guard makes no model call that could
+   * take it past this.
+   */
+  readonly runTokenBudget: number;
   /** MAX_BODY_BYTES — largest request body accepted (default 16384). */
   readonly maxBodyBytes: number;
   /** MAX_QUESTION_CHARS — longest question accepted (default 1000). */
@@ -109,6 +117,7 @@ export const CONFIG_DEFAULTS = {
   rateLimitWindowMs: 60_000,
   rateLimitMax: 30,
   dailyTokenCeiling: 200_000,
+  runTokenBudget: 16_000,
   maxBodyBytes: 16_384,
   maxQuestionChars: 1_000,
   corpusDir: 'corpus',
@@ -286,6 +295,12 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         Number.MAX_SAFE_INTEGER,
         'Set it to the model tokens allowed per client per UTC day, such as 200000.',
       ),
+      RUN_TOKEN_BUDGET: wholeNumber(
+        'RUN_TOKEN_BUDGET',
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'Set it to the model tokens one run may use, such as 16000; it is reserved from the daily ceiling while the run lasts.',
+      ),
       MAX_BODY_BYTES: wholeNumber(
         'MAX_BODY_BYTES',
         1,
@@ -338,6 +353,16 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
         });
       }
+      const ceiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
+      if (typeof env.RUN_TOKEN_BUDGET === 'number' && typeof ceiling === 'number' && env.RUN_TOKEN_BUDGET > ceiling) {
+        // Defect 1: a run reserves its budget from the daily ceiling, so a budget above the ceiling could never be reserved honestly.
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `RUN_TOKEN_BUDGET (${env.RUN_TOKEN_BUDGET}) must not exceed DAILY_TOKEN_CEILING (${ceiling}): each run reserves its budget ` +
+            'from the daily ceiling when it is admitted. Lower RUN_TOKEN_BUDGET or raise DAILY_TOKEN_CEILING.',
+        });
+      }
       const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
       const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
       // Both must have parsed (a failed field holds no number) before they can be compared.
@@ -374,6 +399,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
     })
     .transform((env): AgentConfig => {
       const dataDir = env.SANDSCOPE_DATA_DIR ?? CONFIG_DEFAULTS.dataDir;
+      const dailyTokenCeiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
       return {
         port: env.PORT ?? CONFIG_DEFAULTS.port,
         host: env.HOST ?? CONFIG_DEFAULTS.host,
@@ -390,8 +416,9 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         rateLimit: {
           windowMs: env.RATE_LIMIT_WINDOW_MS ?? CONFIG_DEFAULTS.rateLimitWindowMs,
           maxRequests: env.RATE_LIMIT_MAX ?? CONFIG_DEFAULTS.rateLimitMax,
-          dailyTokenCeiling: env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling,
+          dailyTokenCeiling,
         },
+        runTokenBudget: env.RUN_TOKEN_BUDGET ?? Math.min(CONFIG_DEFAULTS.runTokenBudget, dailyTokenCeiling),
         maxBodyBytes: env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes,
         maxQuestionChars: env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars,
         corpusDir: env.CORPUS_DIR ?? CONFIG_DEFAULTS.corpusDir,

@@ -40,7 +40,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: Conten
     remedy:
       'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL and GET /healthz.',
   },
-  budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.' },
+  budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD (or RUN_TOKEN_BUDGET, when the message names it) for this deployment.' },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
 };
 

@@ -478,6 +478,9 @@ describe('limits (T-1): exact status and body (D-013)', () => {
       chargeTokens: async (): Promise<Admission> => {
         throw new LimiterUnavailableError('redis down');
       },
+      settleTokens: async (): Promise<Admission> => {
+        throw new LimiterUnavailableError('redis down');
+      },
       close: async () => {},
     };
     const app = createApp(appDepsOf(agent, { limiter: down }));

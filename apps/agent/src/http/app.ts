@@ -1,7 +1,7 @@
 import type { Estate } from '@sandscope/engine';
 import type { GraphDescription } from '@sandscope/engine/orchestrator/index';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { rateLimit } from '../limits/limit-middleware.ts';
+import { type RateLimitVariables, rateLimit } from '../limits/limit-middleware.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { AgentService } from '../service/compose.ts';
 import type { CorpusView } from '../service/corpus-catalog.ts';
@@ -37,6 +37,12 @@ export interface AppDeps {
   /** The investigation workspace (issue 10); its routes are mounted only when given. */
   readonly investigations?: InvestigationService;
   readonly limiter: RateLimiter;
+  /**
+   * RUN_TOKEN_BUDGET: the tokens `POST /v1/runs` reserves from the client's daily
+   * ceiling at admission and settles when the run ends (issue 12, defect 1). The
+   * run's spend guard holds the run to the same number.
+   */
+  readonly runTokenBudget: number;
   readonly metrics: ServiceMetrics;
   readonly corpus: CorpusView;
   readonly estate: Estate | null;
@@ -65,6 +71,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
     feedback: agent.feedback,
     investigations: agent.investigations,
     limiter: agent.limiter,
+    runTokenBudget: agent.config.runTokenBudget,
     metrics: agent.metrics,
     corpus: agent.corpus,
     estate: agent.estate,
@@ -77,7 +84,7 @@ export function appDepsOf(agent: AgentService, overrides: Partial<AppDeps> = {})
   };
 }
 
-type AppEnv = { Variables: SessionVariables & { clientKey: string } };
+type AppEnv = { Variables: SessionVariables & RateLimitVariables };
 
 /**
  * The agent's HTTP API, exactly as docs/API.md describes it. Web-standard
@@ -117,13 +124,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/metrics', (c) => c.text(deps.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }));
 
   app.use('/v1/*', bearerAuth(deps.token), sessionCookie());
-  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp: (c) => clientAddress(c, socketAddress), now });
+  const clientIp = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, socketAddress);
+  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now });
+  // Defect 1: a run reserves its token budget in the same atomic step that admits it; the run settles it.
+  const limitedRun = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, reserveTokens: deps.runTokenBudget });
 
-  app.post('/v1/runs', limited, async (c) => {
+  app.post('/v1/runs', limitedRun, async (c) => {
+    // A body refused here leaves the reservation untaken, and the middleware releases it.
     const request = parseRunRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes), deps.maxQuestionChars);
     // Defect 4: admitted before the stream opens, so a database outage is a 503 store_unavailable, not 200 then `internal`.
+    // A run refused here leaves its token reservation untaken, and the middleware releases it (defect 1).
     const run = await deps.runs.admit({ question: request.question, workload: request.workload, failProviders: request.failProviders, sessionId: c.get('sessionId') });
-    return streamRun(c, run, { limiter: deps.limiter, clientKey: c.get('clientKey'), now, log });
+    const reservation = c.get('heldTokens').take();
+    return streamRun(c, run, { limiter: deps.limiter, clientKey: c.get('clientKey'), ...(reservation ? { reservation } : {}), now, log });
   });
 
   app.get('/v1/runs', async (c) => {

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import type { RateLimiter } from '../limits/limiter.ts';
-import { type AdmittedRun, tokensOf } from '../service/run-service.ts';
+import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
+import type { AdmittedRun } from '../service/run-service.ts';
+import type { RunResultView } from '../service/run-views.ts';
 import { toApiError } from './api-error.ts';
 
 /** A comment line this often keeps proxies from closing a stream that is waiting on a slow provider. */
@@ -10,6 +11,8 @@ const HEARTBEAT_MS = 15_000;
 export interface RunStreamOptions {
   readonly limiter: RateLimiter;
   readonly clientKey: string;
+  /** The tokens reserved for this run at admission (defect 1); settled here when the run ends. */
+  readonly reservation?: TokenReservation;
   readonly now: () => number;
   readonly log: (line: string) => void;
 }
@@ -22,29 +25,53 @@ export interface RunStreamOptions {
  * never waits for the client: a slow or vanished reader cannot stall the run or
  * its record (the run finishes and is stored either way).
  *
- * After the run, its tokens are charged to the client's daily ceiling (T-1).
+ * After the run, its reservation is settled to the tokens it used (T-1; issue 12,
+ * defect 1) — or, without a reservation, those tokens are charged.
  */
 export function streamRun(c: Context, run: AdmittedRun, o: RunStreamOptions): Response {
   return streamSSE(c, async (stream) => {
     const out = sseQueue(stream);
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+    let used: number | undefined;
     try {
       const result = await run.execute((event) => out.send(event.type, event.data));
       out.send('result', result);
-      const { tokensIn, tokensOut } = tokensOf(result);
-      await o.limiter.chargeTokens(o.clientKey, tokensIn + tokensOut, o.now()).catch((error: unknown) => {
-        // The run is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request.
-        o.log(`limiter: could not charge ${tokensIn + tokensOut} tokens for run ${result.runId}: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      used = providerTokensOf(result);
     } catch (error) {
       const { apiError, isBug } = toApiError(error);
       if (isBug) o.log(`POST /v1/runs failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       out.send('error', apiError.body());
     } finally {
       clearInterval(heartbeat);
+      // A run that failed may have spent tokens nobody counted: it is charged its whole reservation (fail safe).
+      const tokens = used ?? o.reservation?.tokens ?? 0;
+      const settled = o.reservation
+        ? o.limiter.settleTokens(o.reservation, tokens, o.now())
+        : tokens > 0
+          ? o.limiter.chargeTokens(o.clientKey, tokens, o.now())
+          : Promise.resolve();
+      await settled.catch((error: unknown) => {
+        // The run is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request,
+        // and the reservation is released by expiry.
+        o.log(`limiter: could not settle ${tokens} tokens for a run: ${error instanceof Error ? error.message : String(error)}`);
+      });
       await out.flush();
     }
   });
+}
+
+/**
+ * Tokens the run's model calls consumed, as the providers reported them: every
+ * call the router served — the adjudicator's too, not only the draft attempts
+ * the run record counts — and nothing for a cache hit, which reached no provider.
+ */
+export function providerTokensOf(result: Pick<RunResultView, 'providers'>): number {
+  let tokens = 0;
+  for (const event of result.providers) {
+    if (event.kind !== 'served') continue;
+    tokens += event.tokensIn !== undefined || event.tokensOut !== undefined ? (event.tokensIn ?? 0) + (event.tokensOut ?? 0) : (event.tokens ?? 0);
+  }
+  return tokens;
 }
 
 function sseQueue(stream: SSEStreamingApi) {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { InProcessLimiter } from './in-process-limiter.ts';
 import { type RateLimitVariables, rateLimit } from './limit-middleware.ts';
-import { type Admission, type RateLimiter, LimiterUnavailableError } from './limiter.ts';
+import { type Admission, type RateLimiter, type TokenReservation, LimiterUnavailableError } from './limiter.ts';
 
 const SALT = 'test-salt-0123456789';
 
@@ -22,6 +22,9 @@ class UnreachableLimiter implements RateLimiter {
     throw new LimiterUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
   }
   async chargeTokens(): Promise<Admission> {
+    throw new LimiterUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
+  }
+  async settleTokens(): Promise<Admission> {
     throw new LimiterUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
   }
   async close(): Promise<void> {}
@@ -61,8 +64,9 @@ describe('rateLimit middleware', () => {
     const seen: string[] = [];
     const inner = new InProcessLimiter({ windowMs: 1_000, maxRequests: 5, dailyTokenCeiling: 10 });
     const spy: RateLimiter = {
-      admit: (key, now) => (seen.push(key), inner.admit(key, now)),
+      admit: (key, now, reserve) => (seen.push(key), inner.admit(key, now, reserve)),
       chargeTokens: (key, tokens, now) => inner.chargeTokens(key, tokens, now),
+      settleTokens: (reservation, tokens, now) => inner.settleTokens(reservation, tokens, now),
       close: () => inner.close(),
     };
     const res = await appWith(spy).request('/ask', from('192.0.2.200'));
@@ -70,6 +74,40 @@ describe('rateLimit middleware', () => {
     expect(seen).toEqual([body.clientKey]);
     expect(body.clientKey).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(seen)).not.toContain('192.0.2.200');
+  });
+
+  it('reserves the run\'s tokens at admission and hands them to the handler once; a reservation nobody takes is released (defect 1)', async () => {
+    const now = () => Date.UTC(2026, 2, 14, 12);
+    const limiter = new InProcessLimiter({ windowMs: 60_000, maxRequests: 100, dailyTokenCeiling: 1_000 });
+    const app = new Hono<{ Variables: RateLimitVariables }>();
+    app.use('*', rateLimit({ limiter, salt: SALT, now, clientIp: (c) => c.req.header('x-test-ip') ?? '', reserveTokens: 1_000 }));
+    let kept: TokenReservation | undefined;
+    app.post('/run', (c) => {
+      kept = c.get('heldTokens').take();
+      return c.json({ second: c.get('heldTokens').take() ?? null, clientKey: c.get('clientKey') });
+    });
+    app.post('/invalid', (c) => c.json({ error: 'bad body' }, 400));
+    app.post('/throws', () => {
+      throw new TypeError('bug');
+    });
+    app.onError((_error, c) => c.json({ error: { code: 'internal' } }, 500));
+
+    const ran = await app.request('/run', { method: 'POST', ...from('198.51.100.20') });
+    const body = (await ran.json()) as { second: unknown; clientKey: string };
+    expect(kept).toMatchObject({ clientKey: body.clientKey, tokens: 1_000 });
+    expect(body.second).toBeNull();
+    // The whole ceiling is held: the next run's reservation is refused until this one settles.
+    const held = await app.request('/run', { method: 'POST', ...from('198.51.100.20') });
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toBe('1');
+    expect(((await held.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    await limiter.settleTokens(kept!, 100, now());
+
+    // Refused by validation, or a bug: nothing ran, the reservation is released, the next run is admitted.
+    expect((await app.request('/invalid', { method: 'POST', ...from('198.51.100.20') })).status).toBe(400);
+    expect((await app.request('/throws', { method: 'POST', ...from('198.51.100.20') })).status).toBe(500);
+    expect(await limiter.chargeTokens(body.clientKey, 0, now())).toEqual({ allowed: true, remaining: 900 });
+    expect((await app.request('/run', { method: 'POST', ...from('198.51.100.20') })).status).toBe(200);
   });
 
   it('fails closed: an unreachable store answers exactly 503 limiter_unavailable, never 200', async () => {
@@ -90,6 +128,9 @@ describe('rateLimit middleware', () => {
         throw new TypeError('bug');
       },
       chargeTokens: async () => {
+        throw new TypeError('bug');
+      },
+      settleTokens: async () => {
         throw new TypeError('bug');
       },
       close: async () => {},

@@ -4,6 +4,7 @@ import { clientKeyFor } from './client-key.ts';
 import {
   type LimitErrorCode,
   type RateLimiter,
+  type TokenReservation,
   LIMIT_ERROR_REMEDIES,
   LimiterUnavailableError,
 } from './limiter.ts';
@@ -15,6 +16,18 @@ export interface RateLimitVariables {
    * `limiter.chargeTokens(c.get('clientKey'), …)` — and never see the raw address.
    */
   clientKey: string;
+  /**
+   * The tokens reserved for this request at admission (issue 12, defect 1), when
+   * the middleware was given `reserveTokens`. The handler that will settle them
+   * `take()`s the reservation (once; later calls return undefined); a reservation
+   * nobody took — a request refused by validation before any run — is released
+   * when the handler returns.
+   */
+  heldTokens: HeldTokens;
+}
+
+export interface HeldTokens {
+  take(): TokenReservation | undefined;
 }
 
 export interface RateLimitOptions {
@@ -28,6 +41,12 @@ export interface RateLimitOptions {
   readonly clientIp: (c: Context) => string;
   /** Clock; injected for tests. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Tokens to reserve against the client's daily ceiling in the same atomic step
+   * as admission (defect 1): one run's allowance (RUN_TOKEN_BUDGET). Default 0 —
+   * for routes that make no model call.
+   */
+  readonly reserveTokens?: number;
 }
 
 /** The JSON body of every refusal from this middleware. */
@@ -41,6 +60,8 @@ export interface LimitErrorBody {
  * - admitted → next handler, with `clientKey` set;
  * - over the window → 429 `rate_limited`, over today's tokens → 429
  *   `daily_tokens_exhausted`, both with `Retry-After` (seconds, rounded up);
+ * - reserving, and other runs' reservations fill the ceiling → 429 `rate_limited`
+ *   (they release what they do not use as they end; defect 1);
  * - store unreachable → 503 `limiter_unavailable`. FAIL CLOSED: an outage is
  *   unavailability, never unlimited admission (seed §5; D-013 is why the tests
  *   assert this exact status and body rather than "any status ≥ 400").
@@ -50,6 +71,7 @@ export interface LimitErrorBody {
 export function rateLimit(options: RateLimitOptions) {
   const { limiter, salt, clientIp } = options;
   const now = options.now ?? Date.now;
+  const reserveTokens = options.reserveTokens ?? 0;
   if (salt.length === 0) {
     throw new RangeError('rateLimit: salt must be non-empty (IP_SALT)');
   }
@@ -58,7 +80,7 @@ export function rateLimit(options: RateLimitOptions) {
     const clientKey = clientKeyFor(salt, clientIp(c));
     let admission;
     try {
-      admission = await limiter.admit(clientKey, now());
+      admission = await limiter.admit(clientKey, now(), reserveTokens);
     } catch (error) {
       if (error instanceof LimiterUnavailableError) {
         return c.json<LimitErrorBody>(
@@ -78,6 +100,23 @@ export function rateLimit(options: RateLimitOptions) {
     }
 
     c.set('clientKey', clientKey);
-    await next();
+    let reservation = admission.reservation;
+    c.set('heldTokens', {
+      take: () => {
+        const taken = reservation;
+        reservation = undefined;
+        return taken;
+      },
+    });
+    try {
+      await next();
+    } finally {
+      if (reservation) {
+        const untaken = reservation;
+        reservation = undefined;
+        // Nothing ran, so nothing was used. If the store is unreachable now, the reservation expires by itself.
+        await limiter.settleTokens(untaken, 0, now()).catch(() => {});
+      }
+    }
   });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LimiterPolicy, type RateLimiter, MS_PER_DAY } from './limiter.ts';
+import { type LimiterPolicy, type RateLimiter, type TokenReservation, MS_PER_DAY, RESERVED_RETRY_AFTER_MS } from './limiter.ts';
 
 /**
  * The one contract every `RateLimiter` must pass (STYLE rule 11), run by
@@ -17,6 +17,63 @@ export interface LimiterContractHarness {
 
 /** Noon UTC on an arbitrary day, so window tests never straddle midnight by accident. */
 const T0 = Date.UTC(2026, 2, 14, 12, 0, 0);
+
+/** Deterministic PRNG, so a failing concurrency run reproduces. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a run-shaped concurrency test measured. */
+export interface CeilingMeasurement {
+  readonly admitted: number;
+  readonly refused: number;
+  /** Tokens the admitted runs used (what they settled). */
+  readonly used: number;
+}
+
+/**
+ * Defect 1 as a workload: `runs` concurrent runs, each admitted with a
+ * reservation, running for a few ms, and settling to a random actual within it;
+ * arrivals are spread over a few ms so later runs see earlier runs' settlements.
+ * `limiters[i % n]` admits run i — two entries are two replicas on one store.
+ */
+export async function concurrentRuns(
+  limiters: readonly RateLimiter[],
+  clientKey: string,
+  options: { runs: number; reservation: number; seed: number; now: number },
+): Promise<CeilingMeasurement> {
+  const random = mulberry32(options.seed);
+  let admitted = 0;
+  let refused = 0;
+  let used = 0;
+  await Promise.all(
+    Array.from({ length: options.runs }, async (_, i) => {
+      const limiter = limiters[i % limiters.length]!;
+      const arriveAfter = Math.floor(random() * 30);
+      const runFor = Math.floor(random() * 8);
+      const actual = Math.floor(options.reservation * (0.25 + 0.75 * random()));
+      await sleep(arriveAfter);
+      const admission = await limiter.admit(clientKey, options.now + i, options.reservation);
+      if (!admission.allowed) {
+        refused += 1;
+        return;
+      }
+      admitted += 1;
+      await sleep(runFor);
+      used += actual;
+      await limiter.settleTokens(admission.reservation!, actual, options.now + i);
+    }),
+  );
+  return { admitted, refused, used };
+}
 
 /** Distinct, digest-shaped client keys per test, so a shared store never leaks counts between tests. */
 let clientCounter = 0;
@@ -145,12 +202,105 @@ export function describeLimiterContract(name: string, harness: LimiterContractHa
       expect(await limiter.chargeTokens(client, 1, nextDay)).toEqual({ allowed: true, remaining: 999 });
     });
 
+    describe('reserve at admission, settle at the end (issue 12, defect 1)', () => {
+      it('reserves while settled + reserved tokens are under the ceiling, then refuses rate_limited without recording the request', async () => {
+        const limiter = await make({ windowMs: 60_000, maxRequests: 10, dailyTokenCeiling: 1_000 });
+        const client = newClientKey('reserve');
+        const reservations: TokenReservation[] = [];
+        for (let i = 0; i < 3; i += 1) {
+          const a = await limiter.admit(client, T0 + i, 400);
+          expect(a).toMatchObject({ allowed: true, remaining: 9 - i, reservation: { clientKey: client, tokens: 400 } });
+          if (a.allowed && a.reservation) reservations.push(a.reservation);
+        }
+        expect(new Set(reservations.map((r) => r.id)).size).toBe(3);
+        // 1,200 reserved against 1,000: the overshoot is less than one reservation, and no fourth run starts.
+        expect(await limiter.admit(client, T0 + 3, 400)).toEqual({ allowed: false, reason: 'rate_limited', retryAfterMs: RESERVED_RETRY_AFTER_MS });
+        // The refusal was not recorded in the window, and a request that reserves nothing is still admitted.
+        expect(await limiter.admit(client, T0 + 4)).toEqual({ allowed: true, remaining: 6 });
+      });
+
+      it('settling releases the unused part and records the actual; the released tokens admit the next run', async () => {
+        const limiter = await make({ windowMs: 60_000, maxRequests: 100, dailyTokenCeiling: 1_000 });
+        const client = newClientKey('settle');
+        const first = await limiter.admit(client, T0, 600);
+        const second = await limiter.admit(client, T0 + 1, 600);
+        expect(second.allowed && second.reservation).toBeTruthy();
+        expect(await limiter.admit(client, T0 + 2, 600)).toMatchObject({ allowed: false, reason: 'rate_limited' });
+        if (!first.allowed || !first.reservation || !second.allowed || !second.reservation) throw new Error('unreachable');
+
+        expect(await limiter.settleTokens(first.reservation, 150, T0 + 3)).toEqual({ allowed: true, remaining: 850 });
+        expect(await limiter.settleTokens(second.reservation, 200, T0 + 4)).toEqual({ allowed: true, remaining: 650 });
+        // Nothing is held now: 350 settled, so a run reserving 600 fits, and so does one more (350 + 600 < 1,000).
+        const third = await limiter.admit(client, T0 + 5, 600);
+        expect(third).toMatchObject({ allowed: true, reservation: { tokens: 600 } });
+        expect(await limiter.chargeTokens(client, 0, T0 + 6)).toEqual({ allowed: true, remaining: 650 });
+      });
+
+      it('records the actual even beyond the reservation, and refuses daily_tokens_exhausted once the settled total reaches the ceiling', async () => {
+        const limiter = await make({ windowMs: 60_000, maxRequests: 100, dailyTokenCeiling: 1_000 });
+        const client = newClientKey('over');
+        const a = await limiter.admit(client, T0, 300);
+        if (!a.allowed || !a.reservation) throw new Error('expected a reservation');
+        expect(await limiter.settleTokens(a.reservation, 1_200, T0 + 1)).toEqual({
+          allowed: false,
+          reason: 'daily_tokens_exhausted',
+          retryAfterMs: MS_PER_DAY / 2 - 1,
+        });
+        expect(await limiter.admit(client, T0 + 2, 300)).toMatchObject({ allowed: false, reason: 'daily_tokens_exhausted' });
+      });
+
+      it('a reservation nobody settles (its process died) is released after reservationTtlMs; settling it late records the actual once', async () => {
+        const limiter = await make({ windowMs: 1_000, maxRequests: 100, dailyTokenCeiling: 1_000, reservationTtlMs: 5_000 });
+        const client = newClientKey('expire');
+        const lost = await limiter.admit(client, T0, 1_000);
+        if (!lost.allowed || !lost.reservation) throw new Error('expected a reservation');
+        expect(await limiter.admit(client, T0 + 4_999, 1_000)).toMatchObject({ allowed: false, reason: 'rate_limited' });
+        const next = await limiter.admit(client, T0 + 5_000, 400);
+        expect(next).toMatchObject({ allowed: true, reservation: { tokens: 400 } });
+        // The late settlement does not release a second time (which would free tokens `next` holds).
+        expect(await limiter.settleTokens(lost.reservation, 100, T0 + 6_000)).toEqual({ allowed: true, remaining: 900 });
+        expect(await limiter.admit(client, T0 + 6_001, 500)).toMatchObject({ allowed: true });
+        expect(await limiter.admit(client, T0 + 6_002, 1)).toMatchObject({ allowed: false, reason: 'rate_limited' });
+      });
+
+      it('a reservation is settled against the day it was made, not the day it ends', async () => {
+        const limiter = await make({ windowMs: 1_000, maxRequests: 100, dailyTokenCeiling: 1_000 });
+        const client = newClientKey('midnight');
+        const lastMsOfDay = T0 + MS_PER_DAY / 2 - 1;
+        const a = await limiter.admit(client, lastMsOfDay, 500);
+        if (!a.allowed || !a.reservation) throw new Error('expected a reservation');
+        const nextDay = lastMsOfDay + 10;
+        await limiter.settleTokens(a.reservation, 900, nextDay);
+        expect(await limiter.chargeTokens(client, 0, nextDay)).toEqual({ allowed: true, remaining: 1_000 });
+        expect(await limiter.admit(client, nextDay + 1, 1_000)).toMatchObject({ allowed: true });
+      });
+
+      it('1,000 concurrent runs never take the settled total past the ceiling by more than one reservation', async () => {
+        const ceiling = 50_000;
+        const reservation = 500;
+        const limiter = await make({ windowMs: 60_000, maxRequests: 10_000, dailyTokenCeiling: ceiling });
+        const m = await concurrentRuns([limiter], newClientKey('thousand'), { runs: 1_000, reservation, seed: 20260314, now: T0 });
+        console.log(`defect 1 contract (${name}, one instance): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`);
+        expect(m.admitted + m.refused).toBe(1_000);
+        expect(m.refused).toBeGreaterThan(0); // contended: the ceiling, not the arrivals, decided
+        expect(m.used).toBeGreaterThan(ceiling / 2);
+        expect(m.used).toBeLessThanOrEqual(ceiling + reservation);
+      });
+    });
+
     it('rejects caller bugs with RangeError rather than guessing', async () => {
       const limiter = await make({ windowMs: 1_000, maxRequests: 1, dailyTokenCeiling: 10 });
       await expect(limiter.admit('', T0)).rejects.toThrow(RangeError);
       await expect(limiter.admit(newClientKey('nan'), Number.NaN)).rejects.toThrow(RangeError);
       await expect(limiter.chargeTokens(newClientKey('neg'), -1, T0)).rejects.toThrow(RangeError);
       await expect(limiter.chargeTokens(newClientKey('frac'), 1.5, T0)).rejects.toThrow(RangeError);
+      await expect(limiter.admit(newClientKey('reserve-neg'), T0, -1)).rejects.toThrow(RangeError);
+      await expect(limiter.admit(newClientKey('reserve-frac'), T0, 0.5)).rejects.toThrow(RangeError);
+      const forged: TokenReservation = { clientKey: newClientKey('forged'), id: '', tokens: 10, day: '2026-03-14' };
+      await expect(limiter.settleTokens(forged, 1, T0)).rejects.toThrow(RangeError);
+      const a = await limiter.admit(newClientKey('settle-neg'), T0, 5);
+      if (!a.allowed || !a.reservation) throw new Error('expected a reservation');
+      await expect(limiter.settleTokens(a.reservation, -1, T0)).rejects.toThrow(RangeError);
     });
 
     const { createReplica } = harness;
@@ -175,6 +325,20 @@ export function describeLimiterContract(name: string, harness: LimiterContractHa
           reason: 'daily_tokens_exhausted',
         });
         expect(await first.admit(other, T0 + 1)).toMatchObject({ reason: 'daily_tokens_exhausted' });
+      });
+
+      it('1,000 concurrent runs split over two replicas never take the total past the ceiling by more than one reservation (defect 1)', async () => {
+        const ceiling = 50_000;
+        const reservation = 500;
+        const policy = { windowMs: 60_000, maxRequests: 10_000, dailyTokenCeiling: ceiling };
+        const first = await make(policy);
+        const second = await createReplica(policy);
+        open.push(second);
+        const m = await concurrentRuns([first, second], newClientKey('replica-thousand'), { runs: 1_000, reservation, seed: 20260315, now: T0 });
+        console.log(`defect 1 contract (${name}, two replicas): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`);
+        expect(m.refused).toBeGreaterThan(0);
+        expect(m.used).toBeGreaterThan(ceiling / 2);
+        expect(m.used).toBeLessThanOrEqual(ceiling + reservation);
       });
     }
   });

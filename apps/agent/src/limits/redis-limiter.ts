@@ -4,32 +4,64 @@ import {
   type Admission,
   type LimiterPolicy,
   type RateLimiter,
+  type TokenReservation,
+  DEFAULT_RESERVATION_TTL_MS,
   LimiterUnavailableError,
+  RESERVED_RETRY_AFTER_MS,
   assertLimiterArgs,
   assertLimiterPolicy,
+  assertReservation,
+  endOfUtcDay,
   msUntilUtcMidnight,
   utcDay,
 } from './limiter.ts';
 
 /**
- * Sliding-window admission, atomic on the server so replicas sharing one Redis
- * cannot both admit the N-th request (a read-then-write from Node would race).
+ * Releases reservations that expired unsettled (their process died, defect 1).
+ * Shared by both scripts below, so every read of the held total is current.
+ * A hold is a member `<id>:<tokens>` of the holds sorted set, scored by when it
+ * expires; `held` is the running sum of their tokens, so admission reads one
+ * number instead of walking every open reservation.
+ */
+const SWEEP_LUA = `
+local function sweep(holds, held, now)
+  local expired = redis.call('ZRANGEBYSCORE', holds, '-inf', now)
+  if #expired == 0 then return end
+  local freed = 0
+  for _, member in ipairs(expired) do
+    freed = freed + tonumber(string.match(member, ':(%d+)$'))
+  end
+  redis.call('ZREMRANGEBYSCORE', holds, '-inf', now)
+  if redis.call('DECRBY', held, freed) <= 0 then redis.call('DEL', held) end
+end
+`;
+
+/**
+ * Sliding-window admission and the run's token reservation, atomic on the server
+ * so replicas sharing one Redis cannot both admit the N-th request, nor both
+ * reserve the last of the ceiling (a read-then-write from Node would race —
+ * defect 1 is that race, with the check and the charge a whole run apart).
  *
  * KEYS[1] window sorted set (score = admitted-at ms, member = random id)
- * KEYS[2] today's token counter
- * ARGV    now, windowMs, maxRequests, dailyTokenCeiling, member, msUntilUtcMidnight
+ * KEYS[2] today's settled token counter
+ * KEYS[3] today's open reservations (sorted set, see SWEEP_LUA)
+ * KEYS[4] today's reserved-token total
+ * ARGV    now, windowMs, maxRequests, dailyTokenCeiling, member, msUntilUtcMidnight,
+ *         reserveTokens, holdMember, holdExpiresAt, dayKeyTtlMs, reservedRetryAfterMs
  * Returns {1, remaining, 0} | {0, reasonCode, retryAfterMs} with reasonCode
  * 1 = rate_limited, 2 = daily_tokens_exhausted.
  *
- * A refused request is not added, so retryAfterMs stays truthful. The set's expiry
- * is relative to the caller's `now` (PEXPIRE, not PEXPIREAT) so it is correct for
- * injected clocks too.
+ * A refused request is not added and reserves nothing, so retryAfterMs stays
+ * truthful. The window's expiry is relative to the caller's `now` (PEXPIRE, not
+ * PEXPIREAT) so it is correct for injected clocks too.
  */
-const ADMIT_LUA = `
+const ADMIT_LUA = `${SWEEP_LUA}
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local max = tonumber(ARGV[3])
 local ceiling = tonumber(ARGV[4])
+local reserve = tonumber(ARGV[7])
+sweep(KEYS[3], KEYS[4], now)
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 if used >= ceiling then
   return {0, 2, tonumber(ARGV[6])}
@@ -42,8 +74,17 @@ if count >= max then
   if retry < 1 then retry = 1 end
   return {0, 1, retry}
 end
+if reserve > 0 and used + tonumber(redis.call('GET', KEYS[4]) or '0') >= ceiling then
+  return {0, 1, tonumber(ARGV[11])}
+end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
+if reserve > 0 then
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[9]), ARGV[8])
+  redis.call('INCRBY', KEYS[4], reserve)
+  redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[10]))
+  redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[10]))
+end
 return {1, max - count - 1, 0}
 `;
 
@@ -61,6 +102,27 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return used
 `;
 
+/**
+ * Settle a reservation (defect 1): release it if it is still open — an expired
+ * one was released by the sweep already, so it is never released twice — and
+ * record the actual, always.
+ *
+ * KEYS[1] the reservation day's settled token counter
+ * KEYS[2] that day's open reservations
+ * KEYS[3] that day's reserved-token total
+ * ARGV    holdMember, reservedTokens, actualTokens, dayKeyTtlMs, now
+ * Returns that day's settled total after the charge.
+ */
+const SETTLE_LUA = `${SWEEP_LUA}
+sweep(KEYS[2], KEYS[3], tonumber(ARGV[5]))
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 then
+  if redis.call('DECRBY', KEYS[3], tonumber(ARGV[2])) <= 0 then redis.call('DEL', KEYS[3]) end
+end
+local used = redis.call('INCRBY', KEYS[1], tonumber(ARGV[3]))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
+return used
+`;
+
 /** Keep a finished day's counter this long past midnight, so replicas with skewed clocks agree. */
 const DAY_KEY_GRACE_MS = 3_600_000;
 
@@ -68,9 +130,12 @@ interface LimiterScripts {
   sandscopeLimiterAdmit(
     windowKey: string,
     tokenKey: string,
+    holdsKey: string,
+    heldKey: string,
     ...args: (string | number)[]
   ): Promise<[number, number, number]>;
   sandscopeLimiterCharge(tokenKey: string, ...args: (string | number)[]): Promise<number>;
+  sandscopeLimiterSettle(tokenKey: string, holdsKey: string, heldKey: string, ...args: (string | number)[]): Promise<number>;
 }
 
 export interface RedisLimiterOptions extends LimiterPolicy {
@@ -101,7 +166,7 @@ export interface RedisLimiterOptions extends LimiterPolicy {
  * background, so requests are admitted again as soon as Redis is back.
  */
 export class RedisLimiter implements RateLimiter {
-  readonly #policy: LimiterPolicy;
+  readonly #policy: Required<LimiterPolicy>;
   readonly #prefix: string;
   readonly #redis: Redis;
   readonly #scripts: LimiterScripts;
@@ -113,6 +178,7 @@ export class RedisLimiter implements RateLimiter {
       windowMs: options.windowMs,
       maxRequests: options.maxRequests,
       dailyTokenCeiling: options.dailyTokenCeiling,
+      reservationTtlMs: options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS,
     };
     this.#prefix = options.keyPrefix ?? 'sandscope:limit:';
     const onConnectionError = options.onConnectionError ?? (() => {});
@@ -126,8 +192,9 @@ export class RedisLimiter implements RateLimiter {
     });
     // Without a listener ioredis prints every reconnect failure as "Unhandled error event".
     this.#redis.on('error', onConnectionError);
-    this.#redis.defineCommand('sandscopeLimiterAdmit', { lua: ADMIT_LUA, numberOfKeys: 2 });
+    this.#redis.defineCommand('sandscopeLimiterAdmit', { lua: ADMIT_LUA, numberOfKeys: 4 });
     this.#redis.defineCommand('sandscopeLimiterCharge', { lua: CHARGE_LUA, numberOfKeys: 1 });
+    this.#redis.defineCommand('sandscopeLimiterSettle', { lua: SETTLE_LUA, numberOfKeys: 3 });
     this.#scripts = this.#redis as unknown as LimiterScripts;
   }
 
@@ -151,23 +218,36 @@ export class RedisLimiter implements RateLimiter {
     }
   }
 
-  async admit(clientKey: string, now: number): Promise<Admission> {
-    assertLimiterArgs(clientKey, now);
+  async admit(clientKey: string, now: number, reserveTokens = 0): Promise<Admission> {
+    assertLimiterArgs(clientKey, now, reserveTokens);
     const at = Math.floor(now);
-    const { windowMs, maxRequests, dailyTokenCeiling } = this.#policy;
+    const day = utcDay(at);
+    const { windowMs, maxRequests, dailyTokenCeiling, reservationTtlMs } = this.#policy;
+    const id = randomUUID();
     const [allowed, second, retryAfterMs] = await this.#call(() =>
       this.#scripts.sandscopeLimiterAdmit(
         this.#windowKey(clientKey),
-        this.#tokenKey(clientKey, at),
+        this.#tokenKey(clientKey, day),
+        this.#holdsKey(clientKey, day),
+        this.#heldKey(clientKey, day),
         at,
         windowMs,
         maxRequests,
         dailyTokenCeiling,
         randomUUID(),
         msUntilUtcMidnight(at),
+        reserveTokens,
+        holdMember(id, reserveTokens),
+        at + reservationTtlMs,
+        dayKeyTtlMs(day, at),
+        RESERVED_RETRY_AFTER_MS,
       ),
     );
-    if (allowed === 1) return { allowed: true, remaining: second };
+    if (allowed === 1) {
+      return reserveTokens > 0
+        ? { allowed: true, remaining: second, reservation: { clientKey, id, tokens: reserveTokens, day } }
+        : { allowed: true, remaining: second };
+    }
     return {
       allowed: false,
       reason: second === 2 ? 'daily_tokens_exhausted' : 'rate_limited',
@@ -178,15 +258,35 @@ export class RedisLimiter implements RateLimiter {
   async chargeTokens(clientKey: string, tokens: number, now: number): Promise<Admission> {
     assertLimiterArgs(clientKey, now, tokens);
     const at = Math.floor(now);
+    const day = utcDay(at);
     const used = await this.#call(() =>
-      this.#scripts.sandscopeLimiterCharge(
-        this.#tokenKey(clientKey, at),
-        tokens,
-        this.#policy.dailyTokenCeiling,
-        msUntilUtcMidnight(at) + DAY_KEY_GRACE_MS,
+      this.#scripts.sandscopeLimiterCharge(this.#tokenKey(clientKey, day), tokens, this.#policy.dailyTokenCeiling, dayKeyTtlMs(day, at)),
+    );
+    return this.#left(Number(used), at);
+  }
+
+  async settleTokens(reservation: TokenReservation, actualTokens: number, now: number): Promise<Admission> {
+    assertReservation(reservation);
+    assertLimiterArgs(reservation.clientKey, now, actualTokens);
+    const at = Math.floor(now);
+    const { clientKey, day } = reservation;
+    const used = await this.#call(() =>
+      this.#scripts.sandscopeLimiterSettle(
+        this.#tokenKey(clientKey, day),
+        this.#holdsKey(clientKey, day),
+        this.#heldKey(clientKey, day),
+        holdMember(reservation.id, reservation.tokens),
+        reservation.tokens,
+        actualTokens,
+        dayKeyTtlMs(day, at),
+        at,
       ),
     );
-    const left = this.#policy.dailyTokenCeiling - Number(used);
+    return this.#left(Number(used), at);
+  }
+
+  #left(used: number, at: number): Admission {
+    const left = this.#policy.dailyTokenCeiling - used;
     return left > 0
       ? { allowed: true, remaining: left }
       : { allowed: false, reason: 'daily_tokens_exhausted', retryAfterMs: msUntilUtcMidnight(at) };
@@ -204,8 +304,16 @@ export class RedisLimiter implements RateLimiter {
     return `${this.#prefix}{${clientKey}}:window`;
   }
 
-  #tokenKey(clientKey: string, now: number): string {
-    return `${this.#prefix}{${clientKey}}:tokens:${utcDay(now)}`;
+  #tokenKey(clientKey: string, day: string): string {
+    return `${this.#prefix}{${clientKey}}:tokens:${day}`;
+  }
+
+  #holdsKey(clientKey: string, day: string): string {
+    return `${this.#prefix}{${clientKey}}:holds:${day}`;
+  }
+
+  #heldKey(clientKey: string, day: string): string {
+    return `${this.#prefix}{${clientKey}}:held:${day}`;
   }
 
   /** Every store failure — refused connection, timeout, closed stream, error reply — is one error type. */
@@ -220,4 +328,14 @@ export class RedisLimiter implements RateLimiter {
       throw new LimiterUnavailableError(`Rate limiter store failed: ${detail}`, { cause: error });
     }
   }
+}
+
+/** A reservation's member in the holds set: its id, and its tokens for the sweep to release. */
+function holdMember(id: string, tokens: number): string {
+  return `${id}:${tokens}`;
+}
+
+/** A day's keys live until a little after that day ends (at least a second, for a settle long after it). */
+function dayKeyTtlMs(day: string, now: number): number {
+  return Math.max(1_000, endOfUtcDay(day) - now + DAY_KEY_GRACE_MS);
 }

@@ -160,8 +160,12 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
     const providerHealth = new ProviderHealth();
     const cache = new SemanticCache({ store: options.cacheStore ?? new InMemoryCacheStore(), embedder });
-    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, scrub });
-    say(`providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; budget $${config.runBudgetUsd} per run`);
+    // Issue 12, defect 1: each run is held to the tokens the HTTP layer reserves for it (RUN_TOKEN_BUDGET).
+    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, runTokenBudget: config.runTokenBudget, scrub });
+    say(
+      `providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; ` +
+        `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run`,
+    );
 
     const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
     const metrics = new ServiceMetrics();

@@ -1,9 +1,11 @@
 import type { Workload } from '../types.ts';
+import type { PromptMeter } from './prompt-meter.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type ProviderEventSink, type RouterCandidate } from './router.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
 import { CachedModel, type CacheEventSink, type SemanticCache } from './semantic-cache.ts';
-import { SpendGuardedModel, type SpendEventSink, type SpendGuard } from './spend-guard.ts';
+import type { SpendEventSink, SpendGuard } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 
 export interface RunModelSinks {
   readonly provider?: ProviderEventSink;
@@ -20,6 +22,8 @@ export interface ComposeRunModelOptions {
   readonly failProviders?: ReadonlySet<string>;
   /** This run's budget. */
   readonly guard: SpendGuard;
+  /** Process-wide: what each provider bills per token of the prompt as sent (issue 12, defect 6). */
+  readonly meter?: PromptMeter;
   /** Process-wide; the store behind it is shared. */
   readonly cache: SemanticCache;
   readonly corpusVersion: string;
@@ -59,7 +63,10 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
     ...(options.sinks?.provider ? { onEvent: options.sinks.provider } : {}),
     ...(options.scrub ? { scrub: options.scrub } : {}),
   });
-  const guarded = new SpendGuardedModel(router, options.guard, options.sinks?.spend ? { onEvent: options.sinks.spend } : {});
+  const guarded = new SpendGuardedModel(router, options.guard, {
+    ...(options.sinks?.spend ? { onEvent: options.sinks.spend } : {}),
+    ...(options.meter ? { meter: options.meter } : {}),
+  });
   const model = new CachedModel(guarded, options.cache, {
     corpusVersion: options.corpusVersion,
     workload: options.workload,

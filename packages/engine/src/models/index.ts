@@ -26,9 +26,9 @@ export {
   type ProviderEventSink,
   type ProviderFailure,
 } from './router.ts';
+export { SpendGuardedModel, type SpendGuardedModelOptions } from './spend-guarded-model.ts';
 export {
   SpendGuard,
-  SpendGuardedModel,
   BudgetExceededError,
   InvalidBudgetError,
   DEFAULT_RUN_BUDGET_USD,
@@ -36,9 +36,10 @@ export {
   callCost,
   type Reservation,
   type BudgetExceededDetails,
+  type BudgetRefusal,
+  type SpendGuardOptions,
   type SpendEvent,
   type SpendEventSink,
-  type SpendGuardedModelOptions,
 } from './spend-guard.ts';
 export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
 export {
@@ -60,11 +61,14 @@ export {
   type ProviderErrorClass,
   type ProviderErrorReport,
 } from './provider-error.ts';
+export { PromptMeter } from './prompt-meter.ts';
 export { composeRunModel, type ComposeRunModelOptions, type RunModelStack, type RunModelSinks } from './compose.ts';
 export {
   FREE,
   perMillionTokens,
   estimateTokens,
+  promptTokenBound,
+  utf8Bytes,
   promptText,
   tokenUsage,
   usageCostUsd,

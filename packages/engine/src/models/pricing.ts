@@ -1,4 +1,4 @@
-import type { LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
 
 /**
  * What one token costs at a provider, in US dollars. Per token rather than per
@@ -26,6 +26,63 @@ export function perMillionTokens(inputUsd: number, outputUsd: number): Pricing {
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/** Tokens a chat template adds per message (role markers, separators), at most. */
+export const MESSAGE_OVERHEAD_TOKENS = 8;
+/** Tokens a chat template adds once per request (begin-of-text, the assistant turn's header), at most. */
+export const REQUEST_OVERHEAD_TOKENS = 16;
+
+/**
+ * The most prompt tokens a provider can bill for this request — what the spend
+ * guard prices before sending (issue 12, defect 6). `estimateTokens` (chars/4)
+ * is a guess that dense text beats: a CJK character is one char and three bytes
+ * and often a token or more, so 20,000 bytes "estimated" at 1,667 tokens were
+ * billed as 20,000. No tokenizer in use emits more than one token per UTF-8 byte
+ * of what it reads (byte-level BPE and SentencePiece with byte fallback each
+ * consume at least a byte per token), so the bound is the bytes of every part
+ * the provider will read — text, tool calls and results, files, tool
+ * definitions, a response schema — plus the chat template's few tokens per
+ * message. Still tokenizer-free, still pure.
+ */
+export function promptTokenBound(options: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools' | 'responseFormat'>): number {
+  let tokens = REQUEST_OVERHEAD_TOKENS;
+  for (const message of options.prompt) {
+    tokens += MESSAGE_OVERHEAD_TOKENS;
+    if (typeof message.content === 'string') {
+      tokens += utf8Bytes(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === 'text' || part.type === 'reasoning') tokens += utf8Bytes(part.text);
+      else if (part.type === 'file') tokens += fileBytes(part.data) + utf8Bytes(part.mediaType);
+      else tokens += utf8Bytes(JSON.stringify(part));
+    }
+  }
+  if (options.tools && options.tools.length > 0) tokens += utf8Bytes(JSON.stringify(options.tools));
+  if (options.responseFormat?.type === 'json' && options.responseFormat.schema) tokens += utf8Bytes(JSON.stringify(options.responseFormat.schema));
+  return tokens;
+}
+
+/** Bytes of `text` in UTF-8, counted without allocating an encoding. A lone surrogate counts as the 3 bytes of its replacement. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function fileBytes(data: string | Uint8Array | URL): number {
+  if (data instanceof Uint8Array) return data.byteLength;
+  if (data instanceof URL) return utf8Bytes(data.href);
+  return utf8Bytes(data);
 }
 
 /** Every piece of text the model will read, in order — what the estimate is taken over. */

@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { perMillionTokens, tokenUsage } from './pricing.ts';
+import { MESSAGE_OVERHEAD_TOKENS, perMillionTokens, promptTokenBound, REQUEST_OVERHEAD_TOKENS, tokenUsage, utf8Bytes } from './pricing.ts';
+import { PromptMeter } from './prompt-meter.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type RouterCandidate } from './router.ts';
 import {
@@ -9,9 +10,9 @@ import {
   InvalidBudgetError,
   runBudgetFromEnv,
   SpendGuard,
-  SpendGuardedModel,
   type SpendEvent,
 } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { rateLimitError, ScriptedModel, serverError, type ScriptStep } from './testing/scripted-model.ts';
 import { drainStream } from './text-stream.ts';
 
@@ -29,7 +30,7 @@ function guarded(candidates: RouterCandidate[], ceiling: number, failProviders?:
   const health = new ProviderHealth();
   const router = new RouterModel({ candidates, health, ...(failProviders ? { failProviders } : {}) });
   const events: SpendEvent[] = [];
-  const model = new SpendGuardedModel(router, guard, { estimateInputTokens: () => INPUT_TOKENS, onEvent: (e) => events.push(e) });
+  const model = new SpendGuardedModel(router, guard, { promptTokens: () => INPUT_TOKENS, onEvent: (e) => events.push(e) });
   return { guard, router, model, events, health };
 }
 
@@ -133,7 +134,7 @@ describe('SpendGuardedModel', () => {
     const reserved = events.find((e) => e.kind === 'reserved');
     const dearEstimate = callCost(DEAR, INPUT_TOKENS, 500);
     const cheapEstimate = callCost(CHEAP, INPUT_TOKENS, 500);
-    expect(reserved).toMatchObject({ kind: 'reserved', pricedAgainst: 'dear', estimatedInputTokens: INPUT_TOKENS, estimatedOutputTokens: 500 });
+    expect(reserved).toMatchObject({ kind: 'reserved', pricedAgainst: 'dear', promptTokens: INPUT_TOKENS, outputTokens: 500 });
     expect(reserved!.kind === 'reserved' && reserved!.usd).toBeCloseTo(dearEstimate, 12);
 
     // Failover reached the dear provider; what it really cost is more than a first-candidate guard would have set aside.
@@ -144,10 +145,12 @@ describe('SpendGuardedModel', () => {
     expect(reserved!.kind === 'reserved' && reserved!.usd).toBeGreaterThanOrEqual(actual);
   });
 
-  it('D-010: with a ceiling that covers the cheap estimate but not the dear one, the call is refused before any provider is called', async () => {
+  it('D-010: with a ceiling that covers the cheap call but not the dear one at its smallest useful size, the call is refused before any provider is called', async () => {
     const cheapEstimate = callCost(CHEAP, INPUT_TOKENS, 500);
-    const dearEstimate = callCost(DEAR, INPUT_TOKENS, 500);
-    const ceiling = (cheapEstimate + dearEstimate) / 2;
+    // The dear provider's prompt and 32 output tokens fit; the 64 the guard needs at least do not (defect 6 caps output, so
+    // "cannot afford the asked-for 500" no longer refuses — "cannot afford a useful answer" does).
+    const ceiling = callCost(DEAR, INPUT_TOKENS, 32);
+    expect(cheapEstimate).toBeLessThan(ceiling);
     const cheap = candidate('cheap', CHEAP, { kind: 'error', error: serverError(503) });
     const dear = candidate('dear', DEAR, { kind: 'text', text: 'answer', usage: tokenUsage(INPUT_TOKENS, 500) });
     const { model, guard, events } = guarded([cheap, dear], ceiling);
@@ -215,5 +218,91 @@ describe('SpendGuardedModel', () => {
     expect(drained.error).toBeInstanceOf(Error);
     expect(broken.guard.reserved).toBe(0);
     expect(broken.guard.spent).toBeCloseTo(callCost(DEAR, INPUT_TOKENS, 500), 9);
+  });
+});
+
+describe('the prompt as sent, and what providers bill for it (issue 12, defect 6)', () => {
+  it('promptTokenBound counts UTF-8 bytes of everything the provider reads, plus the chat template', () => {
+    const text = (t: string): LanguageModelV3CallOptions => ({ prompt: [{ role: 'user', content: [{ type: 'text', text: t }] }] });
+    const overhead = REQUEST_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS;
+    expect(promptTokenBound(text('abcd'))).toBe(overhead + 4);
+    expect(promptTokenBound(text('池'.repeat(10)))).toBe(overhead + 30); // chars/4 says 3
+    expect(promptTokenBound(text('🙂'))).toBe(overhead + 4);
+    expect(utf8Bytes('é\u{1F600}\ud800x')).toBe(2 + 4 + 3 + 1);
+    const withSystem: LanguageModelV3CallOptions = {
+      prompt: [
+        { role: 'system', content: 'rules' },
+        { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      ],
+      tools: [{ type: 'function', name: 'look', description: 'd', inputSchema: { type: 'object' } }],
+    };
+    expect(promptTokenBound(withSystem)).toBe(REQUEST_OVERHEAD_TOKENS + 2 * MESSAGE_OVERHEAD_TOKENS + 5 + 1 + JSON.stringify(withSystem.tools).length);
+  });
+
+  it('PromptMeter remembers by how much a provider billed past the bound, and forgets once it bills within it', () => {
+    const meter = new PromptMeter();
+    expect(meter.factor('groq')).toBe(1);
+    meter.observe('groq', 1_000, 20_000);
+    expect(meter.factor('groq')).toBe(20);
+    meter.observe('groq', 1_000, undefined);
+    expect(meter.factor('groq')).toBe(20);
+    meter.observe('groq', 1_000, 300);
+    expect(meter.factor('groq')).toBe(1);
+  });
+
+  it('a settlement above the reservation stops the run: every later call is refused, even one a free provider could serve', async () => {
+    const liar = candidate('liar', DEAR, { kind: 'text', text: 'x', usage: tokenUsage(200_000, 10) });
+    const free = candidate('free', perMillionTokens(0, 0));
+    const { model, guard, events } = guarded([liar, free], 0.02);
+    await model.doGenerate(call);
+    expect(guard.spent).toBeGreaterThan(0.02);
+    expect(guard.overBudget).toBe(true);
+    expect(events.find((e) => e.kind === 'settled')).toMatchObject({ overBudget: true });
+
+    const error = (await model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error.details.reason).toBe('over');
+    expect(error.message).toMatch(/^Run stopped: its model calls have cost \$0\.\d+, over its \$0\.020000 ceiling \(RUN_BUDGET_USD\).*No further model call/);
+    expect(liar.model.calls).toHaveLength(1);
+    expect(free.model.calls).toHaveLength(0);
+  });
+});
+
+describe('the run token allowance (RUN_TOKEN_BUDGET, issue 12, defect 1)', () => {
+  function tokenGuarded(tokenCeiling: number, ...steps: ScriptStep[]) {
+    const only = candidate('free', perMillionTokens(0, 0), ...steps);
+    const guard = new SpendGuard(0.02, { tokenCeiling });
+    const model = new SpendGuardedModel(new RouterModel({ candidates: [only], health: new ProviderHealth() }), guard, { promptTokens: () => INPUT_TOKENS });
+    return { only, guard, model };
+  }
+
+  it('caps output at the tokens left, refuses a call whose prompt and 64 output tokens do not fit, and names RUN_TOKEN_BUDGET', async () => {
+    const { only, guard, model } = tokenGuarded(2_600, { kind: 'text', text: 'a', usage: tokenUsage(INPUT_TOKENS, 100) }, { kind: 'text', text: 'b', usage: tokenUsage(INPUT_TOKENS, 100) });
+    await model.doGenerate({ ...call, maxOutputTokens: 1_024 });
+    expect(only.model.calls[0]!.maxOutputTokens).toBe(1_024);
+    expect(guard.tokensSpent).toBe(1_100);
+    await model.doGenerate({ ...call, maxOutputTokens: 1_024 });
+    expect(only.model.calls[1]!.maxOutputTokens).toBe(2_600 - 1_100 - INPUT_TOKENS); // 500 left after the prompt
+    expect(guard.tokensSpent).toBe(2_200);
+    const error = (await model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error.details.reason).toBe('tokens');
+    expect(error.message).toMatch(/Run token allowance exhausted: .*1,000 tokens as sent.*64 output tokens.*400 of the run's 2600 tokens \(RUN_TOKEN_BUDGET\)/);
+    expect(error.remedy).toMatch(/RUN_TOKEN_BUDGET/);
+    expect(only.model.calls).toHaveLength(2);
+  });
+
+  it('a call that reports more tokens than it reserved leaves the run over its allowance, and stops it', async () => {
+    const { guard, model } = tokenGuarded(5_000, { kind: 'text', text: 'a', usage: tokenUsage(9_000, 10) });
+    await model.doGenerate(call);
+    expect(guard.overBudget).toBe(true);
+    const error = (await model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
+    expect(error.details.reason).toBe('over');
+    expect(error.message).toMatch(/used 9010 tokens, over its 5000-token allowance \(RUN_TOKEN_BUDGET\)/);
+  });
+
+  it('refuses a token ceiling that bounds nothing', () => {
+    expect(() => new SpendGuard(0.02, { tokenCeiling: 0 })).toThrow(/RUN_TOKEN_BUDGET must be a whole number/);
+    expect(() => new SpendGuard(0.02, { tokenCeiling: 1.5 })).toThrow(InvalidBudgetError);
   });
 });

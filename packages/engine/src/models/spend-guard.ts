@@ -1,14 +1,4 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
-  LanguageModelV3Usage,
-} from '@ai-sdk/provider';
-import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
-import { estimateTokens, promptText, usageCostUsd, type Pricing } from './pricing.ts';
-import type { RouterCandidate, RouterModel } from './router.ts';
+import type { Pricing } from './pricing.ts';
 
 /** The run ceiling when RUN_BUDGET_USD is not set. */
 export const DEFAULT_RUN_BUDGET_USD = 0.02;
@@ -25,12 +15,32 @@ export class InvalidBudgetError extends Error {
   readonly remedy = `Set RUN_BUDGET_USD to a positive number of US dollars (default ${DEFAULT_RUN_BUDGET_USD}), or unset it.`;
 }
 
+/**
+ * Why a call was refused (issue 12, defect 6):
+ * - `usd` — the call, at its smallest useful size, could cost more than the run has left;
+ * - `tokens` — it needs more of the run's token allowance (RUN_TOKEN_BUDGET) than is left;
+ * - `over` — an earlier call settled above its reservation and left the run over a
+ *   ceiling: the run is stopped, and makes no further call.
+ */
+export type BudgetRefusal = 'usd' | 'tokens' | 'over';
+
 export interface BudgetExceededDetails {
   readonly requestedUsd: number;
   readonly pricedAgainst: string | undefined;
   readonly spentUsd: number;
   readonly reservedUsd: number;
   readonly ceilingUsd: number;
+  /** Which budget refused it; absent means `usd`. */
+  readonly reason?: BudgetRefusal;
+  /** The prompt as sent, in tokens (`promptTokenBound`). */
+  readonly promptTokens?: number;
+  /** How many times the bound `pricedAgainst` has billed (PromptMeter), when more than 1. */
+  readonly billedFactor?: number;
+  /** The fewest output tokens the call would have been sent with. */
+  readonly minOutputTokens?: number;
+  readonly tokenCeiling?: number;
+  readonly tokensSpent?: number;
+  readonly tokensReserved?: number;
 }
 
 /**
@@ -41,21 +51,60 @@ export class BudgetExceededError extends Error {
   override readonly name = 'BudgetExceededError';
   readonly code = 'BUDGET_EXCEEDED';
   readonly isRetryable = false;
-  readonly remedy = 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.';
+  readonly remedy: string;
   constructor(readonly details: BudgetExceededDetails) {
-    const remaining = Math.max(0, details.ceilingUsd - details.spentUsd - details.reservedUsd);
-    super(
-      `Run budget exhausted: this model call could cost up to $${fmt(details.requestedUsd)}` +
-        `${details.pricedAgainst ? ` (priced at ${details.pricedAgainst}, the most expensive provider that could serve it)` : ''}` +
-        ` but only $${fmt(remaining)} of the run's $${fmt(details.ceilingUsd)} ceiling (RUN_BUDGET_USD) remains. The call was not made.`,
-    );
+    super(budgetMessage(details));
+    this.remedy =
+      details.reason === 'tokens'
+        ? 'Ask a narrower question, or raise RUN_TOKEN_BUDGET (at most DAILY_TOKEN_CEILING) for this deployment.'
+        : 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.';
   }
 }
 
-/** Money set aside for one call until it is settled. */
+function budgetMessage(d: BudgetExceededDetails): string {
+  const remaining = Math.max(0, d.ceilingUsd - d.spentUsd - d.reservedUsd);
+  const billed =
+    d.billedFactor && d.billedFactor > 1 && d.promptTokens !== undefined
+      ? `; ${d.pricedAgainst} has billed ${d.billedFactor.toFixed(1)}× a prompt's size, so ${Math.ceil(d.promptTokens * d.billedFactor).toLocaleString('en-US')}`
+      : '';
+  const priced = d.pricedAgainst ? ` (priced at ${d.pricedAgainst}, the most expensive provider that could serve it)` : '';
+  const prompt = d.promptTokens !== undefined ? d.promptTokens.toLocaleString('en-US') : undefined;
+  if (d.reason === 'over') {
+    const tokens =
+      d.tokenCeiling !== undefined && (d.tokensSpent ?? 0) > d.tokenCeiling
+        ? `used ${d.tokensSpent} tokens, over its ${d.tokenCeiling}-token allowance (RUN_TOKEN_BUDGET)`
+        : `cost $${fmt(d.spentUsd)}, over its $${fmt(d.ceilingUsd)} ceiling (RUN_BUDGET_USD)`;
+    return `Run stopped: its model calls have ${tokens}, because a provider billed more than the call had reserved. No further model call is made in this run.`;
+  }
+  if (d.reason === 'tokens') {
+    const left = Math.max(0, (d.tokenCeiling ?? 0) - (d.tokensSpent ?? 0) - (d.tokensReserved ?? 0));
+    return (
+      `Run token allowance exhausted: this model call's prompt (${prompt} tokens as sent${billed}) and at least ${d.minOutputTokens} output tokens ` +
+      `need more than the ${left} of the run's ${d.tokenCeiling} tokens (RUN_TOKEN_BUDGET) that remain. The call was not made.`
+    );
+  }
+  const what = prompt !== undefined ? `this model call's prompt alone (${prompt} tokens as sent${billed}) with at least ${d.minOutputTokens} output tokens` : 'this model call';
+  return (
+    `Run budget exhausted: ${what} could cost up to $${fmt(d.requestedUsd)}${priced}` +
+    ` but only $${fmt(remaining)} of the run's $${fmt(d.ceilingUsd)} ceiling (RUN_BUDGET_USD) remains. The call was not made.`
+  );
+}
+
+/** Money — and tokens, when the run has a token allowance — set aside for one call until it is settled. */
 export interface Reservation {
   readonly id: number;
   readonly usd: number;
+  readonly tokens: number;
+}
+
+export interface SpendGuardOptions {
+  /**
+   * Model tokens the run may use (RUN_TOKEN_BUDGET): what the service reserved
+   * from the client's daily ceiling when it admitted the run (issue 12, defect 1).
+   * Held like the money ceiling, so a run cannot spend more than was reserved
+   * for it. Unbounded when absent (the CLI has no daily ceiling).
+   */
+  readonly tokenCeiling?: number;
 }
 
 /** Reads RUN_BUDGET_USD (quotes stripped, unset → default). Throws InvalidBudgetError for a ceiling that bounds nothing (D-007). */
@@ -87,18 +136,31 @@ const NANO = 1_000_000_000;
  * book more than the ceiling. Amounts are kept as integer nano-dollars, rounded
  * up for reservations and spends and down for the ceiling, so the invariant
  * `reserved + spent ≤ ceiling` holds exactly, not approximately.
+ *
+ * With a token ceiling the same holds for tokens. A settlement can still exceed
+ * its reservation — a provider billing more than the request could contain —
+ * and is recorded as billed; the guard is then `overBudget` and reserves nothing
+ * more (issue 12, defect 6: stop the run).
  */
 export class SpendGuard {
   readonly ceilingUsd: number;
+  readonly tokenCeiling: number | undefined;
   private readonly ceilingNano: number;
   private reservedNano = 0;
   private spentNano = 0;
+  private reservedTokens = 0;
+  private spentTokens = 0;
   private nextId = 1;
-  private readonly open = new Map<number, number>();
+  private readonly open = new Map<number, { readonly nano: number; readonly tokens: number }>();
 
-  constructor(ceilingUsd: number) {
+  constructor(ceilingUsd: number, options: SpendGuardOptions = {}) {
     assertCeiling(ceilingUsd);
+    const { tokenCeiling } = options;
+    if (tokenCeiling !== undefined && (!Number.isSafeInteger(tokenCeiling) || tokenCeiling < 1)) {
+      throw new InvalidBudgetError(`RUN_TOKEN_BUDGET must be a whole number of tokens of at least 1, got ${String(tokenCeiling)}.`);
+    }
     this.ceilingUsd = ceilingUsd;
+    this.tokenCeiling = tokenCeiling;
     this.ceilingNano = Math.floor(ceilingUsd * NANO);
   }
 
@@ -121,25 +183,57 @@ export class SpendGuard {
     return Math.max(0, this.ceilingNano - this.reservedNano - this.spentNano) / NANO;
   }
 
-  /** Books `usd` for a call, or returns null — booking nothing — when it would pass the ceiling. */
-  reserve(usd: number): Reservation | null {
-    if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`reserve() needs a non-negative amount, got ${usd}`);
-    const nano = Math.ceil(usd * NANO);
-    if (this.reservedNano + this.spentNano + nano > this.ceilingNano) return null;
-    const id = this.nextId++;
-    this.reservedNano += nano;
-    this.open.set(id, nano);
-    return { id, usd: nano / NANO };
+  /** Tokens settled so far. */
+  get tokensSpent(): number {
+    return this.spentTokens;
   }
 
-  /** Releases a reservation and records what the call really cost. Settling twice is a bug and throws. */
-  settle(reservation: Reservation, actualUsd: number): void {
+  /** Tokens set aside for calls in flight. */
+  get tokensReserved(): number {
+    return this.reservedTokens;
+  }
+
+  /** Tokens the run may still reserve; Infinity without a token ceiling. */
+  get tokensRemaining(): number {
+    return this.tokenCeiling === undefined ? Number.POSITIVE_INFINITY : Math.max(0, this.tokenCeiling - this.reservedTokens - this.spentTokens);
+  }
+
+  /** A settled call took the run past a ceiling: it is stopped, and no reservation is granted again. */
+  get overBudget(): boolean {
+    return this.spentNano > this.ceilingNano || (this.tokenCeiling !== undefined && this.spentTokens > this.tokenCeiling);
+  }
+
+  /** Whether `reserve(usd, tokens)` would book, without booking. */
+  fits(usd: number, tokens = 0): boolean {
+    if (this.overBudget) return false;
+    if (this.reservedNano + this.spentNano + Math.ceil(usd * NANO) > this.ceilingNano) return false;
+    return this.tokenCeiling === undefined || this.reservedTokens + this.spentTokens + tokens <= this.tokenCeiling;
+  }
+
+  /** Books `usd` (and `tokens`) for a call, or returns null — booking nothing — when it would pass a ceiling. */
+  reserve(usd: number, tokens = 0): Reservation | null {
+    if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`reserve() needs a non-negative amount, got ${usd}`);
+    if (!Number.isSafeInteger(tokens) || tokens < 0) throw new RangeError(`reserve() needs a non-negative whole number of tokens, got ${tokens}`);
+    if (!this.fits(usd, tokens)) return null;
+    const nano = Math.ceil(usd * NANO);
+    const id = this.nextId++;
+    this.reservedNano += nano;
+    this.reservedTokens += tokens;
+    this.open.set(id, { nano, tokens });
+    return { id, usd: nano / NANO, tokens };
+  }
+
+  /** Releases a reservation and records what the call really cost (and used). Settling twice is a bug and throws. */
+  settle(reservation: Reservation, actualUsd: number, actualTokens = 0): void {
     if (!Number.isFinite(actualUsd) || actualUsd < 0) throw new RangeError(`settle() needs a non-negative amount, got ${actualUsd}`);
-    const nano = this.open.get(reservation.id);
-    if (nano === undefined) throw new Error(`reservation ${reservation.id} is not open (already settled, or from another guard)`);
+    if (!Number.isFinite(actualTokens) || actualTokens < 0) throw new RangeError(`settle() needs a non-negative number of tokens, got ${actualTokens}`);
+    const booked = this.open.get(reservation.id);
+    if (booked === undefined) throw new Error(`reservation ${reservation.id} is not open (already settled, or from another guard)`);
     this.open.delete(reservation.id);
-    this.reservedNano -= nano;
+    this.reservedNano -= booked.nano;
+    this.reservedTokens -= booked.tokens;
     this.spentNano += Math.ceil(actualUsd * NANO);
+    this.spentTokens += Math.ceil(actualTokens);
   }
 }
 
@@ -149,171 +243,23 @@ export type SpendEvent =
       readonly reservationId: number;
       readonly usd: number;
       readonly pricedAgainst: string | undefined;
-      readonly estimatedInputTokens: number;
-      readonly estimatedOutputTokens: number;
+      /** The prompt as sent, priced by its bound (defect 6), for the provider priced against. */
+      readonly promptTokens: number;
+      /** The output cap sent with the call (defect 6: what the remaining budget affords, at most what was asked). */
+      readonly outputTokens: number;
     }
-  | { readonly kind: 'settled'; readonly reservationId: number; readonly reservedUsd: number; readonly actualUsd: number; readonly provider: string | undefined }
+  | {
+      readonly kind: 'settled';
+      readonly reservationId: number;
+      readonly reservedUsd: number;
+      readonly actualUsd: number;
+      readonly provider: string | undefined;
+      /** This settlement left the run over a ceiling: it is stopped (defect 6). */
+      readonly overBudget?: true;
+    }
   | ({ readonly kind: 'refused' } & BudgetExceededDetails);
 
 export type SpendEventSink = (event: SpendEvent) => void;
-
-export interface SpendGuardedModelOptions {
-  /** Output tokens reserved when a call sets no maxOutputTokens; also sent as the call's cap. Default 1024. */
-  readonly defaultMaxOutputTokens?: number;
-  /** Input-token estimate for a prompt. Default chars/4 over the prompt text. */
-  readonly estimateInputTokens?: (options: LanguageModelV3CallOptions) => number;
-  readonly onEvent?: SpendEventSink;
-}
-
-interface Booking {
-  readonly reservation: Reservation;
-  readonly dearest: RouterCandidate | undefined;
-  readonly options: LanguageModelV3CallOptions;
-}
-
-/**
- * The spend guard as a model wrapping the router. Before every call it reserves
- * `estimated tokens × price` of the MOST EXPENSIVE candidate that could still
- * serve — not the first. D-010: pricing the first candidate assumed the cheapest
- * option would answer, and under-reserved 4× the moment failover reached a
- * costlier model. The router is told which candidates the reservation covers
- * (`providerOptions.sandscope.eligible`) and serves from no other, and the output
- * cap the estimate assumed is sent with the call, so the reservation bounds the
- * call. After the call it settles at the real usage × the price of the provider
- * that actually served.
- */
-export class SpendGuardedModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'sandscope.spend-guard';
-  readonly modelId: string;
-  readonly supportedUrls: Record<string, RegExp[]> = {};
-  private readonly defaultMaxOutputTokens: number;
-  private readonly estimateInputTokens: (options: LanguageModelV3CallOptions) => number;
-  private readonly emit: SpendEventSink;
-
-  constructor(
-    readonly router: RouterModel,
-    readonly guard: SpendGuard,
-    options: SpendGuardedModelOptions = {},
-  ) {
-    this.modelId = router.modelId;
-    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? 1024;
-    this.estimateInputTokens = options.estimateInputTokens ?? ((o) => estimateTokens(promptText(o.prompt)));
-    this.emit = options.onEvent ?? (() => {});
-  }
-
-  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const booking = this.book(options);
-    let result: LanguageModelV3GenerateResult;
-    try {
-      result = await this.router.doGenerate(booking.options);
-    } catch (error) {
-      // Nothing served: providers do not bill a refused or failed request.
-      this.settle(booking, 0, undefined);
-      throw error;
-    }
-    const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? this.router.lastServedBy;
-    this.settle(booking, this.actualCost(booking, servedBy, result.usage), servedBy);
-    return result;
-  }
-
-  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const booking = this.book(options);
-    let result: LanguageModelV3StreamResult;
-    try {
-      result = await this.router.doStream(booking.options);
-    } catch (error) {
-      this.settle(booking, 0, undefined);
-      throw error;
-    }
-    let settled = false;
-    // A stream that breaks or is cancelled after it started may have been billed for what it generated: assume all of it.
-    const settleAtReservation = (): void => {
-      if (settled) return;
-      settled = true;
-      this.settle(booking, booking.reservation.usd, this.router.lastServedBy);
-    };
-    const settleFromFinish = (part: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): void => {
-      if (settled) return;
-      settled = true;
-      const servedBy = readResultMetadata(part.providerMetadata).servedBy ?? this.router.lastServedBy;
-      this.settle(booking, this.actualCost(booking, servedBy, part.usage), servedBy);
-    };
-    const reader = result.stream.getReader();
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
-      async pull(controller) {
-        try {
-          const next = await reader.read();
-          if (next.done) {
-            settleAtReservation();
-            controller.close();
-            return;
-          }
-          if (next.value.type === 'finish') settleFromFinish(next.value);
-          controller.enqueue(next.value);
-        } catch (error) {
-          settleAtReservation();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        settleAtReservation();
-        return reader.cancel(reason);
-      },
-    });
-    return { ...result, stream };
-  }
-
-  /** Reserves for the call against the dearest candidate that could serve it, or throws BudgetExceededError. */
-  private book(options: LanguageModelV3CallOptions): Booking {
-    const servable = this.router.servable();
-    const inputTokens = this.estimateInputTokens(options);
-    const outputTokens = options.maxOutputTokens ?? this.defaultMaxOutputTokens;
-    let dearest: RouterCandidate | undefined;
-    let usd = 0;
-    for (const candidate of servable) {
-      const cost = callCost(candidate.pricing, inputTokens, outputTokens);
-      if (dearest === undefined || cost > usd) {
-        dearest = candidate;
-        usd = cost;
-      }
-    }
-    const reservation = this.guard.reserve(usd);
-    if (!reservation) {
-      const details: BudgetExceededDetails = {
-        requestedUsd: usd,
-        pricedAgainst: dearest?.name,
-        spentUsd: this.guard.spent,
-        reservedUsd: this.guard.reserved,
-        ceilingUsd: this.guard.ceilingUsd,
-      };
-      this.emit({ kind: 'refused', ...details });
-      throw new BudgetExceededError(details);
-    }
-    this.emit({
-      kind: 'reserved',
-      reservationId: reservation.id,
-      usd: reservation.usd,
-      pricedAgainst: dearest?.name,
-      estimatedInputTokens: inputTokens,
-      estimatedOutputTokens: outputTokens,
-    });
-    const capped: LanguageModelV3CallOptions = { ...options, maxOutputTokens: outputTokens };
-    return { reservation, dearest, options: withSandscopeOptions(capped, { eligible: servable.map((c) => c.name) }) };
-  }
-
-  private actualCost(booking: Booking, servedBy: string | undefined, usage: LanguageModelV3Usage | undefined): number {
-    // Unknown provider or unreported usage: assume the reservation was spent (fail safe, never fail open).
-    const pricing = (servedBy ? this.router.pricingOf(servedBy) : undefined) ?? booking.dearest?.pricing;
-    const cost = pricing ? usageCostUsd(usage, pricing) : undefined;
-    return cost ?? booking.reservation.usd;
-  }
-
-  private settle(booking: Booking, actualUsd: number, provider: string | undefined): void {
-    this.guard.settle(booking.reservation, actualUsd);
-    this.emit({ kind: 'settled', reservationId: booking.reservation.id, reservedUsd: booking.reservation.usd, actualUsd, provider });
-  }
-}
 
 /** What a call of this size costs at this price. */
 export function callCost(pricing: Pricing, inputTokens: number, outputTokens: number): number {

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { composeRunModel, type RunModelSinks } from '../models/compose.ts';
+import { PromptMeter } from '../models/prompt-meter.ts';
 import type { ProviderHealth } from '../models/provider-health.ts';
 import type { RouterCandidate } from '../models/router.ts';
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
@@ -48,17 +49,29 @@ export interface StackModelFactoryOptions {
   readonly cache: SemanticCache;
   /** Each run's ceiling (RUN_BUDGET_USD). */
   readonly budgetUsd: number;
+  /**
+   * Each run's token allowance (RUN_TOKEN_BUDGET): what the service reserves from
+   * the client's daily ceiling when it admits a run (issue 12, defect 1). The
+   * run's guard makes no call that could take it past this, so a run never uses
+   * more than was reserved for it. Unbounded when absent (the CLI).
+   */
+  readonly runTokenBudget?: number;
   /** The deployment's configured secrets, scrubbed from provider messages (issue 12, defect 3). */
   readonly scrub?: SecretScrubber;
 }
 
 /** The production factory: cache(guard(router)) per run, from the models package's composeRunModel. */
 export function stackModelFactory(options: StackModelFactoryOptions): RunModelFactory {
+  const guardOptions = options.runTokenBudget !== undefined ? { tokenCeiling: options.runTokenBudget } : {};
   // Fail at construction, not mid-run, for a ceiling that bounds nothing (D-007).
-  void new SpendGuard(options.budgetUsd);
+  void new SpendGuard(options.budgetUsd, guardOptions);
+  // Defect 6: process-wide, like the cooldowns — a provider that billed one run more than its prompt could
+  // contain is priced at what it bills for every run after.
+  const meter = new PromptMeter();
   return (request) => {
-    const guard = new SpendGuard(options.budgetUsd);
+    const guard = new SpendGuard(options.budgetUsd, guardOptions);
     const stack = composeRunModel({
+      meter,
       candidates: options.candidates,
       health: options.health,
       failProviders: request.failProviders,

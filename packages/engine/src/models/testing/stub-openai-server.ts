@@ -8,17 +8,24 @@ export interface StubUsage {
 }
 
 /**
+ * Usage the stub reports: fixed numbers, or computed from the request — e.g. a
+ * provider that bills every output token it was allowed (`max_tokens`), the
+ * worst case a spend guard must bound (issue 12, defect 6).
+ */
+export type StubUsageSpec = StubUsage | ((body: StubRequest['body']) => StubUsage);
+
+/**
  * What the stub does with one request. Scripted per request so a test states
  * the failure it means — a 429, a 500, a hang, a stream that dies — instead of
  * hoping a real provider misbehaves on cue.
  */
 export type StubBehaviour =
   /** A JSON completion, or an SSE stream of it when the request asked for `stream: true`. */
-  | { readonly kind: 'reply'; readonly text: string; readonly usage?: StubUsage }
+  | { readonly kind: 'reply'; readonly text: string; readonly usage?: StubUsageSpec }
   /** Always a JSON completion. */
-  | { readonly kind: 'json'; readonly text: string; readonly usage?: StubUsage }
+  | { readonly kind: 'json'; readonly text: string; readonly usage?: StubUsageSpec }
   /** Always SSE: one `data:` event per chunk, then finish, usage and `[DONE]`. */
-  | { readonly kind: 'stream'; readonly chunks: readonly string[]; readonly usage?: StubUsage }
+  | { readonly kind: 'stream'; readonly chunks: readonly string[]; readonly usage?: StubUsageSpec }
   /**
    * SSE chunks, then a pause (so the client has surely read them), then an
    * error event, the connection cut, or silence — a stream that fails after it started.
@@ -114,16 +121,17 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
 
 function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: ServerResponse, timers: Set<NodeJS.Timeout>, headers: IncomingMessage['headers']): void {
   const model = typeof body.model === 'string' ? body.model : 'stub-model';
+  const usageOf = (spec: StubUsageSpec | undefined): StubUsage | undefined => (typeof spec === 'function' ? spec(body) : spec);
   switch (behaviour.kind) {
     case 'reply':
-      if (body.stream) sse(res, model, chunk(behaviour.text), behaviour.usage);
-      else json(res, model, behaviour.text, behaviour.usage);
+      if (body.stream) sse(res, model, chunk(behaviour.text), usageOf(behaviour.usage));
+      else json(res, model, behaviour.text, usageOf(behaviour.usage));
       return;
     case 'json':
-      json(res, model, behaviour.text, behaviour.usage);
+      json(res, model, behaviour.text, usageOf(behaviour.usage));
       return;
     case 'stream':
-      sse(res, model, behaviour.chunks, behaviour.usage);
+      sse(res, model, behaviour.chunks, usageOf(behaviour.usage));
       return;
     case 'stream-then-fail': {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -1,0 +1,268 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
+import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
+import { promptTokenBound, usageCostUsd } from './pricing.ts';
+import { PromptMeter } from './prompt-meter.ts';
+import type { RouterCandidate, RouterModel } from './router.ts';
+import {
+  BudgetExceededError,
+  callCost,
+  type BudgetExceededDetails,
+  type BudgetRefusal,
+  type Reservation,
+  type SpendEventSink,
+  type SpendGuard,
+} from './spend-guard.ts';
+
+export interface SpendGuardedModelOptions {
+  /** Output tokens asked for when a call sets no maxOutputTokens. Default 1024. */
+  readonly defaultMaxOutputTokens?: number;
+  /**
+   * Fewest output tokens worth sending a call for (default 64): a draft or a
+   * judgement cut shorter is no answer, and still costs its prompt. A call the
+   * budget cannot afford this many for is refused, not sent.
+   */
+  readonly minOutputTokens?: number;
+  /** Prompt tokens to price a call at. Default `promptTokenBound`: the most the prompt as sent can bill (defect 6). */
+  readonly promptTokens?: (options: LanguageModelV3CallOptions) => number;
+  /** What each provider has billed per token of that bound; process-wide. Default: a meter for this model only. */
+  readonly meter?: PromptMeter;
+  readonly onEvent?: SpendEventSink;
+}
+
+interface Booking {
+  readonly reservation: Reservation;
+  readonly dearest: RouterCandidate | undefined;
+  /** The prompt's bound, before any provider's billed factor: what the meter compares a bill with. */
+  readonly promptBound: number;
+  readonly options: LanguageModelV3CallOptions;
+}
+
+/**
+ * The spend guard as a model wrapping the router. Before every call it reserves
+ * what the call could cost at the MOST EXPENSIVE candidate that could still
+ * serve — not the first. D-010: pricing the first candidate assumed the cheapest
+ * option would answer, and under-reserved 4× the moment failover reached a
+ * costlier model. The router is told which candidates the reservation covers
+ * (`providerOptions.sandscope.eligible`) and serves from no other. After the
+ * call it settles at the real usage × the price of the provider that actually
+ * served.
+ *
+ * Issue 12, defect 6 — the budget relied on the estimate:
+ * - the prompt is priced as sent, by `promptTokenBound` (bytes, not chars/4),
+ *   times what each provider has been seen to bill per token of it (PromptMeter);
+ * - `maxOutputTokens` is capped at what the remaining money and token allowance
+ *   afford, for every candidate the reservation covers, and that cap is sent;
+ * - a call that cannot afford its prompt and `minOutputTokens` is refused before
+ *   anything is sent;
+ * - a settlement that leaves the run over a ceiling stops it: every later call
+ *   is refused (`reason: 'over'`).
+ */
+export class SpendGuardedModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly provider = 'sandscope.spend-guard';
+  readonly modelId: string;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  private readonly defaultMaxOutputTokens: number;
+  private readonly minOutputTokens: number;
+  private readonly promptTokens: (options: LanguageModelV3CallOptions) => number;
+  private readonly meter: PromptMeter;
+  private readonly emit: SpendEventSink;
+
+  constructor(
+    readonly router: RouterModel,
+    readonly guard: SpendGuard,
+    options: SpendGuardedModelOptions = {},
+  ) {
+    this.modelId = router.modelId;
+    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? 1024;
+    this.minOutputTokens = options.minOutputTokens ?? 64;
+    this.promptTokens = options.promptTokens ?? promptTokenBound;
+    this.meter = options.meter ?? new PromptMeter();
+    this.emit = options.onEvent ?? (() => {});
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const booking = this.book(options);
+    let result: LanguageModelV3GenerateResult;
+    try {
+      result = await this.router.doGenerate(booking.options);
+    } catch (error) {
+      // Nothing served: providers do not bill a refused or failed request.
+      this.settle(booking, 0, undefined, undefined, true);
+      throw error;
+    }
+    const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? this.router.lastServedBy;
+    this.settle(booking, this.actualCost(booking, servedBy, result.usage), servedBy, result.usage);
+    return result;
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const booking = this.book(options);
+    let result: LanguageModelV3StreamResult;
+    try {
+      result = await this.router.doStream(booking.options);
+    } catch (error) {
+      this.settle(booking, 0, undefined, undefined, true);
+      throw error;
+    }
+    let settled = false;
+    // A stream that breaks or is cancelled after it started may have been billed for what it generated: assume all of it.
+    const settleAtReservation = (): void => {
+      if (settled) return;
+      settled = true;
+      this.settle(booking, booking.reservation.usd, this.router.lastServedBy);
+    };
+    const settleFromFinish = (part: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): void => {
+      if (settled) return;
+      settled = true;
+      const servedBy = readResultMetadata(part.providerMetadata).servedBy ?? this.router.lastServedBy;
+      this.settle(booking, this.actualCost(booking, servedBy, part.usage), servedBy, part.usage);
+    };
+    const reader = result.stream.getReader();
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      async pull(controller) {
+        try {
+          const next = await reader.read();
+          if (next.done) {
+            settleAtReservation();
+            controller.close();
+            return;
+          }
+          if (next.value.type === 'finish') settleFromFinish(next.value);
+          controller.enqueue(next.value);
+        } catch (error) {
+          settleAtReservation();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        settleAtReservation();
+        return reader.cancel(reason);
+      },
+    });
+    return { ...result, stream };
+  }
+
+  /** Reserves for the call against the dearest candidate that could serve it, or throws BudgetExceededError. */
+  private book(options: LanguageModelV3CallOptions): Booking {
+    const servable = this.router.servable();
+    const bound = this.promptTokens(options);
+    const requested = options.maxOutputTokens ?? this.defaultMaxOutputTokens;
+    const floor = Math.min(this.minOutputTokens, requested);
+    // Each candidate's prompt at what that provider bills per token of the bound.
+    const priced = servable.map((candidate) => ({ candidate, prompt: Math.ceil(bound * this.meter.factor(candidate.name)) }));
+    const dearestAt = (output: number) => {
+      let dearest: (typeof priced)[number] | undefined;
+      let usd = 0;
+      let tokens = 0;
+      for (const p of priced) {
+        const cost = callCost(p.candidate.pricing, p.prompt, output);
+        if (dearest === undefined || cost > usd) {
+          dearest = p;
+          usd = cost;
+        }
+        tokens = Math.max(tokens, p.prompt + output);
+      }
+      return { dearest, usd, tokens };
+    };
+
+    if (this.guard.overBudget) this.refuse('over', dearestAt(floor), bound, floor);
+
+    // Defect 6: the output cap is what the remaining money and tokens afford at every candidate the reservation covers.
+    let output = requested;
+    let binding: { limit: 'usd' | 'tokens'; at: (typeof priced)[number] } | undefined;
+    for (const p of priced) {
+      const { inputUsdPerToken, outputUsdPerToken } = p.candidate.pricing;
+      const byUsd = outputUsdPerToken > 0 ? Math.floor((this.guard.remaining - p.prompt * inputUsdPerToken) / outputUsdPerToken) : Number.POSITIVE_INFINITY;
+      const byTokens = this.guard.tokensRemaining - p.prompt;
+      const affordable = Math.min(byUsd, byTokens);
+      if (affordable < output) {
+        output = Math.max(0, affordable);
+        binding = { limit: byUsd <= byTokens ? 'usd' : 'tokens', at: p };
+      }
+    }
+    // The arithmetic above is in floats; the guard books in nano-dollars. Step down past any rounding.
+    while (output >= floor && !this.guard.fits(dearestAt(output).usd, dearestAt(output).tokens)) output -= 1;
+    if (output < floor) {
+      // Name the candidate that could not afford it, at its own price.
+      const at = binding ? { dearest: binding.at, usd: callCost(binding.at.candidate.pricing, binding.at.prompt, floor) } : dearestAt(floor);
+      this.refuse(binding?.limit ?? 'usd', at, bound, floor);
+    }
+
+    const { dearest, usd, tokens } = dearestAt(output);
+    const reservation = this.guard.reserve(usd, this.guard.tokenCeiling === undefined ? 0 : tokens);
+    if (!reservation) this.refuse('usd', { dearest, usd }, bound, floor);
+    this.emit({
+      kind: 'reserved',
+      reservationId: reservation.id,
+      usd: reservation.usd,
+      pricedAgainst: dearest?.candidate.name,
+      promptTokens: dearest?.prompt ?? bound,
+      outputTokens: output,
+    });
+    const capped: LanguageModelV3CallOptions = { ...options, maxOutputTokens: output };
+    return {
+      reservation,
+      dearest: dearest?.candidate,
+      promptBound: bound,
+      options: withSandscopeOptions(capped, { eligible: servable.map((c) => c.name) }),
+    };
+  }
+
+  private refuse(
+    reason: BudgetRefusal,
+    at: { dearest: { candidate: RouterCandidate; prompt: number } | undefined; usd: number },
+    bound: number,
+    minOutputTokens: number,
+  ): never {
+    const name = at.dearest?.candidate.name;
+    const factor = name ? this.meter.factor(name) : 1;
+    const details: BudgetExceededDetails = {
+      requestedUsd: at.usd,
+      pricedAgainst: name,
+      spentUsd: this.guard.spent,
+      reservedUsd: this.guard.reserved,
+      ceilingUsd: this.guard.ceilingUsd,
+      reason,
+      promptTokens: bound,
+      ...(factor > 1 ? { billedFactor: factor } : {}),
+      minOutputTokens,
+      ...(this.guard.tokenCeiling !== undefined
+        ? { tokenCeiling: this.guard.tokenCeiling, tokensSpent: this.guard.tokensSpent, tokensReserved: this.guard.tokensReserved }
+        : {}),
+    };
+    this.emit({ kind: 'refused', ...details });
+    throw new BudgetExceededError(details);
+  }
+
+  private actualCost(booking: Booking, servedBy: string | undefined, usage: LanguageModelV3Usage | undefined): number {
+    // Unknown provider or unreported usage: assume the reservation was spent (fail safe, never fail open).
+    const pricing = (servedBy ? this.router.pricingOf(servedBy) : undefined) ?? booking.dearest?.pricing;
+    const cost = pricing ? usageCostUsd(usage, pricing) : undefined;
+    return cost ?? booking.reservation.usd;
+  }
+
+  private settle(booking: Booking, actualUsd: number, provider: string | undefined, usage?: LanguageModelV3Usage, failed = false): void {
+    const input = usage?.inputTokens.total;
+    const output = usage?.outputTokens.total;
+    // Tokens as billed; unreported, the whole reservation (fail safe). A call nothing served used none.
+    const actualTokens = failed ? 0 : input !== undefined && output !== undefined ? input + output : booking.reservation.tokens;
+    this.guard.settle(booking.reservation, actualUsd, actualTokens);
+    if (provider && !failed) this.meter.observe(provider, booking.promptBound, input);
+    this.emit({
+      kind: 'settled',
+      reservationId: booking.reservation.id,
+      reservedUsd: booking.reservation.usd,
+      actualUsd,
+      provider,
+      ...(this.guard.overBudget ? { overBudget: true as const } : {}),
+    });
+  }
+}
