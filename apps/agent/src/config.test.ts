@@ -38,7 +38,7 @@ describe('loadConfig defaults', () => {
       corpusDir: 'corpus',
       website: { port: 3000, host: '127.0.0.1' },
       adjudication: 'offline',
-      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000 },
+      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -73,6 +73,7 @@ describe('loadConfig defaults', () => {
         READ_FILE_MAX_CHARS: '9000',
         HISTORY_MAX_MESSAGES: '12',
         INVESTIGATION_FILE_MAX_BYTES: '2048',
+        INVESTIGATION_MAX_STEPS: '4',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -93,7 +94,7 @@ describe('loadConfig defaults', () => {
       corpusDir: '/srv/corpus',
       website: { port: 3100, host: '0.0.0.0' },
       adjudication: 'model',
-      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500 },
+      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
     });
   });
 
@@ -307,16 +308,19 @@ describe('loadConfig for `sandscope start` (the agent and the website side by si
 });
 
 describe('the investigation workspace settings (issue 10; seeds #20, #17)', () => {
-  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file', () => {
-    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000 });
+  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file, 8 model calls per turn', () => {
+    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000, maxSteps: 8 });
   });
 
   it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES and INVESTIGATION_FILE_MAX_BYTES', () => {
-    expect(ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024' }).workspace).toEqual({
+    expect(
+      ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024', INVESTIGATION_MAX_STEPS: '1' }).workspace,
+    ).toEqual({
       readFileMaxLines: 500,
       readFileMaxChars: 50_000,
       historyMaxMessages: 0,
       fileMaxBytes: 1024,
+      maxSteps: 1,
     });
   });
 
@@ -327,5 +331,8 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
     expect(failure({ READ_FILE_MAX_CHARS: '2k' })).toMatch(/^READ_FILE_MAX_CHARS must be a whole number from 100 to 100000000 \(got "2k"\)\. Set it to/);
     expect(failure({ HISTORY_MAX_MESSAGES: 'all' })).toMatch(/^HISTORY_MAX_MESSAGES must be a whole number/);
     expect(failure({ INVESTIGATION_FILE_MAX_BYTES: '10MB' })).toMatch(/^INVESTIGATION_FILE_MAX_BYTES must be a whole number/);
+    expect(failure({ INVESTIGATION_MAX_STEPS: '0' })).toBe(
+      'INVESTIGATION_MAX_STEPS must be a whole number from 1 to 100 (got "0"). Set it to the most model calls one investigation turn may make, such as 8 (each step can call tools; the last must answer).',
+    );
   });
 });

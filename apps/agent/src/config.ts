@@ -57,13 +57,16 @@ export interface AgentConfig {
    * The investigation workspace (issue 10, seed 004): READ_FILE_MAX_LINES and
    * READ_FILE_MAX_CHARS cap one read_file (seed #20: a whole log blew the
    * context window); HISTORY_MAX_MESSAGES windows the replayed conversation
-   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file.
+   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file;
+   * INVESTIGATION_MAX_STEPS bounds the model calls of one turn with a provider
+   * (a model that never stops calling tools is stopped, and the turn says unknown).
    */
   readonly workspace: {
     readonly readFileMaxLines: number;
     readonly readFileMaxChars: number;
     readonly historyMaxMessages: number;
     readonly fileMaxBytes: number;
+    readonly maxSteps: number;
   };
 }
 
@@ -118,6 +121,7 @@ export const CONFIG_DEFAULTS = {
   readFileMaxChars: 200_000,
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
+  investigationMaxSteps: 8,
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
@@ -319,6 +323,12 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         1_000_000_000,
         'Set it to the largest file an investigation accepts, in bytes, such as 10000000 (10 MB).',
       ),
+      INVESTIGATION_MAX_STEPS: wholeNumber(
+        'INVESTIGATION_MAX_STEPS',
+        1,
+        100,
+        'Set it to the most model calls one investigation turn may make, such as 8 (each step can call tools; the last must answer).',
+      ),
     })
     .superRefine((env, ctx) => {
       if (requireToken && env.AGENT_TOKEN === undefined) {
@@ -402,6 +412,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           readFileMaxChars: env.READ_FILE_MAX_CHARS ?? CONFIG_DEFAULTS.readFileMaxChars,
           historyMaxMessages: env.HISTORY_MAX_MESSAGES ?? CONFIG_DEFAULTS.historyMaxMessages,
           fileMaxBytes: env.INVESTIGATION_FILE_MAX_BYTES ?? CONFIG_DEFAULTS.investigationFileMaxBytes,
+          maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
         },
       };
     });

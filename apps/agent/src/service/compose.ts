@@ -191,7 +191,12 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       runs,
       reader,
       feedback: new FeedbackService(store.db),
-      investigations: new InvestigationService({ db: store.db, kb, settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars } }),
+      investigations: new InvestigationService({
+        db: store.db,
+        kb,
+        settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
+        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub },
+      }),
       limiter: ready,
       metrics,
       candidates,

@@ -1,5 +1,7 @@
 import type { KnowledgeBase } from '@sandscope/engine';
-import { planOffline, type TurnAnswer, type TurnCitation, type TurnClaim } from '@sandscope/engine/workspace/planner';
+import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
+import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
+import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
 import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
 import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
 import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
@@ -33,6 +35,16 @@ export interface InvestigationSettings {
   readonly historyMaxMessages: number;
   readonly fileMaxBytes: number;
   readonly maxMessageChars: number;
+  /** INVESTIGATION_MAX_STEPS: model calls one turn with a provider may make. */
+  readonly maxSteps: number;
+}
+
+/** The providers a turn may call, shared with runs: the same candidates, cooldowns and per-run budget. */
+export interface InvestigationModels {
+  readonly candidates: readonly RouterCandidate[];
+  readonly health: ProviderHealth;
+  readonly budgetUsd: number;
+  readonly scrub?: SecretScrubber;
 }
 
 /** An investigation opened: its files (status, no content) and its conversation, metrics on each answer (seed #22). */
@@ -51,6 +63,10 @@ export interface TurnView {
   readonly citations: readonly TurnCitation[];
   readonly toolCalls: readonly ToolCallRecord[];
   readonly unknown: readonly string[];
+  /** A fallback to the offline planner, claims the citation check dropped, the step limit — said, not hidden. */
+  readonly notes: readonly string[];
+  /** `provider`: the tool-calling loop answered; `offline`: the deterministic planner did. */
+  readonly mode: 'provider' | 'offline';
   readonly metrics: TurnMetrics;
 }
 
@@ -64,11 +80,14 @@ export interface TurnView {
 export class InvestigationService {
   readonly #db: Database;
   readonly #kb: KnowledgeBase;
+  readonly #models: InvestigationModels | undefined;
   readonly settings: InvestigationSettings;
 
-  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings }) {
+  /** Without `models` (or with only the offline model among them) every turn is the offline planner's. */
+  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels }) {
     this.#db = options.db;
     this.#kb = options.kb;
+    this.#models = options.models;
     this.settings = options.settings;
   }
 
@@ -131,9 +150,11 @@ export class InvestigationService {
   /**
    * One turn: the message is checked, then stored (so it is never lost, even
    * if the turn fails), the persisted history replayed (seed #17), the agent
-   * run over the files, and the answer stored with its metrics (seed #22).
+   * run over the files — the provider loop when one is configured, else the
+   * offline planner — and the answer stored with its metrics (seed #22).
+   * `onEvent` hears each tool call, provider event and note as it happens.
    */
-  ask(id: string, message: string): Promise<TurnView> {
+  ask(id: string, message: string, options: { onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnView> {
     return converted(async () => {
       const text = message.trim();
       if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
@@ -148,14 +169,17 @@ export class InvestigationService {
         kb: this.#kb,
         caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
       });
-      const turn: TurnAnswer = await planOffline({
+      const models = this.#models;
+      const turn: TurnOutcome = await answerTurn({
         message: text,
         history: history.map((m) => ({ role: m.role, text: m.text })),
         historyMaxMessages: this.settings.historyMaxMessages,
         toolbox,
         kb: this.#kb,
+        ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
-      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown };
+      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
       const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
       return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
     });

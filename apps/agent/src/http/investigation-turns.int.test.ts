@@ -1,0 +1,88 @@
+import { perMillionTokens } from '@sandscope/engine/models/pricing';
+import { createHttpModel } from '@sandscope/engine/models/providers';
+import type { RouterCandidate } from '@sandscope/engine/models/router';
+import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import { incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { startStore, type Store } from '@sandscope/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { type AgentService, startAgentService } from '../service/compose.ts';
+import { appDepsOf, createApp } from './app.ts';
+
+/**
+ * Investigation turns with a provider configured (issue 10): the agent's
+ * router candidates are a stub OpenAI-compatible server, so a turn is the
+ * tool-calling loop, end to end through the HTTP routes and the store.
+ */
+const TOKEN = 'test-token-0123456789abcdef0123456789';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
+
+let store: Store;
+let stub: StubOpenAIServer;
+let agent: AgentService;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  store = await startStore({ dataDir: 'memory://' });
+  stub = await startStubOpenAIServer();
+  const pricing = perMillionTokens(1, 2);
+  const candidate: RouterCandidate = {
+    name: 'groq',
+    model: createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 5_000 }),
+    pricing,
+  };
+  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_MAX_STEPS: '4' }, { requireToken: true });
+  if (!parsed.ok) throw new Error(parsed.message);
+  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [candidate] });
+  app = createApp(appDepsOf(agent));
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await stub?.close();
+  await store?.close();
+});
+
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = JSON_AUTH) =>
+  app.request(`/v1/investigations${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+
+async function json(res: Response, status: number): Promise<any> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return JSON.parse(text);
+}
+
+async function investigationWithLog(): Promise<string> {
+  const { investigation } = await json(await call('POST', '', { title: 'checkout 502s' }), 201);
+  await json(await call('PUT', `/${investigation.id}/files/app.log`, incidentLog(), { ...AUTH, 'content-type': 'text/plain' }), 201);
+  return investigation.id as string;
+}
+
+const readThenAnswer: StubBehaviour[] = [
+  { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }], usage: { promptTokens: 400, completionTokens: 25 } },
+  {
+    kind: 'json',
+    text: JSON.stringify({ claims: [{ text: 'orders-db reported its connection pool exhausted', citations: ['app.log:4312-4318'] }], unknown: [] }),
+    usage: { promptTokens: 900, completionTokens: 60 },
+  },
+];
+
+describe('POST /v1/investigations/:id/turns with a provider configured', () => {
+  it('answers through the tool-calling loop, and a reload shows the cited lines and the provider metrics', async () => {
+    const id = await investigationWithLog();
+    stub.script(...readThenAnswer);
+    const { turn } = await json(await call('POST', `/${id}/turns`, { message: 'Why is checkout getting 502s?' }), 200);
+    expect(turn.mode).toBe('provider');
+    expect(turn.citations).toEqual([{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }]);
+    expect(turn.toolCalls).toEqual([{ tool: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 }, ok: true }]);
+    expect(turn.metrics).toMatchObject({ promptTokens: 1300, completionTokens: 85, provider: 'groq' });
+    expect(turn.metrics.costUsd).toBeGreaterThan(0);
+
+    const detail = await json(await call('GET', `/${id}`), 200);
+    const saved = detail.messages.at(-1);
+    expect(saved.metrics).toEqual(turn.metrics);
+    expect(saved.result.citations).toEqual(turn.citations);
+    expect(saved.result.mode).toBe('provider');
+  });
+});
