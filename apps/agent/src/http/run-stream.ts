@@ -6,7 +6,7 @@ import { toApiError } from './api-error.ts';
 import type { RunRequest } from './run-request.ts';
 
 /** A comment line this often keeps proxies from closing a stream that is waiting on a slow provider. */
-const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 15_000;
 
 export interface RunStreamOptions {
   readonly runs: RunService;
@@ -55,7 +55,11 @@ export function streamRun(c: Context, request: RunRequest, o: RunStreamOptions):
   });
 }
 
-function sseQueue(stream: SSEStreamingApi) {
+/**
+ * One ordered writer per stream: events keep their order, a write to a stream
+ * the client left is dropped, and nothing the producer does waits on the client.
+ */
+export function sseQueue(stream: SSEStreamingApi) {
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (write: () => Promise<unknown>) => {
     queue = queue.then(async () => {
@@ -63,7 +67,7 @@ function sseQueue(stream: SSEStreamingApi) {
     }).catch(() => {});
   };
   return {
-    send: (event: string, data: unknown) => enqueue(() => stream.writeSSE({ event, data: JSON.stringify(data) })),
+    send: (event: string, data: unknown, id?: string) => enqueue(() => stream.writeSSE({ event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) })),
     comment: (text: string) => enqueue(() => stream.write(`: ${text}\n\n`)),
     flush: () => queue,
   };

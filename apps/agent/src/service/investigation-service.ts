@@ -156,12 +156,7 @@ export class InvestigationService {
    */
   ask(id: string, message: string, options: { onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnView> {
     return converted(async () => {
-      const text = message.trim();
-      if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
-      const length = [...text].length;
-      if (length > this.settings.maxMessageChars) {
-        throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
-      }
+      const text = this.#message(message);
       const history = await listInvestigationMessages(this.#db, id);
       await appendInvestigationMessage(this.#db, id, { role: 'user', text });
       const toolbox = new WorkspaceToolbox({
@@ -183,6 +178,28 @@ export class InvestigationService {
       const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
       return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
     });
+  }
+
+  /**
+   * What `ask` refuses before it writes anything — an empty or over-long
+   * message, an unknown investigation — checked on its own, so a streamed turn
+   * answers a 4xx before its stream opens instead of an error event after a 200.
+   */
+  checkTurn(id: string, message: string): Promise<void> {
+    return converted(async () => {
+      this.#message(message);
+      if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
+    });
+  }
+
+  #message(message: string): string {
+    const text = message.trim();
+    if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
+    const length = [...text].length;
+    if (length > this.settings.maxMessageChars) {
+      throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
+    }
+    return text;
   }
 }
 
