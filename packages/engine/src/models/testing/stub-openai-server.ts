@@ -45,8 +45,22 @@ export type StubBehaviour =
    * call's `args` is sent as the JSON string OpenAI sends (`function.arguments`).
    */
   | { readonly kind: 'tool-calls'; readonly calls: readonly StubToolCall[]; readonly usage?: StubUsage }
+  /**
+   * `/v1/embeddings`: one vector per input ({@link stubEmbedding}), each with
+   * its `index`. `reversed` sends the data array last input first — the index,
+   * not the position, says which input a vector belongs to.
+   */
+  | { readonly kind: 'embeddings'; readonly reversed?: boolean; readonly promptTokens?: number }
   /** Accepts the request and never answers (until the server closes). */
   | { readonly kind: 'hang' };
+
+/**
+ * The stub's embedding of a text: a fixed function of it, so a test can say
+ * which vector belongs to which input (length, first and last character code).
+ */
+export function stubEmbedding(text: string): number[] {
+  return [text.length, text.charCodeAt(0) || 0, text.charCodeAt(text.length - 1) || 0];
+}
 
 /** One tool call the stub's model makes. */
 export interface StubToolCall {
@@ -202,6 +216,20 @@ function respond(
           model,
           choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' }],
           usage,
+        }),
+      );
+      return;
+    }
+    case 'embeddings': {
+      const inputs = Array.isArray(body.input) ? (body.input as unknown[]).map(String) : [String(body.input ?? '')];
+      const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: stubEmbedding(text) }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model,
+          data: behaviour.reversed ? data.reverse() : data,
+          usage: { prompt_tokens: behaviour.promptTokens ?? inputs.length, total_tokens: behaviour.promptTokens ?? inputs.length },
         }),
       );
       return;
