@@ -1,4 +1,5 @@
-import type { KnowledgeBase } from '@sandscope/engine';
+import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
+import { fileLines } from '@sandscope/engine/workspace/read-file';
 import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
 import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
 import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
@@ -81,13 +82,19 @@ export class InvestigationService {
   readonly #db: Database;
   readonly #kb: KnowledgeBase;
   readonly #models: InvestigationModels | undefined;
+  readonly #embedder: Embedder | undefined;
   readonly settings: InvestigationSettings;
 
-  /** Without `models` (or with only the offline model among them) every turn is the offline planner's. */
-  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels }) {
+  /**
+   * Without `models` (or with only the offline model among them) every turn is
+   * the offline planner's. `embedder` is the remote embedder (KB_EMBED_BASE_URL,
+   * seed #15); without it uploads call no embedding service.
+   */
+  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder }) {
     this.#db = options.db;
     this.#kb = options.kb;
     this.#models = options.models;
+    this.#embedder = options.embedder;
     this.settings = options.settings;
   }
 
@@ -127,8 +134,29 @@ export class InvestigationService {
       }
       const text = decodeCorpusText(bytes);
       if (!text.ok) throw new ServiceError('invalid_request', `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`);
-      return putInvestigationFile(this.#db, id, { path, content: text.text.replace(/^\uFEFF/, '') });
+      const content = text.text.replace(/^\uFEFF/, '');
+      if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
+      const embedded = await this.#embed(content);
+      return putInvestigationFile(this.#db, id, { path, content, ...(embedded.ok ? {} : { status: 'error' as const, error: embedded.reason }) });
     });
+  }
+
+  /**
+   * Seed #15: the file's passages through the remote embedder. The embedder
+   * has already retried each batch; what still fails marks THIS file `error`
+   * with the reason, and the file is stored all the same — search_files and
+   * read_file read its text, and no other file is touched. Only the
+   * embedder's outage is caught: a bug still fails the upload loudly.
+   */
+  async #embed(content: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (!this.#embedder) return { ok: true };
+    try {
+      await this.#embedder.embed(embeddingPassages(content));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof EmbedderUnavailableError)) throw error;
+      return { ok: false, reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.` };
+    }
   }
 
   listFiles(id: string): Promise<InvestigationFileInfo[]> {
@@ -201,6 +229,18 @@ export class InvestigationService {
     }
     return text;
   }
+}
+
+/** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
+const EMBED_PASSAGE_LINES = 40;
+const EMBED_PASSAGE_MAX_CHARS = 8_000;
+
+/** A file as the passages its embedding is taken over: windows of lines, in order, each capped in characters. */
+export function embeddingPassages(content: string): string[] {
+  const lines = fileLines(content);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i += EMBED_PASSAGE_LINES) out.push(lines.slice(i, i + EMBED_PASSAGE_LINES).join('\n').slice(0, EMBED_PASSAGE_MAX_CHARS));
+  return out.filter((p) => p.trim() !== '');
 }
 
 /**
