@@ -39,7 +39,8 @@ describe('loadConfig defaults', () => {
       corpusDir: 'corpus',
       website: { port: 3000, host: '127.0.0.1' },
       adjudication: 'offline',
-      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000 },
+      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
+      embed: { baseURL: undefined, model: 'text-embedding-3-small', timeoutMs: 60_000, numRetries: 2, batchSize: 64 },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -75,6 +76,12 @@ describe('loadConfig defaults', () => {
         READ_FILE_MAX_CHARS: '9000',
         HISTORY_MAX_MESSAGES: '12',
         INVESTIGATION_FILE_MAX_BYTES: '2048',
+        INVESTIGATION_MAX_STEPS: '4',
+        KB_EMBED_BASE_URL: 'http://127.0.0.1:8080/v1',
+        KB_EMBED_MODEL: 'nomic-embed-text',
+        KB_EMBED_TIMEOUT: '2.5',
+        KB_EMBED_NUM_RETRIES: '0',
+        KB_EMBED_BATCH_SIZE: '16',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -96,7 +103,8 @@ describe('loadConfig defaults', () => {
       corpusDir: '/srv/corpus',
       website: { port: 3100, host: '0.0.0.0' },
       adjudication: 'model',
-      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500 },
+      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
+      embed: { baseURL: 'http://127.0.0.1:8080/v1', model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
     });
   });
 
@@ -321,16 +329,19 @@ describe('loadConfig for `sandscope start` (the agent and the website side by si
 });
 
 describe('the investigation workspace settings (issue 10; seeds #20, #17)', () => {
-  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file', () => {
-    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000 });
+  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file, 8 model calls per turn', () => {
+    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000, maxSteps: 8 });
   });
 
   it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES and INVESTIGATION_FILE_MAX_BYTES', () => {
-    expect(ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024' }).workspace).toEqual({
+    expect(
+      ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024', INVESTIGATION_MAX_STEPS: '1' }).workspace,
+    ).toEqual({
       readFileMaxLines: 500,
       readFileMaxChars: 50_000,
       historyMaxMessages: 0,
       fileMaxBytes: 1024,
+      maxSteps: 1,
     });
   });
 
@@ -341,5 +352,12 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
     expect(failure({ READ_FILE_MAX_CHARS: '2k' })).toMatch(/^READ_FILE_MAX_CHARS must be a whole number from 100 to 100000000 \(got "2k"\)\. Set it to/);
     expect(failure({ HISTORY_MAX_MESSAGES: 'all' })).toMatch(/^HISTORY_MAX_MESSAGES must be a whole number/);
     expect(failure({ INVESTIGATION_FILE_MAX_BYTES: '10MB' })).toMatch(/^INVESTIGATION_FILE_MAX_BYTES must be a whole number/);
+    expect(failure({ KB_EMBED_TIMEOUT: '0' })).toMatch(/^KB_EMBED_TIMEOUT must be a number of seconds greater than 0/);
+    expect(failure({ KB_EMBED_BATCH_SIZE: '0' })).toMatch(/^KB_EMBED_BATCH_SIZE must be a whole number from 1 to 2048/);
+    expect(failure({ KB_EMBED_NUM_RETRIES: 'many' })).toMatch(/^KB_EMBED_NUM_RETRIES must be a whole number from 0 to 10/);
+    expect(failure({ KB_EMBED_BASE_URL: 'ftp://x' })).toMatch(/^KB_EMBED_BASE_URL must be a http:\/\/ or https:\/\/ URL/);
+    expect(failure({ INVESTIGATION_MAX_STEPS: '0' })).toBe(
+      'INVESTIGATION_MAX_STEPS must be a whole number from 1 to 100 (got "0"). Set it to the most model calls one investigation turn may make, such as 8 (each step can call tools; the last must answer).',
+    );
   });
 });

@@ -65,13 +65,31 @@ export interface AgentConfig {
    * The investigation workspace (issue 10, seed 004): READ_FILE_MAX_LINES and
    * READ_FILE_MAX_CHARS cap one read_file (seed #20: a whole log blew the
    * context window); HISTORY_MAX_MESSAGES windows the replayed conversation
-   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file.
+   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file;
+   * INVESTIGATION_MAX_STEPS bounds the model calls of one turn with a provider
+   * (a model that never stops calling tools is stopped, and the turn says unknown).
    */
   readonly workspace: {
     readonly readFileMaxLines: number;
     readonly readFileMaxChars: number;
     readonly historyMaxMessages: number;
     readonly fileMaxBytes: number;
+    readonly maxSteps: number;
+  };
+  /**
+   * Seed #15: the remote embedder for uploaded files. `baseURL` is
+   * KB_EMBED_BASE_URL (an OpenAI-compatible API root); unset, no remote
+   * service is called and the hashing embedder stays the default. Its key is
+   * KB_EMBED_API_KEY, read where the embedder is built (never held here).
+   * KB_EMBED_TIMEOUT (seconds, per attempt at a batch), KB_EMBED_NUM_RETRIES
+   * (per batch) and KB_EMBED_BATCH_SIZE (inputs per request).
+   */
+  readonly embed: {
+    readonly baseURL: string | undefined;
+    readonly model: string;
+    readonly timeoutMs: number;
+    readonly numRetries: number;
+    readonly batchSize: number;
   };
 }
 
@@ -127,6 +145,11 @@ export const CONFIG_DEFAULTS = {
   readFileMaxChars: 200_000,
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
+  investigationMaxSteps: 8,
+  embedModel: 'text-embedding-3-small',
+  embedTimeoutSeconds: 60,
+  embedNumRetries: 2,
+  embedBatchSize: 64,
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
@@ -334,6 +357,29 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         1_000_000_000,
         'Set it to the largest file an investigation accepts, in bytes, such as 10000000 (10 MB).',
       ),
+      INVESTIGATION_MAX_STEPS: wholeNumber(
+        'INVESTIGATION_MAX_STEPS',
+        1,
+        100,
+        'Set it to the most model calls one investigation turn may make, such as 8 (each step can call tools; the last must answer).',
+      ),
+      KB_EMBED_BASE_URL: urlVar(
+        'KB_EMBED_BASE_URL',
+        ['http:', 'https:'],
+        'Set it to an OpenAI-compatible API root such as https://api.openai.com/v1, or unset it to keep the hashing embedder.',
+      ),
+      KB_EMBED_MODEL: textVar('KB_EMBED_MODEL'),
+      KB_EMBED_TIMEOUT: envVar<number>({
+        name: 'KB_EMBED_TIMEOUT',
+        parse: (raw) => {
+          const value = Number(raw);
+          return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value) && value > 0 && value <= 3600
+            ? { ok: true, value }
+            : { ok: false, problem: `must be a number of seconds greater than 0, at most 3600 (got ${shown(raw, false)}). Set it to how long one embedding request may take, such as 60.` };
+        },
+      }),
+      KB_EMBED_NUM_RETRIES: wholeNumber('KB_EMBED_NUM_RETRIES', 0, 10, 'Set it to how many times a failed embedding batch is retried, such as 2.'),
+      KB_EMBED_BATCH_SIZE: wholeNumber('KB_EMBED_BATCH_SIZE', 1, 2048, 'Set it to how many texts one embedding request carries, such as 64.'),
     })
     .superRefine((env, ctx) => {
       if (requireToken && env.AGENT_TOKEN === undefined) {
@@ -429,6 +475,14 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           readFileMaxChars: env.READ_FILE_MAX_CHARS ?? CONFIG_DEFAULTS.readFileMaxChars,
           historyMaxMessages: env.HISTORY_MAX_MESSAGES ?? CONFIG_DEFAULTS.historyMaxMessages,
           fileMaxBytes: env.INVESTIGATION_FILE_MAX_BYTES ?? CONFIG_DEFAULTS.investigationFileMaxBytes,
+          maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
+        },
+        embed: {
+          baseURL: env.KB_EMBED_BASE_URL,
+          model: env.KB_EMBED_MODEL ?? CONFIG_DEFAULTS.embedModel,
+          timeoutMs: Math.round((env.KB_EMBED_TIMEOUT ?? CONFIG_DEFAULTS.embedTimeoutSeconds) * 1000),
+          numRetries: env.KB_EMBED_NUM_RETRIES ?? CONFIG_DEFAULTS.embedNumRetries,
+          batchSize: env.KB_EMBED_BATCH_SIZE ?? CONFIG_DEFAULTS.embedBatchSize,
         },
       };
     });

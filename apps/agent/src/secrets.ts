@@ -4,9 +4,9 @@ import type { AgentConfig } from './config.ts';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Variables whose whole value is a secret. Provider keys are added from KNOWN_PROVIDERS, so a new provider is covered. */
-const SECRET_VARS = ['AGENT_TOKEN', 'IP_SALT'] as const;
+const SECRET_VARS = ['AGENT_TOKEN', 'IP_SALT', 'KB_EMBED_API_KEY'] as const;
 /** Variables holding a URL that may carry a password (`postgres://user:pass@host`). */
-const URL_VARS = ['DATABASE_URL', 'REDIS_URL', 'OLLAMA_BASE_URL', ...KNOWN_PROVIDERS.map((p) => `${p.name.toUpperCase()}_BASE_URL`)] as const;
+const URL_VARS = ['DATABASE_URL', 'REDIS_URL', 'OLLAMA_BASE_URL', 'KB_EMBED_BASE_URL', ...KNOWN_PROVIDERS.map((p) => `${p.name.toUpperCase()}_BASE_URL`)] as const;
 
 /**
  * Every secret this deployment is configured with, from the environment and the

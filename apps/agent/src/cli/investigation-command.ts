@@ -5,6 +5,8 @@ import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
+import { modelServicesFromEnv } from '../run-agent.ts';
+import { secretScrubberFor } from '../secrets.ts';
 import { InvestigationService } from '../service/investigation-service.ts';
 import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
@@ -51,6 +53,9 @@ export async function investigationCommand(argv: string[]): Promise<number> {
     }
   }
 
+  // With a provider key in the environment a turn is the tool-calling loop; with none, the offline planner.
+  // A provider or budget variable that is set but unusable is one line, before the database opens.
+  const services = sub === 'ask' ? modelServicesFromEnv(process.env) : null;
   const store = await openCliStore(process.env, { create: true });
   try {
     const kb = sub === 'ask' ? await knowledgeBaseOf(loadCorpusSource(undefined, { warn: () => {} })) : null;
@@ -59,6 +64,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       // Only `ask` reads the runbooks; the other subcommands never touch the knowledge base.
       kb: kb as never,
       settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
+      ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: secretScrubberFor(process.env) } } : {}),
     });
     return await run(service, store, sub, args, values.json === true, need);
   } catch (error) {

@@ -165,7 +165,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/v1/feedback', async (c) => c.json({ feedback: await deps.feedback.list() }));
 
   if (deps.investigations) {
-    app.route('/v1/investigations', investigationRoutes({ investigations: deps.investigations, maxBodyBytes: deps.maxBodyBytes, limited: limited as unknown as MiddlewareHandler }));
+    app.route(
+      '/v1/investigations',
+      investigationRoutes({ investigations: deps.investigations, maxBodyBytes: deps.maxBodyBytes, limited: limited as unknown as MiddlewareHandler, limiter: deps.limiter, now, log }),
+    );
   }
 
   app.get('/v1/corpus', (c) => c.json(deps.corpus));

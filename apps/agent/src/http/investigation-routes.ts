@@ -5,6 +5,8 @@ import { ApiError } from './api-error.ts';
 import { readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
+import type { RateLimiter } from '../limits/limiter.ts';
+import { chargeTurn, streamTurn } from './turn-stream.ts';
 
 /** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
 const TitleSchema = z.strictObject({ title: requestText() });
@@ -16,6 +18,11 @@ export interface InvestigationRouteDeps {
   readonly maxBodyBytes: number;
   /** Wraps the routes that spend (a turn): the rate limiter, as on POST /v1/runs. */
   readonly limited: MiddlewareHandler;
+  /** Charged with a provider turn's tokens (the daily ceiling, T-1). */
+  readonly limiter: RateLimiter;
+  readonly now: () => number;
+  /** Server-side log (bugs after a stream opened, limiter outages). */
+  readonly log: (line: string) => void;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -62,9 +69,18 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
     return c.json({ deleted: c.req.param('path') });
   });
 
+  // JSON by default; `Accept: text/event-stream` streams the turn as runs stream (turn-stream.ts).
   app.post('/:id/turns', deps.limited, async (c) => {
     const { message } = parse(TurnSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
-    return c.json({ turn: await investigations.ask(c.req.param('id') ?? '', message) });
+    const id = c.req.param('id') ?? '';
+    const charge = { limiter: deps.limiter, clientKey: (c.get as (key: string) => string | undefined)('clientKey'), now: deps.now, log: deps.log };
+    if ((c.req.header('accept') ?? '').includes('text/event-stream')) {
+      await investigations.checkTurn(id, message);
+      return streamTurn(c, id, message, { investigations, ...charge });
+    }
+    const turn = await investigations.ask(id, message);
+    await chargeTurn(turn, charge);
+    return c.json({ turn });
   });
   return app;
 }

@@ -6,7 +6,7 @@ import type { RunResultView } from '../service/run-views.ts';
 import { toApiError } from './api-error.ts';
 
 /** A comment line this often keeps proxies from closing a stream that is waiting on a slow provider. */
-const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 15_000;
 
 export interface RunStreamOptions {
   readonly limiter: RateLimiter;
@@ -74,7 +74,11 @@ export function providerTokensOf(result: Pick<RunResultView, 'providers'>): numb
   return tokens;
 }
 
-function sseQueue(stream: SSEStreamingApi) {
+/**
+ * One ordered writer per stream: events keep their order, a write to a stream
+ * the client left is dropped, and nothing the producer does waits on the client.
+ */
+export function sseQueue(stream: SSEStreamingApi) {
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (write: () => Promise<unknown>) => {
     queue = queue.then(async () => {
@@ -82,7 +86,7 @@ function sseQueue(stream: SSEStreamingApi) {
     }).catch(() => {});
   };
   return {
-    send: (event: string, data: unknown) => enqueue(() => stream.writeSSE({ event, data: JSON.stringify(data) })),
+    send: (event: string, data: unknown, id?: string) => enqueue(() => stream.writeSSE({ event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) })),
     comment: (text: string) => enqueue(() => stream.write(`: ${text}\n\n`)),
     flush: () => queue,
   };

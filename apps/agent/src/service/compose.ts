@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Estate, HashingEmbedder, indexText, KnowledgeBase } from '@sandscope/engine';
+import { RemoteEmbedder } from '@sandscope/engine/retrieval/remote-embedder';
 import {
   type CacheStore,
   candidatesFromConfigs,
@@ -158,6 +159,21 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         `${config.rateLimit.maxRequests} runs per ${config.rateLimit.windowMs} ms and ${config.rateLimit.dailyTokenCeiling} tokens per UTC day per client`,
     );
 
+    // Seed #15: uploaded files go through the remote embedder when KB_EMBED_BASE_URL is set; otherwise none is called.
+    const fileEmbedder = config.embed.baseURL
+      ? new RemoteEmbedder({
+          baseURL: config.embed.baseURL,
+          model: config.embed.model,
+          ...(readKey(env['KB_EMBED_API_KEY']) ? { apiKey: readKey(env['KB_EMBED_API_KEY'])! } : {}),
+          fetch: options.fetch ?? globalThis.fetch,
+          timeoutMs: config.embed.timeoutMs,
+          numRetries: config.embed.numRetries,
+          batchSize: config.embed.batchSize,
+        })
+      : undefined;
+    if (fileEmbedder) {
+      say(`file embedder: ${fileEmbedder.id}, batches of ${fileEmbedder.batchSize}, ${fileEmbedder.timeoutMs / 1000} s per attempt, ${fileEmbedder.numRetries} retries`);
+    }
     const providerHealth = new ProviderHealth();
     const cache = new SemanticCache({ store: options.cacheStore ?? new InMemoryCacheStore(), embedder });
     // Issue 12, defect 1: each run is held to the tokens the HTTP layer reserves for it (RUN_TOKEN_BUDGET).
@@ -195,7 +211,13 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       runs,
       reader,
       feedback: new FeedbackService(store.db),
-      investigations: new InvestigationService({ db: store.db, kb, settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars } }),
+      investigations: new InvestigationService({
+        db: store.db,
+        kb,
+        settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
+        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub },
+        ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
+      }),
       limiter: ready,
       metrics,
       candidates,
@@ -237,6 +259,12 @@ function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandid
     if (error instanceof ProviderConfigError) throw new UserError(error.message);
     throw error;
   }
+}
+
+/** A key as given, trimmed and without surrounding quotes (as provider keys are read); blank is none. */
+function readKey(raw: string | undefined): string | undefined {
+  const value = raw?.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
+  return value === '' ? undefined : value;
 }
 
 async function openStore(config: ServeConfig, log: (line: string) => void): Promise<Store> {

@@ -1,5 +1,8 @@
-import type { KnowledgeBase } from '@sandscope/engine';
-import { planOffline, type TurnAnswer, type TurnCitation, type TurnClaim } from '@sandscope/engine/workspace/planner';
+import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
+import { fileLines } from '@sandscope/engine/workspace/read-file';
+import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
+import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
+import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
 import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
 import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
 import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
@@ -33,6 +36,16 @@ export interface InvestigationSettings {
   readonly historyMaxMessages: number;
   readonly fileMaxBytes: number;
   readonly maxMessageChars: number;
+  /** INVESTIGATION_MAX_STEPS: model calls one turn with a provider may make. */
+  readonly maxSteps: number;
+}
+
+/** The providers a turn may call, shared with runs: the same candidates, cooldowns and per-run budget. */
+export interface InvestigationModels {
+  readonly candidates: readonly RouterCandidate[];
+  readonly health: ProviderHealth;
+  readonly budgetUsd: number;
+  readonly scrub?: SecretScrubber;
 }
 
 /** An investigation opened: its files (status, no content) and its conversation, metrics on each answer (seed #22). */
@@ -51,6 +64,10 @@ export interface TurnView {
   readonly citations: readonly TurnCitation[];
   readonly toolCalls: readonly ToolCallRecord[];
   readonly unknown: readonly string[];
+  /** A fallback to the offline planner, claims the citation check dropped, the step limit — said, not hidden. */
+  readonly notes: readonly string[];
+  /** `provider`: the tool-calling loop answered; `offline`: the deterministic planner did. */
+  readonly mode: 'provider' | 'offline';
   readonly metrics: TurnMetrics;
 }
 
@@ -64,11 +81,20 @@ export interface TurnView {
 export class InvestigationService {
   readonly #db: Database;
   readonly #kb: KnowledgeBase;
+  readonly #models: InvestigationModels | undefined;
+  readonly #embedder: Embedder | undefined;
   readonly settings: InvestigationSettings;
 
-  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings }) {
+  /**
+   * Without `models` (or with only the offline model among them) every turn is
+   * the offline planner's. `embedder` is the remote embedder (KB_EMBED_BASE_URL,
+   * seed #15); without it uploads call no embedding service.
+   */
+  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder }) {
     this.#db = options.db;
     this.#kb = options.kb;
+    this.#models = options.models;
+    this.#embedder = options.embedder;
     this.settings = options.settings;
   }
 
@@ -108,8 +134,29 @@ export class InvestigationService {
       }
       const text = decodeCorpusText(bytes);
       if (!text.ok) throw new ServiceError('invalid_request', `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`);
-      return putInvestigationFile(this.#db, id, { path, content: text.text.replace(/^\uFEFF/, '') });
+      const content = text.text.replace(/^\uFEFF/, '');
+      if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
+      const embedded = await this.#embed(content);
+      return putInvestigationFile(this.#db, id, { path, content, ...(embedded.ok ? {} : { status: 'error' as const, error: embedded.reason }) });
     });
+  }
+
+  /**
+   * Seed #15: the file's passages through the remote embedder. The embedder
+   * has already retried each batch; what still fails marks THIS file `error`
+   * with the reason, and the file is stored all the same — search_files and
+   * read_file read its text, and no other file is touched. Only the
+   * embedder's outage is caught: a bug still fails the upload loudly.
+   */
+  async #embed(content: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (!this.#embedder) return { ok: true };
+    try {
+      await this.#embedder.embed(embeddingPassages(content));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof EmbedderUnavailableError)) throw error;
+      return { ok: false, reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.` };
+    }
   }
 
   listFiles(id: string): Promise<InvestigationFileInfo[]> {
@@ -131,16 +178,13 @@ export class InvestigationService {
   /**
    * One turn: the message is checked, then stored (so it is never lost, even
    * if the turn fails), the persisted history replayed (seed #17), the agent
-   * run over the files, and the answer stored with its metrics (seed #22).
+   * run over the files — the provider loop when one is configured, else the
+   * offline planner — and the answer stored with its metrics (seed #22).
+   * `onEvent` hears each tool call, provider event and note as it happens.
    */
-  ask(id: string, message: string): Promise<TurnView> {
+  ask(id: string, message: string, options: { onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnView> {
     return converted(async () => {
-      const text = message.trim();
-      if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
-      const length = [...text].length;
-      if (length > this.settings.maxMessageChars) {
-        throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
-      }
+      const text = this.#message(message);
       const history = await listInvestigationMessages(this.#db, id);
       await appendInvestigationMessage(this.#db, id, { role: 'user', text });
       const toolbox = new WorkspaceToolbox({
@@ -148,18 +192,55 @@ export class InvestigationService {
         kb: this.#kb,
         caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
       });
-      const turn: TurnAnswer = await planOffline({
+      const models = this.#models;
+      const turn: TurnOutcome = await answerTurn({
         message: text,
         history: history.map((m) => ({ role: m.role, text: m.text })),
         historyMaxMessages: this.settings.historyMaxMessages,
         toolbox,
         kb: this.#kb,
+        ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
-      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown };
+      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
       const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
       return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
     });
   }
+
+  /**
+   * What `ask` refuses before it writes anything — an empty or over-long
+   * message, an unknown investigation — checked on its own, so a streamed turn
+   * answers a 4xx before its stream opens instead of an error event after a 200.
+   */
+  checkTurn(id: string, message: string): Promise<void> {
+    return converted(async () => {
+      this.#message(message);
+      if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
+    });
+  }
+
+  #message(message: string): string {
+    const text = message.trim();
+    if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
+    const length = [...text].length;
+    if (length > this.settings.maxMessageChars) {
+      throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
+    }
+    return text;
+  }
+}
+
+/** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
+const EMBED_PASSAGE_LINES = 40;
+const EMBED_PASSAGE_MAX_CHARS = 8_000;
+
+/** A file as the passages its embedding is taken over: windows of lines, in order, each capped in characters. */
+export function embeddingPassages(content: string): string[] {
+  const lines = fileLines(content);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i += EMBED_PASSAGE_LINES) out.push(lines.slice(i, i + EMBED_PASSAGE_LINES).join('\n').slice(0, EMBED_PASSAGE_MAX_CHARS));
+  return out.filter((p) => p.trim() !== '');
 }
 
 /**

@@ -50,7 +50,7 @@ export function identifiersIn(text: string): string[] {
  * `--max-unavailable` and `orders-db` in `` `orders-db`, ``. CamelCase alert
  * names are also matched with spaces or backticks removed.
  */
-export function standsIn(passage: Chunk, identifier: string): boolean {
+export function standsIn(passage: Pick<Chunk, 'docTitle' | 'heading' | 'text'>, identifier: string): boolean {
   const hay = `${passage.docTitle}\n${passage.heading}\n${passage.text}`.toLowerCase();
   const escaped = identifier.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(hay)) return true;

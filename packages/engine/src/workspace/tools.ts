@@ -62,6 +62,12 @@ export interface WorkspaceToolboxOptions {
   readonly files: WorkspaceFiles;
   readonly kb: KnowledgeBase;
   readonly caps?: ReadFileCaps;
+  /**
+   * Told of every call as it completes, with what it gave back: the provider
+   * loop's citation check keeps a ledger of what the tools returned from it,
+   * and a streamed turn sends each call as an event.
+   */
+  readonly onCall?: (record: ToolCallRecord, outcome: ToolOutcome) => void;
 }
 
 /** The tools over one investigation's files, recording every call in order. */
@@ -70,16 +76,25 @@ export class WorkspaceToolbox {
   readonly #files: WorkspaceFiles;
   readonly #kb: KnowledgeBase;
   readonly #caps: ReadFileCaps;
+  readonly #listeners: ((record: ToolCallRecord, outcome: ToolOutcome) => void)[] = [];
 
   constructor(options: WorkspaceToolboxOptions) {
     this.#files = options.files;
     this.#kb = options.kb;
     this.#caps = options.caps ?? DEFAULT_READ_FILE_CAPS;
+    if (options.onCall) this.#listeners.push(options.onCall);
+  }
+
+  /** Adds a listener told of every later call (see `onCall`). */
+  observe(listener: (record: ToolCallRecord, outcome: ToolOutcome) => void): void {
+    this.#listeners.push(listener);
   }
 
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
     const outcome = await this.#run(tool, args);
-    this.calls.push({ tool, args: isRecord(args) ? args : {}, ok: outcome.ok });
+    const record = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok };
+    this.calls.push(record);
+    for (const listener of this.#listeners) listener(record, outcome);
     return outcome;
   }
 

@@ -46,8 +46,36 @@ export type StubBehaviour =
    * (issue 12, defect 3: a key echoed this way reached the run page).
    */
   | { readonly kind: 'echo-key'; readonly status: number; readonly prefix?: string }
+  /**
+   * The model asks for tools instead of answering (`finish_reason: tool_calls`):
+   * a JSON completion, or SSE when the request asked for `stream: true`. Each
+   * call's `args` is sent as the JSON string OpenAI sends (`function.arguments`).
+   */
+  | { readonly kind: 'tool-calls'; readonly calls: readonly StubToolCall[]; readonly usage?: StubUsage }
+  /**
+   * `/v1/embeddings`: one vector per input ({@link stubEmbedding}), each with
+   * its `index`. `reversed` sends the data array last input first — the index,
+   * not the position, says which input a vector belongs to.
+   */
+  | { readonly kind: 'embeddings'; readonly reversed?: boolean; readonly promptTokens?: number }
   /** Accepts the request and never answers (until the server closes). */
   | { readonly kind: 'hang' };
+
+/**
+ * The stub's embedding of a text: a fixed function of it, so a test can say
+ * which vector belongs to which input (length, first and last character code).
+ */
+export function stubEmbedding(text: string): number[] {
+  return [text.length, text.charCodeAt(0) || 0, text.charCodeAt(text.length - 1) || 0];
+}
+
+/** One tool call the stub's model makes. */
+export interface StubToolCall {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  /** Default `call_<n>`, numbered across the server's life so ids never repeat within a conversation. */
+  readonly id?: string;
+}
 
 export interface StubRequest {
   readonly method: string;
@@ -85,6 +113,7 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
   const queue: StubBehaviour[] = [...(options.script ?? [])];
   const fallback: StubBehaviour = options.fallback ?? { kind: 'reply', text: '{"claims":[]}' };
   const requests: StubRequest[] = [];
+  const ids = { next: 1 };
   const timers = new Set<NodeJS.Timeout>();
 
   const server = createServer((req, res) => {
@@ -100,7 +129,7 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
       }
       requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
       const behaviour = queue.shift() ?? fallback;
-      respond(behaviour, body, res, timers, req.headers);
+      respond(behaviour, body, res, timers, req.headers, ids);
     });
   });
 
@@ -119,7 +148,14 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
   };
 }
 
-function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: ServerResponse, timers: Set<NodeJS.Timeout>, headers: IncomingMessage['headers']): void {
+function respond(
+  behaviour: StubBehaviour,
+  body: StubRequest['body'],
+  res: ServerResponse,
+  timers: Set<NodeJS.Timeout>,
+  headers: IncomingMessage['headers'],
+  ids: { next: number },
+): void {
   const model = typeof body.model === 'string' ? body.model : 'stub-model';
   const usageOf = (spec: StubUsageSpec | undefined): StubUsage | undefined => (typeof spec === 'function' ? spec(body) : spec);
   switch (behaviour.kind) {
@@ -165,6 +201,45 @@ function respond(behaviour: StubBehaviour, body: StubRequest['body'], res: Serve
       const key = (headers.authorization ?? '').replace(/^Bearer\s+/i, '');
       res.writeHead(behaviour.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `${behaviour.prefix ?? ''}Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      return;
+    }
+    case 'tool-calls': {
+      const calls = behaviour.calls.map((c) => ({ id: c.id ?? `call_${ids.next++}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+      const usage = usageBody(behaviour.usage ?? DEFAULT_USAGE);
+      if (body.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        const toolDeltas = calls.map((c, index) => ({ index, ...c }));
+        res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: toolDeltas }, finish_reason: null }] }));
+        res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }));
+        res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage }));
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-stub',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' }],
+          usage,
+        }),
+      );
+      return;
+    }
+    case 'embeddings': {
+      const inputs = Array.isArray(body.input) ? (body.input as unknown[]).map(String) : [String(body.input ?? '')];
+      const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: stubEmbedding(text) }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model,
+          data: behaviour.reversed ? data.reverse() : data,
+          usage: { prompt_tokens: behaviour.promptTokens ?? inputs.length, total_tokens: behaviour.promptTokens ?? inputs.length },
+        }),
+      );
       return;
     }
     case 'hang':
