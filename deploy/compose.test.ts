@@ -12,7 +12,6 @@ import { directives, type NginxDirective, parseNginx } from './testing/nginx.ts'
  * .env — and its proxy's nginx config. No Docker daemon needed.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: compose is checked field by field below
 type Service = Record<string, any>;
 const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
 const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service>; networks: Record<string, Service> };

@@ -17,7 +17,6 @@ export interface K8sObject {
   readonly apiVersion: string;
   readonly kind: string;
   readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
-  // biome-ignore lint/suspicious/noExplicitAny: manifests are checked field by field by the tests
   readonly [field: string]: any;
 }
 
