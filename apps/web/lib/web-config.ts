@@ -114,5 +114,8 @@ export function loadWebConfig(env: Readonly<Record<string, string | undefined>>)
  * the website reads it — with `overrides` (server.mts's flags) on top.
  */
 export function currentWebConfig(overrides: Readonly<Record<string, string | undefined>> = {}): WebConfigResult {
-  return loadWebConfig({ ...process.env, ...overrides });
+  // An override left undefined (a flag not given) must not hide the environment's value: `--port` absent
+  // means WEB_PORT decides, not that nothing does.
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return loadWebConfig({ ...process.env, ...given });
 }

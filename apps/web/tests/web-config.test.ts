@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadWebConfig } from '../lib/web-config';
+import { currentWebConfig, loadWebConfig } from '../lib/web-config';
 
 const TOKEN = 'web-config-token-0123456789';
 
@@ -27,5 +27,19 @@ describe('loadWebConfig (the website’s one schema)', () => {
     if (parsed.ok) return;
     expect(parsed.problems.map((p) => p.variable)).toEqual(['AGENT_URL', 'AGENT_TOKEN', 'TRUSTED_PROXIES', 'WEB_PORT']);
     expect(parsed.problems[3]!.message).toBe('WEB_PORT (or --port) must be a whole number from 1 to 65535 (got "3000x"). Set it to a free TCP port such as 3000.');
+  });
+
+  it('takes WEB_PORT and WEB_HOST from the environment when no flag overrides them (server.mts passes undefined for a flag not given)', () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { AGENT_TOKEN: TOKEN, WEB_PORT: '3107', WEB_HOST: '0.0.0.0' });
+      const parsed = currentWebConfig({ WEB_PORT: undefined, WEB_HOST: undefined });
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      expect(parsed.config.listen).toEqual({ port: 3107, host: '0.0.0.0' });
+      const flagged = currentWebConfig({ WEB_PORT: '3108', WEB_HOST: undefined });
+      expect(flagged.ok && flagged.config.listen).toEqual({ port: 3108, host: '0.0.0.0' });
+    } finally {
+      process.env = saved;
+    }
   });
 });
