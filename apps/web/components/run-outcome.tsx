@@ -2,6 +2,7 @@ import { outcomeHasAnswer } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
 import type { Band, Outcome, Risk, Terminal, Verdict } from '@/lib/agent-types';
 import { score as fmtScore } from '@/lib/format';
+import { splitReasons } from '@/lib/reasons';
 import { renderInline } from '@/lib/markdown';
 import { Answer, type AnswerClaim, numberSources, sourceAnchor } from './answer';
 import { OutcomeBanner } from './outcome';
@@ -89,6 +90,30 @@ export function RiskPanel({ risk, action, terminal, sources }: { risk: Risk | nu
  * words; then the verified answer with its footnotes when there is one, or —
  * for a refusal or an escalation — why, and no answer.
  */
+/** The sentences first; the model's numbers behind a disclosure (issue 13, item 3). */
+function Reasons({ reasons }: { reasons: readonly string[] }) {
+  const { plain, numbers } = splitReasons(reasons);
+  return (
+    <>
+      <ul className="reasons">
+        {plain.map((r, i) => (
+          <li key={i}>{r}</li>
+        ))}
+      </ul>
+      {numbers.length > 0 ? (
+        <details className="reason-numbers" data-testid="reason-numbers">
+          <summary>The numbers</summary>
+          <ul className="reasons">
+            {numbers.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
 export function RunOutcome({ view }: { view: OutcomeView }) {
   const { outcome, verdict } = view;
   const answered = outcome !== null && outcomeHasAnswer(outcome);
@@ -102,11 +127,7 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
           {view.reasons.length > 0 ? (
             <details className="reasons-box" open={verdict === 'partial'}>
               <summary>{verdict === 'partial' ? 'Adjudication — why this is only partial' : 'Why the gate let this through'}</summary>
-              <ul className="reasons">
-                {view.reasons.map((r, i) => (
-                  <li key={i}>{r}</li>
-                ))}
-              </ul>
+              <Reasons reasons={view.reasons} />
             </details>
           ) : null}
         </>
@@ -114,11 +135,7 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
         <section className={outcome === 'escalated' ? 'refusal escalation' : 'refusal'} aria-label={outcome === 'escalated' ? 'Why it escalated' : 'Why it refused'}>
           {outcome === 'escalated' && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
           <h3>Why</h3>
-          <ul className="reasons">
-            {view.reasons.map((r, i) => (
-              <li key={i}>{r}</li>
-            ))}
-          </ul>
+          <Reasons reasons={view.reasons} />
         </section>
       ) : null}
       <RiskPanel risk={view.risk} action={view.action} terminal={view.terminal} sources={numberSources(view.claims).length} />

@@ -47,6 +47,12 @@ test.describe('console, JavaScript on', () => {
     await expect(verdict).toContainText('Refused — the library does not answer this');
     await expect(page.locator('.live-run .claims')).toHaveCount(0);
     await expect(page.locator('.live-run .refusal .reasons li').first()).toBeVisible();
+    // a sentence first; the model's numbers only behind "The numbers" (issue 13, item 3)
+    await expect(page.locator('.live-run .refusal > .reasons li').first()).not.toContainText('answerability');
+    const numbers = page.getByTestId('reason-numbers');
+    await expect(numbers).not.toHaveAttribute('open');
+    await expect(numbers.locator('summary')).toHaveText('The numbers');
+    await expect(numbers).toContainText(/answerability \d+%/);
     await shot(page, '04-console-refused');
   });
 

@@ -1,6 +1,9 @@
 import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/orchestrator/outcome';
 import { z } from 'zod';
 
+/** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
+export { NUMBERS_PREFIX } from '@sandscope/engine/answerability/reason-format';
+
 /*
  * The agent's run responses (docs/API.md) as zod schemas: what the agent's
  * HTTP tests hold its responses to, and what the website parses them with

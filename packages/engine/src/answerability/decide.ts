@@ -2,6 +2,7 @@ import type { Band, Chunk, ScoredChunk, Verdict } from '../types.ts';
 import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVector } from './features.ts';
 import { type ValueConflict, valueConflict } from './value-conflict.ts';
 import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
+import { NUMBERS_PREFIX } from './reason-format.ts';
 import { roleFor } from './section-role.ts';
 
 export interface Assessment {
@@ -206,7 +207,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
   const numbers =
     v.answerability === null || !best
       ? null
-      : `answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); best passage ${best.result.chunk.id} at ${pct(ratings!.probabilities[v.bestIndex]!)}; product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); best passage ${best.result.chunk.id} at ${pct(ratings!.probabilities[v.bestIndex]!)}; product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   const withNumbers = (lead: string) => (numbers ? [lead, numbers] : [lead]);
   const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
   const qv = ratings?.vector ?? [];

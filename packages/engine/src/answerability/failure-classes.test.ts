@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AskResult, KnowledgeBase } from '../knowledge-base.ts';
+import { NUMBERS_PREFIX } from './reason-format.ts';
 import { FAILURE_CORPUS } from './testing/failure-corpus.ts';
 
 /**
@@ -70,5 +71,12 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.verdict).not.toBe('refused');
     expect(cites(r).every((id) => !id.startsWith('postmortem'))).toBe(true);
     expect(r.answer).toMatch(/Scale the checkout-api deployment down to 4 replicas/);
+  });
+
+  it('reasons lead with a sentence a person understands; the model’s numbers follow, marked to go behind a disclosure (issue 13, item 3)', async () => {
+    const r = await ask('What is the TLS certificate renewal procedure?');
+    expect(r.reasons[0]).not.toMatch(/^The numbers: /);
+    expect(r.reasons.filter((x) => x.startsWith(NUMBERS_PREFIX))).toHaveLength(1);
+    expect(r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))).toMatch(/answerability \d+% \(refuse below \d+%, answer from \d+%\)/);
   });
 });
