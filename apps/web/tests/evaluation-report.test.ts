@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { BandExplorer } from '../app/evaluation/band-explorer';
 import { Report } from '../app/evaluation/report';
-import { againstTarget, corpusStatus, DEFAULT_TARGETS, readReport } from '../app/evaluation/report-view';
+import { againstTarget, againstTargetEverywhere, corpusStatus, DEFAULT_TARGETS, readReport } from '../app/evaluation/report-view';
 import { AnswerabilityDistribution, binsOf, FIGURE } from '../components/answerability-distribution';
 import { rates, recorded, replay } from '../lib/bands';
 
@@ -74,6 +74,16 @@ describe('readReport', () => {
     expect(corpusStatus('written by a colleague who never saw the gate; unseen until its first run at commit 01f7210; no change was made because of its results')).toBe('unseen');
     expect(corpusStatus('unseen until its first run at commit a026cb6, then seen (S-021 and S-022 were found on it).')).toBe('seen');
     expect(corpusStatus('seen during development (S-014 …), so it is not an unseen check.')).toBe('seen');
+  });
+});
+
+describe('againstTargetEverywhere (issue 9: each held-out corpus and pooled)', () => {
+  it('misses a budget any corpus is over, though the pooled figure is under it, and counts them', () => {
+    const corpora = [{ falseAnswerRate: 0.02 }, { falseAnswerRate: 0.11 }, { falseAnswerRate: 0.0 }];
+    expect(againstTargetEverywhere('falseAnswerRate', 0.049, corpora, 0.05)).toEqual({ verdict: 'missed', over: 1 });
+    expect(againstTargetEverywhere('falseAnswerRate', 0.049, [{ falseAnswerRate: 0.04 }, { falseAnswerRate: 0.05 }], 0.05)).toEqual({ verdict: 'met', over: 0 });
+    // a floor (right source) is read pooled, as the report states it
+    expect(againstTargetEverywhere('rightSourceRate', 0.96, [{ rightSourceRate: 0.5 }, { rightSourceRate: 1 }], 0.95).verdict).toBe('met');
   });
 });
 

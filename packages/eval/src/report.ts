@@ -25,13 +25,21 @@ export interface ReportExtras {
   readonly command?: string;
 }
 
-function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets' | 'corpora'>): string {
+function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets' | 'corpora' | 'mode'>): string {
   const t = r.targets;
   // Bands fitted to coincide leave no ambiguous band: a deferral of 0 then says nothing about the model's certainty.
   const coincide = r.corpora.length > 0 && r.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove);
+  // The targets hold for each held-out corpus AND pooled (issue 9): a pooled figure under the line with corpora
+  // over it is not met, and says how many are over.
+  const atMost = (key: 'falseAnswerRate' | 'falseRefusalRate') => {
+    const over = r.corpora.filter((c) => c[key] > t[key]).length;
+    const pooled = r[key] <= t[key];
+    const sets = r.mode === 'leave-one-corpus-out' ? 'corpora' : 'folds';
+    return over === 0 || r.corpora.length < 2 ? mark(pooled) : pooled ? `**missed** on ${over} of ${r.corpora.length} ${sets}, though met pooled` : `**missed**, and on ${over} of ${r.corpora.length} ${sets}`;
+  };
   return [
-    `false answers ${pct(r.falseAnswerRate)} (target ≤ ${pct(t.falseAnswerRate)}, ${mark(r.falseAnswerRate <= t.falseAnswerRate)})`,
-    `false refusals ${pct(r.falseRefusalRate)} (≤ ${pct(t.falseRefusalRate)}, ${mark(r.falseRefusalRate <= t.falseRefusalRate)})`,
+    `false answers ${pct(r.falseAnswerRate)} (target ≤ ${pct(t.falseAnswerRate)}, ${atMost('falseAnswerRate')})`,
+    `false refusals ${pct(r.falseRefusalRate)} (≤ ${pct(t.falseRefusalRate)}, ${atMost('falseRefusalRate')})`,
     coincide
       ? `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, met only trivially: no band pair met both budgets, the fitted bands coincide and there is no ambiguous band)`
       : `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)})`,

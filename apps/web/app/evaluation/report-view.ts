@@ -30,6 +30,17 @@ export function againstTarget(key: keyof EvalTargets, value: number | undefined,
   return (TARGET_DIRECTION[key] === 'at most' ? value <= target : value >= target) ? 'met' : 'missed';
 }
 
+/**
+ * A target holds for each held-out corpus AND pooled (issue 9): a rate with a budget ("at most") is missed if any
+ * corpus is over it, even when the pooled figure is under. Returns the verdict and how many corpora are over.
+ */
+export function againstTargetEverywhere(key: keyof EvalTargets, pooled: number | undefined, corpora: readonly Figures[], target: number): { verdict: TargetVerdict; over: number } {
+  const verdict = againstTarget(key, pooled, target);
+  if (TARGET_DIRECTION[key] !== 'at most' || corpora.length < 2) return { verdict, over: 0 };
+  const over = corpora.filter((c) => againstTarget(key, c[key], target) === 'missed').length;
+  return { verdict: over > 0 && verdict === 'met' ? 'missed' : verdict, over };
+}
+
 /** Pooled (or one corpus's) figures: the one type in lib/agent-types.ts. */
 export type Figures = EvalFigures;
 

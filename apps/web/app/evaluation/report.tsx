@@ -2,7 +2,7 @@ import { fmtBand } from '../../components/answerability-distribution';
 import type { EvalTargets } from '../../lib/agent-types';
 import { ms, percent, when } from '../../lib/format';
 import { BandExplorer } from './band-explorer';
-import { againstTarget, type CorpusRow, type Figures, type ReportView, TARGET_DIRECTION } from './report-view';
+import { againstTargetEverywhere, type CorpusRow, type Figures, type ReportView, TARGET_DIRECTION } from './report-view';
 
 /*
  * The evaluation report, rendered from the page's one reading of it (report-view.ts).
@@ -19,9 +19,9 @@ const RATE_LABEL: Record<keyof EvalTargets, { label: string; note: string }> = {
 const RATE_KEYS = Object.keys(RATE_LABEL) as (keyof EvalTargets)[];
 
 /** One rate against its target, the verdict in words ("met" / "missed"), not only in colour. */
-function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string; noAmbiguousBand?: boolean }) {
+function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand, corpora = [] }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string; noAmbiguousBand?: boolean; corpora?: readonly Figures[] }) {
   const value = figures[rate];
-  const verdict = againstTarget(rate, value, targets[rate]);
+  const { verdict, over } = againstTargetEverywhere(rate, value, corpora, targets[rate]);
   const sign = TARGET_DIRECTION[rate] === 'at most' ? '≤' : '≥';
   return (
     <div className={`figure-card ${verdict === 'met' ? 'figure-good' : verdict === 'missed' ? 'figure-bad' : ''}`} data-rate={rate} data-verdict={verdict}>
@@ -32,6 +32,7 @@ function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand }: { 
       <span className="figure-value">{percent(value)}</span>
       <span className="figure-budget">
         target {sign} {percent(targets[rate])} — <b>{verdict === 'met' ? 'met' : verdict === 'missed' ? 'missed' : 'not measured'}</b>
+        {over > 0 ? ` (on ${over} of ${corpora.length} held-out sets)` : null}
       </span>
       <span className="figure-note">
         {rate === 'deferralRate' && noAmbiguousBand
@@ -43,8 +44,8 @@ function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand }: { 
 }
 
 /** "Meets 1 of 4 targets: missed false answers, …" — the headline's verdict as a sentence. */
-function targetSentence(figures: Figures, targets: EvalTargets): string {
-  const verdicts = RATE_KEYS.map((k) => ({ k, v: againstTarget(k, figures[k], targets[k]) }));
+function targetSentence(figures: Figures, targets: EvalTargets, corpora: readonly Figures[] = []): string {
+  const verdicts = RATE_KEYS.map((k) => ({ k, v: againstTargetEverywhere(k, figures[k], corpora, targets[k]).verdict }));
   const measured = verdicts.filter((x) => x.v !== 'not measured');
   const met = measured.filter((x) => x.v === 'met');
   const missed = measured.filter((x) => x.v === 'missed').map((x) => RATE_LABEL[x.k].label);
@@ -106,11 +107,19 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         <h2>{head.title}</h2>
         <p>{head.explain}</p>
         <p data-testid="target-summary">
-          <b>{targetSentence(p, view.targets)}</b>
+          <b>{targetSentence(p, view.targets, view.corpora)}</b>
         </p>
         <div className="figures">
           {RATE_KEYS.map((k) => (
-            <TargetFigure key={k} rate={k} figures={p} targets={view.targets} qualifier={head.qualifier} noAmbiguousBand={view.corpora.length > 0 && view.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove)} />
+            <TargetFigure
+              key={k}
+              rate={k}
+              figures={p}
+              targets={view.targets}
+              qualifier={head.qualifier}
+              corpora={view.corpora}
+              noAmbiguousBand={view.corpora.length > 0 && view.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove)}
+            />
           ))}
         </div>
         <p className="muted">
