@@ -60,6 +60,6 @@ describe('the evaluation record', () => {
       const model = trainModel([generated, ...groups]).model;
       const { trainedAt: _e, ...committed } = shipped;
       expect(JSON.parse(JSON.stringify(model))).toEqual(committed);
-    }, 300_000);
+    }, 600_000);
   });
 });
