@@ -25,8 +25,9 @@ export default async function InvestigationsPage({ searchParams }: { searchParam
       </header>
       <section id="new" aria-label="New investigation" className="console-form">
         <form method="post" action="/api/investigations" className="investigation-new">
+          <h2 className="field-label">New investigation</h2>
           <label className="field-label" htmlFor="investigation-title">
-            New investigation
+            Title
           </label>
           <input id="investigation-title" name="title" type="text" maxLength={200} placeholder="checkout 502s 2024-05-01" className="text-input" />
           <div className="form-actions">
