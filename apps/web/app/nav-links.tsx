@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 const LINKS = [
   { href: '/', label: 'Console' },
   { href: '/runs', label: 'Runs' },
+  { href: '/investigations', label: 'Investigations' },
   { href: '/data', label: 'Data' },
   { href: '/evaluation', label: 'Evaluation' },
   { href: '/architecture', label: 'Architecture' },

@@ -1,6 +1,19 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { approvalResponseSchema, feedbackResponseSchema, runDetailSchema, runListSchema } from '@sandscope/api';
+import {
+  type InvestigationDetail,
+  type InvestigationFile,
+  type InvestigationFileInfo,
+  type InvestigationSummary,
+  investigationDetailSchema,
+  investigationFileContentResponseSchema,
+  investigationFileResponseSchema,
+  investigationListSchema,
+  investigationResponseSchema,
+  type Turn,
+  turnResponseSchema,
+} from '@sandscope/api/investigations';
 import type { z } from 'zod';
 import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
 import { isProblemCode, type Problem, type ProblemCode } from './problems';
@@ -130,16 +143,21 @@ function networkProblem(error: unknown): AgentProblem {
   });
 }
 
-async function send(path: string, init: { method?: string; body?: unknown; caller?: Caller | null; timeoutMs?: number; accept?: string }): Promise<Response> {
+async function send(
+  path: string,
+  init: { method?: string; body?: unknown; raw?: Uint8Array<ArrayBuffer>; caller?: Caller | null; timeoutMs?: number; accept?: string },
+): Promise<Response> {
   const config = agentConfig();
   const url = new URL(path.replace(/^\//, ''), config.base.href.endsWith('/') ? config.base : new URL(`${config.base.href}/`));
   const extra: Record<string, string> = { accept: init.accept ?? 'application/json' };
   if (init.body !== undefined) extra['content-type'] = 'application/json';
+  // A file upload goes as the raw bytes the agent's PUT reads (it decides what is text, not the website).
+  if (init.raw !== undefined) extra['content-type'] = 'application/octet-stream';
   try {
     return await fetch(url, {
       method: init.method ?? 'GET',
       headers: requestHeaders(config, init.caller ?? null, extra),
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : init.raw !== undefined ? { body: init.raw } : {}),
       cache: 'no-store',
       redirect: 'error',
       signal: AbortSignal.timeout(init.timeoutMs ?? READ_TIMEOUT_MS),
@@ -248,6 +266,51 @@ export async function markRun(id: string, body: { label: FeedbackLabel; note: st
     throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent saved the mark but did not answer with JSON.' });
   }
   return { feedback: parseContract(feedbackResponseSchema, saved, 'saved mark').feedback, setCookies: setCookiesOf(res) };
+}
+
+/** A write's answer: non-2xx is the agent's refusal (a problem), a 2xx body is parsed against the contract. */
+async function sendParsed<S extends z.ZodType>(schema: S, path: string, init: Parameters<typeof send>[1], what: string): Promise<z.infer<S>> {
+  const res = await send(path, init);
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: `The agent answered the ${what} without JSON.` });
+  }
+  return parseContract(schema, body, what);
+}
+
+const investigationPath = (id: string, rest = '') => `/v1/investigations/${encodeURIComponent(id)}${rest}`;
+/** A workspace path in a URL: each segment encoded, the slashes kept (the agent's route reads the rest of the path). */
+const filePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+export async function listInvestigations(): Promise<InvestigationSummary[]> {
+  return (await getParsed(investigationListSchema, '/v1/investigations', await callerFromPage())).investigations;
+}
+
+export async function getInvestigation(id: string): Promise<InvestigationDetail> {
+  return getParsed(investigationDetailSchema, investigationPath(id), await callerFromPage());
+}
+
+export async function getInvestigationFile(id: string, path: string): Promise<InvestigationFile> {
+  return (await getParsed(investigationFileContentResponseSchema, investigationPath(id, `/files/${filePath(path)}`), await callerFromPage())).file;
+}
+
+export async function createInvestigation(title: string, caller: Caller): Promise<string> {
+  return (await sendParsed(investigationResponseSchema, '/v1/investigations', { method: 'POST', body: { title }, caller }, 'new investigation')).investigation.id;
+}
+
+/** Adds (or replaces) a file; the agent refuses what is not text, too large, or a path outside the workspace. */
+export async function uploadInvestigationFile(id: string, path: string, bytes: Uint8Array<ArrayBuffer>, caller: Caller): Promise<InvestigationFileInfo> {
+  const url = investigationPath(id, `/files/${filePath(path)}`);
+  // An upload may wait on the remote embedder (KB_EMBED_TIMEOUT per batch, with retries): longer than a read.
+  return (await sendParsed(investigationFileResponseSchema, url, { method: 'PUT', raw: bytes, caller, timeoutMs: RUN_TIMEOUT_MS }, 'uploaded file')).file;
+}
+
+/** One turn, answered whole (JSON): the page is re-rendered from the stored conversation afterwards. */
+export async function askInvestigation(id: string, message: string, caller: Caller): Promise<Turn> {
+  return (await sendParsed(turnResponseSchema, investigationPath(id, '/turns'), { method: 'POST', body: { message }, caller, timeoutMs: RUN_TIMEOUT_MS }, 'turn')).turn;
 }
 
 export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };

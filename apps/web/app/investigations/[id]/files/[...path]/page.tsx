@@ -1,0 +1,81 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { ProblemPanel } from '@/components/problem';
+import { attempt, getInvestigationFile } from '@/lib/agent';
+import { citedRange, INVESTIGATION_ID, investigationHref } from '@/lib/investigation-forms';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'File' };
+
+/**
+ * One workspace file with line numbers — where a citation lands. The cited
+ * range comes in the query (highlighted by the server, so it works without
+ * JavaScript) and the fragment (`#L4312`) scrolls the browser to it. Line n is
+ * the agent's line n: the same split the tools count with (a final newline
+ * ends the last line rather than starting another).
+ */
+export default async function InvestigationFilePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string; path: string[] }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id, path: segments } = await params;
+  if (!INVESTIGATION_ID.test(id)) notFound();
+  const path = segments.map((s) => decodeURIComponent(s)).join('/');
+  const range = citedRange((await searchParams).lines);
+  const file = await attempt(() => getInvestigationFile(id, path));
+  if (!file.ok && file.problem.code === 'not_found') notFound();
+  const back = (
+    <p className="crumbs">
+      <a href="/investigations">Investigations</a> / <a href={`${investigationHref(id)}#files`}>this investigation</a>
+    </p>
+  );
+  if (!file.ok) {
+    return (
+      <>
+        {back}
+        <ProblemPanel problem={file.problem} context={`${path} could not be read.`} />
+      </>
+    );
+  }
+  const lines = file.value.content.replace(/\r?\n$/, '').split(/\r?\n/);
+  return (
+    <>
+      <header className="page-head">
+        {back}
+        <h1>
+          <code>{file.value.path}</code>
+        </h1>
+        <p className="muted">
+          {lines.length.toLocaleString('en')} lines · {file.value.sizeBytes.toLocaleString('en')} bytes
+          {range ? (
+            <>
+              {' '}
+              · cited: <a href={`#L${range.start}`}>lines {range.start === range.end ? range.start : `${range.start}–${range.end}`}</a>
+            </>
+          ) : null}
+        </p>
+      </header>
+      <table className="file-lines" data-testid="file-lines">
+        <tbody>
+          {lines.map((text, i) => {
+            const n = i + 1;
+            const cited = range !== null && n >= range.start && n <= range.end;
+            return (
+              <tr key={n} id={`L${n}`} {...(cited ? { className: 'cited', 'data-cited': 'true' } : {})}>
+                <td className="line-number">
+                  <a href={`#L${n}`}>{n}</a>
+                </td>
+                <td className="line-text">
+                  <code>{text}</code>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}

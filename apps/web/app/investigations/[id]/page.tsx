@@ -1,0 +1,146 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { fileLinesHref, InvestigationAnswer } from '@/components/investigation-answer';
+import { ProblemPanel } from '@/components/problem';
+import { attempt, getInvestigation } from '@/lib/agent';
+import { when } from '@/lib/format';
+import { formFromQuery, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
+import { type Problem, problemFromQuery } from '@/lib/problems';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Investigation' };
+
+type Params = Record<string, string | string[] | undefined>;
+
+/** A refused form, said next to that form: the person's own input in the site's words, anything else as the problem it is. */
+function FormProblem({ problem, during, context }: { problem: Problem; during: 'upload' | 'turn'; context: string }) {
+  const refusal = inputRefusal(during, problem.code);
+  return refusal ? (
+    <p className="notice notice-bad" role="alert" data-problem={problem.code}>
+      {refusal}
+    </p>
+  ) : (
+    <ProblemPanel problem={problem} context={context} />
+  );
+}
+
+/**
+ * An investigation's workspace: its files (status, and the reason a file is
+ * `error`), its conversation with each answer's claims, citations, tool calls
+ * and metrics — all read from what the agent stored, so a reload shows what the
+ * turn showed — and the two forms (upload, ask), which work without JavaScript.
+ */
+export default async function InvestigationPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Params> }) {
+  const { id } = await params;
+  if (!INVESTIGATION_ID.test(id)) notFound();
+  const query = await searchParams;
+  const carried = problemFromQuery(query);
+  const during = formFromQuery(query.during);
+  const uploaded = typeof query.uploaded === 'string' ? query.uploaded : null;
+  const loaded = await attempt(() => getInvestigation(id));
+  if (!loaded.ok && loaded.problem.code === 'not_found') notFound();
+  if (!loaded.ok) {
+    return (
+      <>
+        <p className="crumbs">
+          <a href="/investigations">Investigations</a>
+        </p>
+        <ProblemPanel problem={loaded.problem} context="The investigation could not be loaded." />
+      </>
+    );
+  }
+  const { investigation, files, messages } = loaded.value;
+  return (
+    <>
+      <header className="page-head">
+        <p className="crumbs">
+          <a href="/investigations">Investigations</a>
+        </p>
+        <h1>{investigation.title}</h1>
+        <p className="muted">
+          Created {when(investigation.createdAt)} · <code>{investigation.id}</code>
+        </p>
+      </header>
+
+      <section id="files" aria-label="Files" className="investigation-files">
+        <h2>Files</h2>
+        {files.length === 0 ? (
+          <p className="empty">No files yet. Upload the incident’s logs, configs or command output (text files).</p>
+        ) : (
+          <table className="runs-table files-table">
+            <thead>
+              <tr>
+                <th>file</th>
+                <th className="num">size</th>
+                <th>status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((f) => (
+                <tr key={f.path} data-file={f.path} data-status={f.status}>
+                  <td>
+                    <a href={fileLinesHref(id, f.path)}>
+                      <code>{f.path}</code>
+                    </a>
+                  </td>
+                  <td className="num">{f.sizeBytes.toLocaleString('en')} bytes</td>
+                  <td>
+                    {f.status === 'ok' ? (
+                      <span className="tag tag-provider-served">ok</span>
+                    ) : (
+                      <>
+                        <span className="tag tag-provider-failed">error</span> <span className="file-error">{f.error}</span>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {uploaded && !carried ? <p className="notice upload-saved">Added {uploaded}.</p> : null}
+        {carried && during === 'upload' ? <FormProblem problem={carried} during="upload" context="The file was not added." /> : null}
+        <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/files`} encType="multipart/form-data" className="upload-form">
+          <label className="field-label" htmlFor="upload-file">
+            Upload a file
+          </label>
+          <input id="upload-file" type="file" name="file" />
+          <button type="submit" className="button">
+            Upload
+          </button>
+          <p className="hint">A file with the same name replaces the one there. Text only: logs, configs, command output.</p>
+        </form>
+      </section>
+
+      <section id="conversation" aria-label="Conversation" className="conversation">
+        <h2>Conversation</h2>
+        {messages.length === 0 ? <p className="empty">Nothing asked yet.</p> : null}
+        <ol className="messages">
+          {messages.map((m) => (
+            <li key={m.id} id={`message-${m.id}`} className={`message message-${m.role}`} data-role={m.role}>
+              {m.role === 'user' ? <p className="message-text">{m.text}</p> : <InvestigationAnswer investigationId={id} message={m} />}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section id="ask" aria-label="Ask" className="console-form">
+        <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/turns`}>
+          <label className="field-label" htmlFor="turn-message">
+            Message
+          </label>
+          {/* Not `required`: an empty message is refused by the server in words, the same with JavaScript on or off. */}
+          <textarea id="turn-message" name="message" rows={3} placeholder="why did checkout return 502?" />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary">
+              Ask
+            </button>
+            <span className="muted">Follow-ups read the conversation so far (“and when did it start?”).</span>
+          </div>
+        </form>
+        {carried && during === 'turn' ? <FormProblem problem={carried} during="turn" context="Nothing was asked." /> : null}
+        {carried && during === null ? <ProblemPanel problem={carried} /> : null}
+      </section>
+    </>
+  );
+}

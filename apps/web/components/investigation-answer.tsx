@@ -1,0 +1,130 @@
+import type { InvestigationMessage, ToolCall, TurnCitation, TurnMetrics } from '@sandscope/api/investigations';
+import { chunkHref } from '@/lib/anchors';
+import { ms, tokens, usd } from '@/lib/format';
+
+/** `app.log:4312-4318`, the way the agent and the CLI write a file citation. */
+export function citationLabel(c: TurnCitation): string {
+  if (c.kind === 'passage') return c.chunkId;
+  return c.startLine === c.endLine ? `${c.path}:${c.startLine}` : `${c.path}:${c.startLine}-${c.endLine}`;
+}
+
+/** The file view at the cited lines: highlighted by the query, scrolled to by the fragment. */
+export function fileLinesHref(investigationId: string, path: string, startLine?: number, endLine?: number): string {
+  const base = `/investigations/${encodeURIComponent(investigationId)}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+  return startLine === undefined ? base : `${base}?lines=${startLine}-${endLine ?? startLine}#L${startLine}`;
+}
+
+function CitationLink({ investigationId, citation }: { investigationId: string; citation: TurnCitation }) {
+  const href = citation.kind === 'file' ? fileLinesHref(investigationId, citation.path, citation.startLine, citation.endLine) : chunkHref(citation.chunkId);
+  return (
+    <a className="cite-link" href={href} data-citation={citationLabel(citation)}>
+      {citationLabel(citation)}
+    </a>
+  );
+}
+
+/**
+ * Seed #22: what the answer cost, from the message as stored — so the line a
+ * person reads right after asking is the line a reload shows. The offline
+ * planner's tokens are estimates and cost nothing; the provider says which.
+ */
+export function TurnMetricsLine({ metrics }: { metrics: TurnMetrics }) {
+  return (
+    <dl className="turn-metrics" data-testid="turn-metrics">
+      <div>
+        <dt>prompt tokens</dt>
+        <dd data-metric="promptTokens">{tokens(metrics.promptTokens)}</dd>
+      </div>
+      <div>
+        <dt>completion tokens</dt>
+        <dd data-metric="completionTokens">{tokens(metrics.completionTokens)}</dd>
+      </div>
+      <div>
+        <dt>elapsed</dt>
+        <dd data-metric="elapsedMs">{ms(metrics.elapsedMs)}</dd>
+      </div>
+      <div>
+        <dt>cost</dt>
+        <dd data-metric="costUsd">{usd(metrics.costUsd)}</dd>
+      </div>
+      <div>
+        <dt>provider</dt>
+        <dd data-metric="provider">{metrics.provider}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** One tool call as a card: what the agent asked the tool, and whether the tool answered or refused. */
+function ToolCallCard({ call }: { call: ToolCall }) {
+  const args = Object.entries(call.args);
+  return (
+    <li className={`tool-card tool-card-${call.ok ? 'ok' : 'refused'}`} data-tool={call.tool}>
+      <code className="tool-name">{call.tool}</code>
+      {args.length > 0 ? (
+        <span className="tool-args">
+          {args.map(([k, v]) => (
+            <span key={k} className="tool-arg">
+              {k}=<code>{typeof v === 'string' ? v : JSON.stringify(v)}</code>
+            </span>
+          ))}
+        </span>
+      ) : null}
+      <span className={`tag ${call.ok ? 'tag-provider-served' : 'tag-provider-failed'}`}>{call.ok ? 'ok' : 'refused'}</span>
+    </li>
+  );
+}
+
+/** An assistant message: its claims with their citations, what is unknown, notes, tool calls, and the metrics under it. */
+export function InvestigationAnswer({ investigationId, message }: { investigationId: string; message: InvestigationMessage }) {
+  const result = message.result;
+  return (
+    <div className="investigation-answer">
+      {result && result.claims.length > 0 ? (
+        <ol className="claims">
+          {result.claims.map((claim, i) => (
+            <li key={i} className="claim">
+              {claim.text}{' '}
+              <span className="claim-cites">
+                {claim.citations.map((c, j) => (
+                  <CitationLink key={j} investigationId={investigationId} citation={c} />
+                ))}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : result ? null : (
+        <p className="answer-text">{message.text}</p>
+      )}
+      {result && result.unknown.length > 0 ? (
+        <ul className="unknowns">
+          {result.unknown.map((u, i) => (
+            <li key={i}>
+              <b>Unknown:</b> {u}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {result && result.notes.length > 0 ? (
+        <ul className="turn-notes muted">
+          {result.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+      {result && result.toolCalls.length > 0 ? (
+        <details className="tool-calls">
+          <summary>
+            {result.toolCalls.length} tool call{result.toolCalls.length === 1 ? '' : 's'} ({result.mode === 'offline' ? 'offline planner' : 'model'})
+          </summary>
+          <ol className="tool-cards">
+            {result.toolCalls.map((call, i) => (
+              <ToolCallCard key={i} call={call} />
+            ))}
+          </ol>
+        </details>
+      ) : null}
+      {message.metrics ? <TurnMetricsLine metrics={message.metrics} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { type Problem, problemQuery } from './problems';
+
+/*
+ * The Investigations section's form posts (plain forms, so they work with
+ * JavaScript off) all end the same way: a 303 back to a page, carrying the
+ * problem's code and which form it came from (`during`), never the agent's own
+ * words — a crafted link must not put arbitrary text on the page (problems.ts).
+ */
+
+/** An investigation id as the URL may carry it; anything else cannot name one, so it is not forwarded. */
+export const INVESTIGATION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The forms of the section, each named so the page can say what was not done. */
+export type InvestigationForm = 'new' | 'upload' | 'turn';
+
+export function seeOther(location: string, setCookies: readonly string[] = []): Response {
+  const headers = new Headers({ location });
+  for (const c of setCookies) headers.append('set-cookie', c);
+  return new Response(null, { status: 303, headers });
+}
+
+export const investigationHref = (id: string) => `/investigations/${encodeURIComponent(id)}`;
+
+/** Back to the page with the problem named; `anchor` puts the reader at the form that failed. */
+export function backWithProblem(page: string, problem: Problem, during: InvestigationForm, anchor: string): Response {
+  return seeOther(`${page}?${problemQuery(problem)}&during=${during}#${anchor}`);
+}
+
+/** `during` from the query, or null when it names none of the forms. */
+export function formFromQuery(value: string | string[] | undefined): InvestigationForm | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v === 'new' || v === 'upload' || v === 'turn' ? v : null;
+}
+
+/**
+ * What the page says when the agent (or the route) refused a form for the
+ * person's own input. Only `invalid_request` and `payload_too_large` get words
+ * of their own here; every other code is the site-wide problem panel's.
+ */
+export function inputRefusal(during: InvestigationForm, code: string): string | null {
+  if (code === 'payload_too_large') return 'The file was not added: it is larger than the agent accepts (INVESTIGATION_FILE_MAX_BYTES). Upload the part of the log around the incident.';
+  if (code !== 'invalid_request') return null;
+  if (during === 'new') return 'The investigation was not created: give it a title (at most 200 characters), e.g. “checkout 502s 2024-05-01”.';
+  if (during === 'upload')
+    return 'The file was not added: only text files are accepted (logs, configs, command output saved as UTF-8), under a plain file name. Binary files (archives, images, core dumps) are refused.';
+  return 'Nothing was asked: type a message about the files (e.g. “why did checkout return 502?”), at most a few thousand characters.';
+}
+
+/** `lines=4312-4318` (or `lines=4312`) → the range, or null when the query names none. */
+export function citedRange(value: string | string[] | undefined): { start: number; end: number } | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  const m = raw ? /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(raw) : null;
+  if (!m) return null;
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : Number(m[2]);
+  return start >= 1 && end >= start ? { start, end } : null;
+}
