@@ -35,7 +35,13 @@ function entry(overrides: Partial<CacheEntry> & Pick<CacheEntry, 'key'>): CacheE
   };
 }
 
-const byKey = (entries: readonly CacheEntry[]) => [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/**
+ * Vectors compared as the cache reads them, float32 (`Float32Array.from` before
+ * cosine): a real[] column gives 0.1 back for the float32 nearest 0.1, and that
+ * is the same vector.
+ */
+const f32 = <E extends CacheEntry | undefined>(e: E): E => (e && e.vector ? { ...e, vector: e.vector.map(Math.fround) } : e);
+const byKey = (entries: readonly CacheEntry[]) => [...entries].map(f32).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
 export function describeCacheStoreContract(name: string, harness: CacheStoreContractHarness, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip ?? false)(`CacheStore contract: ${name}`, () => {
@@ -55,13 +61,13 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
     it('reads back exactly what was written: vector, evidence, text and time', async () => {
       const written = entry({ key: 'k-roundtrip', text: 'line one\nline two — “quoted” ✓' });
       await store.set(written);
-      expect(await store.get('k-roundtrip')).toEqual(written);
+      expect(f32(await store.get('k-roundtrip'))).toEqual(f32(written));
     });
 
     it('holds an exact-match-only entry (no embedder, no vector, no evidence)', async () => {
       const written = entry({ key: 'k-exact-only', embedderId: null, vector: null, evidenceIds: [] });
       await store.set(written);
-      expect(await store.get('k-exact-only')).toEqual(written);
+      expect(f32(await store.get('k-exact-only'))).toEqual(f32(written));
     });
 
     it('a second write under one key replaces the first, in get and in scan', async () => {
@@ -79,7 +85,7 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       await store.set(entry({ key: 'k-ns-b', namespace: 'v9\u241ftriage-2' }));
       await store.set(entry({ key: 'k-ns-c', namespace: 'v9\u241fchange' }));
       const scanned = byKey(await store.scan('v9\u241ftriage'));
-      expect(scanned).toEqual([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]);
+      expect(scanned).toEqual(byKey([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]));
       expect((await store.scan('v9\u241fchange')).map((e) => e.key)).toEqual(['k-ns-c']);
     });
 
@@ -91,8 +97,8 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       const replica = await harness.createReplica();
       const written = entry({ key: 'k-replica', namespace: 'shared\u241ftriage' });
       await store.set(written);
-      expect(await replica.get('k-replica')).toEqual(written);
-      expect(await replica.scan('shared\u241ftriage')).toEqual([written]);
+      expect(f32(await replica.get('k-replica'))).toEqual(f32(written));
+      expect(byKey(await replica.scan('shared\u241ftriage'))).toEqual(byKey([written]));
       // …and the other way round.
       await replica.set(entry({ key: 'k-replica-2', namespace: 'shared\u241ftriage', text: 'from B' }));
       expect((await store.get('k-replica-2'))?.text).toBe('from B');
