@@ -31,6 +31,7 @@ describe('loadConfig defaults', () => {
       database: { kind: 'pglite', dir: '.sandscope/pglite' },
       dataDir: '.sandscope',
       redisUrl: undefined,
+      redisKeyPrefix: 'sandscope:',
       runBudgetUsd: 0.02,
       rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
       runTokenBudget: 16_000,
@@ -61,6 +62,7 @@ describe('loadConfig defaults', () => {
         DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/sandscope',
         SANDSCOPE_DATA_DIR: '/var/lib/sandscope',
         REDIS_URL: 'redis://127.0.0.1:6379/0',
+        REDIS_KEY_PREFIX: 'team-a:',
         RUN_BUDGET_USD: '0.5',
         RATE_LIMIT_WINDOW_MS: '1000',
         RATE_LIMIT_MAX: '5',
@@ -95,6 +97,7 @@ describe('loadConfig defaults', () => {
       database: { kind: 'postgres', url: 'postgres://u:p@127.0.0.1:5432/sandscope' },
       dataDir: '/var/lib/sandscope',
       redisUrl: 'redis://127.0.0.1:6379/0',
+      redisKeyPrefix: 'team-a:',
       runBudgetUsd: 0.5,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
       runTokenBudget: 40,
@@ -210,7 +213,7 @@ describe('loadConfig error messages name the variable and the remedy', () => {
 
   it('REDIS_URL that is not a Redis URL', () => {
     expect(failure({ REDIS_URL: '127.0.0.1:6379', IP_SALT: SALT })).toBe(
-      'REDIS_URL must be a redis:// or rediss:// URL; the value given is not one (not shown: it may hold a password). Set it to the Redis connection string, or unset it to use the in-process rate limiter (a single replica only).',
+      'REDIS_URL must be a redis:// or rediss:// URL; the value given is not one (not shown: it may hold a password). Set it to the Redis connection string, or unset it to use the in-process rate limiter and keep the semantic cache in the database (a single replica only).',
     );
     expect(ok({ REDIS_URL: 'rediss://:pw@cache.example:6380', IP_SALT: SALT }).redisUrl).toBe(
       'rediss://:pw@cache.example:6380',

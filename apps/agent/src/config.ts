@@ -31,6 +31,12 @@ export interface AgentConfig {
   readonly dataDir: string;
   /** REDIS_URL — shared limiter/cache store for more than one replica; in-process when unset. */
   readonly redisUrl: string | undefined;
+  /**
+   * REDIS_KEY_PREFIX — put before every key the limiter (`limit:`) and the
+   * semantic cache (`cache:`) write (default `sandscope:`): two deployments, or a
+   * test run, sharing one Redis keep apart by it; replicas of one deployment share it.
+   */
+  readonly redisKeyPrefix: string;
   /** RUN_BUDGET_USD — spend ceiling per run, > 0 (default 0.02). */
   readonly runBudgetUsd: number;
   /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
@@ -131,6 +137,7 @@ export const CONFIG_DEFAULTS = {
   port: 7860,
   host: '127.0.0.1',
   dataDir: '.sandscope',
+  redisKeyPrefix: 'sandscope:',
   runBudgetUsd: 0.02,
   rateLimitWindowMs: 60_000,
   rateLimitMax: 30,
@@ -286,8 +293,9 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
       REDIS_URL: urlVar(
         'REDIS_URL',
         ['redis:', 'rediss:'],
-        'Set it to the Redis connection string, or unset it to use the in-process rate limiter (a single replica only).',
+        'Set it to the Redis connection string, or unset it to use the in-process rate limiter and keep the semantic cache in the database (a single replica only).',
       ),
+      REDIS_KEY_PREFIX: textVar('REDIS_KEY_PREFIX'),
       RUN_BUDGET_USD: envVar<number>({
         name: 'RUN_BUDGET_USD',
         parse: (raw) => {
@@ -458,6 +466,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             : { kind: 'postgres', url: env.DATABASE_URL },
         dataDir,
         redisUrl: env.REDIS_URL,
+        redisKeyPrefix: env.REDIS_KEY_PREFIX ?? CONFIG_DEFAULTS.redisKeyPrefix,
         runBudgetUsd: env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd,
         rateLimit: {
           windowMs: env.RATE_LIMIT_WINDOW_MS ?? CONFIG_DEFAULTS.rateLimitWindowMs,

@@ -20,5 +20,6 @@ export * from './provider-event-repository.ts';
 export * from './spend-ledger-repository.ts';
 export * from './eval-run-repository.ts';
 export * from './cache-repository.ts';
+export * from './database-cache-store.ts';
 export * from './feedback-repository.ts';
 export * from './investigation-repository.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
-import { createHttpModel, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models/index';
+import { createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models/index';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,9 @@ const agents: AgentService[] = [];
 const stubs: StubOpenAIServer[] = [];
 
 async function agentWith(options: Partial<AgentServiceOptions> = {}, env: Record<string, string> = {}): Promise<AgentService> {
-  const agent = await startAgentService({ config: config(env), env: {}, store, log: () => {}, ...options });
+  // The agents here share one database, and the cache now defaults to it (issue 11): each keeps its own, so one
+  // test's answer is not another's cache hit (the daily-ceiling test needs its run to reach a provider).
+  const agent = await startAgentService({ config: config(env), env: {}, store, log: () => {}, cacheStore: new InMemoryCacheStore(), ...options });
   agents.push(agent);
   return agent;
 }

@@ -19,6 +19,7 @@ import { investigationRoutes } from './investigation-routes.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { readJsonBody } from './request-body.ts';
 import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
+import { streamRunEvents } from './run-events.ts';
 import { streamRun } from './run-stream.ts';
 import { type SessionVariables, sessionCookie } from './session.ts';
 
@@ -150,6 +151,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (!detail) throw new ApiError('not_found', `run ${c.req.param('id')} does not exist.`);
     return c.json(detail);
   });
+
+  // Issue 11 section 2: a stream cut off (a replica gone, a network blip) is resumed on any replica from the record.
+  app.get('/v1/runs/:id/events', (c) =>
+    streamRunEvents(c, { reader: deps.reader, runId: c.req.param('id'), sessionId: c.get('sessionId'), lastEventId: c.req.header('last-event-id') }),
+  );
 
   app.post('/v1/runs/:id/approve', limited, async (c) => {
     const run = await deps.runs.approve({ runId: c.req.param('id'), sessionId: c.get('sessionId') });

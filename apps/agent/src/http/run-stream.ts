@@ -34,7 +34,8 @@ export function streamRun(c: Context, run: AdmittedRun, o: RunStreamOptions): Re
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
     let used: number | undefined;
     try {
-      const result = await run.execute((event) => out.send(event.type, event.data));
+      // A node event's id is its span seq, so a client can resume with Last-Event-ID on any replica (GET /v1/runs/:id/events).
+      const result = await run.execute((event) => out.send(event.type, event.data, event.type === 'node' ? String(event.data.seq) : undefined));
       out.send('result', result);
       used = providerTokensOf(result);
     } catch (error) {

@@ -15,7 +15,8 @@ import {
   SemanticCache,
 } from '@sandscope/engine/models/index';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
-import { loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { DatabaseCacheStore, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
@@ -56,7 +57,7 @@ export interface AgentServiceOptions {
   readonly providerTimeoutMs?: number;
   /** A limiter instead of the one REDIS_URL selects (a test's failing limiter). */
   readonly limiter?: RateLimiter;
-  /** Where the semantic cache keeps entries; default in-memory, bounded. */
+  /** Where the semantic cache keeps entries instead of the one REDIS_URL or the store selects (a test's in-memory or failing store). */
   readonly cacheStore?: CacheStore;
   /** Wraps the orchestrator (a test injecting events); default: the orchestrator itself. */
   readonly executor?: (orchestrator: Orchestrator) => RunExecutor;
@@ -127,6 +128,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
+  let cacheStore: { store: CacheStore; close(): Promise<void> } | undefined;
   try {
     say(`database: ${store.db.description}`);
     say(
@@ -175,7 +177,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       say(`file embedder: ${fileEmbedder.id}, batches of ${fileEmbedder.batchSize}, ${fileEmbedder.timeoutMs / 1000} s per attempt, ${fileEmbedder.numRetries} retries`);
     }
     const providerHealth = new ProviderHealth();
-    const cache = new SemanticCache({ store: options.cacheStore ?? new InMemoryCacheStore(), embedder });
+    cacheStore = await cacheStoreFor(config, store, options.cacheStore, say, log);
+    const cache = new SemanticCache({ store: cacheStore.store, embedder });
     // Issue 12, defect 1: each run is held to the tokens the HTTP layer reserves for it (RUN_TOKEN_BUDGET).
     const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, runTokenBudget: config.runTokenBudget, scrub });
     say(
@@ -203,6 +206,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     say(degraded.length === 0 ? 'health: ok' : `health: DEGRADED — ${degraded.map(([name, p]) => `${name}: ${p.detail}`).join('; ')}`);
 
     let closed = false;
+    const openCache = cacheStore;
     return {
       config,
       store,
@@ -233,11 +237,13 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         if (closed) return;
         closed = true;
         await ready.close().catch(() => {});
+        await openCache.close().catch(() => {});
         if (ownsStore) await store.close();
       },
     };
   } catch (error) {
     await limiter?.close().catch(() => {});
+    await cacheStore?.close().catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw error;
   }
@@ -289,6 +295,7 @@ async function limiterFor(config: ServeConfig, log: (line: string) => void): Pro
   const limiter = new RedisLimiter({
     ...config.rateLimit,
     url: config.redisUrl,
+    keyPrefix: `${config.redisKeyPrefix}limit:`,
     onConnectionError: (error) => {
       if (reported) return;
       reported = true;
@@ -297,4 +304,47 @@ async function limiterFor(config: ServeConfig, log: (line: string) => void): Pro
   });
   await limiter.ready().catch((error: unknown) => log(`limiter: ${error instanceof Error ? error.message : String(error)}; runs are refused with 503 until Redis is reachable`));
   return limiter;
+}
+
+/**
+ * Where the semantic cache keeps its answers (issue 11 section 2): REDIS_URL →
+ * Redis; else the store's database (a Postgres server shared by every replica,
+ * or this process's PGlite); an in-memory or failing store only when a caller
+ * hands one in. An answer paid for on one replica is then a hit on the others.
+ * A Redis that is down at start-up does not stop the service: the cache misses
+ * (every call goes to a provider, under the spend guard) until it is back.
+ */
+async function cacheStoreFor(
+  config: ServeConfig,
+  store: Store,
+  injected: CacheStore | undefined,
+  say: (line: string) => void,
+  log: (line: string) => void,
+): Promise<{ store: CacheStore; close(): Promise<void> }> {
+  const none = async () => {};
+  if (injected) {
+    say(`semantic cache: ${injected instanceof InMemoryCacheStore ? 'in memory (this process only)' : 'supplied by the caller'}`);
+    return { store: injected, close: none };
+  }
+  if (config.redisUrl) {
+    let reported = false;
+    const redis = new RedisCacheStore({
+      url: config.redisUrl,
+      keyPrefix: `${config.redisKeyPrefix}cache:`,
+      onConnectionError: (error) => {
+        if (reported) return;
+        reported = true;
+        log(`semantic cache: Redis connection failed (${error.message}); the cache misses until it is reachable`);
+      },
+    });
+    say('semantic cache: Redis (shared by every replica)');
+    await redis.ready().catch((error: unknown) => say(`semantic cache: ${error instanceof Error ? error.message : String(error)}; the cache misses until Redis is reachable`));
+    return { store: redis, close: () => redis.close() };
+  }
+  say(
+    store.db.dialect === 'postgres'
+      ? 'semantic cache: database (shared by every replica on this server)'
+      : 'semantic cache: database (embedded PGlite: this process only, kept across restarts)',
+  );
+  return { store: new DatabaseCacheStore(store.db), close: none };
 }

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { describeCacheStoreContract } from '@sandscope/engine/models/cache-store.contract';
+import { Redis } from 'ioredis';
+import { RedisCacheStore } from './redis-cache-store.ts';
+
+/**
+ * The CacheStore contract on a real, shared Redis named by SANDSCOPE_TEST_REDIS_URL
+ * (CI and the project machines: redis://127.0.0.1:6379). The replica is a second
+ * client on the same prefix, as a second agent process would be. Every key this
+ * run writes starts with a prefix unique to the run, and is deleted afterwards.
+ */
+const url = process.env.SANDSCOPE_TEST_REDIS_URL;
+if (!url) console.log('SKIP redis-cache-store.int.test.ts: SANDSCOPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6379)');
+
+const prefix = `sandscope-test:cache:${process.pid}:${randomUUID().slice(0, 8)}:`;
+const opened: RedisCacheStore[] = [];
+const open = async () => {
+  const store = new RedisCacheStore({ url: url ?? '', keyPrefix: prefix });
+  opened.push(store);
+  await store.ready();
+  return store;
+};
+
+describeCacheStoreContract(
+  'redis',
+  {
+    create: open,
+    createReplica: open,
+    async dispose() {
+      for (const store of opened) await store.close();
+      const inspector = new Redis(url ?? '');
+      let cursor = '0';
+      do {
+        const [next, keys] = await inspector.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await inspector.del(...keys);
+      } while (cursor !== '0');
+      inspector.disconnect();
+    },
+  },
+  { skip: !url },
+);

@@ -1,0 +1,63 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { RunReader } from '../service/run-reader.ts';
+import { ApiError } from './api-error.ts';
+import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
+
+/** How often a followed run's new spans are looked for in the store. */
+export const FOLLOW_POLL_MS = 100;
+
+export interface RunEventsOptions {
+  readonly reader: RunReader;
+  readonly runId: string;
+  readonly sessionId: string;
+  /** `Last-Event-ID`: the span seq the client last saw; absent replays from the first. */
+  readonly lastEventId: string | undefined;
+  readonly pollMs?: number;
+}
+
+/**
+ * `GET /v1/runs/:id/events`: a run's stream resumed on ANY replica (issue 11
+ * section 2). Spans are the record (each is stored before any client sees it,
+ * RunRecorder), so this replays the stored spans after `Last-Event-ID` — ids are
+ * span seqs, the same ids `POST /v1/runs` sends — then follows the store while
+ * the run is still running, and ends with `event: run` (the run's state, as
+ * `GET /v1/runs/:id` gives it). Nothing here needs the replica that runs it.
+ */
+export async function streamRunEvents(c: Context, o: RunEventsOptions): Promise<Response> {
+  const after = parseLastEventId(o.lastEventId);
+  // Looked up before the stream opens, so an unknown run is a 404, not a 200 with an error inside.
+  const first = await o.reader.get(o.runId, o.sessionId);
+  if (!first) throw new ApiError('not_found', `run ${o.runId} does not exist.`);
+  return streamSSE(c, async (stream) => {
+    const out = sseQueue(stream);
+    const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+    let sent = after;
+    let detail = first;
+    try {
+      for (;;) {
+        for (const span of detail.spans) {
+          if (span.seq <= sent) continue;
+          out.send('node', span, String(span.seq));
+          sent = span.seq;
+        }
+        if (detail.run.status !== 'running' || stream.aborted) break;
+        await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? FOLLOW_POLL_MS));
+        detail = (await o.reader.get(o.runId, o.sessionId)) ?? detail;
+      }
+      out.send('run', detail.run);
+    } finally {
+      clearInterval(heartbeat);
+      await out.flush();
+    }
+  });
+}
+
+/** A span seq, or 0 (from the start) for none; anything else is the client's mistake, said plainly. */
+function parseLastEventId(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 0;
+  if (!/^\d{1,9}$/.test(raw.trim())) {
+    throw new ApiError('invalid_request', `Last-Event-ID must be the id of an event this stream sent (a span number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`);
+  }
+  return Number(raw.trim());
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CacheEntry, CacheStore } from './cache-store.ts';
+
+/**
+ * The one contract every `CacheStore` must pass (STYLE rule 11), run against the
+ * in-memory store (`cache-store.test.ts`), the database store on PGlite and on a
+ * Postgres server (packages/store) and the Redis store (apps/agent). Replicas
+ * share a cache only through the store, so "another instance over the same
+ * backing sees the entry" is part of the contract, not an extra.
+ */
+export interface CacheStoreContractHarness {
+  /** A store over an empty backing (its own namespace prefix, schema or key prefix). */
+  create(): Promise<CacheStore>;
+  /**
+   * A second store over the SAME backing as the one `create` returned last — what
+   * another replica would open. Absent for a process-local store, which has none.
+   */
+  createReplica?(): Promise<CacheStore>;
+  /** Closes whatever `create` and `createReplica` opened. */
+  dispose?(): Promise<void>;
+}
+
+/** Float32-exact values: a vector is stored as real[] / from a Float32Array, and must read back equal. */
+const VECTOR = [0.5, -0.25, 0.125, Math.fround(0.1), 0, 1];
+
+function entry(overrides: Partial<CacheEntry> & Pick<CacheEntry, 'key'>): CacheEntry {
+  return {
+    namespace: 'corpus-v1\u241ftriage',
+    embedderId: 'hashing-256',
+    vector: VECTOR,
+    evidenceIds: ['runbook-db#pool', 'policy-change#approval'],
+    text: '{"claims":[{"text":"The pool ceiling is 100.","citations":["runbook-db#pool"]}]}',
+    createdAt: 1_773_489_600_123,
+    ...overrides,
+  };
+}
+
+/**
+ * Vectors compared as the cache reads them, float32 (`Float32Array.from` before
+ * cosine): a real[] column gives 0.1 back for the float32 nearest 0.1, and that
+ * is the same vector.
+ */
+const f32 = <E extends CacheEntry | undefined>(e: E): E => (e && e.vector ? { ...e, vector: e.vector.map(Math.fround) } : e);
+const byKey = (entries: readonly CacheEntry[]) => [...entries].map(f32).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+export function describeCacheStoreContract(name: string, harness: CacheStoreContractHarness, options: { skip?: boolean } = {}): void {
+  describe.skipIf(options.skip ?? false)(`CacheStore contract: ${name}`, () => {
+    let store: CacheStore;
+    beforeAll(async () => {
+      store = await harness.create();
+    });
+    afterAll(async () => {
+      await harness.dispose?.();
+    });
+
+    it('reads nothing for a key never written', async () => {
+      expect(await store.get('absent-key')).toBeUndefined();
+      expect(await store.scan('absent-namespace')).toEqual([]);
+    });
+
+    it('reads back exactly what was written: vector, evidence, text and time', async () => {
+      const written = entry({ key: 'k-roundtrip', text: 'line one\nline two — “quoted” ✓' });
+      await store.set(written);
+      expect(f32(await store.get('k-roundtrip'))).toEqual(f32(written));
+    });
+
+    it('holds an exact-match-only entry (no embedder, no vector, no evidence)', async () => {
+      const written = entry({ key: 'k-exact-only', embedderId: null, vector: null, evidenceIds: [] });
+      await store.set(written);
+      expect(f32(await store.get('k-exact-only'))).toEqual(f32(written));
+    });
+
+    it('a second write under one key replaces the first, in get and in scan', async () => {
+      const ns = 'replace\u241ftriage';
+      await store.set(entry({ key: 'k-replace', namespace: ns, text: 'first' }));
+      await store.set(entry({ key: 'k-replace', namespace: ns, text: 'second', createdAt: 1_773_489_700_000 }));
+      expect((await store.get('k-replace'))?.text).toBe('second');
+      const scanned = await store.scan(ns);
+      expect(scanned.map((e) => [e.key, e.text])).toEqual([['k-replace', 'second']]);
+    });
+
+    it('scans one namespace only: namespaces that share a prefix are not mixed', async () => {
+      await store.set(entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }));
+      await store.set(entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] }));
+      await store.set(entry({ key: 'k-ns-b', namespace: 'v9\u241ftriage-2' }));
+      await store.set(entry({ key: 'k-ns-c', namespace: 'v9\u241fchange' }));
+      const scanned = byKey(await store.scan('v9\u241ftriage'));
+      expect(scanned).toEqual(byKey([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]));
+      expect((await store.scan('v9\u241fchange')).map((e) => e.key)).toEqual(['k-ns-c']);
+    });
+
+    it('another instance over the same backing reads what this one wrote (a second replica)', async (context) => {
+      if (!harness.createReplica) {
+        context.skip();
+        return;
+      }
+      const replica = await harness.createReplica();
+      const written = entry({ key: 'k-replica', namespace: 'shared\u241ftriage' });
+      await store.set(written);
+      expect(f32(await replica.get('k-replica'))).toEqual(f32(written));
+      expect(byKey(await replica.scan('shared\u241ftriage'))).toEqual(byKey([written]));
+      // …and the other way round.
+      await replica.set(entry({ key: 'k-replica-2', namespace: 'shared\u241ftriage', text: 'from B' }));
+      expect((await store.get('k-replica-2'))?.text).toBe('from B');
+    });
+  });
+}

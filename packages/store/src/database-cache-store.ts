@@ -1,0 +1,101 @@
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models/cache-store';
+import type { Queryable } from './database.ts';
+import { floats, json } from './values.ts';
+
+/** The separator the engine's SemanticCache puts between corpus version and workload in a namespace. */
+const NAMESPACE_SEPARATOR = '\u241f';
+
+interface CacheStoreRow {
+  key: string;
+  namespace: string;
+  embedder_id: string | null;
+  embedding: number[] | null;
+  evidence_ids: string[];
+  response: unknown;
+  created_ms: number;
+}
+
+export interface DatabaseCacheStoreOptions {
+  /**
+   * Most entries one namespace scan returns, newest first (default 1000): the
+   * similarity search reads every candidate, so an unbounded table must not make
+   * each cache miss read all of it.
+   */
+  readonly scanLimit?: number;
+}
+
+/**
+ * The semantic cache's entries in the store's database (`cache_entry`), so every
+ * replica on one Postgres server answers a question another replica already
+ * paid for (issue 11 section 2). On embedded PGlite it is one process's cache
+ * that survives a restart.
+ *
+ * The columns `corpus_version`, `workload` and `prompt_hash` predate the
+ * engine's entry shape; they are filled from the namespace and key so an
+ * operator can still ask the table which corpus version an answer was for.
+ */
+export class DatabaseCacheStore implements CacheStore {
+  readonly #db: Queryable;
+  readonly #scanLimit: number;
+
+  constructor(db: Queryable, options: DatabaseCacheStoreOptions = {}) {
+    this.#db = db;
+    this.#scanLimit = options.scanLimit ?? 1000;
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const [row] = await this.#db.query<CacheStoreRow>(`select ${COLUMNS} from cache_entry where key = $1`, [key]);
+    return row ? entryOf(row) : undefined;
+  }
+
+  async set(entry: CacheEntry): Promise<void> {
+    const cut = entry.namespace.indexOf(NAMESPACE_SEPARATOR);
+    const corpusVersion = cut < 0 ? entry.namespace : entry.namespace.slice(0, cut);
+    const workload = cut < 0 ? '' : entry.namespace.slice(cut + NAMESPACE_SEPARATOR.length);
+    await this.#db.query(
+      `insert into cache_entry (key, namespace, corpus_version, workload, prompt_hash, embedder_id, embedding, evidence_ids, response, created_at)
+       values ($1, $2, $3, $4, $1, $5, $6::real[], $7::text[], $8::jsonb, $9)
+       on conflict (key) do update set namespace = excluded.namespace, corpus_version = excluded.corpus_version,
+         workload = excluded.workload, prompt_hash = excluded.prompt_hash, embedder_id = excluded.embedder_id,
+         embedding = excluded.embedding, evidence_ids = excluded.evidence_ids, response = excluded.response,
+         created_at = excluded.created_at`,
+      [
+        entry.key,
+        entry.namespace,
+        corpusVersion,
+        workload,
+        entry.embedderId,
+        entry.vector ? floats(entry.vector) : null,
+        [...entry.evidenceIds],
+        json(entry.text),
+        new Date(entry.createdAt),
+      ],
+    );
+  }
+
+  async scan(namespace: string): Promise<readonly CacheEntry[]> {
+    const rows = await this.#db.query<CacheStoreRow>(
+      `select ${COLUMNS} from cache_entry where namespace = $1 order by created_at desc, key limit $2`,
+      [namespace, this.#scanLimit],
+    );
+    return rows.flatMap((row) => entryOf(row) ?? []);
+  }
+}
+
+// created_at as whole epoch milliseconds in SQL: the adapters parse int8 and numeric differently (database.ts).
+const COLUMNS = `key, namespace, embedder_id, embedding, evidence_ids, response,
+  (extract(epoch from created_at) * 1000)::float8 as created_ms`;
+
+/** A row written by the older repository shape (a non-text response) is not an answer this cache can serve. */
+function entryOf(row: CacheStoreRow): CacheEntry | undefined {
+  if (typeof row.response !== 'string') return undefined;
+  return {
+    key: row.key,
+    namespace: row.namespace,
+    embedderId: row.embedder_id,
+    vector: row.embedding,
+    evidenceIds: row.evidence_ids,
+    text: row.response,
+    createdAt: Math.round(row.created_ms),
+  };
+}
