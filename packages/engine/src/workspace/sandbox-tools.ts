@@ -7,9 +7,10 @@ import { resolveWorkspacePath } from './workspace-path.ts';
  * literal, an argument's value, or an argument that names a workspace file
  * (resolved by resolveWorkspacePath, so `..` and absolute paths are refused
  * before anything runs — the jail is the second wall, not the only one).
- * An optional argument that was not given contributes nothing.
+ * A `flag` is passed when the boolean argument `when` is true. An optional
+ * argument that was not given contributes nothing.
  */
-export type ArgvPart = string | { readonly arg: string } | { readonly path: string };
+export type ArgvPart = string | { readonly arg: string } | { readonly path: string } | { readonly flag: string; readonly when: string };
 
 /**
  * What the engine knows of a sandboxed tool (seed #21): the same shape as the
@@ -39,6 +40,10 @@ export function sandboxArgv(spec: SandboxToolSpec, args: Record<string, unknown>
   for (const part of spec.invoke.argv) {
     if (typeof part === 'string') {
       argv.push(part);
+      continue;
+    }
+    if ('flag' in part) {
+      if (args[part.when] === true) argv.push(part.flag);
       continue;
     }
     const key = 'arg' in part ? part.arg : part.path;
