@@ -44,7 +44,7 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     const on = sandboxToolsOf(config);
     const offered = on.option && 'tools' in on.option ? on.option.tools.map((t) => t.name) : [];
     for (const t of TOOL_DECLARATIONS) {
-      out(`  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.split(/\. (?=[A-Z])/)[0]}`);
+      out(`  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`);
     }
     out(on.note);
     return 0;

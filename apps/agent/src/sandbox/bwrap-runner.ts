@@ -132,7 +132,11 @@ function systemArgs(): string[] {
  * still refused user namespaces (a locked-down container). The reason is what
  * start-up and `sandscope tools list` say when the sandboxed tools are not offered.
  */
-export function probeJail(bwrap = 'bwrap'): { ok: true } | { ok: false; reason: string } {
+export function probeJail(name = 'bwrap'): { ok: true; bwrap: string } | { ok: false; reason: string } {
+  const bwrap = locateBwrap(name);
+  if (bwrap === null) {
+    return { ok: false, reason: 'bubblewrap (bwrap) is not installed; install it (Debian: apt-get install bubblewrap) to turn the sandboxed tools on.' };
+  }
   const probe = spawnSync(bwrap, [...systemArgs(), '--', '/bin/sh', '-c', 'exit 0'], { encoding: 'utf8', timeout: 5_000, env: {} });
   if (probe.error && (probe.error as NodeJS.ErrnoException).code === 'ENOENT') {
     return { ok: false, reason: 'bubblewrap (bwrap) is not installed; install it (Debian: apt-get install bubblewrap) to turn the sandboxed tools on.' };
@@ -141,5 +145,19 @@ export function probeJail(bwrap = 'bwrap'): { ok: true } | { ok: false; reason: 
     const why = (probe.stderr?.trim() || probe.error?.message || `exit ${probe.status}`).split('\n')[0];
     return { ok: false, reason: `bwrap cannot make a jail on this machine (${why}); user namespaces may be disabled.` };
   }
-  return { ok: true };
+  return { ok: true, bwrap };
+}
+
+/**
+ * bwrap's absolute path, looked up on the agent's PATH (or taken as given when
+ * it names a path). Looked up here rather than by spawn: the jail is started
+ * with an empty environment, and execvp would then search a default path the
+ * operator never set — a bwrap they removed from PATH would still be used.
+ */
+export function locateBwrap(name = 'bwrap'): string | null {
+  if (name.includes('/')) return existsSync(name) ? name : null;
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
 }

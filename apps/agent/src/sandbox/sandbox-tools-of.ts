@@ -38,7 +38,8 @@ export function sandboxToolsOf(config: AgentConfig, options: { bwrap?: string; m
   const tools = wanted.filter((t) => !missing.includes(t.name));
   const unbuilt = missing.length === 0 ? '' : ` Not built, so not offered: ${missing.join(', ')} — run \`npx sandscope tools build\` (TOOLS_DIR=${config.tools.dir}).`;
   if (tools.length === 0) return { option: { unavailable: `no package is built in ${config.tools.dir}; run \`npx sandscope tools build\`.` }, note: `sandboxed tools: NOT OFFERED —${unbuilt}` };
-  const runner = new BwrapRunner({ toolsDir: config.tools.dir, ...(options.bwrap ? { bwrap: options.bwrap } : {}), maxOutputChars: options.maxOutputChars ?? config.workspace.readFileMaxChars });
+  // The bwrap the probe found is the one every run uses.
+  const runner = new BwrapRunner({ toolsDir: config.tools.dir, bwrap: jail.bwrap, maxOutputChars: options.maxOutputChars ?? config.workspace.readFileMaxChars });
   return {
     option: { runner, tools },
     note: `sandboxed tools: ${tools.map((t) => t.name).join(', ')} (bubblewrap jail, no network, /.tools read-only from ${config.tools.dir}).${unbuilt}`,
