@@ -21,7 +21,7 @@ export const DEFAULT_SANDBOX_TIMEOUT_MS = 10_000;
 
 /**
  * The jail (seed #21), with bubblewrap: every namespace unshared (no network —
- * not even loopback to the host —, its own pids, ipc, uts), the host's /usr
+ * not even loopback to the host —, its own pids, ipc, uts), no capabilities, the host's /usr
  * read-only for the loader, libc and /bin/sh, TOOLS_DIR read-only at /.tools,
  * the agent's Node read-only at /.runtime/node for script tools, a private
  * /tmp for caches, and the investigation's files materialised into a fresh
@@ -116,7 +116,9 @@ export function jailArgs(toolsDir: string, workspace: string): string[] {
 
 /** Every namespace unshared, and the host's /usr read-only (the loader, libc, /bin/sh). */
 function systemArgs(): string[] {
-  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--ro-bind', '/usr', '/usr'];
+  // --cap-drop ALL: in its own user namespace the jailed process would otherwise hold every capability there, and
+  // `mount -o remount,bind,rw /.tools` then succeeds and writes through to the shared TOOLS_DIR (seen, and tested).
+  const args = ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--clearenv', '--ro-bind', '/usr', '/usr'];
   // Merged-/usr hosts (Debian 12) have /bin, /lib… as links into /usr; older ones have real directories.
   for (const top of ['/bin', '/sbin', '/lib', '/lib64', '/lib32']) {
     if (!existsSync(top)) continue;

@@ -59,7 +59,11 @@ describe.skipIf(!jail.ok)('the sandboxed tools in the bubblewrap jail (seed #21)
 
   it('cannot write under /.tools; the workspace (cwd and HOME) and /tmp are writable', async () => {
     const before = readFileSync(join(toolsDir, 'jq', 'run'), 'utf8');
-    const out = await sh('(echo pwned > /.tools/jq/run) 2>/dev/null; a=$?; touch /.tools/new; b=$?; [ $a -ne 0 ] && [ $b -ne 0 ] && echo "both refused"; pwd; echo "$HOME"; touch note /tmp/cache && echo writable');
+    // A remount first: with capabilities in its user namespace, the jail could make /.tools writable again.
+    const out = await sh(
+      'mount -o remount,bind,rw /.tools 2>/dev/null; (echo pwned > /.tools/jq/run) 2>/dev/null; a=$?; touch /.tools/new; b=$?; ' +
+        '[ $a -ne 0 ] && [ $b -ne 0 ] && echo "both refused"; pwd; echo "$HOME"; touch note /tmp/cache && echo writable',
+    );
     expect(out.stdout.split('\n').slice(0, 4)).toEqual(['both refused', '/root', '/root', 'writable']);
     expect(out.stdout + out.stderr).toMatch(/touch: cannot touch '\/.tools\/new': Read-only file system/);
     expect(readFileSync(join(toolsDir, 'jq', 'run'), 'utf8')).toBe(before);
