@@ -69,6 +69,22 @@ describe.skipIf(!jail.ok)('the sandboxed tools in the bubblewrap jail (seed #21)
     expect(readFileSync(join(toolsDir, 'jq', 'run'), 'utf8')).toBe(before);
   });
 
+  it("cannot write the host's /usr either, even by remounting it", async () => {
+    const out = await sh('mount -o remount,bind,rw /usr 2>/dev/null; touch /usr/sandscope-probe 2>/dev/null && echo wrote || echo refused');
+    // Should the jail ever get through, leave the host as it was (then the assertion fails).
+    if (out.stdout.trim() !== 'refused') rmSync('/usr/sandscope-probe', { force: true });
+    expect(out.stdout.trim()).toBe('refused');
+  });
+
+  it('kills a run that outlives the time limit, and says so', async () => {
+    const quick = new BwrapRunner({ toolsDir, timeoutMs: 300 });
+    const started = Date.now();
+    const out = await quick.run({ argv: ['/bin/sh', '-c', 'sleep 5; echo late'], files: files() });
+    expect(out).toMatchObject({ exitCode: null, timedOut: true });
+    expect(out.stdout).toBe('');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   describe('the network', () => {
     let server: Server;
     let port = 0;
