@@ -51,8 +51,13 @@ export class BwrapRunner implements SandboxRunner {
         if (!path.ok) continue;
         const content = await request.files.read(path.path);
         if (content === null) continue;
-        mkdirSync(dirname(join(workspace, path.path)), { recursive: true });
-        writeFileSync(join(workspace, path.path), content);
+        try {
+          mkdirSync(dirname(join(workspace, path.path)), { recursive: true });
+          writeFileSync(join(workspace, path.path), content);
+        } catch {
+          // A name that is both a file and a folder ("a" and "a/b") cannot exist on disk; the later one is left out
+          // and the tool says it is missing — one odd name must not fail the whole turn.
+        }
       }
       return await this.#spawn([...jailArgs(this.#toolsDir, workspace), '--', ...request.argv]);
     } finally {
