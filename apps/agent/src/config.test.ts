@@ -42,6 +42,7 @@ describe('loadConfig defaults', () => {
       adjudication: 'offline',
       workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
       embed: { baseURL: undefined, model: 'text-embedding-3-small', timeoutMs: 60_000, numRetries: 2, batchSize: 64 },
+      tools: { dir: '.sandscope/tools', template: undefined },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -84,6 +85,8 @@ describe('loadConfig defaults', () => {
         KB_EMBED_TIMEOUT: '2.5',
         KB_EMBED_NUM_RETRIES: '0',
         KB_EMBED_BATCH_SIZE: '16',
+        TOOLS_DIR: '/opt/sandscope-tools',
+        TOOLS_TEMPLATE: 'apps/agent/tools/templates/log-tools.json',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -108,6 +111,7 @@ describe('loadConfig defaults', () => {
       adjudication: 'model',
       workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
       embed: { baseURL: 'http://127.0.0.1:8080/v1', model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
+      tools: { dir: '/opt/sandscope-tools', template: 'apps/agent/tools/templates/log-tools.json' },
     });
   });
 

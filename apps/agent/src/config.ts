@@ -90,6 +90,14 @@ export interface AgentConfig {
    * KB_EMBED_TIMEOUT (seconds, per attempt at a batch), KB_EMBED_NUM_RETRIES
    * (per batch) and KB_EMBED_BATCH_SIZE (inputs per request).
    */
+  /**
+   * Seed #21, the sandboxed tools: TOOLS_DIR is where `sandscope tools build`
+   * puts the prebuilt packages (default `<SANDSCOPE_DATA_DIR>/tools`), bound
+   * read-only at `/.tools` in the jail; TOOLS_TEMPLATE is the template file that
+   * turns tools on (e.g. apps/agent/tools/templates/log-tools.json). Unset, no
+   * sandboxed tool is offered: running programs over a person's files is opted into.
+   */
+  readonly tools: { readonly dir: string; readonly template: string | undefined };
   readonly embed: {
     readonly baseURL: string | undefined;
     readonly model: string;
@@ -377,6 +385,8 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         'Set it to an OpenAI-compatible API root such as https://api.openai.com/v1, or unset it to keep the hashing embedder.',
       ),
       KB_EMBED_MODEL: textVar('KB_EMBED_MODEL'),
+      TOOLS_DIR: textVar('TOOLS_DIR'),
+      TOOLS_TEMPLATE: textVar('TOOLS_TEMPLATE'),
       KB_EMBED_TIMEOUT: envVar<number>({
         name: 'KB_EMBED_TIMEOUT',
         parse: (raw) => {
@@ -486,6 +496,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           fileMaxBytes: env.INVESTIGATION_FILE_MAX_BYTES ?? CONFIG_DEFAULTS.investigationFileMaxBytes,
           maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
         },
+        tools: { dir: env.TOOLS_DIR ?? join(dataDir, 'tools'), template: env.TOOLS_TEMPLATE },
         embed: {
           baseURL: env.KB_EMBED_BASE_URL,
           model: env.KB_EMBED_MODEL ?? CONFIG_DEFAULTS.embedModel,

@@ -8,6 +8,7 @@ import { feedbackCommand } from './feedback-command.ts';
 import { questionsCommand } from './questions-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { startCommand } from './start-command.ts';
+import { toolsCommand } from './tools-command.ts';
 
 const HELP = `sandscope — an evidence-gated, cited on-call assistant
 
@@ -38,6 +39,9 @@ Usage:
                               | add ID FILE... | ask ID "message" [--json]
                                                          multi-turn investigations over an incident's files
                                                          (offline planner; answers cite file:line or passages)
+  npx sandscope tools build | list                       build the sandboxed tools' packages into TOOLS_DIR (once);
+                                                         list them, built or not, offered or not, and whether a
+                                                         bubblewrap jail can be made here (TOOLS_TEMPLATE turns them on)
   npx sandscope help                                     this text
 `;
 
@@ -54,6 +58,7 @@ const COMMANDS: Record<string, Command> = {
   questions: questionsCommand,
   serve: serveCommand,
   start: startCommand,
+  tools: toolsCommand,
   help: async () => {
     process.stdout.write(HELP);
     return 0;

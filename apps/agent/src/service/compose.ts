@@ -31,6 +31,7 @@ import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
 import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
 import { FeedbackService } from './feedback-service.ts';
 import { InvestigationService } from './investigation-service.ts';
+import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { checkHealth, type HealthReport } from './health.ts';
 import { ServiceMetrics } from './metrics.ts';
 import { RunReader } from './run-reader.ts';
@@ -116,6 +117,10 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     startup.push(scrub(line));
     log(line);
   };
+
+  // Seed #21: a wrong TOOLS_TEMPLATE stops start-up here, before the store opens; a missing jail is said, and no tool is offered.
+  const sandboxTools = sandboxToolsOf(config);
+  say(sandboxTools.note);
 
   // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
@@ -221,6 +226,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
         models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub },
         ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
+        ...(sandboxTools.option ? { sandbox: sandboxTools.option } : {}),
       }),
       limiter: ready,
       metrics,

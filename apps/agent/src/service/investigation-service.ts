@@ -5,6 +5,7 @@ import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/
 import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
 import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
 import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
+import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-tools';
 import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
 import {
   appendInvestigationMessage,
@@ -83,14 +84,17 @@ export class InvestigationService {
   readonly #kb: KnowledgeBase;
   readonly #models: InvestigationModels | undefined;
   readonly #embedder: Embedder | undefined;
+  readonly #sandbox: SandboxToolsOption | undefined;
   readonly settings: InvestigationSettings;
 
   /**
    * Without `models` (or with only the offline model among them) every turn is
    * the offline planner's. `embedder` is the remote embedder (KB_EMBED_BASE_URL,
-   * seed #15); without it uploads call no embedding service.
+   * seed #15); without it uploads call no embedding service. `sandbox` is the
+   * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are.
    */
-  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder }) {
+  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder; sandbox?: SandboxToolsOption }) {
+    this.#sandbox = options.sandbox;
     this.#db = options.db;
     this.#kb = options.kb;
     this.#models = options.models;
@@ -191,6 +195,7 @@ export class InvestigationService {
         files: new StoreWorkspaceFiles(this.#db, id),
         kb: this.#kb,
         caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
+        ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
       });
       const models = this.#models;
       const turn: TurnOutcome = await answerTurn({

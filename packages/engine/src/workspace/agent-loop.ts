@@ -9,7 +9,7 @@ import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
-import { type ToolCallRecord, type ToolOutcome, WORKSPACE_TOOL_NAMES, WORKSPACE_TOOLS, type WorkspaceToolbox } from './tools.ts';
+import { type ToolCallRecord, type ToolOutcome, type WorkspaceToolbox } from './tools.ts';
 
 /** INVESTIGATION_MAX_STEPS when the caller sets none: room to list, search, read a few windows and answer. */
 export const DEFAULT_INVESTIGATION_MAX_STEPS = 8;
@@ -214,8 +214,9 @@ async function providerLoop(
  */
 export function workspaceToolSet(toolbox: WorkspaceToolbox): ToolSet {
   const tools: ToolSet = {};
-  for (const name of WORKSPACE_TOOL_NAMES) {
-    const spec = WORKSPACE_TOOLS[name];
+  // The toolbox's own list: the workspace tools and the sandboxed ones turned on (seed #21), declared the same way.
+  for (const spec of toolbox.tools()) {
+    const name = spec.name;
     tools[name] = tool({
       description: spec.description,
       inputSchema: jsonSchema<Record<string, unknown>>(z.toJSONSchema(spec.parameters) as Parameters<typeof jsonSchema>[0]),

@@ -5,6 +5,8 @@ import { searchFiles, type SearchFilesResult } from './search-files.ts';
 import { searchRunbooks, type SearchRunbooksResult } from './search-runbooks.ts';
 import type { WorkspaceFileInfo, WorkspaceFiles } from './workspace-files.ts';
 import { resolveWorkspacePath } from './workspace-path.ts';
+import type { SandboxRunner, SandboxRunResult } from './sandbox-runner.ts';
+import { sandboxArgv, type SandboxToolSpec, type SandboxToolsOption } from './sandbox-tools.ts';
 
 /**
  * The workspace's tools, declared as data (name, description, parameters): the
@@ -48,6 +50,8 @@ export type ToolOutcome =
   | { readonly ok: true; readonly tool: 'read_file'; readonly text: string; readonly window: ReadFileWindow }
   | { readonly ok: true; readonly tool: 'search_files'; readonly text: string; readonly search: SearchFilesResult }
   | { readonly ok: true; readonly tool: 'search_runbooks'; readonly text: string; readonly runbooks: SearchRunbooksResult }
+  /** A sandboxed tool (seed #21) that ran and exited 0; `name` is the tool's own name (jq, log_summary). */
+  | { readonly ok: true; readonly tool: 'sandbox'; readonly name: string; readonly text: string; readonly run: SandboxRunResult }
   /** A refused call (bad arguments, a path outside the workspace, no such file): a value the agent reads and corrects, not an exception. */
   | { readonly ok: false; readonly tool: string; readonly text: string };
 
@@ -68,6 +72,15 @@ export interface WorkspaceToolboxOptions {
    * and a streamed turn sends each call as an event.
    */
   readonly onCall?: (record: ToolCallRecord, outcome: ToolOutcome) => void;
+  /** Seed #21: the sandboxed tools turned on for this workspace, or why none are offered. Absent: none, silently (tests, one-shot callers). */
+  readonly sandbox?: SandboxToolsOption;
+}
+
+/** A tool as a model is shown it: the workspace tools, then the sandboxed ones turned on. */
+export interface ToolDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodObject;
 }
 
 /** The tools over one investigation's files, recording every call in order. */
@@ -77,8 +90,10 @@ export class WorkspaceToolbox {
   readonly #kb: KnowledgeBase;
   readonly #caps: ReadFileCaps;
   readonly #listeners: ((record: ToolCallRecord, outcome: ToolOutcome) => void)[] = [];
+  readonly #sandbox: SandboxToolsOption | undefined;
 
   constructor(options: WorkspaceToolboxOptions) {
+    this.#sandbox = options.sandbox;
     this.#files = options.files;
     this.#kb = options.kb;
     this.#caps = options.caps ?? DEFAULT_READ_FILE_CAPS;
@@ -90,6 +105,18 @@ export class WorkspaceToolbox {
     this.#listeners.push(listener);
   }
 
+  /** Every tool this toolbox offers, as the provider loop declares them to a model. */
+  tools(): ToolDescription[] {
+    const own = WORKSPACE_TOOL_NAMES.map((name) => ({ name, description: WORKSPACE_TOOLS[name].description, parameters: WORKSPACE_TOOLS[name].parameters }));
+    const sandboxed = this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : [];
+    return [...own, ...sandboxed];
+  }
+
+  /** Why no sandboxed tool is offered (no jail here), or null when they are (or none were asked for). */
+  sandboxUnavailable(): string | null {
+    return this.#sandbox && 'unavailable' in this.#sandbox ? this.#sandbox.unavailable : null;
+  }
+
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
     const outcome = await this.#run(tool, args);
     const record = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok };
@@ -99,14 +126,16 @@ export class WorkspaceToolbox {
   }
 
   async #run(tool: string, args: unknown): Promise<ToolOutcome> {
-    if (!(tool in WORKSPACE_TOOLS)) return refused(tool, `there is no tool "${tool}"; the tools are ${WORKSPACE_TOOL_NAMES.join(', ')}.`);
-    const parsed = WORKSPACE_TOOLS[tool as WorkspaceToolName].parameters.safeParse(args);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the arguments';
-      return refused(tool, `${tool}: ${where} ${issue?.message ?? 'are invalid'}.`);
+    const sandboxed = this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.find((t) => t.name === tool) : undefined;
+    if (sandboxed && this.#sandbox && 'runner' in this.#sandbox) return this.#runSandboxed(sandboxed, this.#sandbox.runner, args);
+    if (!(tool in WORKSPACE_TOOLS)) {
+      const names = this.tools().map((t) => t.name).join(', ');
+      const why = this.sandboxUnavailable();
+      return refused(tool, `there is no tool "${tool}"; the tools are ${names}.${why ? ` Sandboxed tools are not offered here: ${why}` : ''}`);
     }
-    const a = parsed.data as Record<string, unknown>;
+    const parsed = parseArgs(tool, WORKSPACE_TOOLS[tool as WorkspaceToolName].parameters, args);
+    if (!parsed.ok) return parsed.outcome;
+    const a = parsed.args;
     switch (tool as WorkspaceToolName) {
       case 'list_files': {
         const files = await this.#files.list();
@@ -149,6 +178,34 @@ export class WorkspaceToolbox {
       }
     }
   }
+
+  /**
+   * A sandboxed call: arguments checked against the declaration, paths
+   * resolved inside the workspace, then the runner's jail. A non-zero exit is
+   * the tool's refusal (a bad jq filter, say): a value the agent reads and
+   * corrects, with the tool's own stderr.
+   */
+  async #runSandboxed(spec: SandboxToolSpec, runner: SandboxRunner, args: unknown): Promise<ToolOutcome> {
+    const parsed = parseArgs(spec.name, spec.parameters, args);
+    if (!parsed.ok) return parsed.outcome;
+    const argv = sandboxArgv(spec, parsed.args);
+    if (!argv.ok) return refused(spec.name, `${spec.name}: ${argv.reason}.`);
+    const run = await runner.run({ argv: argv.argv, files: this.#files });
+    const cut = run.truncated ? '\n[output cut at the sandbox output cap; narrow the query]' : '';
+    if (run.timedOut) return refused(spec.name, `${spec.name}: stopped after the sandbox time limit; narrow the query.`);
+    if (run.exitCode !== 0) {
+      return refused(spec.name, `${spec.name} failed (exit ${run.exitCode ?? 'killed'}): ${run.stderr.trim() || run.stdout.trim() || 'no output'}${cut}`);
+    }
+    return { ok: true, tool: 'sandbox', name: spec.name, text: `${run.stdout.trimEnd() || '(no output)'}${cut}`, run };
+  }
+}
+
+function parseArgs(tool: string, schema: z.ZodObject, args: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; outcome: ToolOutcome } {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the arguments';
+  return { ok: false, outcome: refused(tool, `${tool}: ${where} ${issue?.message ?? 'are invalid'}.`) };
 }
 
 function refused(tool: string, text: string): ToolOutcome {

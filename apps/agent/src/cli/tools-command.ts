@@ -1,0 +1,53 @@
+import { loadConfig } from '../config.ts';
+import { probeJail } from '../sandbox/bwrap-runner.ts';
+import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
+import { TOOL_DECLARATIONS } from '../sandbox/tool-declarations.ts';
+import { buildTools, isBuilt, ToolBuildError } from '../sandbox/tools-build.ts';
+import { UserError } from '../user-error.ts';
+import { parseCommandArgs } from './args.ts';
+
+const USAGE = 'Usage: npx sandscope tools build | list';
+
+/**
+ * `sandscope tools build` builds every declared tool's package once into
+ * TOOLS_DIR (the jail sees it read-only at /.tools); `sandscope tools list`
+ * says, per tool, whether it is built and turned on, and — plainly — whether
+ * this machine can jail it at all (seed #21).
+ */
+export async function toolsCommand(argv: string[]): Promise<number> {
+  const { positionals } = parseCommandArgs('tools', argv, {});
+  const [sub] = positionals;
+  const parsed = loadConfig(process.env);
+  if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
+  const config = parsed.config;
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (sub === 'build') {
+    let built;
+    try {
+      built = buildTools(config.tools.dir, TOOL_DECLARATIONS);
+    } catch (error) {
+      if (error instanceof ToolBuildError) throw new UserError(error.message);
+      const e = error as NodeJS.ErrnoException;
+      if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOTDIR') throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir} (${e.code}); point TOOLS_DIR at a writable directory.`);
+      throw error;
+    }
+    for (const t of built) out(`built ${t.name} (${t.files} files) in ${t.dir}`);
+    const jail = probeJail();
+    if (!jail.ok) out(`note: ${jail.reason} Until then the tools are built but not offered.`);
+    return 0;
+  }
+  if (sub === 'list') {
+    const jail = probeJail();
+    out(`jail: ${jail.ok ? 'bubblewrap works here' : `NONE — ${jail.reason} The sandboxed tools are not offered; nothing runs unjailed.`}`);
+    out(`TOOLS_DIR: ${config.tools.dir}`);
+    out(`TOOLS_TEMPLATE: ${config.tools.template ?? '(unset: no sandboxed tool is turned on)'}`);
+    const on = sandboxToolsOf(config);
+    const offered = on.option && 'tools' in on.option ? on.option.tools.map((t) => t.name) : [];
+    for (const t of TOOL_DECLARATIONS) {
+      out(`  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`);
+    }
+    out(on.note);
+    return 0;
+  }
+  throw new UserError(sub ? `unknown subcommand "${sub}". ${USAGE}` : `name a subcommand. ${USAGE}`);
+}
