@@ -32,6 +32,9 @@ export async function cleanUp(): Promise<void> {
 }
 
 // A pen test stopped by the runner's timeout (SIGTERM) or Ctrl-C still stops its children and removes its files.
+// So does one whose reader went away (`… | head`): a write to the closed pipe must not kill it before its
+// cleanup, which once left an agent running with no parent.
+process.stdout.on('error', () => {});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void cleanUp().finally(() => process.exit(130));

@@ -20,7 +20,7 @@ import { runCheck } from '../lib/report.ts';
 import { concretePath, PUBLIC_ROUTES, type Route, routeName, routeTable } from '../lib/routes.ts';
 import { startAgent } from '../lib/service.ts';
 
-const TIMING_ROUNDS = Number(process.env.SECURITY_AUTH_ROUNDS ?? 12);
+const TIMING_ROUNDS = Number(process.env.SECURITY_AUTH_ROUNDS ?? 6);
 
 type Mode = 'none' | 'wrong' | 'near-miss' | 'malformed' | 'cookie-only' | 'right';
 

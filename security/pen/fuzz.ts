@@ -21,7 +21,7 @@ import { startAgent } from '../lib/service.ts';
 
 const SEED = Number(process.env.SECURITY_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Random bodies per route that takes one, on top of the fixed hostile set. */
-const RANDOM_BODIES = Number(process.env.SECURITY_FUZZ_RANDOM ?? 12);
+const RANDOM_BODIES = Number(process.env.SECURITY_FUZZ_RANDOM ?? 8);
 const FILE_MAX_BYTES = 65_536;
 
 /** mulberry32: small, seeded, good enough to pick attacks reproducibly. */

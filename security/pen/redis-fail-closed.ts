@@ -17,7 +17,7 @@ import { closedPort, onExit, startAgent } from '../lib/service.ts';
 
 /** The routes that pass the limiter (app.ts: `limited`). Each must still be in the table, or this list is stale. */
 const SPENDING_ROUTES = new Set(['POST /v1/runs', 'POST /v1/runs/:id/approve', 'POST /v1/investigations/:id/turns']);
-const ROUNDS = Number(process.env.SECURITY_REDIS_ROUNDS ?? 60);
+const ROUNDS = Number(process.env.SECURITY_REDIS_ROUNDS ?? 30);
 const QUESTION = JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' });
 
 await runCheck('fail closed: Redis unreachable', async (t) => {

@@ -1,0 +1,13 @@
+/**
+ * Pen tests that fail on this branch because the defect they prove is being
+ * fixed elsewhere, by step id, with the defect that makes them fail. The runner
+ * still runs each one and prints its findings, but reports it as KNOWN FAILING
+ * instead of failing the run — and fails the run the day it passes, so the entry
+ * is removed when the fix merges rather than left to hide the next regression
+ * (the way vitest's `it.fails` treats a test that starts passing).
+ */
+export const KNOWN_FAILING: Readonly<Record<string, string>> = {
+  'daily-ceiling': 'issue 12 defect 1 (tokens charged at the end of a run, not reserved at admission); fix on branch limits-budget',
+  'run-budget': 'issue 12 defect 6 (a run bills past RUN_BUDGET_USD when a provider reports more than the estimate, and answers anyway)',
+  'store-fail-closed': 'issue 12 defect 4 (database outage: 200 then `internal`, no 503 store_unavailable); fix on branch store-faults',
+};
