@@ -61,6 +61,9 @@ await runCheck('auth matrix (T-3)', async (t) => {
   const agent = await startAgent({ env: { RATE_LIMIT_MAX: '100000' } });
   t.line(`${routes.length} routes from the router's table (${routes.filter((r) => PUBLIC_ROUTES.has(routeName(r))).length} public by design)`);
   for (const name of PUBLIC_ROUTES) t.expect(routes.some((r) => routeName(r) === name), `public route ${name} is no longer in the table: update PUBLIC_ROUTES`);
+  // T-4/T-5: the corpus is loaded at start-up and nothing at runtime may change it.
+  const corpusWrites = routes.filter((r) => r.path.startsWith('/v1/corpus') && r.method !== 'GET');
+  t.expect(corpusWrites.length === 0, `the router's table has a route that writes the corpus: ${corpusWrites.map(routeName).join(', ')}`);
 
   const timings: Record<'none' | 'wrong' | 'near-miss', number[]> = { none: [], wrong: [], 'near-miss': [] };
   const check = (route: Route, mode: Mode, res: RawResponse) => {
