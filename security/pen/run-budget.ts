@@ -54,38 +54,48 @@ await runCheck('run budget against a provider reporting 20,000 prompt tokens (T-
   // request count between two runs is then exactly what one run sent.
   const questions = answerableQuestions();
   let measured = 0;
+  let asked = 0;
   const spends: number[] = [];
-  for (let i = 0; measured < RUNS && i < questions.length; i += 1) {
+  for (let i = 0; asked < RUNS && i < questions.length; i += 1) {
+    asked += 1;
     const before = stub.requests.length;
     const res = await send(agent.url, { method: 'POST', path: '/v1/runs', headers: json, body: JSON.stringify({ question: questions[i] }), timeoutMs: 120_000 });
     const calls = stub.requests.length - before;
     t.count(`status ${res.status}`);
-    if (calls === 0) continue; // refused by the gate or served from the cache: nothing was spent, nothing to measure
+    const events = safeSse(res.text);
+    const last = events.at(-1);
+    const result = events.find((e) => e.event === 'result')?.data as { terminal?: string; outcome?: unknown; reasons?: unknown; attempts?: unknown; spend?: { spentUsd?: number } } | undefined;
+    const errorCode = last?.event === 'error' ? (last.data as { error?: { code?: string } }).error?.code : undefined;
+    const ending = errorCode ? `error ${errorCode}` : `result ${result?.terminal}`;
+    // The guard remembers a provider that bills past the prompt it was sent and prices its next prompts by that:
+    // once one run has been over-billed, the next runs are refused before anything is sent (defect 6's fix).
+    const namesBudget = errorCode === 'budget_exceeded' || /budget/i.test(JSON.stringify([result?.terminal, result?.outcome, result?.reasons, result?.attempts]));
+    if (calls === 0) {
+      t.count(namesBudget ? 'not sent: refused, naming the budget' : 'not sent: the gate refused or the cache answered');
+      continue;
+    }
     measured += 1;
     t.count('requests');
     const billed = calls * CALL_USD;
     spends.push(billed);
-    const events = safeSse(res.text);
-    const last = events.at(-1);
-    const result = events.find((e) => e.event === 'result')?.data as { terminal?: string; outcome?: unknown; spend?: { spentUsd?: number } } | undefined;
-    const errorCode = last?.event === 'error' ? (last.data as { error?: { code?: string } }).error?.code : undefined;
-    const ending = errorCode ? `error ${errorCode}` : `result ${result?.terminal}`;
     t.count(`calls per run ${calls}`);
     t.count(`ending ${ending}`);
     if (billed > BUDGET_USD) t.count('over budget');
     const label = `run ${measured} ("${questions[i]!.slice(0, 50)}…")`;
     t.expect(billed <= BUDGET_USD + CALL_USD, `${label}: ${calls} calls billed $${billed.toFixed(2)}, more than the budget plus one call ($${(BUDGET_USD + CALL_USD).toFixed(2)}): a call was sent after the run was over budget`);
     if (billed > BUDGET_USD) {
-      const saysBudget = errorCode === 'budget_exceeded' || /budget/i.test(`${result?.terminal ?? ''} ${JSON.stringify(result?.outcome ?? '')}`);
-      t.expect(saysBudget, `${label}: billed $${billed.toFixed(2)} against $${BUDGET_USD} and ended with ${ending}, as if within budget (expected budget_exceeded)`);
+      t.expect(namesBudget, `${label}: billed $${billed.toFixed(2)} against $${BUDGET_USD} and ended with ${ending}, as if within budget (expected it to say the budget stopped it)`);
     }
     const books = result?.spend?.spentUsd;
     if (books !== undefined) t.expect(Math.abs(books - billed) < 1e-6, `${label}: the agent's books say $${books} spent, the provider billed $${billed.toFixed(4)}`);
   }
-  t.expect(measured >= Math.min(RUNS, 5), `only ${measured} run(s) reached the provider: too few to measure`);
+  t.expect(asked >= Math.min(RUNS, 5), `only ${asked} question(s) asked: too few to measure`);
+  // Across every run, at most one call is billed past the budget: the one that taught the guard this provider over-bills.
+  const total = spends.reduce((a, b) => a + b, 0);
+  t.expect(total <= BUDGET_USD + CALL_USD + 1e-9, `${measured} run(s) reached the provider and were billed $${total.toFixed(2)} in all: more than one call past the budget`);
   const sorted = [...spends].sort((a, b) => a - b);
   t.line(`requests ${[...t.counts].filter(([k]) => k.startsWith('status ')).reduce((n, [, v]) => n + v, 0)}: ${t.summary('status ')}`);
-  t.line(`runs measured ${measured}; over budget ${t.counts.get('over budget') ?? 0}; ${t.summary('calls per run ')} (calls per run); endings ${t.summary('ending ')}`);
+  t.line(`runs asked ${asked}; reached the provider ${measured}; not sent: ${t.summary('not sent: ')}; over budget ${t.counts.get('over budget') ?? 0}; ${t.summary('calls per run ')} (calls per run); endings ${t.summary('ending ')}`);
   t.line(`billed per run: min $${(sorted[0] ?? 0).toFixed(2)}, median $${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(2)}, max $${(sorted.at(-1) ?? 0).toFixed(2)}; total $${spends.reduce((a, b) => a + b, 0).toFixed(2)} against ${measured} × $${BUDGET_USD}`);
   await agent.stop();
 });
