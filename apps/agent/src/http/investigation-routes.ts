@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { ApiError } from './api-error.ts';
-import { readJsonBody } from './request-body.ts';
+import { readBoundedBytes, readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
@@ -60,7 +60,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
 
   app.get('/:id/files', async (c) => c.json({ files: await investigations.listFiles(c.req.param('id')) }));
   app.put('/:id/files/:path{.+}', async (c) => {
-    const bytes = await readBytes(c.req.raw, investigations.settings.fileMaxBytes);
+    const bytes = await readBoundedBytes(c.req.raw, investigations.settings.fileMaxBytes, { noun: 'file', setting: 'INVESTIGATION_FILE_MAX_BYTES' });
     return c.json({ file: await investigations.addFile(c.req.param('id'), c.req.param('path'), bytes) }, 201);
   });
   app.get('/:id/files/:path{.+}', async (c) => c.json({ file: await investigations.readFile(c.req.param('id'), c.req.param('path')) }));
@@ -85,26 +85,3 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   return app;
 }
 
-/** A raw body of at most `limit` bytes, enforced as it streams (as readJsonBody does for JSON). */
-async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
-    throw new ApiError('payload_too_large', `The file is ${declared} bytes; the limit is ${limit} (INVESTIGATION_FILE_MAX_BYTES).`);
-  }
-  const pieces: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        throw new ApiError('payload_too_large', `The file is over the limit of ${limit} bytes (INVESTIGATION_FILE_MAX_BYTES).`);
-      }
-      pieces.push(value);
-    }
-  }
-  return Buffer.concat(pieces, total);
-}
