@@ -48,6 +48,8 @@ export interface Trained {
   readonly adjudicatedFit: ReturnType<typeof fitAdjudicatedBands>;
   /** Names of the groups it was trained on (the leakage check reads this). */
   readonly trainedOn: readonly string[];
+  /** Each training question rated by stages fitted without its group: what the bands were chosen on. */
+  readonly outOfGroup: readonly Scored[];
 }
 
 /**
@@ -80,5 +82,6 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
     bandFit,
     adjudicatedFit,
     trainedOn: groups.map((g) => g.name),
+    outOfGroup,
   };
 }
