@@ -53,6 +53,8 @@ interface StoreFigures {
   readonly statementsPerRun: number;
   readonly commitsPerRun: number;
   readonly runsPerSecond: number;
+  /** CPU time of the whole process (service and autocannon's thread) per completed run: less swayed by other work on the machine than the wall clock. */
+  readonly cpuMsPerRun?: number;
   readonly p50Ms: number;
   readonly p90Ms: number;
   readonly p99Ms: number;
@@ -140,6 +142,7 @@ Run one after another, that is ${fmt(1000 / f.recordedMs, 0)} recorded runs/s, b
 | measure | value | target | met |
 |---|---|---|---|
 | runs/s (2xx responses ÷ duration) | ${fmt(f.runsPerSecond)} | ≥ ${target.runsPerSecond} | ${metThroughput ? 'yes' : 'no'} |
+| CPU per completed run (the whole process: service, its PGlite if embedded, autocannon's thread) | ${f.cpuMsPerRun === undefined ? 'not measured' : `${fmt(f.cpuMsPerRun, 2)} ms`} | | |
 | latency p50 (whole streamed run) | ${f.p50Ms} ms | | |
 | latency p99 | ${f.p99Ms} ms | ${target.p99Ms === null ? '' : `≤ ${target.p99Ms} ms`} | ${target.p99Ms === null ? '' : metP99 ? 'yes' : 'no'} |
 | latency p90 / max | ${f.p90Ms} / ${f.maxMs} ms | | |
@@ -320,8 +323,10 @@ const before = await runsByStatus();
 say(`throughput: ${CONNECTIONS} connections for ${DURATION_S} s…`);
 // The profiler's clock (V8's, monotonic, µs) is hrtime's, so the marks select this phase's samples from a --cpu-prof profile.
 const phaseStartUs = Number(process.hrtime.bigint() / 1000n);
+const cpuAtStart = process.cpuUsage();
 const load = await autocannon({ url: open.url, connections: CONNECTIONS, duration: DURATION_S, timeout: 30, workers: 1, requests });
 const phaseEndUs = Number(process.hrtime.bigint() / 1000n);
+const cpuUsed = process.cpuUsage(cpuAtStart);
 const after = await runsByStatus();
 await open.close(5_000);
 const completed = (after.completed ?? 0) - (before.completed ?? 0);
@@ -363,6 +368,7 @@ const figures: StoreFigures = {
   statementsPerRun: recordCount.statements / SEQUENTIAL_RUNS,
   commitsPerRun: recordCount.commits / SEQUENTIAL_RUNS,
   runsPerSecond: runsPerS,
+  cpuMsPerRun: (cpuUsed.user + cpuUsed.system) / 1000 / Math.max(1, completed),
   p50Ms: load.latency.p50,
   p90Ms: load.latency.p90,
   p99Ms: load.latency.p99,
@@ -397,7 +403,8 @@ say(report);
 say(`written to ${OUT} and ${RECORD}`);
 if (JSON_OUT) {
   const { runsPerSecond, p50Ms, p99Ms, store: kind, connections, loadAverageAtStart: la1, loadAverageAtEnd: la2 } = figures;
-  console.log(JSON.stringify({ runsPerSecond: Math.round(runsPerSecond * 10) / 10, p50Ms, p99Ms, store: kind, connections, loadAverage: { atStart: la1, atEnd: la2 } }));
+  const cpuMsPerRun = figures.cpuMsPerRun === undefined ? undefined : Math.round(figures.cpuMsPerRun * 100) / 100;
+  console.log(JSON.stringify({ runsPerSecond: Math.round(runsPerSecond * 10) / 10, p50Ms, p99Ms, store: kind, connections, cpuMsPerRun, loadAverage: { atStart: la1, atEnd: la2 } }));
 }
 process.exitCode = limiterHeld ? 0 : 1;
 });
