@@ -150,7 +150,7 @@ function render(record: ProfileRecord): string {
       sections.push(`## ${label} — ${store}
 
 - Date: ${s.date}, commit ${s.commit}; 1-minute load average ${fmt(s.loadAverage)} at the end
-- Throughput phase under the profiler: ${s.runs} runs completed, ${fmt(s.runsPerSecondProfiled, 1)} runs/s (the profiler slows it; docs/LOAD.md has the unprofiled figures)
+- Throughput phase under the profiler: ${s.runs} runs completed, ${fmt(s.runsPerSecondProfiled, 1)} runs/s under the profiler (docs/LOAD.md has unprofiled figures; on a shared machine the load varies between runs more than the profiler costs)
 - Main thread sampled for ${fmt(s.sampledMs, 0)} ms: ${fmt(perRun(s.sampledMs))} ms per completed run, idle included
 
 ### Self time by where the code lives

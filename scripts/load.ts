@@ -143,6 +143,7 @@ Run one after another, that is ${fmt(1000 / f.recordedMs, 0)} recorded runs/s, b
 |---|---|---|---|
 | runs/s (2xx responses ÷ duration) | ${fmt(f.runsPerSecond)} | ≥ ${target.runsPerSecond} | ${metThroughput ? 'yes' : 'no'} |
 | CPU per completed run (the whole process: service, its PGlite if embedded, autocannon's thread) | ${f.cpuMsPerRun === undefined ? 'not measured' : `${fmt(f.cpuMsPerRun, 2)} ms`} | | |
+| so, what one whole core would carry at that CPU per run (1000 ÷ it; the Postgres server's own CPU not counted) | ${f.cpuMsPerRun === undefined ? 'not measured' : `${fmt(1000 / f.cpuMsPerRun, 0)} runs/s`} | | |
 | latency p50 (whole streamed run) | ${f.p50Ms} ms | | |
 | latency p99 | ${f.p99Ms} ms | ${target.p99Ms === null ? '' : `≤ ${target.p99Ms} ms`} | ${target.p99Ms === null ? '' : metP99 ? 'yes' : 'no'} |
 | latency p90 / max | ${f.p90Ms} / ${f.maxMs} ms | | |
