@@ -7,6 +7,7 @@ import { searchSimilarChunks } from './chunk-similarity.ts';
 import { saveClaims } from './citation-repository.ts';
 import { describeFeedbackContract } from './contract-feedback.ts';
 import { describeInvestigationContract } from './contract-investigation.ts';
+import { describeRecordBatchContract } from './contract-record-batch.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -491,6 +492,8 @@ export function describeStoreContract(
     describeFeedbackContract(() => ({ db, newRun }));
 
     describeInvestigationContract(() => ({ db }));
+
+    describeRecordBatchContract(() => ({ db, newRun }));
 
     describe('sessions, ledger, evaluations and cache', () => {
       it('sessions are created on first touch and scope memory', async () => {

@@ -1,6 +1,6 @@
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import type { NodeEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
-import { appendSpan, type Database, recordProviderEvent, recordSpend } from '@sandscope/store';
+import type { NodeEvent, ProviderRunEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
+import { appendRunEvents, type Database, type SpanInput, type SpendKind } from '@sandscope/store';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { liveProviderEventView, type NodeEventView, nodeEventView, type ProviderEventView, providerEventRow } from './run-views.ts';
@@ -24,45 +24,59 @@ export interface RunRecorderOptions {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** One event waiting for the next flush, in the order the run emitted it. */
+type Pending = { readonly type: 'node'; readonly span: SpanInput } | { readonly type: 'provider'; readonly event: ProviderRunEvent };
+
 /**
  * Writes one run's events to the store as they happen: node events as spans
  * (through the allowlisting span exporter, T-16), router events as
  * `provider_event` rows, spend-guard reservations and settlements as ledger
- * lines. Each write is its own committed statement, so a kill -9 mid-run loses
- * nothing already written.
+ * lines.
  *
- * The graph's event sink is synchronous and must not throw, so writes go onto
- * one queue per run, in order; `drain()` waits for the queue and reports the
- * first write that failed. An event is forwarded to the caller only after it is
- * stored, and in its stored (allowlisted) form: what a client watched live is
- * exactly what the record says.
+ * ADR-0004: writes are batched per flush. Whatever the run emits in one turn of
+ * the event loop is appended by ONE statement (appendRunEvents) on the next
+ * turn — or, if a flush is already writing, as soon as it is done — instead of
+ * a committed statement per event, which cost more than the graph itself. A
+ * kill -9 loses at most the events of the flush in progress, none of which any
+ * client has seen:
+ *
+ * an event is forwarded to the caller only after the flush holding it is
+ * committed, and in its stored (allowlisted) form, so what a client watched
+ * live is exactly what the record says (run-recorder.test.ts checks it against
+ * what is committed at each forward). The graph's event sink is synchronous and
+ * must not throw, so failures surface from `drain()`, which waits for every
+ * event so far to be written and reports the first write that failed.
  */
 export class RunRecorder {
   readonly nodeEvents: NodeEventView[] = [];
   readonly providerEvents: ProviderEventView[] = [];
   readonly #options: RunRecorderOptions;
   readonly #exporter: SpanExporter;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #scrub: SecretScrubber;
+  #pending: Pending[] = [];
+  #spend: { kind: SpendKind; usd: number; provider: string | null }[] = [];
+  #flushing: Promise<void> | null = null;
+  #scheduled = false;
   #failure: { error: unknown } | undefined;
 
   constructor(options: RunRecorderOptions) {
     this.#options = options;
-    const { db, runId } = options;
-    const scrub = options.scrub ?? ((text: string) => text);
+    this.#scrub = options.scrub ?? ((text: string) => text);
     this.#exporter = createSpanExporter({
       allow: options.allow,
+      // Called synchronously by export(): the span joins the pending flush in the order the run emitted it.
       sink: async (span) => {
-        const stored = await appendSpan(db, runId, {
-          node: span.name,
-          kind: span.endMs === undefined ? 'start' : 'end',
-          durationMs: span.endMs === undefined ? null : round3(span.endMs - span.startMs),
-          // Defect 3: a draft or an error can carry a secret into a node's outputs; it is scrubbed before the row exists.
-          attributes: scrubDeep({ ...span.attributes }, scrub),
-          at: new Date(span.endMs ?? span.startMs),
+        this.#pending.push({
+          type: 'node',
+          span: {
+            node: span.name,
+            kind: span.endMs === undefined ? 'start' : 'end',
+            durationMs: span.endMs === undefined ? null : round3(span.endMs - span.startMs),
+            // Defect 3: a draft or an error can carry a secret into a node's outputs; it is scrubbed before the row exists.
+            attributes: scrubDeep({ ...span.attributes }, this.#scrub),
+            at: new Date(span.endMs ?? span.startMs),
+          },
         });
-        const view = nodeEventView(runId, stored);
-        this.nodeEvents.push(view);
-        this.#forward({ type: 'node', data: view });
       },
     });
   }
@@ -73,32 +87,28 @@ export class RunRecorder {
     switch (event.type) {
       case 'node':
         if (event.kind === 'end' && event.durationMs !== undefined) metrics.nodeDuration(event.node, event.durationMs);
-        this.#enqueue(() => this.#exporter.export(spanOf(event)));
+        void this.#exporter.export(spanOf(event)).catch((error: unknown) => {
+          this.#failure ??= { error };
+        });
+        this.#schedule();
         return;
       case 'provider':
         metrics.providerEvent(event.provider, event.kind);
-        this.#enqueue(async () => {
-          // Defect 3: the router already allowlists provider text; the configured secrets are scrubbed here too, whatever the router was given.
-          const scrubbed = event.message === undefined || !this.#options.scrub ? event : { ...event, message: this.#options.scrub(event.message) };
-          const seq = await recordProviderEvent(this.#options.db, this.#options.runId, providerEventRow(scrubbed));
-          const view = liveProviderEventView(this.#options.runId, seq, scrubbed);
-          this.providerEvents.push(view);
-          this.#forward({ type: 'provider', data: view });
-        });
+        // Defect 3: the router already allowlists provider text; the configured secrets are scrubbed here too, whatever the router was given.
+        this.#pending.push({ type: 'provider', event: event.message === undefined || !this.#options.scrub ? event : { ...event, message: this.#options.scrub(event.message) } });
+        this.#schedule();
         return;
       case 'spend': {
         const spend = event.event;
-        const { db, runId } = this.#options;
         if (spend.kind === 'reserved') {
-          this.#enqueue(() => recordSpend(db, { runId, kind: 'reserve', usd: spend.usd, provider: spend.pricedAgainst ?? null }));
+          this.#spend.push({ kind: 'reserve', usd: spend.usd, provider: spend.pricedAgainst ?? null });
         } else if (spend.kind === 'settled') {
           metrics.spend(spend.actualUsd);
-          this.#enqueue(async () => {
-            await recordSpend(db, { runId, kind: 'settle', usd: spend.actualUsd, provider: spend.provider ?? null });
-            await recordSpend(db, { runId, kind: 'release', usd: spend.reservedUsd, provider: spend.provider ?? null });
-          });
+          this.#spend.push({ kind: 'settle', usd: spend.actualUsd, provider: spend.provider ?? null });
+          this.#spend.push({ kind: 'release', usd: spend.reservedUsd, provider: spend.provider ?? null });
         }
         // A refusal books nothing: no call was made (the attempt records it).
+        this.#schedule();
         return;
       }
       case 'cache':
@@ -112,16 +122,66 @@ export class RunRecorder {
     for (const event of events) this.sink(event);
   }
 
-  /** Waits for every write so far; throws the first one that failed. */
+  /** Waits for every event so far to be written; throws the first write that failed. */
   async drain(): Promise<void> {
-    await this.#queue;
+    for (;;) {
+      if (this.#flushing) await this.#flushing;
+      else if (this.#hasPending()) this.#flushing = this.#flush();
+      else break;
+    }
     if (this.#failure) throw this.#failure.error;
   }
 
-  #enqueue(write: () => Promise<void>): void {
-    this.#queue = this.#queue.then(write).catch((error: unknown) => {
-      this.#failure ??= { error };
+  #hasPending(): boolean {
+    return this.#pending.length > 0 || this.#spend.length > 0;
+  }
+
+  /** The next turn of the event loop flushes: what the run emits until then is one statement. */
+  #schedule(): void {
+    if (this.#scheduled || this.#flushing) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (!this.#flushing && this.#hasPending()) this.#flushing = this.#flush();
     });
+  }
+
+  /** Appends what is pending, one statement per batch, until nothing is; forwards each batch once it is committed. */
+  async #flush(): Promise<void> {
+    const { db, runId } = this.#options;
+    try {
+      while (this.#hasPending()) {
+        const batch = this.#pending;
+        const spend = this.#spend;
+        this.#pending = [];
+        this.#spend = [];
+        const spans = batch.flatMap((p) => (p.type === 'node' ? [p.span] : []));
+        const providers = batch.flatMap((p) => (p.type === 'provider' ? [p.event] : []));
+        let stored: Awaited<ReturnType<typeof appendRunEvents>>;
+        try {
+          stored = await appendRunEvents(db, runId, { spans, providerEvents: providers.map(providerEventRow), spend });
+        } catch (error) {
+          // Not forwarded: the client must never see what the record lacks.
+          this.#failure ??= { error };
+          continue;
+        }
+        let s = 0;
+        let p = 0;
+        for (const item of batch) {
+          if (item.type === 'node') {
+            const view = nodeEventView(runId, stored.spans[s++]!);
+            this.nodeEvents.push(view);
+            this.#forward({ type: 'node', data: view });
+          } else {
+            const view = liveProviderEventView(runId, stored.providerEventSeqs[p++]!, item.event);
+            this.providerEvents.push(view);
+            this.#forward({ type: 'provider', data: view });
+          }
+        }
+      }
+    } finally {
+      this.#flushing = null;
+    }
   }
 
   #forward(event: RunStreamEvent): void {

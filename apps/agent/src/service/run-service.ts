@@ -4,13 +4,13 @@ import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
 import {
   claimApproval,
+  completeRun,
   createRun,
   type Database,
   finishRun,
   getApproval,
   getRunRecord,
   type OwnerLease,
-  saveClaims,
   StoreError,
 } from '@sandscope/store';
 import type { ServiceMetrics } from './metrics.ts';
@@ -85,9 +85,9 @@ export function tokensOf(result: Pick<RunResult, 'attempts'>): { tokensIn: numbe
 
 /**
  * Runs questions through the graph and keeps the record of each: the run row is
- * created FIRST, every event is written as it happens (RunRecorder), and the
- * claims, with a citation row per passage (a foreign key to the chunk), and the
- * outcome are written before the result is returned. A run that throws is
+ * created FIRST, every event is written as it happens (RunRecorder, a flush at
+ * a time), and the claims, with a citation row per passage (a foreign key to the
+ * chunk), and the outcome are written together before the result is returned. A run that throws is
  * finished as `failed` — or, cut short by a database outage, `interrupted` once
  * the database is back — never left `running` by a live process.
  */
@@ -240,23 +240,27 @@ export class RunService {
     }
   }
 
+  /** The outcome and the claims' citations in one statement (ADR-0004): never a completed run missing its citations. */
   async #complete(view: RunResultView): Promise<void> {
     const { db, metrics } = this.#o;
-    if (view.claims.length > 0) await saveClaims(db, view.runId, view.claims);
     const tokens = tokensOf(view);
-    await finishRun(db, view.runId, {
-      status: 'completed',
-      terminal: view.terminal,
-      verdict: view.verdict,
-      band: view.band,
-      score: view.score,
-      answer: view.answer,
-      risk: view.risk,
-      result: view,
-      costUsd: view.spend.spentUsd,
-      tokensIn: tokens.tokensIn,
-      tokensOut: tokens.tokensOut,
-    });
+    await completeRun(
+      db,
+      view.runId,
+      {
+        terminal: view.terminal,
+        verdict: view.verdict,
+        band: view.band,
+        score: view.score,
+        answer: view.answer,
+        risk: view.risk,
+        result: view,
+        costUsd: view.spend.spentUsd,
+        tokensIn: tokens.tokensIn,
+        tokensOut: tokens.tokensOut,
+      },
+      view.claims,
+    );
     metrics.runFinished(view.verdict, view.terminal);
   }
 

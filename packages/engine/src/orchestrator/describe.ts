@@ -4,16 +4,17 @@ import { isTerminalNode, NODE_FILES, type NodeId } from './graph-shape.ts';
 import { WORKLOADS } from './workloads.ts';
 
 export interface GraphDescription {
-  /** Every node of the compiled graph, LangGraph's `__start__`/`__end__` included (file null). */
+  /** Every node of the graph as it runs, `__start__`/`__end__` included (file null). */
   readonly nodes: readonly { readonly id: string; readonly terminal: boolean; readonly file: string | null }[];
   readonly edges: readonly { readonly from: string; readonly to: string; readonly conditional: boolean }[];
-  /** LangGraph's own drawing of the compiled graph (offline; no network). */
+  /** The graph drawn as Mermaid, in the layout LangGraph drew before the runner replaced it (ADR-0004). */
   readonly mermaid: string;
 }
 
 /**
- * The graph as compiled — read back from LangGraph, not from the builder code —
- * so the picture on the website and the structure test see what actually runs.
+ * The graph as built — read back from the runner's own table (`getGraph()`),
+ * the one it walks on every run — so the picture on the website and the
+ * structure test see what actually runs.
  * `file` is the repo path implementing each node; the website links boxes to it.
  */
 export function graphDescription(graph: CompiledRunGraph = drawingGraph()): GraphDescription {

@@ -7,8 +7,9 @@ import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
 import { corpusKnowledgeBase, REPO_ROOT } from './testing/corpus-fixture.ts';
 
 /**
- * The graph's shape, read from the COMPILED graph (`getGraph()`), never from
- * the builder code: reading the builder only proves what the author intended
+ * The graph's shape, read from the graph AS IT RUNS (`getGraph()` of the
+ * runner, which walks the same table on every run — ADR-0004), never from the
+ * builder code: reading the builder only proves what the author intended
  * (seed §Four). The expected sets are written out here by hand on purpose.
  */
 const WORK_NODES = ['classify', 'retrieve', 'assess_evidence', 'adjudicate', 'hypothesise', 'verify', 'propose_action', 'risk_gate'];
@@ -50,7 +51,7 @@ function compiled() {
 }
 
 describe('the compiled orchestration graph', () => {
-  it('has exactly the 12 nodes, plus LangGraph’s __start__ and __end__', () => {
+  it('has exactly the 12 nodes, plus __start__ and __end__', () => {
     expect(compiled().nodes).toEqual([...WORK_NODES, ...TERMINALS, '__start__', '__end__'].sort());
   });
 
@@ -81,7 +82,7 @@ describe('the compiled orchestration graph', () => {
     expect([...reached]).toEqual(['__end__']);
   });
 
-  it('describes itself from the compiled graph: nodes with files that exist, edges, and Mermaid', () => {
+  it('describes itself from the graph as it runs: nodes with files that exist, edges, and Mermaid', () => {
     const d = orchestrator.describe();
     expect(d.nodes.map((n) => n.id).sort()).toEqual(compiled().nodes);
     expect(d.nodes.filter((n) => n.terminal).map((n) => n.id).sort()).toEqual([...TERMINALS].sort());

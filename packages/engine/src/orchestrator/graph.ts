@@ -1,5 +1,4 @@
 import type { AdjudicationMode } from '../answerability/model.ts';
-import { END, type LangGraphRunnableConfig, START, StateGraph } from '@langchain/langgraph';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
 import type { TraceRecorder } from './events.ts';
@@ -16,7 +15,8 @@ import { riskGate } from './nodes/risk-gate.ts';
 import { awaitApproval, emit, escalate, refuse } from './nodes/terminals.ts';
 import { verify } from './nodes/verify.ts';
 import { RISK_THRESHOLD } from './risk-scorer.ts';
-import { type RunState, RunStateAnnotation } from './state.ts';
+import { type DeclaredGraph, END, GraphRunner } from './graph-runner.ts';
+import { reduceRunState, type RunState, type RunUpdate } from './state.ts';
 import type { WorkloadDefinition } from './workloads.ts';
 
 /** Draft attempts before a run escalates: the first try and two corrections. */
@@ -30,28 +30,16 @@ export interface GraphDependencies {
   readonly adjudication?: AdjudicationMode;
 }
 
-/** What each invocation brings: its own model stack and its own trace (config.configurable). */
+/** What each invocation brings: its own model stack and its own trace. */
 export interface RunScope {
   readonly model: RunModel;
   readonly trace: TraceRecorder;
 }
 
-const RUN_SCOPE_KEY = 'sandscopeRun';
-
-export function runScopeConfig(scope: RunScope): LangGraphRunnableConfig {
-  return { configurable: { [RUN_SCOPE_KEY]: scope } };
-}
-
-function runScopeOf(config: LangGraphRunnableConfig): RunScope {
-  const scope = config.configurable?.[RUN_SCOPE_KEY] as RunScope | undefined;
-  if (!scope) throw new Error('the run graph was invoked without a run scope; use Orchestrator.run()');
-  return scope;
-}
-
 /** Wraps a node in the one tracing every node gets: `start`, then `end` with its key outputs and duration. */
 function traced(spec: NodeSpec, deps: GraphDependencies) {
-  return async (state: RunState, config: LangGraphRunnableConfig) => {
-    const { model, trace } = runScopeOf(config);
+  return async (state: RunState, scope: RunScope): Promise<RunUpdate> => {
+    const { model, trace } = scope;
     const ctx: NodeContext = { kb: deps.kb, workloads: deps.workloads, maxAttempts: deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS, adjudication: deps.adjudication ?? 'offline', model, trace };
     trace.current = spec.id;
     trace.node(spec.id, 'start', {});
@@ -116,47 +104,43 @@ const NODE_SPECS: readonly NodeSpec[] = [
 ];
 
 /**
- * The one orchestration graph (seed §Four). Twelve nodes, every workload:
+ * The one orchestration graph (seed §Four), declared as data. Twelve nodes, every workload:
  *
  *   classify → retrieve → assess_evidence ⟨refuse | adjudicate | hypothesise⟩
  *   adjudicate ⟨hypothesise (flagged partial) | refuse⟩
  *   hypothesise → verify ⟨hypothesise (with feedback) | escalate | propose_action⟩
  *   propose_action → risk_gate ⟨await_approval | emit⟩
  *
- * The four terminals go to END and nowhere else. Built once per knowledge base;
- * each run brings its own model and trace through `config.configurable`.
+ * The four terminals go to END and nowhere else. This table is what runs (the
+ * GraphRunner walks it) and what is drawn and tested (`getGraph()`), so the two
+ * cannot disagree.
  */
-export function buildRunGraph(deps: GraphDependencies) {
-  const maxAttempts = deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS;
-  const byId = new Map<NodeId, NodeSpec>(NODE_SPECS.map((s) => [s.id, s]));
-  const node = (id: NodeId) => traced(byId.get(id)!, deps);
-  return new StateGraph(RunStateAnnotation)
-    .addNode('classify', node('classify'))
-    .addNode('retrieve', node('retrieve'))
-    .addNode('assess_evidence', node('assess_evidence'))
-    .addNode('adjudicate', node('adjudicate'))
-    .addNode('hypothesise', node('hypothesise'))
-    .addNode('verify', node('verify'))
-    .addNode('propose_action', node('propose_action'))
-    .addNode('risk_gate', node('risk_gate'))
-    .addNode('refuse', node('refuse'))
-    .addNode('escalate', node('escalate'))
-    .addNode('await_approval', node('await_approval'))
-    .addNode('emit', node('emit'))
-    .addEdge(START, 'classify')
-    .addEdge('classify', 'retrieve')
-    .addEdge('retrieve', 'assess_evidence')
-    .addConditionalEdges('assess_evidence', afterAssessment, ['refuse', 'adjudicate', 'hypothesise'])
-    .addConditionalEdges('adjudicate', afterAdjudication, ['hypothesise', 'refuse'])
-    .addEdge('hypothesise', 'verify')
-    .addConditionalEdges('verify', afterVerification(maxAttempts), ['hypothesise', 'escalate', 'propose_action'])
-    .addEdge('propose_action', 'risk_gate')
-    .addConditionalEdges('risk_gate', afterRiskGate, ['await_approval', 'emit'])
-    .addEdge('refuse', END)
-    .addEdge('escalate', END)
-    .addEdge('await_approval', END)
-    .addEdge('emit', END)
-    .compile({ name: 'sandscope-run' });
+export function runGraphDeclaration(maxAttempts: number = MAX_DRAFT_ATTEMPTS): DeclaredGraph<RunState, NodeId> {
+  return {
+    name: 'sandscope-run',
+    start: 'classify',
+    nodes: NODE_SPECS.map((s) => s.id),
+    exits: {
+      classify: { kind: 'edge', to: 'retrieve' },
+      retrieve: { kind: 'edge', to: 'assess_evidence' },
+      assess_evidence: { kind: 'branch', route: afterAssessment, targets: ['refuse', 'adjudicate', 'hypothesise'] },
+      adjudicate: { kind: 'branch', route: afterAdjudication, targets: ['hypothesise', 'refuse'] },
+      hypothesise: { kind: 'edge', to: 'verify' },
+      verify: { kind: 'branch', route: afterVerification(maxAttempts), targets: ['hypothesise', 'escalate', 'propose_action'] },
+      propose_action: { kind: 'edge', to: 'risk_gate' },
+      risk_gate: { kind: 'branch', route: afterRiskGate, targets: ['await_approval', 'emit'] },
+      refuse: { kind: 'edge', to: END },
+      escalate: { kind: 'edge', to: END },
+      await_approval: { kind: 'edge', to: END },
+      emit: { kind: 'edge', to: END },
+    },
+  };
 }
 
-export type CompiledRunGraph = ReturnType<typeof buildRunGraph>;
+/** The graph, built once per knowledge base; each run brings its own model and trace (RunScope). */
+export function buildRunGraph(deps: GraphDependencies): CompiledRunGraph {
+  const run = Object.fromEntries(NODE_SPECS.map((spec) => [spec.id, traced(spec, deps)])) as Record<NodeId, (state: RunState, scope: RunScope) => Promise<RunUpdate>>;
+  return new GraphRunner(runGraphDeclaration(deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS), run, reduceRunState);
+}
+
+export type CompiledRunGraph = GraphRunner<RunState, RunUpdate, RunScope, NodeId>;

@@ -1,5 +1,5 @@
 export { Orchestrator, createOrchestrator, type OrchestratorOptions, type RunInput } from './orchestrator.ts';
-export { buildRunGraph, MAX_DRAFT_ATTEMPTS, afterAssessment, afterAdjudication, afterVerification, afterRiskGate, type CompiledRunGraph, type GraphDependencies } from './graph.ts';
+export { buildRunGraph, runGraphDeclaration, MAX_DRAFT_ATTEMPTS, afterAssessment, afterAdjudication, afterVerification, afterRiskGate, type CompiledRunGraph, type GraphDependencies } from './graph.ts';
 export { NODE_IDS, NODE_FILES, TERMINAL_NODES, isTerminalNode, type NodeId, type TerminalNode } from './graph-shape.ts';
 export { graphDescription, drawingGraph, type GraphDescription } from './describe.ts';
 export {

@@ -3,11 +3,14 @@ import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
 import { type GraphDescription, graphDescription } from './describe.ts';
 import { type Clock, type RunEventSink, TraceRecorder } from './events.ts';
-import { buildRunGraph, type CompiledRunGraph, MAX_DRAFT_ATTEMPTS, runScopeConfig } from './graph.ts';
+import { buildRunGraph, type CompiledRunGraph, MAX_DRAFT_ATTEMPTS } from './graph.ts';
 import type { RunModelFactory } from './model-factory.ts';
 import { type RunResult, toRunResult } from './run-result.ts';
-import type { RunState } from './state.ts';
+import { initialRunState } from './state.ts';
 import { DEFAULT_WORKLOAD, isWorkload, WORKLOADS, type WorkloadDefinition } from './workloads.ts';
+
+/** Node executions before a run is stopped as a routing loop (LangGraph's recursionLimit, kept): the longest real path is 14. */
+const RUN_STEP_LIMIT = 50;
 
 export interface OrchestratorOptions {
   readonly kb: KnowledgeBase;
@@ -71,10 +74,7 @@ export class Orchestrator {
     });
     const startedAt = this.clock();
     const t0 = performance.now();
-    const final = (await this.graph.invoke(
-      { runId, question: input.question, workload },
-      { ...runScopeConfig({ model, trace }), recursionLimit: 50 },
-    )) as RunState;
+    const final = await this.graph.invoke(initialRunState({ runId, question: input.question, workload }), { model, trace }, { stepLimit: RUN_STEP_LIMIT });
     const totalMs = Math.round((performance.now() - t0) * 1000) / 1000;
     return toRunResult(final, kb, { corpusVersion: kb.version, trace: trace.events, spend: model.spend(), startedAt, endedAt: this.clock(), totalMs });
   }

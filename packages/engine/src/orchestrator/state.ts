@@ -1,4 +1,3 @@
-import { Annotation } from '@langchain/langgraph';
 import type { Adjudication, Assessment, Decision } from '../answerability/decide.ts';
 import type { AnswerabilityFeatures } from '../answerability/features.ts';
 import type { Retrieval } from '../retrieval/hybrid-retriever.ts';
@@ -28,58 +27,77 @@ export interface Attempt {
   readonly cacheWriteToken?: string;
 }
 
-const append = <T>(current: readonly T[], update: readonly T[]): T[] => [...current, ...update];
-
 /**
  * The run's state. Nodes are functions of it that return only what they
- * changed (STYLE 4); list fields have append reducers so a node adds to the
- * record instead of rewriting it.
+ * changed (STYLE 4); list fields have append reducers (`reduceRunState`) so a
+ * node adds to the record instead of rewriting it. A field no node has set yet
+ * is absent, as it was under LangGraph's channels; the types describe it once set.
  */
-export const RunStateAnnotation = Annotation.Root({
-  runId: Annotation<string>,
-  question: Annotation<string>,
-  workload: Annotation<Workload>,
+export interface RunState {
+  readonly runId: string;
+  readonly question: string;
+  readonly workload: Workload;
   /** classify */
-  entities: Annotation<readonly string[]>,
-  services: Annotation<readonly string[]>,
+  readonly entities: readonly string[];
+  readonly services: readonly string[];
   /** retrieve */
-  query: Annotation<string>,
+  readonly query: string;
   /** What the QUESTION retrieves: the evidence gate's only input, so no workload can loosen it. */
-  retrieval: Annotation<Retrieval | null>,
+  readonly retrieval: Retrieval | null;
   /**
    * Passages only the workload's query found that name everything the question
    * is about: drafting context appended after the gate's evidence when the gate
    * lets the question through. Never read by the gate.
    */
-  context: Annotation<readonly Chunk[]>,
+  readonly context: readonly Chunk[];
   /** assess_evidence */
-  features: Annotation<AnswerabilityFeatures | null>,
-  assessment: Annotation<Assessment | null>,
+  readonly features: AnswerabilityFeatures | null;
+  readonly assessment: Assessment | null;
   /** The one answerability decision, taken once here; adjudicate applies its adjudication. */
-  decision: Annotation<Decision | null>,
+  readonly decision: Decision | null;
   /** adjudicate */
-  adjudication: Annotation<Adjudication | null>,
+  readonly adjudication: Adjudication | null;
   /** answered (sufficient), partial (adjudicated — stays flagged to the result), refused. */
-  verdict: Annotation<Verdict | null>,
-  reasons: Annotation<string[]>({ reducer: append, default: () => [] }),
+  readonly verdict: Verdict | null;
+  /** Appended. */
+  readonly reasons: string[];
   /** Passages the draft is written from, the carrier first. */
-  evidence: Annotation<readonly Chunk[]>,
-  /** hypothesise */
-  attempts: Annotation<Attempt[]>({ reducer: append, default: () => [] }),
-  draft: Annotation<readonly Claim[] | null>,
-  /** verify */
-  verifications: Annotation<Verification[]>({ reducer: append, default: () => [] }),
-  feedback: Annotation<readonly string[]>,
+  readonly evidence: readonly Chunk[];
+  /** hypothesise; appended. */
+  readonly attempts: Attempt[];
+  readonly draft: readonly Claim[] | null;
+  /** verify; appended. */
+  readonly verifications: Verification[];
+  readonly feedback: readonly string[];
   /** The verified draft: empty until verify passes. */
-  claims: Annotation<readonly Claim[]>,
+  readonly claims: readonly Claim[];
   /** propose_action */
-  action: Annotation<ProposedAction | null>,
+  readonly action: ProposedAction | null;
   /** risk_gate */
-  risk: Annotation<RiskAssessment | null>,
+  readonly risk: RiskAssessment | null;
   /** terminals */
-  terminal: Annotation<Terminal | null>,
-});
+  readonly terminal: Terminal | null;
+}
 
-export type RunState = typeof RunStateAnnotation.State;
 /** What a node returns: only the fields it changed. List fields are appended by their reducers. */
 export type RunUpdate = Partial<RunState>;
+
+/** The fields whose updates are appended, not replaced: the record of reasons, attempts and verifications. */
+const APPENDED = ['reasons', 'attempts', 'verifications'] as const satisfies readonly (keyof RunState)[];
+type AppendedField = (typeof APPENDED)[number];
+
+/** A run's state before its first node: the question, and empty lists for the appended fields. */
+export function initialRunState(input: Pick<RunState, 'runId' | 'question' | 'workload'>): RunState {
+  // The rest is absent until a node sets it (see RunState).
+  return { runId: input.runId, question: input.question, workload: input.workload, reasons: [], attempts: [], verifications: [] } as unknown as RunState;
+}
+
+/** Folds one node's update into the state: appended fields grow, the rest are replaced. Never mutates `state`. */
+export function reduceRunState(state: RunState, update: RunUpdate): RunState {
+  const next: Record<string, unknown> = { ...state, ...update };
+  for (const field of APPENDED) {
+    const added = update[field as AppendedField];
+    if (added !== undefined) next[field] = [...state[field], ...added];
+  }
+  return next as unknown as RunState;
+}
