@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       redisUrl: undefined,
       redisKeyPrefix: 'sandscope:',
       runBudgetUsd: 0.02,
+      dailySpendCeilingUsd: 10,
       rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
       runTokenBudget: 16_000,
       maxBodyBytes: 16_384,
@@ -65,6 +66,7 @@ describe('loadConfig defaults', () => {
         REDIS_URL: 'redis://127.0.0.1:6379/0',
         REDIS_KEY_PREFIX: 'team-a:',
         RUN_BUDGET_USD: '0.5',
+        DAILY_SPEND_CEILING_USD: '25',
         RATE_LIMIT_WINDOW_MS: '1000',
         RATE_LIMIT_MAX: '5',
         DAILY_TOKEN_CEILING: '42',
@@ -102,6 +104,7 @@ describe('loadConfig defaults', () => {
       redisUrl: 'redis://127.0.0.1:6379/0',
       redisKeyPrefix: 'team-a:',
       runBudgetUsd: 0.5,
+      dailySpendCeilingUsd: 25,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
       runTokenBudget: 40,
       maxBodyBytes: 8192,
@@ -133,6 +136,15 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   it('ADJUDICATOR that is neither offline nor model', () => {
     expect(failure({ ADJUDICATOR: 'gpt-4' })).toBe(
       'ADJUDICATOR must be offline or model (got "gpt-4"). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.',
+    );
+  });
+
+  it('DAILY_SPEND_CEILING_USD must be a positive amount, and at least one run budget', () => {
+    expect(failure({ DAILY_SPEND_CEILING_USD: '0' })).toBe(
+      'DAILY_SPEND_CEILING_USD must be a number greater than 0 (got "0"). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.',
+    );
+    expect(failure({ DAILY_SPEND_CEILING_USD: '0.01', RUN_BUDGET_USD: '0.02' })).toBe(
+      "RUN_BUDGET_USD (0.02) must not exceed DAILY_SPEND_CEILING_USD (0.01): each model call of a run is booked against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
     );
   });
 

@@ -39,6 +39,14 @@ export interface AgentConfig {
   readonly redisKeyPrefix: string;
   /** RUN_BUDGET_USD — spend ceiling per run, > 0 (default 0.02). */
   readonly runBudgetUsd: number;
+  /**
+   * DAILY_SPEND_CEILING_USD — what the whole deployment may spend on model
+   * calls per UTC day, > 0 (default 10). Every replica books each priced call
+   * against it on one ledger (Redis with REDIS_URL, else the database), so two
+   * replicas cannot each spend "what is left" (issue 11 section 2). Free calls
+   * (the offline model) book nothing.
+   */
+  readonly dailySpendCeilingUsd: number;
   /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
   readonly rateLimit: LimiterPolicy;
   /**
@@ -147,6 +155,7 @@ export const CONFIG_DEFAULTS = {
   dataDir: '.sandscope',
   redisKeyPrefix: 'sandscope:',
   runBudgetUsd: 0.02,
+  dailySpendCeilingUsd: 10,
   rateLimitWindowMs: 60_000,
   rateLimitMax: 30,
   dailyTokenCeiling: 200_000,
@@ -316,6 +325,18 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
               };
         },
       }),
+      DAILY_SPEND_CEILING_USD: envVar<number>({
+        name: 'DAILY_SPEND_CEILING_USD',
+        parse: (raw) => {
+          const value = Number(raw);
+          return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value) && value > 0
+            ? { ok: true, value }
+            : {
+                ok: false,
+                problem: `must be a number greater than 0 (got ${shown(raw, false)}). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.`,
+              };
+        },
+      }),
       RATE_LIMIT_WINDOW_MS: wholeNumber(
         'RATE_LIMIT_WINDOW_MS',
         1,
@@ -417,6 +438,17 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
         });
       }
+      const dailySpend = env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd;
+      const runBudget = env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd;
+      if (typeof dailySpend === 'number' && typeof runBudget === 'number' && runBudget > dailySpend) {
+        // One run's reservation comes out of the day's money: a run budget above it could never be booked.
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `RUN_BUDGET_USD (${runBudget}) must not exceed DAILY_SPEND_CEILING_USD (${dailySpend}): each model call of a run is booked ` +
+            "against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
+        });
+      }
       const ceiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
       if (typeof env.RUN_TOKEN_BUDGET === 'number' && typeof ceiling === 'number' && env.RUN_TOKEN_BUDGET > ceiling) {
         // Defect 1: a run reserves its budget from the daily ceiling, so a budget above the ceiling could never be reserved honestly.
@@ -478,6 +510,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         redisUrl: env.REDIS_URL,
         redisKeyPrefix: env.REDIS_KEY_PREFIX ?? CONFIG_DEFAULTS.redisKeyPrefix,
         runBudgetUsd: env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd,
+        dailySpendCeilingUsd: env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd,
         rateLimit: {
           windowMs: env.RATE_LIMIT_WINDOW_MS ?? CONFIG_DEFAULTS.rateLimitWindowMs,
           maxRequests: env.RATE_LIMIT_MAX ?? CONFIG_DEFAULTS.rateLimitMax,

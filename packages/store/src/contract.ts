@@ -41,6 +41,7 @@ export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
+  'spend_day', 'spend_hold',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */

@@ -13,9 +13,10 @@ import {
   type RouterCandidate,
   type SecretScrubber,
   SemanticCache,
+  type SpendLedger,
 } from '@sandscope/engine/models/index';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
-import { DatabaseCacheStore, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
@@ -24,6 +25,7 @@ import { wordNet } from '../wordnet.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
+import { RedisSpendLedger } from '../spend/redis-spend-ledger.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
 import { UserError } from '../user-error.ts';
@@ -60,6 +62,8 @@ export interface AgentServiceOptions {
   readonly limiter?: RateLimiter;
   /** Where the semantic cache keeps entries instead of the one REDIS_URL or the store selects (a test's in-memory or failing store). */
   readonly cacheStore?: CacheStore;
+  /** The daily spend ledger instead of the one REDIS_URL or the store selects (a test's failing ledger). */
+  readonly spendLedger?: SpendLedger;
   /** Wraps the orchestrator (a test injecting events); default: the orchestrator itself. */
   readonly executor?: (orchestrator: Orchestrator) => RunExecutor;
   readonly evaluationReport?: string;
@@ -77,6 +81,8 @@ export interface AgentService {
   /** The investigation workspace (issue 10). */
   readonly investigations: InvestigationService;
   readonly limiter: RateLimiter;
+  /** The deployment's daily spend ceiling, shared by every replica (DAILY_SPEND_CEILING_USD). */
+  readonly spendLedger: SpendLedger;
   readonly metrics: ServiceMetrics;
   readonly candidates: readonly RouterCandidate[];
   readonly providerHealth: ProviderHealth;
@@ -134,6 +140,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
   let cacheStore: { store: CacheStore; close(): Promise<void> } | undefined;
+  let spendLedger: { ledger: SpendLedger; close(): Promise<void> } | undefined;
   try {
     say(`database: ${store.db.description}`);
     say(
@@ -184,11 +191,22 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const providerHealth = new ProviderHealth();
     cacheStore = await cacheStoreFor(config, store, options.cacheStore, say, log);
     const cache = new SemanticCache({ store: cacheStore.store, embedder });
+    spendLedger = await spendLedgerFor(config, store, options.spendLedger, log);
+    const ledger = spendLedger.ledger;
     // Issue 12, defect 1: each run is held to the tokens the HTTP layer reserves for it (RUN_TOKEN_BUDGET).
-    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, runTokenBudget: config.runTokenBudget, scrub });
+    const models = stackModelFactory({
+      candidates,
+      health: providerHealth,
+      cache,
+      budgetUsd: config.runBudgetUsd,
+      runTokenBudget: config.runTokenBudget,
+      scrub,
+      ledger,
+    });
     say(
       `providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; ` +
-        `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run`,
+        `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run; ` +
+        `$${ledger.ceilingUsd} per UTC day for the deployment, booked in ${ledger.description}`,
     );
 
     const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
@@ -212,6 +230,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
     let closed = false;
     const openCache = cacheStore;
+    const openLedger = spendLedger;
     return {
       config,
       store,
@@ -224,11 +243,12 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         db: store.db,
         kb,
         settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
-        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub },
+        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub, ledger },
         ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
         ...(sandboxTools.option ? { sandbox: sandboxTools.option } : {}),
       }),
       limiter: ready,
+      spendLedger: ledger,
       metrics,
       candidates,
       providerHealth,
@@ -244,12 +264,14 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         closed = true;
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});
+        await openLedger.close().catch(() => {});
         if (ownsStore) await store.close();
       },
     };
   } catch (error) {
     await limiter?.close().catch(() => {});
     await cacheStore?.close().catch(() => {});
+    await spendLedger?.close().catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw error;
   }
@@ -353,4 +375,39 @@ async function cacheStoreFor(
       : 'semantic cache: database (embedded PGlite: this process only, kept across restarts)',
   );
   return { store: new DatabaseCacheStore(store.db), close: none };
+}
+
+/**
+ * Where the deployment's daily spend is booked (issue 11 section 2): REDIS_URL →
+ * Redis; else the store's database (a Postgres server every replica shares, or
+ * this process's PGlite). Never process memory on the service: a second replica
+ * would spend the same "remaining" money again. A Redis that is down at start-up
+ * does not stop the service; priced model calls are not made until it is back
+ * (fail closed), free ones are unaffected.
+ */
+async function spendLedgerFor(
+  config: ServeConfig,
+  store: Store,
+  injected: SpendLedger | undefined,
+  log: (line: string) => void,
+): Promise<{ ledger: SpendLedger; close(): Promise<void> }> {
+  const none = async () => {};
+  if (injected) return { ledger: injected, close: none };
+  const ceilingUsd = config.dailySpendCeilingUsd;
+  if (config.redisUrl) {
+    let reported = false;
+    const redis = new RedisSpendLedger({
+      url: config.redisUrl,
+      keyPrefix: `${config.redisKeyPrefix}spend:`,
+      ceilingUsd,
+      onConnectionError: (error) => {
+        if (reported) return;
+        reported = true;
+        log(`spend ledger: Redis connection failed (${error.message}); priced model calls are not made until it is reachable`);
+      },
+    });
+    await redis.ready().catch((error: unknown) => log(`spend ledger: ${error instanceof Error ? error.message : String(error)}`));
+    return { ledger: redis, close: () => redis.close() };
+  }
+  return { ledger: new DatabaseSpendLedger(store.db, { ceilingUsd }), close: none };
 }
