@@ -16,7 +16,7 @@ import {
   type SpendLedger,
 } from '@sandscope/engine/models/index';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
-import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
@@ -40,6 +40,9 @@ import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** How often a replica looks for runs left 'running' by a replica that stopped (their owner's lease gone). */
+export const RECOVERY_SWEEP_MS = 30_000;
 
 /** The repository's committed evaluation report, read when no eval_run row exists yet. */
 export const DEFAULT_EVALUATION_REPORT = resolve(import.meta.dirname, '../../../../docs/evaluation.json');
@@ -220,7 +223,17 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       log,
       scrub,
     });
-    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub });
+    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub, ownerId: store.lease.ownerId });
+    // Issue 11 section 2: a replica killed mid-run leaves runs 'running'; every live replica sweeps for them
+    // (those whose owner's lease is gone), so nobody has to read them or restart a replica to see them interrupted.
+    const sweep = setInterval(() => {
+      void markInterrupted(store.db, { ownerId: store.lease.ownerId })
+        .then((ids) => {
+          if (ids.length > 0) log(`recovery: ${ids.length} run(s) of a stopped replica marked interrupted`);
+        })
+        .catch(() => {});
+    }, RECOVERY_SWEEP_MS);
+    sweep.unref();
     const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
     const ready = limiter;
     const health = () =>
@@ -262,6 +275,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       async close() {
         if (closed) return;
         closed = true;
+        clearInterval(sweep);
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});
         await openLedger.close().catch(() => {});
