@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AdjudicationMode } from '@sandscope/engine';
@@ -106,6 +107,15 @@ export interface AgentConfig {
    * sandboxed tool is offered: running programs over a person's files is opted into.
    */
   readonly tools: { readonly dir: string; readonly template: string | undefined };
+  /**
+   * Telemetry for a fleet (issue 11 section 4). `replica` is SANDSCOPE_REPLICA
+   * (default: the host name, which is the pod's name on Kubernetes): the
+   * `replica` label on every /metrics series and the traces' service.instance.id.
+   * `otlpEndpoint` is OTEL_EXPORTER_OTLP_ENDPOINT, the collector's base URL
+   * (traces go to `<endpoint>/v1/traces` over OTLP/HTTP); unset, no span leaves
+   * the process. `serviceName` is OTEL_SERVICE_NAME (default `sandscope-agent`).
+   */
+  readonly telemetry: { readonly replica: string; readonly otlpEndpoint: string | undefined; readonly serviceName: string };
   readonly embed: {
     readonly baseURL: string | undefined;
     readonly model: string;
@@ -170,6 +180,7 @@ export const CONFIG_DEFAULTS = {
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
   investigationMaxSteps: 8,
+  otelServiceName: 'sandscope-agent',
   embedModel: 'text-embedding-3-small',
   embedTimeoutSeconds: 60,
   embedNumRetries: 2,
@@ -406,6 +417,34 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         'Set it to an OpenAI-compatible API root such as https://api.openai.com/v1, or unset it to keep the hashing embedder.',
       ),
       KB_EMBED_MODEL: textVar('KB_EMBED_MODEL'),
+      SANDSCOPE_REPLICA: envVar<string>({
+        name: 'SANDSCOPE_REPLICA',
+        parse: (raw) =>
+          /^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/.test(raw)
+            ? { ok: true, value: raw }
+            : {
+                ok: false,
+                problem: `must be 1 to 63 letters, digits, dots, colons, underscores or hyphens (got ${shown(raw, false)}). Set it to this replica's name, such as its pod name, or unset it to use the host name.`,
+              },
+      }),
+      OTEL_EXPORTER_OTLP_ENDPOINT: envVar<string>({
+        name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+        parse: (raw) => {
+          let protocol: string | undefined;
+          try {
+            protocol = new URL(raw).protocol;
+          } catch {
+            protocol = undefined;
+          }
+          return protocol === 'http:' || protocol === 'https:'
+            ? { ok: true, value: raw.replace(/\/+$/, '') }
+            : {
+                ok: false,
+                problem: `must be an http:// or https:// URL (got ${shown(raw, false)}). Set it to your OpenTelemetry collector's OTLP/HTTP base URL, such as http://otel-collector:4318, or unset it to export no traces.`,
+              };
+        },
+      }),
+      OTEL_SERVICE_NAME: textVar('OTEL_SERVICE_NAME'),
       TOOLS_DIR: textVar('TOOLS_DIR'),
       TOOLS_TEMPLATE: textVar('TOOLS_TEMPLATE'),
       KB_EMBED_TIMEOUT: envVar<number>({
@@ -530,6 +569,11 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
         },
         tools: { dir: env.TOOLS_DIR ?? join(dataDir, 'tools'), template: env.TOOLS_TEMPLATE },
+        telemetry: {
+          replica: env.SANDSCOPE_REPLICA ?? (hostname() || 'unnamed'),
+          otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+          serviceName: env.OTEL_SERVICE_NAME ?? CONFIG_DEFAULTS.otelServiceName,
+        },
         embed: {
           baseURL: env.KB_EMBED_BASE_URL,
           model: env.KB_EMBED_MODEL ?? CONFIG_DEFAULTS.embedModel,

@@ -36,6 +36,7 @@ import { InvestigationService } from './investigation-service.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { checkHealth, type HealthReport } from './health.ts';
 import { ServiceMetrics } from './metrics.ts';
+import { NO_RUN_TELEMETRY, otlpRunTelemetry, type RunTelemetry } from '../telemetry/otlp-tracing.ts';
 import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
 
@@ -144,6 +145,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   let limiter: RateLimiter | undefined;
   let cacheStore: { store: CacheStore; close(): Promise<void> } | undefined;
   let spendLedger: { ledger: SpendLedger; close(): Promise<void> } | undefined;
+  let telemetry: RunTelemetry | undefined;
   try {
     say(`database: ${store.db.description}`);
     say(
@@ -213,7 +215,12 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     );
 
     const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
-    const metrics = new ServiceMetrics();
+    const metrics = new ServiceMetrics({ replica: config.telemetry.replica });
+    // Issue 11 section 4: traces leave the process only when a collector is configured, and only what the allowlist keeps.
+    telemetry = config.telemetry.otlpEndpoint
+      ? otlpRunTelemetry({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName, replica: config.telemetry.replica })
+      : NO_RUN_TELEMETRY;
+    say(`telemetry: /metrics with replica="${config.telemetry.replica}"; traces ${telemetry.description}`);
     const runs = new RunService({
       db: store.db,
       lease: store.lease,
@@ -222,6 +229,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       metrics,
       log,
       scrub,
+      telemetry,
     });
     const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub, ownerId: store.lease.ownerId });
     // Issue 11 section 2: a replica killed mid-run leaves runs 'running'; every live replica sweeps for them
@@ -244,6 +252,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     let closed = false;
     const openCache = cacheStore;
     const openLedger = spendLedger;
+    const openTelemetry = telemetry;
     return {
       config,
       store,
@@ -279,6 +288,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});
         await openLedger.close().catch(() => {});
+        // Buffered spans are exported before the process goes (a collector that does not answer costs them, not the exit).
+        await openTelemetry.shutdown().catch(() => {});
         if (ownsStore) await store.close();
       },
     };
@@ -286,6 +297,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     await limiter?.close().catch(() => {});
     await cacheStore?.close().catch(() => {});
     await spendLedger?.close().catch(() => {});
+    await telemetry?.shutdown().catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw error;
   }
