@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSse, readSse, type SseEvent } from '../http/testing/sse-events.ts';
+import { parseExposition, sampleOf } from './testing/exposition.ts';
 
 /**
  * Issue 11 section 2, as an operator runs it: two `sandscope serve` processes on
@@ -20,7 +21,8 @@ import { parseSse, readSse, type SseEvent } from '../http/testing/sse-events.ts'
  *   the PAIR (a per-process count would let each replica spend its own);
  * - a run started on A is read on B and its stream resumed on B with Last-Event-ID;
  * - A killed with SIGKILL mid-run: B does not touch the run while A's lease is
- *   held, and marks it interrupted once the lease is really gone.
+ *   held, and marks it interrupted once the lease is really gone;
+ * - each replica's /metrics carries its own `replica` label, so the pair can be summed.
  *
  * Needs SANDSCOPE_TEST_DATABASE_URL and SANDSCOPE_TEST_REDIS_URL. In CI (where
  * both are set) it never skips: missing either there is a failure.
@@ -175,7 +177,7 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
       DAILY_SPEND_CEILING_USD: String(DAILY_SPEND_CEILING_USD),
     };
     // Both at once, as a Deployment's replicas start: migrations and the corpus load must not trip over each other.
-    agents.push(...(await Promise.all(['A', 'B'].map((name) => startAgent(name, env)))));
+    agents.push(...(await Promise.all(['A', 'B'].map((name) => startAgent(name, { ...env, SANDSCOPE_REPLICA: `replica-${name}` })))));
   }, 120_000);
 
   afterAll(async () => {
@@ -235,6 +237,11 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
       await res.text();
     }
     expect(statuses).toEqual([...Array(RATE_LIMIT_MAX).fill(200), 429, 429]);
+
+    // Scraped as a fleet: each replica labels its series with its name, and the pair's refusals add up to the two above.
+    const scrapes = await Promise.all(agents.map(async (a) => parseExposition(await (await fetch(`${a.url}/metrics`)).text())));
+    expect(scrapes.map((samples) => [...new Set(samples.map((x) => x.labels.replica))])).toEqual([['replica-A'], ['replica-B']]);
+    expect(scrapes.reduce((n, samples) => n + (sampleOf(samples, 'sandscope_http_responses_total', { status: '429' })?.value ?? 0), 0)).toBe(2);
   });
 
   it('the daily token ceiling holds for the pair: one client uses at most the ceiling and one run reservation in all', async () => {
