@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryCacheStore } from '@sandscope/engine/models/index';
-import { startStore, type Store } from '@sandscope/store';
+import { getRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { appDepsOf, createApp } from '../http/app.ts';
@@ -9,6 +9,7 @@ import { parseSse } from '../http/testing/sse-events.ts';
 import { type AgentService, startAgentService } from '../service/compose.ts';
 import type { RunResultView } from '../service/run-views.ts';
 import { RUN_SPAN_ATTRIBUTES } from '../service/span-attributes.ts';
+import { OTLP_WITHHELD_ATTRIBUTES } from './otlp-tracing.ts';
 
 /**
  * Issue 11 section 4: with OTEL_EXPORTER_OTLP_ENDPOINT set, a run's trace is
@@ -37,8 +38,9 @@ interface OtlpExport {
 }
 
 const TOKEN = 'otlp-test-token-0123456789abcdef';
-// A question with a tail of its own, so the question's text in any exported span is unmistakable.
-const QUESTION = 'What is the connection pool ceiling for orders-db? Thanks, quick answer please.';
+// A question with a tail of its own, so the question's text in any exported span is unmistakable, and an
+// identifier-shaped token classify keeps as an entity (as it would a key someone pasted).
+const QUESTION = 'What is the connection pool ceiling for orders-db? Thanks, quick answer please. zebra-quartz-7f3k';
 
 let receiver: Server;
 const received: { path: string; contentType: string | undefined; body: string }[] = [];
@@ -90,6 +92,7 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
       expect(r.path).toBe('/v1/traces');
       expect(r.contentType).toMatch(/^application\/json/);
       expect(r.body).not.toContain('connection pool ceiling for orders-db? Thanks');
+      expect(r.body).not.toContain('zebra-quartz-7f3k');
     }
     const exports = received.map((r) => JSON.parse(r.body) as OtlpExport);
     const resource = exports[0]!.resourceSpans[0]!.resource;
@@ -108,7 +111,7 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
 
     const nodes = spans.filter((s) => s !== root);
     expect(nodes.map((s) => s.name)).toEqual(expect.arrayContaining(['classify', 'retrieve', 'assess_evidence']));
-    const allowed = new Set(['sandscope.dropped_attributes', ...RUN_SPAN_ATTRIBUTES.map((a) => `sandscope.${a}`)]);
+    const allowed = new Set(['sandscope.dropped_attributes', ...RUN_SPAN_ATTRIBUTES.filter((a) => !OTLP_WITHHELD_ATTRIBUTES.has(a)).map((a) => `sandscope.${a}`)]);
     for (const span of nodes) {
       expect(span.traceId).toBe(traceId);
       expect(span.parentSpanId).toBe(root.spanId);
@@ -120,5 +123,9 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
     // The retrieve node's `query` (the question) was there to drop, and was dropped: counted, not sent.
     const retrieve = nodes.find((s) => s.name === 'retrieve')!;
     expect(Number(attr(retrieve, 'sandscope.dropped_attributes'))).toBeGreaterThan(0);
+    // The stored record keeps classify's entities (the token among them); the exported span does not.
+    const stored = await getRun(store.db, result.runId);
+    expect(JSON.stringify(stored?.spans)).toContain('zebra-quartz-7f3k');
+    expect(attr(nodes.find((s) => s.name === 'classify')!, 'sandscope.entities')).toBeUndefined();
   });
 });

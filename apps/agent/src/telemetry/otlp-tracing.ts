@@ -79,9 +79,20 @@ function attributeValue(value: unknown): AttributeValue | undefined {
   return JSON.stringify(value);
 }
 
+/**
+ * Allowlisted for the store but not sent to a collector. `entities` is not only
+ * names the corpus knows: classify also keeps identifier-shaped tokens of the
+ * question it has never seen (`entitiesIn`), so a key someone pasted into a
+ * question ("why is sk-live-… refused?") would ride out to a third-party
+ * tracing backend. The run's own record keeps it, beside the question it came from.
+ */
+export const OTLP_WITHHELD_ATTRIBUTES: ReadonlySet<string> = new Set(['entities']);
+
 function attributesOf(span: ExportedSpan): Attributes {
-  const out: Attributes = { 'sandscope.dropped_attributes': span.droppedAttributeCount };
-  for (const [name, value] of Object.entries(span.attributes)) {
+  const entries = Object.entries(span.attributes);
+  const sent = entries.filter(([name]) => !OTLP_WITHHELD_ATTRIBUTES.has(name));
+  const out: Attributes = { 'sandscope.dropped_attributes': span.droppedAttributeCount + entries.length - sent.length };
+  for (const [name, value] of sent) {
     const converted = attributeValue(value);
     if (converted !== undefined) out[`sandscope.${name}`] = converted;
   }
