@@ -178,7 +178,7 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
     };
     // Both at once, as a Deployment's replicas start: migrations and the corpus load must not trip over each other.
     agents.push(...(await Promise.all(['A', 'B'].map((name) => startAgent(name, { ...env, SANDSCOPE_REPLICA: `replica-${name}` })))));
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const agent of agents) if (agent.child.exitCode === null && agent.child.signalCode === null) agent.child.kill('SIGKILL');
@@ -317,7 +317,7 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
     }
     expect(after.run.status).toBe('interrupted');
     expect(after.run.error).toMatch(/^interrupted: its process \(.+\) stopped before the run finished$/);
-  });
+  }, 180_000);
 });
 
 /** The run id from a POST /v1/runs stream's first event that carries one. */
@@ -338,7 +338,7 @@ async function startAgent(name: string, env: NodeJS.ProcessEnv): Promise<Agent> 
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`agent ${name} did not listen within 90 s:\n${out}`)), 90_000);
+    const timer = setTimeout(() => fail(new Error(`agent ${name} did not listen within 180 s:\n${out}`)), 180_000);
     child.stdout!.on('data', () => {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {

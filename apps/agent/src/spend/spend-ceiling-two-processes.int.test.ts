@@ -43,7 +43,7 @@ async function twoProcesses(env: Record<string, string>): Promise<WorkerReport[]
     run(process.execPath, ['--import', 'tsx', WORKER], {
       cwd: resolve(import.meta.dirname, '../../../..'),
       env: { PATH: process.env.PATH, ...env, CEILING_USD: String(CEILING_USD), COUNT: '500', MAX_USD: '0.0006', SEED: String(seed), START_AT: String(startAt) },
-      timeout: 60_000,
+      timeout: 100_000,
     }).then(({ stdout }) => JSON.parse(stdout.trim().split('\n').at(-1)!) as WorkerReport);
   return Promise.all([one(1), one(2)]);
 }
@@ -85,7 +85,7 @@ describe.skipIf(!databaseUrl)('the daily spend ceiling over two processes: Postg
     } finally {
       await db.close();
     }
-  });
+  }, 120_000);
 });
 
 describe.skipIf(!redisUrl)('the daily spend ceiling over two processes: Redis', () => {
@@ -106,5 +106,5 @@ describe.skipIf(!redisUrl)('the daily spend ceiling over two processes: Redis', 
     } finally {
       await ledger.close();
     }
-  });
+  }, 120_000);
 });
