@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { type AgentConfig, type LoadConfigOptions, loadConfig } from './config.ts';
 
@@ -33,6 +34,7 @@ describe('loadConfig defaults', () => {
       redisUrl: undefined,
       redisKeyPrefix: 'sandscope:',
       runBudgetUsd: 0.02,
+      dailySpendCeilingUsd: 10,
       rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
       runTokenBudget: 16_000,
       maxBodyBytes: 16_384,
@@ -43,6 +45,7 @@ describe('loadConfig defaults', () => {
       workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
       embed: { baseURL: undefined, model: 'text-embedding-3-small', timeoutMs: 60_000, numRetries: 2, batchSize: 64 },
       tools: { dir: '.sandscope/tools', template: undefined },
+      telemetry: { replica: hostname(), otlpEndpoint: undefined, serviceName: 'sandscope-agent' },
     });
     expect(result.notes).toEqual([
       'IP_SALT is not set: client digests use a random salt for this process only, so rate-limit counts reset on restart. Set IP_SALT to keep them across restarts.',
@@ -65,6 +68,7 @@ describe('loadConfig defaults', () => {
         REDIS_URL: 'redis://127.0.0.1:6379/0',
         REDIS_KEY_PREFIX: 'team-a:',
         RUN_BUDGET_USD: '0.5',
+        DAILY_SPEND_CEILING_USD: '25',
         RATE_LIMIT_WINDOW_MS: '1000',
         RATE_LIMIT_MAX: '5',
         DAILY_TOKEN_CEILING: '42',
@@ -87,6 +91,9 @@ describe('loadConfig defaults', () => {
         KB_EMBED_BATCH_SIZE: '16',
         TOOLS_DIR: '/opt/sandscope-tools',
         TOOLS_TEMPLATE: 'apps/agent/tools/templates/log-tools.json',
+        SANDSCOPE_REPLICA: 'agent-7f9c4-x2kq',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318/',
+        OTEL_SERVICE_NAME: 'sandscope-eu',
         GROQ_API_KEY: 'not-read-here',
       },
       { requireToken: true },
@@ -102,6 +109,7 @@ describe('loadConfig defaults', () => {
       redisUrl: 'redis://127.0.0.1:6379/0',
       redisKeyPrefix: 'team-a:',
       runBudgetUsd: 0.5,
+      dailySpendCeilingUsd: 25,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
       runTokenBudget: 40,
       maxBodyBytes: 8192,
@@ -112,6 +120,7 @@ describe('loadConfig defaults', () => {
       workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
       embed: { baseURL: 'http://127.0.0.1:8080/v1', model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
       tools: { dir: '/opt/sandscope-tools', template: 'apps/agent/tools/templates/log-tools.json' },
+      telemetry: { replica: 'agent-7f9c4-x2kq', otlpEndpoint: 'http://otel-collector:4318', serviceName: 'sandscope-eu' },
     });
   });
 
@@ -134,6 +143,22 @@ describe('loadConfig error messages name the variable and the remedy', () => {
     expect(failure({ ADJUDICATOR: 'gpt-4' })).toBe(
       'ADJUDICATOR must be offline or model (got "gpt-4"). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.',
     );
+  });
+
+  it('DAILY_SPEND_CEILING_USD must be a positive amount, and at least one run budget', () => {
+    expect(failure({ DAILY_SPEND_CEILING_USD: '0' })).toBe(
+      'DAILY_SPEND_CEILING_USD must be a number greater than 0 (got "0"). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.',
+    );
+    expect(failure({ DAILY_SPEND_CEILING_USD: '0.01', RUN_BUDGET_USD: '0.02' })).toBe(
+      "RUN_BUDGET_USD (0.02) must not exceed DAILY_SPEND_CEILING_USD (0.01): each model call of a run is booked against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
+    );
+  });
+
+  it('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, SANDSCOPE_REPLICA a label-safe name', () => {
+    expect(failure({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' })).toBe(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (got "otel-collector:4318"). Set it to your OpenTelemetry collector\'s OTLP/HTTP base URL, such as http://otel-collector:4318, or unset it to export no traces.',
+    );
+    expect(failure({ SANDSCOPE_REPLICA: 'agent a' })).toMatch(/^SANDSCOPE_REPLICA must be 1 to 63 letters, digits, dots, colons, underscores or hyphens \(got "agent a"\)\./);
   });
 
   it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AdjudicationMode } from '@sandscope/engine';
@@ -39,6 +40,14 @@ export interface AgentConfig {
   readonly redisKeyPrefix: string;
   /** RUN_BUDGET_USD — spend ceiling per run, > 0 (default 0.02). */
   readonly runBudgetUsd: number;
+  /**
+   * DAILY_SPEND_CEILING_USD — what the whole deployment may spend on model
+   * calls per UTC day, > 0 (default 10). Every replica books each priced call
+   * against it on one ledger (Redis with REDIS_URL, else the database), so two
+   * replicas cannot each spend "what is left" (issue 11 section 2). Free calls
+   * (the offline model) book nothing.
+   */
+  readonly dailySpendCeilingUsd: number;
   /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
   readonly rateLimit: LimiterPolicy;
   /**
@@ -98,6 +107,15 @@ export interface AgentConfig {
    * sandboxed tool is offered: running programs over a person's files is opted into.
    */
   readonly tools: { readonly dir: string; readonly template: string | undefined };
+  /**
+   * Telemetry for a fleet (issue 11 section 4). `replica` is SANDSCOPE_REPLICA
+   * (default: the host name, which is the pod's name on Kubernetes): the
+   * `replica` label on every /metrics series and the traces' service.instance.id.
+   * `otlpEndpoint` is OTEL_EXPORTER_OTLP_ENDPOINT, the collector's base URL
+   * (traces go to `<endpoint>/v1/traces` over OTLP/HTTP); unset, no span leaves
+   * the process. `serviceName` is OTEL_SERVICE_NAME (default `sandscope-agent`).
+   */
+  readonly telemetry: { readonly replica: string; readonly otlpEndpoint: string | undefined; readonly serviceName: string };
   readonly embed: {
     readonly baseURL: string | undefined;
     readonly model: string;
@@ -147,6 +165,7 @@ export const CONFIG_DEFAULTS = {
   dataDir: '.sandscope',
   redisKeyPrefix: 'sandscope:',
   runBudgetUsd: 0.02,
+  dailySpendCeilingUsd: 10,
   rateLimitWindowMs: 60_000,
   rateLimitMax: 30,
   dailyTokenCeiling: 200_000,
@@ -161,6 +180,7 @@ export const CONFIG_DEFAULTS = {
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
   investigationMaxSteps: 8,
+  otelServiceName: 'sandscope-agent',
   embedModel: 'text-embedding-3-small',
   embedTimeoutSeconds: 60,
   embedNumRetries: 2,
@@ -316,6 +336,18 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
               };
         },
       }),
+      DAILY_SPEND_CEILING_USD: envVar<number>({
+        name: 'DAILY_SPEND_CEILING_USD',
+        parse: (raw) => {
+          const value = Number(raw);
+          return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value) && value > 0
+            ? { ok: true, value }
+            : {
+                ok: false,
+                problem: `must be a number greater than 0 (got ${shown(raw, false)}). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.`,
+              };
+        },
+      }),
       RATE_LIMIT_WINDOW_MS: wholeNumber(
         'RATE_LIMIT_WINDOW_MS',
         1,
@@ -385,6 +417,34 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         'Set it to an OpenAI-compatible API root such as https://api.openai.com/v1, or unset it to keep the hashing embedder.',
       ),
       KB_EMBED_MODEL: textVar('KB_EMBED_MODEL'),
+      SANDSCOPE_REPLICA: envVar<string>({
+        name: 'SANDSCOPE_REPLICA',
+        parse: (raw) =>
+          /^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/.test(raw)
+            ? { ok: true, value: raw }
+            : {
+                ok: false,
+                problem: `must be 1 to 63 letters, digits, dots, colons, underscores or hyphens (got ${shown(raw, false)}). Set it to this replica's name, such as its pod name, or unset it to use the host name.`,
+              },
+      }),
+      OTEL_EXPORTER_OTLP_ENDPOINT: envVar<string>({
+        name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+        parse: (raw) => {
+          let protocol: string | undefined;
+          try {
+            protocol = new URL(raw).protocol;
+          } catch {
+            protocol = undefined;
+          }
+          return protocol === 'http:' || protocol === 'https:'
+            ? { ok: true, value: raw.replace(/\/+$/, '') }
+            : {
+                ok: false,
+                problem: `must be an http:// or https:// URL (got ${shown(raw, false)}). Set it to your OpenTelemetry collector's OTLP/HTTP base URL, such as http://otel-collector:4318, or unset it to export no traces.`,
+              };
+        },
+      }),
+      OTEL_SERVICE_NAME: textVar('OTEL_SERVICE_NAME'),
       TOOLS_DIR: textVar('TOOLS_DIR'),
       TOOLS_TEMPLATE: textVar('TOOLS_TEMPLATE'),
       KB_EMBED_TIMEOUT: envVar<number>({
@@ -415,6 +475,17 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             'IP_SALT is required when REDIS_URL is set: replicas sharing one Redis must digest client addresses ' +
             'with the same salt, or each replica counts a client separately and the rate limit multiplies. ' +
             `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
+        });
+      }
+      const dailySpend = env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd;
+      const runBudget = env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd;
+      if (typeof dailySpend === 'number' && typeof runBudget === 'number' && runBudget > dailySpend) {
+        // One run's reservation comes out of the day's money: a run budget above it could never be booked.
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `RUN_BUDGET_USD (${runBudget}) must not exceed DAILY_SPEND_CEILING_USD (${dailySpend}): each model call of a run is booked ` +
+            "against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
         });
       }
       const ceiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
@@ -478,6 +549,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         redisUrl: env.REDIS_URL,
         redisKeyPrefix: env.REDIS_KEY_PREFIX ?? CONFIG_DEFAULTS.redisKeyPrefix,
         runBudgetUsd: env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd,
+        dailySpendCeilingUsd: env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd,
         rateLimit: {
           windowMs: env.RATE_LIMIT_WINDOW_MS ?? CONFIG_DEFAULTS.rateLimitWindowMs,
           maxRequests: env.RATE_LIMIT_MAX ?? CONFIG_DEFAULTS.rateLimitMax,
@@ -497,6 +569,11 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
         },
         tools: { dir: env.TOOLS_DIR ?? join(dataDir, 'tools'), template: env.TOOLS_TEMPLATE },
+        telemetry: {
+          replica: env.SANDSCOPE_REPLICA ?? (hostname() || 'unnamed'),
+          otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+          serviceName: env.OTEL_SERVICE_NAME ?? CONFIG_DEFAULTS.otelServiceName,
+        },
         embed: {
           baseURL: env.KB_EMBED_BASE_URL,
           model: env.KB_EMBED_MODEL ?? CONFIG_DEFAULTS.embedModel,

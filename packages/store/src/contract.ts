@@ -26,7 +26,7 @@ import { claimOwnerLease, INTERRUPTED_BY_OUTAGE } from './owner-lease.ts';
 import { simulateOutage } from './testing/simulated-outage.ts';
 import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
-import { appendSpan, createRun, finishRun, getRunRecord, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, getRunRecord, interruptIfOwnerGone, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
 import { recordSpend, settledSince } from './spend-ledger-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
@@ -42,6 +42,7 @@ export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
+  'spend_day', 'spend_hold',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -417,6 +418,31 @@ export function describeStoreContract(
           await lease.release();
         }
         expect(await isOwnerAlive(db, lease.ownerId)).toBe(false);
+      });
+    });
+
+    describe('recovery by a live replica reading a run (issue 11 section 2)', () => {
+      it("interrupts one run whose owner holds no lease; never a live owner's run, nor the reader's own", async () => {
+        const lease = await claimOwnerLease(db);
+        const reader = `reader-${randomUUID()}`;
+        try {
+          const live = await createRun(db, newRun({ ownerId: lease.ownerId }));
+          const orphan = await createRun(db, newRun({ ownerId: 'owner-that-died' }));
+          const other = await createRun(db, newRun({ ownerId: 'another-owner-that-died' }));
+          const own = await createRun(db, newRun({ ownerId: reader }));
+          expect(await interruptIfOwnerGone(db, live.id, { ownerId: reader })).toBe(false);
+          expect(await interruptIfOwnerGone(db, own.id, { ownerId: reader })).toBe(false);
+          expect(await interruptIfOwnerGone(db, orphan.id, { ownerId: reader })).toBe(true);
+          expect(await interruptIfOwnerGone(db, orphan.id, { ownerId: reader })).toBe(false); // once
+          expect(await interruptIfOwnerGone(db, 'not-a-uuid', { ownerId: reader })).toBe(false);
+          expect((await getRun(db, orphan.id))?.run).toMatchObject({ status: 'interrupted', error: 'interrupted: its process (owner-that-died) stopped before the run finished' });
+          expect((await getRun(db, other.id))?.run.status).toBe('running'); // only the run asked about
+          expect((await getRun(db, live.id))?.run.status).toBe('running');
+          expect((await getRun(db, own.id))?.run.status).toBe('running');
+          for (const run of [live, other, own]) await finishRun(db, run.id, { status: 'failed', error: 'test cleanup' });
+        } finally {
+          await lease.release();
+        }
       });
     });
 

@@ -24,3 +24,4 @@ export * from './database-cache-store.ts';
 export * from './feedback-repository.ts';
 export * from './investigation-repository.ts';
 export * from './run-record-batch.ts';
+export * from './database-spend-ledger.ts';

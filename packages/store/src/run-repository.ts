@@ -257,6 +257,26 @@ export async function markInterrupted(db: Queryable, options: { ownerId: string 
 }
 
 /**
+ * The same recovery for one run, asked by a live replica reading it (issue 11
+ * section 2): a run left 'running' by a replica that was killed is marked
+ * interrupted by whichever replica next reads it — not only at some replica's
+ * next start-up. Only when its owner holds no lease: a slow run of a live
+ * replica (or the reader's own) is never touched, so "interrupted" is said only
+ * after the owner's lease is really gone. Returns whether it marked the run.
+ */
+export async function interruptIfOwnerGone(db: Queryable, runId: string, options: { ownerId: string }): Promise<boolean> {
+  if (!isUuid(runId)) return false;
+  const rows = await db.query<{ id: string }>(
+    `update run set status = 'interrupted', finished_at = now(),
+       error = 'interrupted: its process (' || owner_id || ') stopped before the run finished'
+     where id = $1 and status = 'running' and owner_id <> $2 and not ${ownerAliveSql('run.owner_id')}
+     returning id::text`,
+    [runId, options.ownerId],
+  );
+  return rows.length > 0;
+}
+
+/**
  * Marks the given runs of `ownerId` interrupted, those still 'running', with
  * `reason` as their error. Issue 12, defect 4: a run whose outcome could not be
  * written during a database outage is finished this way once the database is

@@ -1,4 +1,4 @@
-import { BudgetExceededError } from '@sandscope/engine/models/index';
+import { BudgetExceededError, SpendLedgerUnavailableError } from '@sandscope/engine/models/index';
 import { StoreError } from '@sandscope/store';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
@@ -91,6 +91,8 @@ export function toApiError(error: unknown): { readonly apiError: ApiError; reado
   // Issue 12, defect 4: an outage is unavailability, said with its own code, never `internal`.
   if (error instanceof StoreError && error.code === 'database_unreachable') return { apiError: new ApiError('store_unavailable'), isBug: false };
   if (error instanceof BudgetExceededError) return { apiError: new ApiError('budget_exceeded', error.message), isBug: false };
+  // The shared spend ledger is a store like the database: unreachable, the call is not made and the client is told to retry.
+  if (error instanceof SpendLedgerUnavailableError) return { apiError: new ApiError('store_unavailable'), isBug: false };
   if (error instanceof HTTPException) {
     const byStatus: Partial<Record<number, ApiErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large' };
     const code = byStatus[error.status];

@@ -15,6 +15,7 @@ import type { NodeEventView, ProviderEventView, RunResultView } from '../service
 import { API_ERRORS } from './api-error.ts';
 import { appDepsOf, type AppDeps, createApp } from './app.ts';
 import { SESSION_COOKIE } from './session.ts';
+import { parseExposition, sampleOf } from '../service/testing/exposition.ts';
 import { parseSse, type SseEvent } from './testing/sse-events.ts';
 
 /**
@@ -414,18 +415,17 @@ describe('the agent API over the default (offline) stack', () => {
       const res = await app.request('/metrics');
       expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
       const text = await res.text();
-      for (const line of text.trimEnd().split('\n')) {
-        expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? -?[0-9.e+-]+)$/);
-      }
-      expect(text).toMatch(/^sandscope_runs_total\{verdict="answered",terminal="emit"\} [1-9]\d*$/m);
-      expect(text).toMatch(/^sandscope_runs_total\{verdict="refused",terminal="refuse"\} [1-9]\d*$/m);
+      const samples = parseExposition(text); // throws on a line that is not exposition format
+      expect(sampleOf(samples, 'sandscope_runs_total', { verdict: 'answered', terminal: 'emit' })?.value).toBeGreaterThan(0);
+      expect(sampleOf(samples, 'sandscope_runs_total', { verdict: 'refused', terminal: 'refuse' })?.value).toBeGreaterThan(0);
       expect(text).toContain('# TYPE sandscope_node_duration_seconds histogram');
-      const count = Number(/^sandscope_node_duration_seconds_count\{node="retrieve"\} (\d+)$/m.exec(text)?.[1]);
-      const inf = Number(/^sandscope_node_duration_seconds_bucket\{node="retrieve",le="\+Inf"\} (\d+)$/m.exec(text)?.[1]);
+      const count = sampleOf(samples, 'sandscope_node_duration_seconds_count', { node: 'retrieve' })?.value ?? 0;
+      const inf = sampleOf(samples, 'sandscope_node_duration_seconds_bucket', { node: 'retrieve', le: '+Inf' })?.value;
       expect(count).toBeGreaterThan(0);
       expect(inf).toBe(count);
       for (const name of ['sandscope_provider_failovers_total', 'sandscope_cache_hits_total', 'sandscope_spend_usd_total']) expect(text).toContain(`# TYPE ${name} counter`);
-      expect(text).toMatch(/^sandscope_provider_events_total\{provider="offline",kind="served"\} [1-9]\d*$/m);
+      expect(sampleOf(samples, 'sandscope_provider_events_total', { provider: 'offline', kind: 'served' })?.value).toBeGreaterThan(0);
+      expect(sampleOf(samples, 'process_resident_memory_bytes')?.value).toBeGreaterThan(0);
     });
   });
 

@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Unauthenticated: what a load balancer and a scraper read.
   app.get('/healthz', async (c) => c.json(await deps.health()));
-  app.get('/metrics', (c) => c.text(deps.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }));
+  app.get('/metrics', async (c) => c.text(await deps.metrics.render(), 200, { 'Content-Type': deps.metrics.contentType }));
 
   app.use('/v1/*', bearerAuth(deps.token), sessionCookie());
   const clientIp = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, socketAddress);

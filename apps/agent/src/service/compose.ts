@@ -13,9 +13,10 @@ import {
   type RouterCandidate,
   type SecretScrubber,
   SemanticCache,
+  type SpendLedger,
 } from '@sandscope/engine/models/index';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
-import { DatabaseCacheStore, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
+import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
@@ -24,6 +25,7 @@ import { wordNet } from '../wordnet.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
+import { RedisSpendLedger } from '../spend/redis-spend-ledger.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
 import { UserError } from '../user-error.ts';
@@ -34,10 +36,14 @@ import { InvestigationService } from './investigation-service.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { checkHealth, type HealthReport } from './health.ts';
 import { ServiceMetrics } from './metrics.ts';
+import { NO_RUN_TELEMETRY, otlpRunTelemetry, type RunTelemetry } from '../telemetry/otlp-tracing.ts';
 import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** How often a replica looks for runs left 'running' by a replica that stopped (their owner's lease gone). */
+export const RECOVERY_SWEEP_MS = 30_000;
 
 /** The repository's committed evaluation report, read when no eval_run row exists yet. */
 export const DEFAULT_EVALUATION_REPORT = resolve(import.meta.dirname, '../../../../docs/evaluation.json');
@@ -60,6 +66,8 @@ export interface AgentServiceOptions {
   readonly limiter?: RateLimiter;
   /** Where the semantic cache keeps entries instead of the one REDIS_URL or the store selects (a test's in-memory or failing store). */
   readonly cacheStore?: CacheStore;
+  /** The daily spend ledger instead of the one REDIS_URL or the store selects (a test's failing ledger). */
+  readonly spendLedger?: SpendLedger;
   /** Wraps the orchestrator (a test injecting events); default: the orchestrator itself. */
   readonly executor?: (orchestrator: Orchestrator) => RunExecutor;
   readonly evaluationReport?: string;
@@ -77,6 +85,8 @@ export interface AgentService {
   /** The investigation workspace (issue 10). */
   readonly investigations: InvestigationService;
   readonly limiter: RateLimiter;
+  /** The deployment's daily spend ceiling, shared by every replica (DAILY_SPEND_CEILING_USD). */
+  readonly spendLedger: SpendLedger;
   readonly metrics: ServiceMetrics;
   readonly candidates: readonly RouterCandidate[];
   readonly providerHealth: ProviderHealth;
@@ -134,6 +144,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
   let cacheStore: { store: CacheStore; close(): Promise<void> } | undefined;
+  let spendLedger: { ledger: SpendLedger; close(): Promise<void> } | undefined;
+  let telemetry: RunTelemetry | undefined;
   try {
     say(`database: ${store.db.description}`);
     say(
@@ -184,15 +196,31 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const providerHealth = new ProviderHealth();
     cacheStore = await cacheStoreFor(config, store, options.cacheStore, say, log);
     const cache = new SemanticCache({ store: cacheStore.store, embedder });
+    spendLedger = await spendLedgerFor(config, store, options.spendLedger, log);
+    const ledger = spendLedger.ledger;
     // Issue 12, defect 1: each run is held to the tokens the HTTP layer reserves for it (RUN_TOKEN_BUDGET).
-    const models = stackModelFactory({ candidates, health: providerHealth, cache, budgetUsd: config.runBudgetUsd, runTokenBudget: config.runTokenBudget, scrub });
+    const models = stackModelFactory({
+      candidates,
+      health: providerHealth,
+      cache,
+      budgetUsd: config.runBudgetUsd,
+      runTokenBudget: config.runTokenBudget,
+      scrub,
+      ledger,
+    });
     say(
       `providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; ` +
-        `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run`,
+        `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run; ` +
+        `$${ledger.ceilingUsd} per UTC day for the deployment, booked in ${ledger.description}`,
     );
 
     const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
-    const metrics = new ServiceMetrics();
+    const metrics = new ServiceMetrics({ replica: config.telemetry.replica });
+    // Issue 11 section 4: traces leave the process only when a collector is configured, and only what the allowlist keeps.
+    telemetry = config.telemetry.otlpEndpoint
+      ? otlpRunTelemetry({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName, replica: config.telemetry.replica })
+      : NO_RUN_TELEMETRY;
+    say(`telemetry: /metrics with replica="${config.telemetry.replica}"; traces ${telemetry.description}`);
     const runs = new RunService({
       db: store.db,
       lease: store.lease,
@@ -201,8 +229,19 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       metrics,
       log,
       scrub,
+      telemetry,
     });
-    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub });
+    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub, ownerId: store.lease.ownerId });
+    // Issue 11 section 2: a replica killed mid-run leaves runs 'running'; every live replica sweeps for them
+    // (those whose owner's lease is gone), so nobody has to read them or restart a replica to see them interrupted.
+    const sweep = setInterval(() => {
+      void markInterrupted(store.db, { ownerId: store.lease.ownerId })
+        .then((ids) => {
+          if (ids.length > 0) log(`recovery: ${ids.length} run(s) of a stopped replica marked interrupted`);
+        })
+        .catch(() => {});
+    }, RECOVERY_SWEEP_MS);
+    sweep.unref();
     const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
     const ready = limiter;
     const health = () =>
@@ -212,6 +251,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
     let closed = false;
     const openCache = cacheStore;
+    const openLedger = spendLedger;
+    const openTelemetry = telemetry;
     return {
       config,
       store,
@@ -224,11 +265,12 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         db: store.db,
         kb,
         settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
-        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub },
+        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub, ledger },
         ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
         ...(sandboxTools.option ? { sandbox: sandboxTools.option } : {}),
       }),
       limiter: ready,
+      spendLedger: ledger,
       metrics,
       candidates,
       providerHealth,
@@ -242,14 +284,20 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       async close() {
         if (closed) return;
         closed = true;
+        clearInterval(sweep);
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});
+        await openLedger.close().catch(() => {});
+        // Buffered spans are exported before the process goes (a collector that does not answer costs them, not the exit).
+        await openTelemetry.shutdown().catch(() => {});
         if (ownsStore) await store.close();
       },
     };
   } catch (error) {
     await limiter?.close().catch(() => {});
     await cacheStore?.close().catch(() => {});
+    await spendLedger?.close().catch(() => {});
+    await telemetry?.shutdown().catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw error;
   }
@@ -353,4 +401,39 @@ async function cacheStoreFor(
       : 'semantic cache: database (embedded PGlite: this process only, kept across restarts)',
   );
   return { store: new DatabaseCacheStore(store.db), close: none };
+}
+
+/**
+ * Where the deployment's daily spend is booked (issue 11 section 2): REDIS_URL →
+ * Redis; else the store's database (a Postgres server every replica shares, or
+ * this process's PGlite). Never process memory on the service: a second replica
+ * would spend the same "remaining" money again. A Redis that is down at start-up
+ * does not stop the service; priced model calls are not made until it is back
+ * (fail closed), free ones are unaffected.
+ */
+async function spendLedgerFor(
+  config: ServeConfig,
+  store: Store,
+  injected: SpendLedger | undefined,
+  log: (line: string) => void,
+): Promise<{ ledger: SpendLedger; close(): Promise<void> }> {
+  const none = async () => {};
+  if (injected) return { ledger: injected, close: none };
+  const ceilingUsd = config.dailySpendCeilingUsd;
+  if (config.redisUrl) {
+    let reported = false;
+    const redis = new RedisSpendLedger({
+      url: config.redisUrl,
+      keyPrefix: `${config.redisKeyPrefix}spend:`,
+      ceilingUsd,
+      onConnectionError: (error) => {
+        if (reported) return;
+        reported = true;
+        log(`spend ledger: Redis connection failed (${error.message}); priced model calls are not made until it is reachable`);
+      },
+    });
+    await redis.ready().catch((error: unknown) => log(`spend ledger: ${error instanceof Error ? error.message : String(error)}`));
+    return { ledger: redis, close: () => redis.close() };
+  }
+  return { ledger: new DatabaseSpendLedger(store.db, { ceilingUsd }), close: none };
 }

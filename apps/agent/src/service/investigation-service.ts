@@ -1,6 +1,6 @@
 import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
 import { fileLines } from '@sandscope/engine/workspace/read-file';
-import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
+import type { ProviderHealth, RouterCandidate, SecretScrubber, SpendLedger } from '@sandscope/engine/models/index';
 import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
 import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
 import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
@@ -47,6 +47,8 @@ export interface InvestigationModels {
   readonly health: ProviderHealth;
   readonly budgetUsd: number;
   readonly scrub?: SecretScrubber;
+  /** The deployment's daily ceiling, shared with runs (DAILY_SPEND_CEILING_USD). */
+  readonly ledger?: SpendLedger;
 }
 
 /** An investigation opened: its files (status, no content) and its conversation, metrics on each answer (seed #22). */

@@ -2,7 +2,7 @@ import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import { outcomeOf } from '@sandscope/engine/orchestrator/index';
-import { type Database, type FeedbackLabel, getRun, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
+import { type Database, type FeedbackLabel, getRun, interruptIfOwnerGone, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 
 /** One line of `GET /v1/runs`. */
@@ -62,6 +62,12 @@ export interface RunReaderOptions {
    * writes were scrubbed (issue 12, defect 3) must not serve a key it stored then.
    */
   readonly scrub?: SecretScrubber;
+  /**
+   * This replica's owner id (its lease). With it, a run read as `running` whose
+   * owner process holds no lease any more (killed) is marked interrupted first
+   * (issue 11 section 2); the reader's own runs are never touched.
+   */
+  readonly ownerId?: string;
 }
 
 const money = (n: number) => Math.round(n * 1e9) / 1e9;
@@ -89,9 +95,12 @@ export class RunReader {
 
   /** Null when there is no such run (including an id that is not a uuid). */
   async get(runId: string, sessionId: string): Promise<RunDetailView | null> {
-    const { db, budgetUsd } = this.#o;
-    const detail = await getRun(db, runId);
+    const { db, budgetUsd, ownerId } = this.#o;
+    let detail = await getRun(db, runId);
     if (!detail) return null;
+    if (detail.run.status === 'running' && ownerId !== undefined && detail.run.ownerId !== ownerId && (await interruptIfOwnerGone(db, runId, { ownerId }))) {
+      detail = (await getRun(db, runId)) ?? detail;
+    }
     const { run } = detail;
     const result = storedResult(run);
     const texts = await this.#chunkTexts(detail.claims.flatMap((c) => c.citations.map((x) => x.chunkId)));

@@ -1,6 +1,7 @@
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
 import type { NodeEvent, ProviderRunEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
 import { appendRunEvents, type Database, type SpanInput, type SpendKind } from '@sandscope/store';
+import type { RunTrace } from '../telemetry/otlp-tracing.ts';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { liveProviderEventView, type NodeEventView, nodeEventView, type ProviderEventView, providerEventRow } from './run-views.ts';
@@ -20,6 +21,8 @@ export interface RunRecorderOptions {
   readonly forward?: RunStreamSink;
   /** Configured secrets, scrubbed from every attribute and message before it is stored or forwarded (issue 12, defect 3). */
   readonly scrub?: SecretScrubber;
+  /** This run's OpenTelemetry trace: told each span as it was stored (allowlisted, scrubbed), never more. */
+  readonly trace?: RunTrace;
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -66,17 +69,19 @@ export class RunRecorder {
       allow: options.allow,
       // Called synchronously by export(): the span joins the pending flush in the order the run emitted it.
       sink: async (span) => {
+        // Defect 3: a draft or an error can carry a secret into a node's outputs; it is scrubbed before the row exists.
+        const attributes = scrubDeep({ ...span.attributes }, this.#scrub);
         this.#pending.push({
           type: 'node',
           span: {
             node: span.name,
             kind: span.endMs === undefined ? 'start' : 'end',
             durationMs: span.endMs === undefined ? null : round3(span.endMs - span.startMs),
-            // Defect 3: a draft or an error can carry a secret into a node's outputs; it is scrubbed before the row exists.
-            attributes: scrubDeep({ ...span.attributes }, this.#scrub),
+            attributes,
             at: new Date(span.endMs ?? span.startMs),
           },
         });
+        options.trace?.node({ ...span, attributes });
       },
     });
   }

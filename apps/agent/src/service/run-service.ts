@@ -18,6 +18,7 @@ import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
 import { runResultView, type RunResultView } from './run-views.ts';
 import { ServiceError } from './service-error.ts';
 import { RUN_SPAN_ATTRIBUTES } from './span-attributes.ts';
+import { NO_RUN_TELEMETRY, type RunTelemetry } from '../telemetry/otlp-tracing.ts';
 
 /** What executes the graph for one run: the Orchestrator in production, a wrapper around it in a test. */
 export interface RunExecutor {
@@ -44,6 +45,12 @@ export interface RunServiceOptions {
    * returns: the question, events, the result, a failure's message (issue 12, defect 3).
    */
   readonly scrub?: SecretScrubber;
+  /**
+   * Where each run's trace goes besides the store (OTEL_EXPORTER_OTLP_ENDPOINT,
+   * issue 11 section 4): fed only the spans the recorder stored, after the
+   * allowlist and the scrubber. Default: none.
+   */
+  readonly telemetry?: RunTelemetry;
 }
 
 export interface AdmitRunInput {
@@ -138,12 +145,14 @@ export class RunService {
 
   async #execute(runId: string, input: AdmitRunInput, onEvent: RunStreamSink | undefined): Promise<RunResultView> {
     const { db, executor, metrics } = this.#o;
+    const runTrace = (this.#o.telemetry ?? NO_RUN_TELEMETRY).startRun(runId, input.workload);
     const recorder = new RunRecorder({
       db,
       runId,
       metrics,
       allow: this.#allow,
       scrub: this.#scrub,
+      trace: runTrace,
       ...(onEvent ? { forward: onEvent } : {}),
     });
     metrics.runStarted();
@@ -167,8 +176,10 @@ export class RunService {
       // Defect 3: claims, attempts and reasons can quote a provider or a draft; the stored and streamed result is scrubbed.
       const view = scrubDeep(runResultView(result, recorder.nodeEvents, recorder.providerEvents), this.#scrub);
       await this.#complete(view);
+      runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
       return view;
     } catch (error) {
+      runTrace.end({ status: 'failed' });
       await this.#fail(runId, error, 'run');
       throw error;
     } finally {
@@ -224,15 +235,18 @@ export class RunService {
       }
       throw error;
     }
-    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub });
+    const runTrace = (this.#o.telemetry ?? NO_RUN_TELEMETRY).startRun(approval.runId, approval.workload);
+    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub, trace: runTrace });
     metrics.runStarted();
     try {
       recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
       await recorder.drain();
       const view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
       await this.#complete(view);
+      runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
       return view;
     } catch (error) {
+      runTrace.end({ status: 'failed' });
       await this.#fail(approval.runId, error, 'approval');
       throw error;
     } finally {

@@ -5,6 +5,7 @@ import { RouterModel, type ProviderEventSink, type RouterCandidate } from './rou
 import type { SecretScrubber } from './secret-scrubber.ts';
 import { CachedModel, type CacheEventSink, type SemanticCache } from './semantic-cache.ts';
 import type { SpendEventSink, SpendGuard } from './spend-guard.ts';
+import type { SpendLedger } from './spend-ledger.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
 
 export interface RunModelSinks {
@@ -22,6 +23,8 @@ export interface ComposeRunModelOptions {
   readonly failProviders?: ReadonlySet<string>;
   /** This run's budget. */
   readonly guard: SpendGuard;
+  /** Process-wide: the deployment's daily ceiling, on a store every replica shares (DAILY_SPEND_CEILING_USD). */
+  readonly ledger?: SpendLedger;
   /** Process-wide: what each provider bills per token of the prompt as sent (issue 12, defect 6). */
   readonly meter?: PromptMeter;
   /** Process-wide; the store behind it is shared. */
@@ -66,6 +69,7 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
   const guarded = new SpendGuardedModel(router, options.guard, {
     ...(options.sinks?.spend ? { onEvent: options.sinks.spend } : {}),
     ...(options.meter ? { meter: options.meter } : {}),
+    ...(options.ledger ? { ledger: options.ledger } : {}),
   });
   const model = new CachedModel(guarded, options.cache, {
     corpusVersion: options.corpusVersion,

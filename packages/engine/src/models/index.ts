@@ -41,6 +41,15 @@ export {
   type SpendEvent,
   type SpendEventSink,
 } from './spend-guard.ts';
+export {
+  InProcessSpendLedger,
+  SpendLedgerUnavailableError,
+  DEFAULT_HOLD_TTL_MS,
+  type SpendLedger,
+  type SpendLedgerOptions,
+  type SpendLedgerUsage,
+  type LedgerHold,
+} from './spend-ledger.ts';
 export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
 export {
   SemanticCache,

@@ -13,6 +13,7 @@ import {
   type SpendEvent,
 } from './spend-guard.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
+import { InProcessSpendLedger, type SpendLedger, SpendLedgerUnavailableError } from './spend-ledger.ts';
 import { rateLimitError, ScriptedModel, serverError, type ScriptStep } from './testing/scripted-model.ts';
 import { drainStream } from './text-stream.ts';
 
@@ -304,5 +305,64 @@ describe('the run token allowance (RUN_TOKEN_BUDGET, issue 12, defect 1)', () =>
   it('refuses a token ceiling that bounds nothing', () => {
     expect(() => new SpendGuard(0.02, { tokenCeiling: 0 })).toThrow(/RUN_TOKEN_BUDGET must be a whole number/);
     expect(() => new SpendGuard(0.02, { tokenCeiling: 1.5 })).toThrow(InvalidBudgetError);
+  });
+});
+
+describe('the deployment daily ceiling shared by replicas (DAILY_SPEND_CEILING_USD, issue 11 section 2)', () => {
+  function onLedger(ledger: SpendLedger, ...steps: ScriptStep[]) {
+    const only = candidate('dear', DEAR, ...steps);
+    const guard = new SpendGuard(0.02);
+    const events: SpendEvent[] = [];
+    const model = new SpendGuardedModel(new RouterModel({ candidates: [only], health: new ProviderHealth() }), guard, {
+      promptTokens: () => INPUT_TOKENS,
+      ledger,
+      onEvent: (e) => events.push(e),
+    });
+    return { only, guard, model, events };
+  }
+
+  it('books every priced call on the ledger and settles it there at what it cost; a run that fits its own ceiling is refused once the day is spent', async () => {
+    // Room for one call's reservation (dear, 1,000 prompt + 500 output tokens) but not two.
+    const ledger = new InProcessSpendLedger({ ceilingUsd: callCost(DEAR, INPUT_TOKENS, 500) * 1.5 });
+    const first = onLedger(ledger, { kind: 'text', text: 'a', usage: tokenUsage(INPUT_TOKENS, 500) });
+    await first.model.doGenerate(call);
+    expect((await ledger.usage()).spentUsd).toBeCloseTo(first.guard.spent, 9);
+    expect((await ledger.usage()).reservedUsd).toBe(0);
+
+    // Another run (another replica, on the same ledger): its own $0.02 is untouched, the day's money is not.
+    const second = onLedger(ledger);
+    const error = (await second.model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error.details.reason).toBe('daily');
+    expect(error.message).toMatch(/^Daily spend ceiling reached: .*only \$0\.\d+ of the deployment's \$0\.\d+ for this UTC day \(DAILY_SPEND_CEILING_USD, shared by every replica\) is left\. The call was not made\.$/);
+    expect(error.remedy).toMatch(/DAILY_SPEND_CEILING_USD/);
+    expect(second.only.model.calls).toHaveLength(0);
+    expect(second.guard.committed).toBe(0);
+    expect(second.events.map((e) => e.kind)).toEqual(['reserved', 'settled', 'refused']);
+  });
+
+  it('a free call never reaches the ledger; a priced call whose ledger cannot be reached is not made', async () => {
+    const down: SpendLedger = {
+      ceilingUsd: 1,
+      description: 'down',
+      reserve: async () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+      },
+      settle: async () => {},
+      usage: async () => ({ day: '', spentUsd: 0, reservedUsd: 0, ceilingUsd: 1 }),
+    };
+    const free = new SpendGuardedModel(
+      new RouterModel({ candidates: [candidate('free', perMillionTokens(0, 0))], health: new ProviderHealth() }),
+      new SpendGuard(0.02),
+      { ledger: down },
+    );
+    await expect(free.doGenerate(call)).resolves.toBeDefined();
+
+    const { only, guard, model } = onLedger(down);
+    const error = await model.doGenerate(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLedgerUnavailableError);
+    expect((error as Error).message).toMatch(/shared spend ledger cannot be reached \(connect ECONNREFUSED.*no model call was made/);
+    expect(only.model.calls).toHaveLength(0);
+    expect(guard.committed).toBe(0);
   });
 });

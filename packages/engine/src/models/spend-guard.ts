@@ -20,9 +20,11 @@ export class InvalidBudgetError extends Error {
  * - `usd` — the call, at its smallest useful size, could cost more than the run has left;
  * - `tokens` — it needs more of the run's token allowance (RUN_TOKEN_BUDGET) than is left;
  * - `over` — an earlier call settled above its reservation and left the run over a
- *   ceiling: the run is stopped, and makes no further call.
+ *   ceiling: the run is stopped, and makes no further call;
+ * - `daily` — the run could afford it, but the deployment's money for the UTC day
+ *   (DAILY_SPEND_CEILING_USD, booked by every replica on one ledger) could not.
  */
-export type BudgetRefusal = 'usd' | 'tokens' | 'over';
+export type BudgetRefusal = 'usd' | 'tokens' | 'over' | 'daily';
 
 export interface BudgetExceededDetails {
   readonly requestedUsd: number;
@@ -41,6 +43,9 @@ export interface BudgetExceededDetails {
   readonly tokenCeiling?: number;
   readonly tokensSpent?: number;
   readonly tokensReserved?: number;
+  /** `daily`: the deployment's ceiling for the UTC day, and what every replica had spent and reserved against it. */
+  readonly dailyCeilingUsd?: number;
+  readonly dailyCommittedUsd?: number;
 }
 
 /**
@@ -57,7 +62,9 @@ export class BudgetExceededError extends Error {
     this.remedy =
       details.reason === 'tokens'
         ? 'Ask a narrower question, or raise RUN_TOKEN_BUDGET (at most DAILY_TOKEN_CEILING) for this deployment.'
-        : 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.';
+        : details.reason === 'daily'
+          ? 'Try again after 00:00 UTC, or raise DAILY_SPEND_CEILING_USD for this deployment.'
+          : 'Ask a narrower question, or raise RUN_BUDGET_USD for this deployment.';
   }
 }
 
@@ -75,6 +82,13 @@ function budgetMessage(d: BudgetExceededDetails): string {
         ? `used ${d.tokensSpent} tokens, over its ${d.tokenCeiling}-token allowance (RUN_TOKEN_BUDGET)`
         : `cost $${fmt(d.spentUsd)}, over its $${fmt(d.ceilingUsd)} ceiling (RUN_BUDGET_USD)`;
     return `Run stopped: its model calls have ${tokens}, because a provider billed more than the call had reserved. No further model call is made in this run.`;
+  }
+  if (d.reason === 'daily') {
+    const left = d.dailyCommittedUsd === undefined ? '' : `only $${fmt(Math.max(0, (d.dailyCeilingUsd ?? 0) - d.dailyCommittedUsd))} of `;
+    return (
+      `Daily spend ceiling reached: this model call could cost up to $${fmt(d.requestedUsd)}, but ${left}the deployment's ` +
+      `$${fmt(d.dailyCeilingUsd ?? 0)} for this UTC day (DAILY_SPEND_CEILING_USD, shared by every replica) is left. The call was not made.`
+    );
   }
   if (d.reason === 'tokens') {
     const left = Math.max(0, (d.tokenCeiling ?? 0) - (d.tokensSpent ?? 0) - (d.tokensReserved ?? 0));

@@ -9,6 +9,7 @@ import type {
 import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
 import { promptTokenBound, usageCostUsd } from './pricing.ts';
 import { PromptMeter } from './prompt-meter.ts';
+import { type LedgerHold, type SpendLedger, SpendLedgerUnavailableError } from './spend-ledger.ts';
 import type { RouterCandidate, RouterModel } from './router.ts';
 import {
   BudgetExceededError,
@@ -33,6 +34,12 @@ export interface SpendGuardedModelOptions {
   readonly promptTokens?: (options: LanguageModelV3CallOptions) => number;
   /** What each provider has billed per token of that bound; process-wide. Default: a meter for this model only. */
   readonly meter?: PromptMeter;
+  /**
+   * The deployment's daily ceiling, shared by every replica (DAILY_SPEND_CEILING_USD,
+   * issue 11 section 2). Every call that could cost money books its reservation
+   * here too, after the run's guard; absent, only the run's ceiling applies.
+   */
+  readonly ledger?: SpendLedger;
   readonly onEvent?: SpendEventSink;
 }
 
@@ -42,6 +49,8 @@ interface Booking {
   /** The prompt's bound, before any provider's billed factor: what the meter compares a bill with. */
   readonly promptBound: number;
   readonly options: LanguageModelV3CallOptions;
+  /** The same money booked on the shared daily ledger; absent for a free call or without a ledger. */
+  hold?: LedgerHold;
 }
 
 /**
@@ -74,6 +83,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
   private readonly promptTokens: (options: LanguageModelV3CallOptions) => number;
   private readonly meter: PromptMeter;
   private readonly emit: SpendEventSink;
+  private readonly ledger: SpendLedger | undefined;
 
   constructor(
     readonly router: RouterModel,
@@ -86,44 +96,45 @@ export class SpendGuardedModel implements LanguageModelV3 {
     this.promptTokens = options.promptTokens ?? promptTokenBound;
     this.meter = options.meter ?? new PromptMeter();
     this.emit = options.onEvent ?? (() => {});
+    this.ledger = options.ledger;
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const booking = this.book(options);
+    const booking = await this.bookShared(this.book(options));
     let result: LanguageModelV3GenerateResult;
     try {
       result = await this.router.doGenerate(booking.options);
     } catch (error) {
       // Nothing served: providers do not bill a refused or failed request.
-      this.settle(booking, 0, undefined, undefined, true);
+      await this.settle(booking, 0, undefined, undefined, true);
       throw error;
     }
     const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? this.router.lastServedBy;
-    this.settle(booking, this.actualCost(booking, servedBy, result.usage), servedBy, result.usage);
+    await this.settle(booking, this.actualCost(booking, servedBy, result.usage), servedBy, result.usage);
     return result;
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const booking = this.book(options);
+    const booking = await this.bookShared(this.book(options));
     let result: LanguageModelV3StreamResult;
     try {
       result = await this.router.doStream(booking.options);
     } catch (error) {
-      this.settle(booking, 0, undefined, undefined, true);
+      await this.settle(booking, 0, undefined, undefined, true);
       throw error;
     }
     let settled = false;
     // A stream that breaks or is cancelled after it started may have been billed for what it generated: assume all of it.
-    const settleAtReservation = (): void => {
+    const settleAtReservation = async (): Promise<void> => {
       if (settled) return;
       settled = true;
-      this.settle(booking, booking.reservation.usd, this.router.lastServedBy);
+      await this.settle(booking, booking.reservation.usd, this.router.lastServedBy);
     };
-    const settleFromFinish = (part: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): void => {
+    const settleFromFinish = async (part: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): Promise<void> => {
       if (settled) return;
       settled = true;
       const servedBy = readResultMetadata(part.providerMetadata).servedBy ?? this.router.lastServedBy;
-      this.settle(booking, this.actualCost(booking, servedBy, part.usage), servedBy, part.usage);
+      await this.settle(booking, this.actualCost(booking, servedBy, part.usage), servedBy, part.usage);
     };
     const reader = result.stream.getReader();
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
@@ -131,19 +142,19 @@ export class SpendGuardedModel implements LanguageModelV3 {
         try {
           const next = await reader.read();
           if (next.done) {
-            settleAtReservation();
+            await settleAtReservation();
             controller.close();
             return;
           }
-          if (next.value.type === 'finish') settleFromFinish(next.value);
+          if (next.value.type === 'finish') await settleFromFinish(next.value);
           controller.enqueue(next.value);
         } catch (error) {
-          settleAtReservation();
+          await settleAtReservation();
           controller.error(error);
         }
       },
-      cancel(reason) {
-        settleAtReservation();
+      async cancel(reason) {
+        await settleAtReservation();
         return reader.cancel(reason);
       },
     });
@@ -216,6 +227,45 @@ export class SpendGuardedModel implements LanguageModelV3 {
     };
   }
 
+  /**
+   * Books the run's reservation on the shared daily ledger as well. The run's
+   * guard answers first (synchronously, so a run's own concurrent calls cannot
+   * overbook it); the ledger is asked second, so a call the run could not
+   * afford never touches the shared store. A free call books nothing there: it
+   * cannot take the deployment past a ceiling, and the offline default stays
+   * free of a round trip. Refused, or the ledger unreachable, the run's
+   * reservation is released and no provider is called.
+   */
+  private async bookShared(booking: Booking): Promise<Booking> {
+    if (!this.ledger || booking.reservation.usd === 0) return booking;
+    let hold: LedgerHold | null;
+    try {
+      hold = await this.ledger.reserve(booking.reservation.usd);
+    } catch (error) {
+      await this.settle(booking, 0, undefined, undefined, true);
+      if (error instanceof SpendLedgerUnavailableError) throw error;
+      throw new SpendLedgerUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+    if (hold) {
+      booking.hold = hold;
+      return booking;
+    }
+    await this.settle(booking, 0, undefined, undefined, true);
+    const usage = await this.ledger.usage().catch(() => undefined);
+    const details: BudgetExceededDetails = {
+      requestedUsd: booking.reservation.usd,
+      pricedAgainst: booking.dearest?.name,
+      spentUsd: this.guard.spent,
+      reservedUsd: this.guard.reserved,
+      ceilingUsd: this.guard.ceilingUsd,
+      reason: 'daily',
+      dailyCeilingUsd: this.ledger.ceilingUsd,
+      ...(usage ? { dailyCommittedUsd: usage.spentUsd + usage.reservedUsd } : {}),
+    };
+    this.emit({ kind: 'refused', ...details });
+    throw new BudgetExceededError(details);
+  }
+
   private refuse(
     reason: BudgetRefusal,
     at: { dearest: { candidate: RouterCandidate; prompt: number } | undefined; usd: number },
@@ -249,13 +299,19 @@ export class SpendGuardedModel implements LanguageModelV3 {
     return cost ?? booking.reservation.usd;
   }
 
-  private settle(booking: Booking, actualUsd: number, provider: string | undefined, usage?: LanguageModelV3Usage, failed = false): void {
+  private async settle(booking: Booking, actualUsd: number, provider: string | undefined, usage?: LanguageModelV3Usage, failed = false): Promise<void> {
     const input = usage?.inputTokens.total;
     const output = usage?.outputTokens.total;
     // Tokens as billed; unreported, the whole reservation (fail safe). A call nothing served used none.
     const actualTokens = failed ? 0 : input !== undefined && output !== undefined ? input + output : booking.reservation.tokens;
     this.guard.settle(booking.reservation, actualUsd, actualTokens);
     if (provider && !failed) this.meter.observe(provider, booking.promptBound, input);
+    if (booking.hold && this.ledger) {
+      const hold = booking.hold;
+      booking.hold = undefined;
+      // A settlement the ledger cannot take is not lost money: the hold expires and is charged in full (fail safe).
+      await this.ledger.settle(hold, actualUsd).catch(() => {});
+    }
     this.emit({
       kind: 'settled',
       reservationId: booking.reservation.id,

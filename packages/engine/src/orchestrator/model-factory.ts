@@ -6,6 +6,7 @@ import type { RouterCandidate } from '../models/router.ts';
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
 import type { SemanticCache } from '../models/semantic-cache.ts';
 import { SpendGuard } from '../models/spend-guard.ts';
+import type { SpendLedger } from '../models/spend-ledger.ts';
 import type { Workload } from '../types.ts';
 
 /** A run's money so far; `ceilingUsd` is null when the run's model has no spend guard (a test double). */
@@ -58,6 +59,8 @@ export interface StackModelFactoryOptions {
   readonly runTokenBudget?: number;
   /** The deployment's configured secrets, scrubbed from provider messages (issue 12, defect 3). */
   readonly scrub?: SecretScrubber;
+  /** The deployment's daily ceiling, shared by every replica (DAILY_SPEND_CEILING_USD); absent, only each run's ceiling applies. */
+  readonly ledger?: SpendLedger;
 }
 
 /** The production factory: cache(guard(router)) per run, from the models package's composeRunModel. */
@@ -81,6 +84,7 @@ export function stackModelFactory(options: StackModelFactoryOptions): RunModelFa
       workload: request.workload,
       sinks: request.sinks,
       ...(options.scrub ? { scrub: options.scrub } : {}),
+      ...(options.ledger ? { ledger: options.ledger } : {}),
     });
     return {
       model: stack.model,

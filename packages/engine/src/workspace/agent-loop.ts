@@ -6,6 +6,7 @@ import { AllProvidersFailedError, type ProviderEvent, RouterModel, type RouterCa
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
 import { BudgetExceededError, SpendGuard } from '../models/spend-guard.ts';
 import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
+import type { SpendLedger } from '../models/spend-ledger.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
@@ -47,6 +48,8 @@ export interface TurnModels {
   /** INVESTIGATION_MAX_STEPS: model calls one turn may make. */
   readonly maxSteps: number;
   readonly scrub?: SecretScrubber;
+  /** The deployment's daily ceiling, shared with runs and every replica (DAILY_SPEND_CEILING_USD). */
+  readonly ledger?: SpendLedger;
 }
 
 export interface TurnRequest {
@@ -134,7 +137,7 @@ async function providerLoop(
   // No semantic cache here, unlike runs: a turn's answer depends on the files read in it, and a
   // prompt-similar turn over other files (or the same file, changed) must not be served a stale one.
   const guard = new SpendGuard(models.budgetUsd);
-  const model = new SpendGuardedModel(router, guard);
+  const model = new SpendGuardedModel(router, guard, models.ledger ? { ledger: models.ledger } : {});
   const ledger = new EvidenceLedger(request.kb);
   request.toolbox.observe((_call, outcome: ToolOutcome) => ledger.add(outcome));
 

@@ -2,6 +2,7 @@ import { readResultMetadata } from '../../models/call-options.ts';
 import { buildDraftPrompt, parseDraft } from '../../models/prompt.ts';
 import { AllProvidersFailedError } from '../../models/router.ts';
 import { BudgetExceededError } from '../../models/spend-guard.ts';
+import { SpendLedgerUnavailableError } from '../../models/spend-ledger.ts';
 import type { CacheRunEvent } from '../events.ts';
 import type { NodeSpec } from '../node-context.ts';
 import type { Attempt } from '../state.ts';
@@ -52,7 +53,8 @@ export const hypothesise: NodeSpec = {
         providerOptions: { sandscope: correction ? { correction: true, deferCacheWrite: true } : { deferCacheWrite: true } },
       });
     } catch (error) {
-      if (!(error instanceof BudgetExceededError) && !(error instanceof AllProvidersFailedError)) throw error;
+      // The shared ledger unreachable is the same for this run: the call was not made, and no retry here can book it.
+      if (!(error instanceof BudgetExceededError) && !(error instanceof AllProvidersFailedError) && !(error instanceof SpendLedgerUnavailableError)) throw error;
       const failed: Attempt = {
         ...base,
         provider: null,
