@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSse, type SseMessage } from '../lib/sse.ts';
+import { readSse, type SseMessage } from '../lib/sse';
 
 function streamOf(chunks: readonly string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
