@@ -69,7 +69,8 @@ function engineViolations(engineRoot: string, files: readonly string[]): string[
     return null;
   });
   for (const file of files) {
-    if (!isTestSupport(file) && /\bprocess\.env\b/.test(readFileSync(file, 'utf8'))) found.push(`${rel(file)} → process.env (configuration is parsed at the edge and passed in)`);
+    if (!isTestSupport(file) && /\bprocess\.env\b/.test(readFileSync(file, 'utf8')))
+      found.push(`${rel(file)} → process.env (configuration is parsed at the edge and passed in)`);
   }
   return found;
 }
@@ -88,7 +89,9 @@ describe('import boundaries', () => {
 
   it('reads every kind of import the code uses', () => {
     expect(
-      specifiersOf(`import a from 'a';\nimport type { B } from "b";\nexport * from './c.ts';\nexport { d } from '@x/d';\nimport 'side';\nconst e = await import('e');\nconst f = require('f');\n// import g from 'g';\n/* import h from 'h' */\nconst url = 'http://x'; import {\n  i,\n} from 'i';`),
+      specifiersOf(
+        `import a from 'a';\nimport type { B } from "b";\nexport * from './c.ts';\nexport { d } from '@x/d';\nimport 'side';\nconst e = await import('e');\nconst f = require('f');\n// import g from 'g';\n/* import h from 'h' */\nconst url = 'http://x'; import {\n  i,\n} from 'i';`,
+      ),
     ).toEqual(['a', 'b', './c.ts', '@x/d', 'side', 'i', 'e', 'f']);
   });
 
@@ -124,7 +127,10 @@ describe('import boundaries', () => {
         'engine/src/gate.ts → child_process (I/O in the pure engine; take it as an interface)',
         'engine/src/gate.ts → process.env (configuration is parsed at the edge and passed in)',
       ]);
-      const page = write('web/app/page.tsx', "import { main } from 'sandscope/src/cli/main.ts';\nimport type { T } from '../../agent/src/http/app.ts';\nimport { ok } from '@sandscope/api';\n");
+      const page = write(
+        'web/app/page.tsx',
+        "import { main } from 'sandscope/src/cli/main.ts';\nimport type { T } from '../../agent/src/http/app.ts';\nimport { ok } from '@sandscope/api';\n",
+      );
       expect(webViolations(join(tmp, 'agent'), [page]).map((v) => v.replace(`${relative(ROOT, tmp)}${sep}`, ''))).toEqual([
         'web/app/page.tsx → sandscope/src/cli/main.ts (the agent package)',
         'web/app/page.tsx → ../../agent/src/http/app.ts (a path into apps/agent)',

@@ -19,6 +19,11 @@ await runScript('mutation-report', async () => {
   const report = JSON.parse(readFileSync(REPORT, 'utf8')) as StrykerReport;
   const scores = fileScores(report);
   writeFileSync(DOC, renderMutationDoc(scores, 'reports/mutation/mutation.json'));
-  const all = scores.reduce((t, s) => ({ killed: t.killed + s.killed, timeout: t.timeout + s.timeout, survived: t.survived + s.survived, noCoverage: t.noCoverage + s.noCoverage }), { killed: 0, timeout: 0, survived: 0, noCoverage: 0 });
-  process.stdout.write(`mutation score ${percent(scoreOf(all))} over ${scores.length} files (${all.killed} killed, ${all.timeout} timed out, ${all.survived} survived, ${all.noCoverage} no coverage); wrote docs/MUTATION.md\n`);
+  const all = scores.reduce(
+    (t, s) => ({ killed: t.killed + s.killed, timeout: t.timeout + s.timeout, survived: t.survived + s.survived, noCoverage: t.noCoverage + s.noCoverage }),
+    { killed: 0, timeout: 0, survived: 0, noCoverage: 0 },
+  );
+  process.stdout.write(
+    `mutation score ${percent(scoreOf(all))} over ${scores.length} files (${all.killed} killed, ${all.timeout} timed out, ${all.survived} survived, ${all.noCoverage} no coverage); wrote docs/MUTATION.md\n`,
+  );
 });

@@ -7,7 +7,9 @@ describe('the mutation table (docs/MUTATION.md) is counted from the Stryker repo
   const report = {
     files: {
       'packages/eval/src/metrics.ts': { mutants: [mutant('Killed'), mutant('Survived'), mutant('Ignored')] },
-      'packages/engine/src/answerability/decide.ts': { mutants: [mutant('Killed'), mutant('Killed'), mutant('Timeout'), mutant('NoCoverage'), mutant('RuntimeError')] },
+      'packages/engine/src/answerability/decide.ts': {
+        mutants: [mutant('Killed'), mutant('Killed'), mutant('Timeout'), mutant('NoCoverage'), mutant('RuntimeError')],
+      },
     },
   };
 

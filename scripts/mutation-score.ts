@@ -6,7 +6,10 @@
 export type Status = 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
 
 export interface StrykerReport {
-  readonly files: Record<string, { readonly mutants: readonly { readonly status: Status; readonly mutatorName: string; readonly location: { readonly start: { readonly line: number } } }[] }>;
+  readonly files: Record<
+    string,
+    { readonly mutants: readonly { readonly status: Status; readonly mutatorName: string; readonly location: { readonly start: { readonly line: number } } }[] }
+  >;
 }
 
 export interface FileScore {
@@ -46,7 +49,14 @@ export const percent = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).
 
 export function renderMutationDoc(scores: readonly FileScore[], generatedFrom: string): string {
   const total = scores.reduce(
-    (t, s) => ({ killed: t.killed + s.killed, timeout: t.timeout + s.timeout, survived: t.survived + s.survived, noCoverage: t.noCoverage + s.noCoverage, errors: t.errors + s.errors, ignored: t.ignored + s.ignored }),
+    (t, s) => ({
+      killed: t.killed + s.killed,
+      timeout: t.timeout + s.timeout,
+      survived: t.survived + s.survived,
+      noCoverage: t.noCoverage + s.noCoverage,
+      errors: t.errors + s.errors,
+      ignored: t.ignored + s.ignored,
+    }),
     { killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 },
   );
   const row = (name: string, s: Omit<FileScore, 'file'>) =>
@@ -59,7 +69,7 @@ export function renderMutationDoc(scores: readonly FileScore[], generatedFrom: s
     'hand-written regexes were tied to exact source text. The files mutated are `mutate` in stryker.config.json.',
     '',
     'Run it with `npm run mutants` (not part of `npm test`: it takes about 20 minutes on a 2-core machine). The',
-    'table below is written by `scripts/mutation-report.ts` from Stryker\'s JSON report; do not edit it by hand.',
+    "table below is written by `scripts/mutation-report.ts` from Stryker's JSON report; do not edit it by hand.",
     'Score = (killed + timed out) / (killed + timed out + survived + no coverage). String literals (reason texts)',
     'and static mutants are not run (stryker.config.json says why); they count as ignored.',
     '',

@@ -8,7 +8,14 @@ const inline = (text: string) => renderToStaticMarkup(createElement('p', null, r
 
 describe('markdown (corpus passages, claims, remedies): links are allow-listed, HTML is text', () => {
   it('javascript:, data:, vbscript: and protocol-relative links are not links; their text stays', () => {
-    for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', '//evil.example/x']) {
+    for (const href of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      '//evil.example/x',
+    ]) {
       const out = html(`see [the runbook](${href}) now`);
       expect(out, href).not.toMatch(/<a\b/);
       expect(out, href).toContain('the runbook');
@@ -29,7 +36,9 @@ describe('markdown (corpus passages, claims, remedies): links are allow-listed, 
   });
 
   it('renders the corpus subset: headings shifted, lists, fenced code, tables in a scroll box', () => {
-    const out = renderToStaticMarkup(createElement(Markdown, { source: '# Title\n\n- one\n- **two**\n\n```sh\nrm -rf /\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n', headingShift: 1 }));
+    const out = renderToStaticMarkup(
+      createElement(Markdown, { source: '# Title\n\n- one\n- **two**\n\n```sh\nrm -rf /\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n', headingShift: 1 }),
+    );
     expect(out).toContain('<h2>Title</h2>');
     expect(out).toMatch(/<li>one<\/li>\s*<li><strong>two<\/strong><\/li>/);
     expect(out).toMatch(/<pre class="md-code"[^>]*><code[^>]*>rm -rf \/\n?<\/code><\/pre>/);

@@ -23,7 +23,10 @@ describe('agentBearerAuth (T-3, on hono/bearer-auth)', () => {
     const res = await app().request('/', { headers: { authorization: `Basic ${TOKEN}` } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sandscope"');
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/^The Authorization header is not `Bearer <token>`\./) });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/^The Authorization header is not `Bearer <token>`\./),
+    });
     expect((await app().request('/', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   });
 });
