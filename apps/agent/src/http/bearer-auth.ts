@@ -5,6 +5,12 @@ import { ApiError } from './api-error.ts';
 /** RFC 6750's b64token: the only token syntax Hono's bearerAuth accepts in a header. */
 const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
+/** What `serve` says, before anything starts, about an AGENT_TOKEN no header can carry. */
+export const UNCARRIABLE_TOKEN = 'AGENT_TOKEN may hold only letters, digits and - . _ ~ + / (then = padding); `openssl rand -hex 32` prints one.';
+
+/** Whether an `Authorization: Bearer` header can carry this token at all. */
+export const isBearerToken = (token: string): boolean => B64TOKEN.test(token);
+
 const refuse = (detail: string) => (c: Context) => {
   c.header('WWW-Authenticate', 'Bearer realm="sandscope"');
   throw new ApiError('unauthorized', detail);
@@ -21,9 +27,7 @@ const refuse = (detail: string) => (c: Context) => {
 export function agentBearerAuth(token: string): MiddlewareHandler {
   if (token.length === 0) throw new RangeError('bearerAuth: the token must be non-empty (AGENT_TOKEN)');
   // A token no header can carry would lock every client out with a "wrong token" that is right.
-  if (!B64TOKEN.test(token)) {
-    throw new RangeError('AGENT_TOKEN may hold only letters, digits and - . _ ~ + / (then = padding); `openssl rand -hex 32` prints one.');
-  }
+  if (!isBearerToken(token)) throw new RangeError(UNCARRIABLE_TOKEN);
   return bearerAuth({
     token,
     realm: 'sandscope',
