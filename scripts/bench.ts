@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { type Chunk, HashingEmbedder, HybridRetriever, KnowledgeBase } from '@sandscope/engine';
+import { type Chunk, HashingEmbedder, HybridRetriever, type KnowledgeBase } from '@sandscope/engine';
 import { parseQuestionsJsonl, seededRandom } from '@sandscope/eval';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import MiniSearch from 'minisearch';

@@ -15,7 +15,7 @@
  * agent is still healthy and logged no bug.
  */
 import { contractBreach, type RawRequest, type RawResponse, send } from '../lib/http.ts';
-import { runCheck, type Tally } from '../lib/report.ts';
+import { runCheck, } from '../lib/report.ts';
 import { concretePath, type Route, routeName, routeTable } from '../lib/routes.ts';
 import { startAgent } from '../lib/service.ts';
 

@@ -39,6 +39,7 @@ export function AnswerabilityDistribution({ rows, bands }: { rows: readonly Dist
   const plotW = width - left - right;
   const mid = top + (height - top - bottom) / 2;
   const half = (height - top - bottom) / 2 - 4;
+  // biome-ignore lint/correctness/noComponentHookFactories: X is the chart's scale, a plain function, not a component.
   const X = (p: number) => left + Math.min(1, Math.max(0, p)) * plotW;
   const a = binsOf(rows, 'answerable');
   const u = binsOf(rows, 'unanswerable');

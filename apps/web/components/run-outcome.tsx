@@ -39,7 +39,7 @@ function actionLine(line: string, sources: number, key: string): ReactNode[] {
         </a>
       );
     }
-    return <Fragment key={`${key}-${i}`}>{renderInline(part, {}, `${key}-${i}`)}</Fragment>;
+    return <Fragment key={`${key}-${i}`}>{renderInline(part)}</Fragment>;
   });
 }
 

@@ -62,7 +62,7 @@ test('evaluation says how to produce one when none exists', async ({ page }) => 
   await shot(page, '17-evaluation-none');
 });
 
-test('architecture draws the graph the agent reports, with files', async ({ page, request }) => {
+test('architecture draws the graph the agent reports, with files', async ({ page }) => {
   await page.goto('/architecture');
   const svg = page.locator('svg.graph-diagram');
   await expect(svg).toBeVisible();

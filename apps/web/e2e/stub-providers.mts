@@ -24,16 +24,16 @@ function textOf(messages: unknown): string {
     .join('\n');
 }
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 /** One claim citing the first passage of the prompt; no passages → no claims (the prompt's own rule). */
 export function draftFor(prompt: string): string {
   const m = /<passage id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/passage>/.exec(prompt);
   if (!m) return JSON.stringify({ claims: [] });
-  const body = unescape(m[2]!).replace(/^#+\s.*$/gm, '').replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '').trim();
+  const body = unescapeHtml(m[2]!).replace(/^#+\s.*$/gm, '').replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '').trim();
   const sentences = body.split(/(?<=[.!?])\s+/).map((s) => s.trim());
   const sentence = sentences.find((s) => s.length >= 20) ?? sentences[0] ?? body;
-  return JSON.stringify({ claims: [{ text: sentence, citations: [unescape(m[1]!)] }] });
+  return JSON.stringify({ claims: [{ text: sentence, citations: [unescapeHtml(m[1]!)] }] });
 }
 
 type ChatMessage = { role?: string; content?: unknown; tool_calls?: unknown };

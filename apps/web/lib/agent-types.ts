@@ -17,7 +17,6 @@ export type {
   NodeEvent,
   Outcome,
   ProviderEvent,
-  ProviderEventKind,
   Risk,
   RunDetail,
   RunList,

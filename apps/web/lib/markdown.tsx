@@ -1,135 +1,31 @@
-import { Fragment, type ReactNode } from 'react';
+import type { Heading as MdHeading, Root, RootContent } from 'mdast';
+import type { ComponentProps, ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 
 /*
- * A small, safe markdown renderer for the corpus: headings, paragraphs, lists,
- * fenced code, tables, block quotes, rules; inline code, bold, italic, links.
- * Every piece of text becomes a React text node, so it is escaped; nothing is
- * ever passed to dangerouslySetInnerHTML. Links keep only http(s), in-page and
- * relative targets — a `javascript:` URL is rendered as plain text.
+ * Markdown for the corpus, claims and remedies, rendered by react-markdown
+ * (remark, with GitHub tables): every piece of text becomes a React text node,
+ * raw HTML is shown as text (no rehype-raw), and nothing is ever passed to
+ * dangerouslySetInnerHTML. Links keep only http(s), in-page and site-relative
+ * targets and links to corpus documents — a `javascript:` or `data:` URL is
+ * rendered as its text. This replaced a hand-written renderer whose own link
+ * check (`safeHref`) had no test.
  */
 
-export type Block =
-  | { readonly type: 'heading'; readonly level: number; readonly text: string }
-  | { readonly type: 'paragraph'; readonly text: string }
-  | { readonly type: 'list'; readonly ordered: boolean; readonly start: number; readonly items: readonly string[] }
-  | { readonly type: 'code'; readonly lang: string; readonly text: string }
-  | { readonly type: 'table'; readonly header: readonly string[]; readonly align: readonly ('left' | 'right' | 'center' | null)[]; readonly rows: readonly (readonly string[])[] }
-  | { readonly type: 'quote'; readonly text: string }
-  | { readonly type: 'rule' };
-
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
-const FENCE = /^\s*(```|~~~)\s*([\w+-]*)\s*$/;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const ORDERED = /^\s*(\d{1,9})[.)]\s+(.*)$/;
-const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
-
-function splitRow(line: string): string[] {
-  let s = line.trim();
-  if (s.startsWith('|')) s = s.slice(1);
-  if (s.endsWith('|') && !s.endsWith('\\|')) s = s.slice(0, -1);
-  const cells: string[] = [];
-  let current = '';
-  let inCode = false;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    if (ch === '\\' && s[i + 1] === '|') {
-      current += '|';
-      i++;
-    } else if (ch === '`') {
-      inCode = !inCode;
-      current += ch;
-    } else if (ch === '|' && !inCode) {
-      cells.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  cells.push(current.trim());
-  return cells;
+export interface InlineOptions {
+  /** Turn a link to another corpus document (`runbook-x.md`) into a page link. */
+  readonly resolveDoc?: (doc: string) => string | null;
 }
 
-/** Block structure of a markdown document. */
-export function parseMarkdown(source: string): Block[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
-  let i = 0;
-  const isBlank = (l: string | undefined) => l === undefined || l.trim() === '';
-  const startsBlock = (l: string, next: string | undefined) =>
-    HEADING.test(l) || FENCE.test(l) || BULLET.test(l) || ORDERED.test(l) || RULE.test(l) || l.trimStart().startsWith('>') || (l.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-'));
-
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (isBlank(line)) {
-      i++;
-      continue;
-    }
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !new RegExp(`^\\s*${fence[1]}\\s*$`).test(lines[i]!)) body.push(lines[i++]!);
-      i++; // closing fence (or end of document)
-      blocks.push({ type: 'code', lang: fence[2] ?? '', text: body.join('\n') });
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      blocks.push({ type: 'heading', level: heading[1]!.length, text: heading[2]! });
-      i++;
-      continue;
-    }
-    if (RULE.test(line)) {
-      blocks.push({ type: 'rule' });
-      i++;
-      continue;
-    }
-    const next = lines[i + 1];
-    if (line.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-')) {
-      const header = splitRow(line);
-      const align = splitRow(next).map((c) => (c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : null));
-      const rows: string[][] = [];
-      i += 2;
-      while (i < lines.length && !isBlank(lines[i]) && lines[i]!.includes('|')) {
-        const cells = splitRow(lines[i++]!);
-        rows.push(header.map((_, c) => cells[c] ?? ''));
-      }
-      blocks.push({ type: 'table', header, align: header.map((_, c) => align[c] ?? null), rows });
-      continue;
-    }
-    if (line.trimStart().startsWith('>')) {
-      const body: string[] = [];
-      while (i < lines.length && lines[i]!.trimStart().startsWith('>')) body.push(lines[i++]!.trimStart().replace(/^>\s?/, ''));
-      blocks.push({ type: 'quote', text: body.join(' ') });
-      continue;
-    }
-    const bullet = BULLET.exec(line);
-    const ordered = ORDERED.exec(line);
-    if (bullet || ordered) {
-      const isOrdered = !bullet;
-      const items: string[] = [];
-      while (i < lines.length) {
-        const l = lines[i]!;
-        const m = isOrdered ? ORDERED.exec(l) : BULLET.exec(l);
-        if (m) {
-          items.push((isOrdered ? m[2] : m[1])!);
-          i++;
-        } else if (!isBlank(l) && /^\s{2,}\S/.test(l) && items.length > 0) {
-          items[items.length - 1] += ` ${l.trim()}`; // a continuation line of the item
-          i++;
-        } else break;
-      }
-      blocks.push({ type: 'list', ordered: isOrdered, start: isOrdered ? Number(ordered![1]) : 1, items });
-      continue;
-    }
-    const body: string[] = [line.trim()];
-    i++;
-    while (i < lines.length && !isBlank(lines[i]) && !startsBlock(lines[i]!, lines[i + 1])) body.push(lines[i++]!.trim());
-    blocks.push({ type: 'paragraph', text: body.join(' ') });
-  }
-  return blocks;
+export interface RenderOptions extends InlineOptions {
+  /** Heading levels shift by this much (a document's h1 renders as h2 inside a page). */
+  readonly headingShift?: number;
 }
 
-/** Where a link may point. Anything else renders as text. */
+/** Where a link may point; null: render its text only. */
 export function safeHref(raw: string, resolveDoc?: (doc: string) => string | null): string | null {
   const href = raw.trim();
   if (/^https?:\/\//i.test(href)) return href;
@@ -140,139 +36,97 @@ export function safeHref(raw: string, resolveDoc?: (doc: string) => string | nul
   return null;
 }
 
-export interface InlineOptions {
-  /** Turn a link to another corpus document (`runbook-x.md`) into a page link. */
-  readonly resolveDoc?: (doc: string) => string | null;
+function Link({ href, children }: ComponentProps<'a'>) {
+  if (!href) return <>{children}</>;
+  return (
+    <a href={href} {...(/^https?:/i.test(href) ? { rel: 'noopener noreferrer nofollow' } : {})}>
+      {children}
+    </a>
+  );
 }
 
-/** Inline markdown to React nodes: `code`, **bold**, *italic* / _italic_, [text](href). */
-export function renderInline(text: string, options: InlineOptions = {}, keyPrefix = 'i'): ReactNode[] {
-  const out: ReactNode[] = [];
-  let plain = '';
-  let k = 0;
-  const flush = () => {
-    if (plain) out.push(plain);
-    plain = '';
+function shifted(level: number, shift: number): 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' {
+  return `h${Math.min(6, Math.max(1, level + shift))}` as 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
+}
+
+function components(shift: number): Components {
+  const heading = (level: number) => {
+    const Tag = shifted(level, shift);
+    return ({ children }: ComponentProps<'h1'>) => <Tag>{children}</Tag>;
   };
-  let i = 0;
-  while (i < text.length) {
-    const rest = text.slice(i);
-    let m: RegExpExecArray | null;
-    if (rest[0] === '\\' && rest.length > 1 && /[\\`*_[\]()#|>-]/.test(rest[1]!)) {
-      plain += rest[1];
-      i += 2;
-    } else if ((m = /^(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest))) {
-      flush();
-      out.push(<code key={`${keyPrefix}${k++}`}>{m[2]!.trim()}</code>);
-      i += m[0].length;
-    } else if ((m = /^\*\*(?=\S)([\s\S]*?\S)\*\*/.exec(rest)) || (m = /^__(?=\S)([\s\S]*?\S)__(?![A-Za-z0-9])/.exec(rest))) {
-      flush();
-      out.push(<strong key={`${keyPrefix}${k++}`}>{renderInline(m[1]!, options, `${keyPrefix}${k}.`)}</strong>);
-      i += m[0].length;
-    } else if ((m = /^\*(?=\S)([^*]*?\S)\*/.exec(rest)) || (/(^|[^A-Za-z0-9])$/.test(text.slice(0, i)) && (m = /^_(?=\S)([^_]*?\S)_(?![A-Za-z0-9])/.exec(rest)))) {
-      flush();
-      out.push(<em key={`${keyPrefix}${k++}`}>{renderInline(m[1]!, options, `${keyPrefix}${k}.`)}</em>);
-      i += m[0].length;
-    } else if ((m = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest))) {
-      flush();
-      const href = safeHref(m[2]!, options.resolveDoc);
-      const label = renderInline(m[1]!, options, `${keyPrefix}${k}.`);
-      out.push(
-        href ? (
-          <a key={`${keyPrefix}${k++}`} href={href} {...(/^https?:/i.test(href) ? { rel: 'noopener noreferrer nofollow' } : {})}>
-            {label}
-          </a>
-        ) : (
-          <Fragment key={`${keyPrefix}${k++}`}>{label}</Fragment>
-        ),
-      );
-      i += m[0].length;
-    } else {
-      plain += rest[0];
-      i += 1;
-    }
-  }
-  flush();
-  return out;
+  return {
+    a: Link,
+    h1: heading(1),
+    h2: heading(2),
+    h3: heading(3),
+    h4: heading(4),
+    h5: heading(5),
+    h6: heading(6),
+    pre: ({ children }) => <pre className="md-code">{children}</pre>,
+    table: ({ children }) => (
+      <div className="table-scroll">
+        <table>{children}</table>
+      </div>
+    ),
+  };
 }
 
-export interface RenderOptions extends InlineOptions {
-  /** The id for a heading block, by its index in the block list (chunk anchors hang here). */
-  readonly headingId?: (index: number) => string | undefined;
-  /** Heading levels shift by this much (a document's h1 renders as h2 inside a page). */
-  readonly headingShift?: number;
-}
-
-function Heading({ level, id, children }: { level: number; id?: string; children: ReactNode }) {
-  const l = Math.min(6, Math.max(1, level));
-  const Tag = `h${l}` as 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
-  return <Tag {...(id ? { id } : {})}>{children}</Tag>;
-}
-
-export function renderBlock(block: Block, index: number, options: RenderOptions = {}): ReactNode {
-  const key = `b${index}`;
-  switch (block.type) {
-    case 'heading': {
-      const id = options.headingId?.(index);
-      return (
-        <Heading key={key} level={block.level + (options.headingShift ?? 0)} {...(id ? { id } : {})}>
-          {renderInline(block.text, options, `${key}.`)}
-        </Heading>
-      );
-    }
-    case 'paragraph':
-      return <p key={key}>{renderInline(block.text, options, `${key}.`)}</p>;
-    case 'list': {
-      const items = block.items.map((item, j) => <li key={j}>{renderInline(item, options, `${key}.${j}.`)}</li>);
-      return block.ordered ? (
-        <ol key={key} {...(block.start !== 1 ? { start: block.start } : {})}>
-          {items}
-        </ol>
-      ) : (
-        <ul key={key}>{items}</ul>
-      );
-    }
-    case 'code':
-      return (
-        <pre key={key} className="md-code" {...(block.lang ? { 'data-lang': block.lang } : {})}>
-          <code>{block.text}</code>
-        </pre>
-      );
-    case 'table':
-      return (
-        <div key={key} className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                {block.header.map((h, c) => (
-                  <th key={c} style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                    {renderInline(h, options, `${key}.h${c}.`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, r) => (
-                <tr key={r}>
-                  {row.map((cell, c) => (
-                    <td key={c} style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                      {renderInline(cell, options, `${key}.${r}.${c}.`)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
-    case 'quote':
-      return <blockquote key={key}>{renderInline(block.text, options, `${key}.`)}</blockquote>;
-    case 'rule':
-      return <hr key={key} />;
-  }
-}
+// react-markdown calls urlTransform for every URL; '' drops the attribute, and Link then renders only the text.
+const urlTransformOf = (resolveDoc: InlineOptions['resolveDoc']) => (url: string) => safeHref(url, resolveDoc) ?? '';
 
 /** A whole document, escaped. */
-export function Markdown({ source, ...options }: { source: string } & RenderOptions) {
-  return <>{parseMarkdown(source).map((b, i) => renderBlock(b, i, options))}</>;
+export function Markdown({ source, resolveDoc, headingShift = 0 }: { source: string } & RenderOptions) {
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm]} urlTransform={urlTransformOf(resolveDoc)} components={components(headingShift)}>
+      {source}
+    </ReactMarkdown>
+  );
+}
+
+const INLINE_ELEMENTS = ['p', 'code', 'strong', 'em', 'del', 'a', 'br'];
+
+/** Inline markdown (a claim, a remedy): `code`, **bold**, *italic*, links; any block syntax is kept as its text. */
+export function renderInline(text: string, options: InlineOptions = {}): ReactNode {
+  return (
+    <ReactMarkdown
+      remarkPlugins={[remarkGfm]}
+      urlTransform={urlTransformOf(options.resolveDoc)}
+      allowedElements={INLINE_ELEMENTS}
+      unwrapDisallowed
+      components={{ a: Link, p: ({ children }) => <>{children}</> }}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+}
+
+/** A top-level block of a document: its kind, its source text, and for a heading its level and plain text. */
+export interface Block {
+  readonly type: RootContent['type'];
+  readonly source: string;
+  readonly level?: number;
+  readonly text: string;
+}
+
+const plain = (node: RootContent): string =>
+  'value' in node && typeof node.value === 'string' ? node.value : 'children' in node ? (node.children as RootContent[]).map(plain).join('') : '';
+
+/**
+ * The document's top-level blocks, parsed by remark exactly as react-markdown
+ * parses them, so a page can place an anchor at the heading each passage starts at.
+ */
+export function parseMarkdown(source: string): Block[] {
+  const tree = unified().use(remarkParse).use(remarkGfm).parse(source) as Root;
+  return tree.children.flatMap((node) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined || node.type === 'definition') return [];
+    const block = { type: node.type, source: source.slice(start, end), text: plain(node) };
+    return [node.type === 'heading' ? { ...block, level: (node as MdHeading).depth } : block];
+  });
+}
+
+/** One block, rendered as part of its document. */
+export function renderBlock(block: Block, index: number, options: RenderOptions = {}): ReactNode {
+  return <Markdown key={`b${index}`} source={block.source} {...options} />;
 }

@@ -32,7 +32,7 @@ export const FIXTURE_DIMENSIONS = 768;
 export const FIXTURE_EMBEDDER_ID = 'fixture-random-768';
 
 /** Deterministic pseudo-random unit vector (mulberry32), so every backend sees identical data. */
-export function fixtureVector(seed: number, dimensions = FIXTURE_DIMENSIONS): Float32Array {
+function fixtureVector(seed: number, dimensions = FIXTURE_DIMENSIONS): Float32Array {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -44,12 +44,3 @@ export async function spendForRun(db: Queryable, runId: string): Promise<RunSpen
   const total = (kind: SpendKind) => entries.filter((e) => e.kind === kind).reduce((sum, e) => sum + e.usd, 0);
   return { entries, reservedUsd: total('reserve'), settledUsd: total('settle'), releasedUsd: total('release') };
 }
-
-/** Money actually spent since a moment, across all runs — for a daily ceiling. */
-export async function settledSince(db: Queryable, since: Date): Promise<number> {
-  const [row] = await db.query<{ usd: number }>(
-    "select coalesce(sum(usd), 0)::float8 as usd from spend_ledger where kind = 'settle' and at >= $1",
-    [since],
-  );
-  return row?.usd ?? 0;
-}

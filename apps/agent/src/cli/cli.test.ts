@@ -28,7 +28,7 @@ describe('sandscope ask', () => {
     const question = 'What is the connection pool ceiling for orders-db?';
     expect(await main(['ask', '--fail-provider', 'offline', question])).toBe(0);
     const lines = io.out.split('\n');
-    expect(lines[0]).toMatch(/^ESCALATED — no answer; a person takes over  \[workload triage, run [0-9a-f-]+\]$/);
+    expect(lines[0]).toMatch(/^ESCALATED — no answer; a person takes over {2}\[workload triage, run [0-9a-f-]+\]$/);
     expect(io.out).not.toMatch(/ANSWERED|PARTIAL|Sources:/);
     expect(io.out).toContain('the model call failed (ALL_PROVIDERS_FAILED)');
 
@@ -40,7 +40,7 @@ describe('sandscope ask', () => {
 
   it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {
     expect(await main(['ask', '--workload', 'change', 'Can we raise the orders-db connection pool ceiling during an incident?'])).toBe(0);
-    expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves  \[workload change, run /);
+    expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves {2}\[workload change, run /);
     expect(io.out).not.toMatch(/^ANSWERED/m);
 
     // The proposed action is stated once and cites the Sources list by number, never by chunk id or by repeating a claim.

@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { startStore } from '@sandscope/store';
+import { describe, expect, it, vi } from 'vitest';
+import { readLatestEvaluation } from '../service/eval-latest.ts';
 import { main } from './main.ts';
 import { captureOutput } from './testing/capture-output.ts';
 
@@ -60,4 +62,26 @@ describe('sandscope eval (issue 9)', () => {
     expect(await main(['eval', '--loco', '--corpora', dir])).not.toBe(0);
     expect(io.err).toMatch(/at least two corpora/);
   });
+
+  it('--record saves the report with its rows as an eval_run, which GET /v1/eval/latest reads before the committed file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'eval-record-'));
+    vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', '');
+    try {
+      expect(await main(['eval', '--corpus', join(corpora, 'harbor-runbooks'), '--record', '--json'])).toBe(0);
+      const printed = JSON.parse(io.out) as { mode: string; n: number };
+      expect(io.err).toMatch(/recorded evaluation [0-9a-f-]{36} \(cross-validated\)/);
+      const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+      try {
+        const latest = await readLatestEvaluation(store.db, join(dataDir, 'no-committed-report.json'));
+        expect(latest?.source).toBe('database');
+        expect(latest?.summary).toMatchObject({ mode: printed.mode });
+        expect(latest?.questions).toHaveLength(printed.n);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 120_000);
 });

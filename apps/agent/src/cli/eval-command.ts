@@ -1,18 +1,24 @@
 import { basename } from 'node:path';
 import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluateShipped, measureAll, resolveEvidence } from '@sandscope/eval';
+import { saveEvalRun } from '@sandscope/store';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
+import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { evalInputs, parseFolds, parseSeed } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
- * [--folds 5] [--cv] [--json] [--rows] [--skip-bad]`.
+ * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record]`.
  * - `--loco`: the headline — leave-one-corpus-out over the development corpora.
  * - `--questions FILE` / `--feedback` (people's marks on runs, issue 9 D): an external set, scored with the
  *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text.
  * - otherwise the corpus's own (generated) set, cross-validated.
+ * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
+ *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
+ *   page read before the committed docs/evaluation.json. Without it the evaluation endpoint could only
+ *   ever show the committed file: nothing else wrote `eval_run` (issue 13, codebase 4).
  */
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('eval', argv, {
@@ -28,6 +34,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
     rows: { type: 'boolean', default: false },
     'skip-bad': { type: 'boolean', default: false },
+    record: { type: 'boolean', default: false },
   });
   const folds = parseFolds(values.folds);
   const seed = parseSeed(values.seed);
@@ -69,9 +76,20 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const trainedOn = (inputs.kb.model.trainedOn ?? []).map((t) => t.corpus);
     inSample = inputs.external && !values.cv && trainedOn.includes(basename(inputs.source.root));
   }
+  const described = { questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample };
+  if (values.record) {
+    // `create`: an evaluation may be the first thing recorded in a fresh data directory.
+    const store = await openCliStore(process.env, { create: true });
+    try {
+      const saved = await saveEvalRun(store.db, { kind: report.mode, summary: { ...report, ...described } });
+      process.stderr.write(`sandscope: recorded evaluation ${saved.id} (${report.mode}) in ${store.db.description}; GET /v1/eval/latest now reads it.\n`);
+    } finally {
+      await store.close();
+    }
+  }
   if (values.json) {
     const { questions, ...summary } = report;
-    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, ...described }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample)}\n`);
   }

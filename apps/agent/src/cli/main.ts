@@ -22,9 +22,10 @@ Usage:
       --corpus DIR                                       another folder of markdown (default: the bundled corpus)
   npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
                                                          { nodes, edges, mermaid }
-  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json] [--skip-bad]
+  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json] [--skip-bad] [--record]
                                                          held-out figures of the evidence gate; --feedback scores
-                                                         the marked runs with what ships, never tuned on
+                                                         the marked runs with what ships, never tuned on;
+                                                         --record saves it for GET /v1/eval/latest
   npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
                                                          mark a run (replaces its earlier mark)
   npx sandscope feedback --export FILE.jsonl             every mark as a question file (eval --questions)

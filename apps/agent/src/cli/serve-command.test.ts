@@ -72,6 +72,23 @@ describe('sandscope serve on a real socket', () => {
     expect(stderr).toMatch(/^sandscope: AGENT_TOKEN is required to serve/);
   }, 60_000);
 
+  it('refuses, before anything starts, an AGENT_TOKEN no Authorization header can carry — one line, exit non-zero', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      env: childEnv({ AGENT_TOKEN: 'correct horse battery staple, 32 chars+', SANDSCOPE_DATA_DIR: await tempDataDir() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    let stdout = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).not.toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^sandscope: AGENT_TOKEN may hold only letters, digits/);
+  }, 120_000);
+
   it('streams a run as SSE with the token, event by event while the run is in flight; 401 without it', async () => {
     // A provider that answers only after 1.5 s and then fails: the run is certainly in flight at hypothesise,
     // and the router moves on to the offline model afterwards.

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { appDepsOf, createApp } from '../http/app.ts';
+import { isBearerToken, UNCARRIABLE_TOKEN } from '../http/bearer-auth.ts';
 import { listen } from '../http/listen.ts';
 import { startAgentService } from '../service/compose.ts';
 import { UserError } from '../user-error.ts';
@@ -30,6 +31,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const parsed = loadConfig(env, { requireToken: true });
   if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
   const { config } = parsed;
+  // Checked before anything starts: the HTTP layer would refuse it too, but only after the store and corpus loaded.
+  if (!isBearerToken(config.agentToken)) throw new UserError(UNCARRIABLE_TOKEN);
   const log = (line: string) => process.stdout.write(`sandscope: ${line}\n`);
   for (const note of parsed.notes) log(note);
 

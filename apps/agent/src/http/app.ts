@@ -12,12 +12,12 @@ import type { ServiceMetrics } from '../service/metrics.ts';
 import type { RunReader } from '../service/run-reader.ts';
 import type { RunService } from '../service/run-service.ts';
 import { ApiError, toApiError } from './api-error.ts';
-import { bearerAuth } from './bearer-auth.ts';
+import { agentBearerAuth } from './bearer-auth.ts';
 import { clientAddress, nodeSocketAddress, type SocketAddress } from './client-address.ts';
 import { parseFeedbackRequest } from './feedback-request.ts';
 import { investigationRoutes } from './investigation-routes.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
-import { readJsonBody } from './request-body.ts';
+import { boundedBody, readJsonBody } from './request-body.ts';
 import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
 import { streamRunEvents } from './run-events.ts';
 import { streamRun } from './run-stream.ts';
@@ -124,15 +124,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/healthz', async (c) => c.json(await deps.health()));
   app.get('/metrics', async (c) => c.text(await deps.metrics.render(), 200, { 'Content-Type': deps.metrics.contentType }));
 
-  app.use('/v1/*', bearerAuth(deps.token), sessionCookie());
+  app.use('/v1/*', agentBearerAuth(deps.token), sessionCookie());
   const clientIp = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, socketAddress);
   const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now });
   // Defect 1: a run reserves its token budget in the same atomic step that admits it; the run settles it.
   const limitedRun = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, reserveTokens: deps.runTokenBudget });
 
-  app.post('/v1/runs', limitedRun, async (c) => {
-    // A body refused here leaves the reservation untaken, and the middleware releases it.
-    const request = parseRunRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes), deps.maxQuestionChars);
+  const body = boundedBody(deps.maxBodyBytes);
+
+  // The body is bounded after the limiter admits the request: a refused body leaves the reservation untaken,
+  // and the limiter's middleware releases it.
+  app.post('/v1/runs', limitedRun, body, async (c) => {
+    const request = parseRunRequest(await readJsonBody(c.req.raw), deps.maxQuestionChars);
     // Defect 4: admitted before the stream opens, so a database outage is a 503 store_unavailable, not 200 then `internal`.
     // A run refused here leaves its token reservation untaken, and the middleware releases it (defect 1).
     const run = await deps.runs.admit({ question: request.question, workload: request.workload, failProviders: request.failProviders, sessionId: c.get('sessionId') });
@@ -163,8 +166,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   // A mark spends nothing, so it does not pass the limiter; the body is still read within MAX_BODY_BYTES.
-  app.post('/v1/runs/:id/feedback', async (c) => {
-    const request = parseFeedbackRequest(await readJsonBody(c.req.raw, deps.maxBodyBytes));
+  app.post('/v1/runs/:id/feedback', body, async (c) => {
+    const request = parseFeedbackRequest(await readJsonBody(c.req.raw));
     return c.json({ feedback: await deps.feedback.mark(c.req.param('id'), request) });
   });
 
@@ -189,7 +192,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (!latest) {
       throw new ApiError(
         'not_found',
-        'No evaluation has been recorded: run `npm run eval:report` at the repository root (it writes docs/evaluation.json) and ask again.',
+        'No evaluation has been recorded: run `npx sandscope eval --loco --record` (it saves one here), or `npm run eval:report` at the repository root (it writes docs/evaluation.json), and ask again.',
       );
     }
     return c.json(latest);

@@ -1,28 +1,38 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { createMiddleware } from 'hono/factory';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
 import { ApiError } from './api-error.ts';
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** RFC 6750's b64token: the only token syntax Hono's bearerAuth accepts in a header. */
+const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+/** What `serve` says, before anything starts, about an AGENT_TOKEN no header can carry. */
+export const UNCARRIABLE_TOKEN = 'AGENT_TOKEN may hold only letters, digits and - . _ ~ + / (then = padding); `openssl rand -hex 32` prints one.';
+
+/** Whether an `Authorization: Bearer` header can carry this token at all. */
+export const isBearerToken = (token: string): boolean => B64TOKEN.test(token);
+
+const refuse = (detail: string) => (c: Context) => {
+  c.header('WWW-Authenticate', 'Bearer realm="sandscope"');
+  throw new ApiError('unauthorized', detail);
+};
 
 /**
  * T-3 (runtime called directly): every `/v1` route needs `Authorization: Bearer
- * <AGENT_TOKEN>`. Compared in constant time over SHA-256 digests: both sides are
- * always 32 bytes, so neither the comparison's duration nor an early length
- * mismatch says how much of a guess was right.
+ * <AGENT_TOKEN>`. Hono's `bearerAuth` compares SHA-256 digests of both sides in
+ * constant time, so neither the comparison's duration nor a length mismatch says
+ * how much of a guess was right. Its refusals are turned into the API's one
+ * `unauthorized` error (a wrong scheme too, which Hono would answer 400), each
+ * saying which of the three it was.
  */
-export function bearerAuth(token: string) {
+export function agentBearerAuth(token: string): MiddlewareHandler {
   if (token.length === 0) throw new RangeError('bearerAuth: the token must be non-empty (AGENT_TOKEN)');
-  const expected = digest(token);
-  return createMiddleware(async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-    const given = digest(match?.[1] ?? '');
-    // Always compare, even when the header is missing, so both paths take the same time.
-    const equal = timingSafeEqual(given, expected);
-    if (!match || !equal) {
-      c.header('WWW-Authenticate', 'Bearer realm="sandscope"');
-      throw new ApiError('unauthorized', match ? 'The bearer token is wrong.' : 'No bearer token was sent.');
-    }
-    await next();
+  // A token no header can carry would lock every client out with a "wrong token" that is right.
+  if (!isBearerToken(token)) throw new RangeError(UNCARRIABLE_TOKEN);
+  return bearerAuth({
+    token,
+    realm: 'sandscope',
+    noAuthenticationHeader: { message: refuse('No bearer token was sent.') },
+    invalidAuthenticationHeader: { message: refuse('The Authorization header is not `Bearer <token>`.') },
+    invalidToken: { message: refuse('The bearer token is wrong.') },
   });
 }

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { ApiError } from './api-error.ts';
-import { readBoundedBytes, readJsonBody } from './request-body.ts';
+import { boundedBody, readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
@@ -42,15 +42,16 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   const { investigations } = deps;
   const app = new Hono();
+  const body = boundedBody(deps.maxBodyBytes);
 
-  app.post('/', async (c) => {
-    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+  app.post('/', body, async (c) => {
+    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw));
     return c.json({ investigation: await investigations.create(title) }, 201);
   });
   app.get('/', async (c) => c.json({ investigations: await investigations.list() }));
   app.get('/:id', async (c) => c.json(await investigations.show(c.req.param('id'))));
-  app.patch('/:id', async (c) => {
-    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+  app.patch('/:id', body, async (c) => {
+    const { title } = parse(TitleSchema, await readJsonBody(c.req.raw));
     return c.json({ investigation: await investigations.rename(c.req.param('id'), title) });
   });
   app.delete('/:id', async (c) => {
@@ -59,8 +60,9 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   });
 
   app.get('/:id/files', async (c) => c.json({ files: await investigations.listFiles(c.req.param('id')) }));
-  app.put('/:id/files/:path{.+}', async (c) => {
-    const bytes = await readBoundedBytes(c.req.raw, investigations.settings.fileMaxBytes, { noun: 'file', setting: 'INVESTIGATION_FILE_MAX_BYTES' });
+  const file = boundedBody(investigations.settings.fileMaxBytes, { noun: 'file', setting: 'INVESTIGATION_FILE_MAX_BYTES' });
+  app.put('/:id/files/:path{.+}', file, async (c) => {
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
     return c.json({ file: await investigations.addFile(c.req.param('id'), c.req.param('path'), bytes) }, 201);
   });
   app.get('/:id/files/:path{.+}', async (c) => c.json({ file: await investigations.readFile(c.req.param('id'), c.req.param('path')) }));
@@ -70,8 +72,8 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   });
 
   // JSON by default; `Accept: text/event-stream` streams the turn as runs stream (turn-stream.ts).
-  app.post('/:id/turns', deps.limited, async (c) => {
-    const { message } = parse(TurnSchema, await readJsonBody(c.req.raw, deps.maxBodyBytes));
+  app.post('/:id/turns', deps.limited, body, async (c) => {
+    const { message } = parse(TurnSchema, await readJsonBody(c.req.raw));
     const id = c.req.param('id') ?? '';
     const charge = { limiter: deps.limiter, clientKey: (c.get as (key: string) => string | undefined)('clientKey'), now: deps.now, log: deps.log };
     if ((c.req.header('accept') ?? '').includes('text/event-stream')) {

@@ -124,7 +124,7 @@ export function ConsoleForm({ providers, initialQuestion, initialWorkload }: { p
   return (
     <>
       <form method="post" action="/api/runs" className="console-form" onSubmit={ask} data-enhanced={enhanced ? 'true' : 'false'} aria-busy={running}>
-        <div className="presets" aria-label="Presets">
+        <div className="presets">
           <span className="presets-label">Presets</span>
           {PRESETS.map((p) => (
             <a

@@ -73,6 +73,7 @@ export function BandExplorer({
           <button type="submit" className="button">
             Show changes
           </button>
+          {/* biome-ignore lint/a11y/useValidAnchor: a real link without JavaScript (reloading resets the bands); the click only saves the reload. */}
           <a
             href="/evaluation#what-if"
             className="button"

@@ -40,7 +40,7 @@ function entry(overrides: Partial<CacheEntry> & Pick<CacheEntry, 'key'>): CacheE
  * cosine): a real[] column gives 0.1 back for the float32 nearest 0.1, and that
  * is the same vector.
  */
-const f32 = <E extends CacheEntry | undefined>(e: E): E => (e && e.vector ? { ...e, vector: e.vector.map(Math.fround) } : e);
+const f32 = <E extends CacheEntry | undefined>(e: E): E => (e?.vector ? { ...e, vector: e.vector.map(Math.fround) } : e);
 const byKey = (entries: readonly CacheEntry[]) => [...entries].map(f32).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
 export function describeCacheStoreContract(name: string, harness: CacheStoreContractHarness, options: { skip?: boolean } = {}): void {

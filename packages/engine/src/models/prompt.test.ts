@@ -19,7 +19,7 @@ const hostile: Chunk = {
 
 function userText(prompt: ReturnType<typeof buildDraftPrompt>): string {
   const user = prompt.find((m) => m.role === 'user');
-  if (!user || user.role !== 'user') throw new Error('no user message');
+  if (user?.role !== 'user') throw new Error('no user message');
   return user.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
@@ -80,11 +80,11 @@ describe('parseDraft', () => {
   });
 
   it('tolerates a code fence and surrounding prose', () => {
-    expect(parseDraft('Here you go:\n```json\n' + JSON.stringify({ claims }) + '\n```\nThanks')).toEqual(claims);
-    expect(parseDraft('```\n' + JSON.stringify({ claims }) + '\n```')).toEqual(claims);
-    expect(parseDraft('Sure. ' + JSON.stringify({ claims }))).toEqual(claims);
+    expect(parseDraft(`Here you go:\n\`\`\`json\n${JSON.stringify({ claims })}\n\`\`\`\nThanks`)).toEqual(claims);
+    expect(parseDraft(`\`\`\`\n${JSON.stringify({ claims })}\n\`\`\``)).toEqual(claims);
+    expect(parseDraft(`Sure. ${JSON.stringify({ claims })}`)).toEqual(claims);
     // Braces in prose after the fence must not be read as part of the object.
-    expect(parseDraft('```json\n' + JSON.stringify({ claims }) + '\n```\nFormat used: {"claims": …} as asked.')).toEqual(claims);
+    expect(parseDraft(`\`\`\`json\n${JSON.stringify({ claims })}\n\`\`\`\nFormat used: {"claims": …} as asked.`)).toEqual(claims);
   });
 
   it('keeps an uncited claim for the verifier to reject, rather than hiding it', () => {

@@ -53,14 +53,14 @@ export function buildDraftPrompt(input: DraftPromptInput): LanguageModelV3Prompt
   const passages = input.passages
     .map(
       (p) =>
-        `<passage id="${escape(p.id)}" doc="${escape(p.doc)}" title="${escape(p.docTitle)}" heading="${escape(p.heading)}">\n` +
-        `${escape(p.text)}\n</passage>`,
+        `<passage id="${escapeMarkup(p.id)}" doc="${escapeMarkup(p.doc)}" title="${escapeMarkup(p.docTitle)}" heading="${escapeMarkup(p.heading)}">\n` +
+        `${escapeMarkup(p.text)}\n</passage>`,
     )
     .join('\n');
-  const sections = [`<passages>\n${passages}${passages ? '\n' : ''}</passages>`, `<question>\n${escape(input.question)}\n</question>`];
+  const sections = [`<passages>\n${passages}${passages ? '\n' : ''}</passages>`, `<question>\n${escapeMarkup(input.question)}\n</question>`];
   const feedback = input.feedback ?? [];
   if (feedback.length > 0) {
-    const items = feedback.map((f) => `<failure>${escape(f)}</failure>`).join('\n');
+    const items = feedback.map((f) => `<failure>${escapeMarkup(f)}</failure>`).join('\n');
     sections.push(`<feedback>\n${FEEDBACK_PREAMBLE}\n${items}\n</feedback>`);
   }
   sections.push(OUTPUT_LINE);
@@ -83,20 +83,20 @@ const FAILURE = /<failure>([\s\S]*?)<\/failure>/g;
 export function parseDraftPrompt(prompt: LanguageModelV3Prompt): ParsedDraftPrompt | null {
   const systemMessage = prompt.find((m) => m.role === 'system');
   const userMessage = [...prompt].reverse().find((m) => m.role === 'user');
-  if (!userMessage || userMessage.role !== 'user') return null;
+  if (userMessage?.role !== 'user') return null;
   const text = userMessage.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   const question = QUESTION.exec(text);
   if (!question || !text.includes('<passages>')) return null;
   const passages: Chunk[] = [];
   for (const m of text.matchAll(PASSAGE)) {
-    passages.push({ id: unescape(m[1]!), doc: unescape(m[2]!), docTitle: unescape(m[3]!), heading: unescape(m[4]!), text: unescape(m[5]!) });
+    passages.push({ id: unescapeMarkup(m[1]!), doc: unescapeMarkup(m[2]!), docTitle: unescapeMarkup(m[3]!), heading: unescapeMarkup(m[4]!), text: unescapeMarkup(m[5]!) });
   }
   const feedbackBlock = FEEDBACK.exec(text);
-  const feedback = feedbackBlock ? [...feedbackBlock[1]!.matchAll(FAILURE)].map((m) => unescape(m[1]!)) : [];
+  const feedback = feedbackBlock ? [...feedbackBlock[1]!.matchAll(FAILURE)].map((m) => unescapeMarkup(m[1]!)) : [];
   let system = systemMessage && systemMessage.role === 'system' ? systemMessage.content : '';
   const suffix = `${RULES_SEPARATOR}${DRAFT_RULES}`;
   if (system.endsWith(suffix)) system = system.slice(0, -suffix.length);
-  return { system, question: unescape(question[1]!), passages, feedback };
+  return { system, question: unescapeMarkup(question[1]!), passages, feedback };
 }
 
 const DraftSchema = z.object({
@@ -145,11 +145,11 @@ export const JUDGEMENT_RULES = [
 
 export function buildJudgementPrompt(input: { readonly question: string; readonly candidates: readonly Chunk[] }): LanguageModelV3Prompt {
   const candidates = input.candidates
-    .map((p) => `<candidate id="${escape(p.id)}" doc="${escape(p.doc)}" title="${escape(p.docTitle)}" heading="${escape(p.heading)}">\n${escape(p.text)}\n</candidate>`)
+    .map((p) => `<candidate id="${escapeMarkup(p.id)}" doc="${escapeMarkup(p.doc)}" title="${escapeMarkup(p.docTitle)}" heading="${escapeMarkup(p.heading)}">\n${escapeMarkup(p.text)}\n</candidate>`)
     .join('\n');
   return [
     { role: 'system', content: JUDGEMENT_RULES },
-    { role: 'user', content: [{ type: 'text', text: `<candidates>\n${candidates}\n</candidates>\n\n<question>\n${escape(input.question)}\n</question>` }] },
+    { role: 'user', content: [{ type: 'text', text: `<candidates>\n${candidates}\n</candidates>\n\n<question>\n${escapeMarkup(input.question)}\n</question>` }] },
   ];
 }
 
@@ -171,10 +171,10 @@ export function parseJudgement(text: string): Judgement | null {
   }
 }
 
-function escape(value: string): string {
+function escapeMarkup(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
 
-function unescape(value: string): string {
+function unescapeMarkup(value: string): string {
   return value.replaceAll('&quot;', '"').replaceAll('&gt;', '>').replaceAll('&lt;', '<').replaceAll('&amp;', '&');
 }

@@ -27,7 +27,7 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
  */
 export function numbersIn(text: string, options: { words?: boolean } = {}): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/(?<![A-Za-z0-9.\-])(\d+(?:,\d{3})*(?:\.\d+)?)(?![0-9\-]|\.\d)/g)) {
+  for (const m of text.matchAll(/(?<![A-Za-z0-9.-])(\d+(?:,\d{3})*(?:\.\d+)?)(?![0-9-]|\.\d)/g)) {
     out.add(String(Number(m[1]!.replaceAll(',', ''))));
   }
   if (options.words) {

@@ -1,4 +1,4 @@
-import { type Embedder } from './embedder.ts';
+import type { Embedder } from './embedder.ts';
 import { tokenize } from './tokenizer.ts';
 
 export const HASHING_DIMENSIONS = 768;

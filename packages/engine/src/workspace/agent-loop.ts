@@ -10,7 +10,7 @@ import type { SpendLedger } from '../models/spend-ledger.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
-import { type ToolCallRecord, type ToolOutcome, type WorkspaceToolbox } from './tools.ts';
+import type { ToolCallRecord, ToolOutcome, WorkspaceToolbox } from './tools.ts';
 
 /** INVESTIGATION_MAX_STEPS when the caller sets none: room to list, search, read a few windows and answer. */
 export const DEFAULT_INVESTIGATION_MAX_STEPS = 8;

@@ -68,7 +68,7 @@ export default async function SourcePage({ params }: { params: Params }) {
           <p className="empty">This folder holds no TypeScript source.</p>
         )
       ) : (
-        <pre className="source" aria-label={`${entry.path}, ${lineCount(entry.text)} lines`}>
+        <pre className="source">
           <code>
             {lines(entry.text).map((line, i) => (
               <span key={i} id={`L${i + 1}`} className="source-line">
@@ -89,4 +89,3 @@ function lines(text: string): string[] {
   return all.length > 1 && all[all.length - 1] === '' ? all.slice(0, -1) : all;
 }
 
-const lineCount = (text: string) => lines(text).length;
