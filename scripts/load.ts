@@ -236,8 +236,6 @@ const CONNECTIONS = positive('LOAD_CONNECTIONS', 10);
 /** The limiter phase sends ten times the limit, so it is surely reached whatever this machine's speed. */
 const LOW_LIMIT = 25;
 const LIMIT_PHASE_REQUESTS = LOW_LIMIT * 10;
-const TARGET_RUNS_PER_S = 300;
-const TARGET_P99_MS = 100;
 const OUT = resolve(import.meta.dirname, '../docs/LOAD.md');
 const RECORD = resolve(import.meta.dirname, '../docs/load.json');
 /** `--json`: the figures as one JSON line on stdout; everything else goes to stderr so the line can be parsed. */
