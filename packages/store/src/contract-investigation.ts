@@ -13,6 +13,7 @@ import {
   readInvestigationFile,
   removeInvestigationFile,
   renameInvestigation,
+  similarInvestigationPassages,
 } from './investigation-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
@@ -80,6 +81,38 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await removeInvestigationFile(db, inv.id, 'app.log');
       await expectCode(removeInvestigationFile(db, inv.id, 'app.log'), 'file_not_found', /no file "app.log"/);
       expect((await listInvestigations(db)).find((i) => i.id === inv.id)?.fileCount).toBe(1);
+    });
+
+    it("a file's passage embeddings (0021) are ranked by similarity, in one embedding space; replacing or removing the file replaces or removes them", async () => {
+      const { db } = context();
+      const inv = await createInvestigation(db, { title: 'passages' });
+      const other = await createInvestigation(db, { title: 'another' });
+      const embeddings = (vectors: number[][]) => ({ embedderId: 'space-a', passages: vectors.map((vector, i) => ({ startLine: i * 40 + 1, endLine: i * 40 + 40, vector })) });
+      await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'x', embeddings: embeddings([[1, 0, 0], [0, 1, 0]]) });
+      await putInvestigationFile(db, inv.id, { path: 'logs/db.log', content: 'y', embeddings: embeddings([[0.6, 0.8, 0]]) });
+      await putInvestigationFile(db, inv.id, { path: 'other-space.log', content: 'z', embeddings: { embedderId: 'space-b', passages: [{ startLine: 1, endLine: 1, vector: [0, 1, 0] }] } });
+      await putInvestigationFile(db, other.id, { path: 'app.log', content: 'x', embeddings: embeddings([[0, 1, 0]]) });
+      const near = (path?: string) => similarInvestigationPassages(db, inv.id, [0, 1, 0], { embedderId: 'space-a', k: 5, ...(path ? { path } : {}) });
+      const found = await near();
+      expect(found.map((p) => [p.path, p.startLine, p.endLine])).toEqual([
+        ['app.log', 41, 80],
+        ['logs/db.log', 1, 40],
+        ['app.log', 1, 40],
+      ]);
+      expect(found[0]?.similarity).toBeCloseTo(1, 5);
+      expect(found[1]?.similarity).toBeCloseTo(0.8, 5);
+      expect((await near('logs/')).map((p) => p.path)).toEqual(['logs/db.log']);
+      expect((await similarInvestigationPassages(db, inv.id, [0, 1, 0], { embedderId: 'space-a', k: 1 })).length).toBe(1);
+      // A re-upload whose embedding failed keeps no vector of the old text.
+      await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'new', status: 'error', error: 'embedding failed' });
+      expect((await near()).map((p) => p.path)).toEqual(['logs/db.log']);
+      await removeInvestigationFile(db, inv.id, 'logs/db.log');
+      expect(await near()).toEqual([]);
+      await expectCode(similarInvestigationPassages(db, randomUUID(), [1], { embedderId: 'space-a', k: 1 }), 'investigation_not_found');
+      await expectCode(putInvestigationFile(db, inv.id, { path: 'a.log', content: 'x', embeddings: { embedderId: 'e', passages: [{ startLine: 0, endLine: 1, vector: [1] }] } }), 'invalid_argument');
+      await deleteInvestigation(db, other.id);
+      const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_file_passage where investigation_id = $1', [other.id]);
+      expect(left?.n).toBe(0);
     });
 
     it('refuses a path that leaves the workspace, and a file for an investigation that does not exist', async () => {

@@ -1,5 +1,6 @@
-import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
-import { fileLines } from '@sandscope/engine/workspace/read-file';
+import { type Embedder, EmbedderUnavailableError, HashingEmbedder, type KnowledgeBase } from '@sandscope/engine';
+import { filePassages } from '@sandscope/engine/workspace/file-passages';
+import { type SimilarLinesOptions, type SimilarLinesResult, similarLines } from '@sandscope/engine/workspace/similar-lines';
 import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
 import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
 import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
@@ -12,6 +13,7 @@ import {
   createInvestigation,
   type Database,
   deleteInvestigation,
+  type FilePassageEmbeddings,
   getInvestigation,
   type InvestigationFile,
   type InvestigationFileInfo,
@@ -25,6 +27,7 @@ import {
   readInvestigationFile,
   removeInvestigationFile,
   renameInvestigation,
+  similarInvestigationPassages,
   StoreError,
   type TurnMetrics,
 } from '@sandscope/store';
@@ -83,14 +86,15 @@ export class InvestigationService {
   readonly #db: Database;
   readonly #kb: KnowledgeBase;
   readonly #models: InvestigationModels | undefined;
-  readonly #embedder: Embedder | undefined;
+  readonly #embedder: Embedder;
   readonly #sandbox: SandboxToolsOption | undefined;
   readonly settings: InvestigationSettings;
 
   /**
    * Without `models` (or with only the offline model among them) every turn is
-   * the offline planner's. `embedder` is the remote embedder (KB_EMBED_BASE_URL,
-   * seed #15); without it uploads call no embedding service. `sandbox` is the
+   * the offline planner's. `embedder` embeds uploaded files and the searches
+   * over them: the remote embedder (KB_EMBED_BASE_URL, seed #15) when one is
+   * configured, else the hashing embedder (no service is called). `sandbox` is the
    * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are.
    */
   constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder; sandbox?: SandboxToolsOption }) {
@@ -98,7 +102,7 @@ export class InvestigationService {
     this.#db = options.db;
     this.#kb = options.kb;
     this.#models = options.models;
-    this.#embedder = options.embedder;
+    this.#embedder = options.embedder ?? new HashingEmbedder();
     this.settings = options.settings;
   }
 
@@ -141,22 +145,28 @@ export class InvestigationService {
       const content = text.text.replace(/^\uFEFF/, '');
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
       const embedded = await this.#embed(content);
-      return putInvestigationFile(this.#db, id, { path, content, ...(embedded.ok ? {} : { status: 'error' as const, error: embedded.reason }) });
+      const file = { path, content, ...(embedded.ok ? { embeddings: embedded.embeddings } : { status: 'error' as const, error: embedded.reason }) };
+      // The file and its passages are one write: a reader never sees the new text ranked by the old vectors.
+      return this.#db.transaction((tx) => putInvestigationFile(tx, id, file));
     });
   }
 
   /**
-   * Seed #15: the file's passages through the remote embedder. The embedder
+   * Seed #15: the file's passages through the configured embedder, kept with
+   * the file so search_files can rank lines by meaning. A remote embedder
    * has already retried each batch; what still fails marks THIS file `error`
    * with the reason, and the file is stored all the same — search_files and
    * read_file read its text, and no other file is touched. Only the
    * embedder's outage is caught: a bug still fails the upload loudly.
    */
-  async #embed(content: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-    if (!this.#embedder) return { ok: true };
+  async #embed(content: string): Promise<{ ok: true; embeddings: FilePassageEmbeddings } | { ok: false; reason: string }> {
     try {
-      await this.#embedder.embed(embeddingPassages(content));
-      return { ok: true };
+      const passages = filePassages(content);
+      const vectors = await this.#embedder.embed(passages.map((p) => p.text));
+      return {
+        ok: true,
+        embeddings: { embedderId: this.#embedder.id, passages: passages.map((p, i) => ({ startLine: p.startLine, endLine: p.endLine, vector: vectors[i]! })) },
+      };
     } catch (error) {
       if (!(error instanceof EmbedderUnavailableError)) throw error;
       return { ok: false, reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.` };
@@ -192,7 +202,7 @@ export class InvestigationService {
       const history = await listInvestigationMessages(this.#db, id);
       await appendInvestigationMessage(this.#db, id, { role: 'user', text });
       const toolbox = new WorkspaceToolbox({
-        files: new StoreWorkspaceFiles(this.#db, id),
+        files: new StoreWorkspaceFiles(this.#db, id, this.#embedder),
         kb: this.#kb,
         caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
         ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
@@ -236,30 +246,40 @@ export class InvestigationService {
   }
 }
 
-/** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
-const EMBED_PASSAGE_LINES = 40;
-const EMBED_PASSAGE_MAX_CHARS = 8_000;
-
-/** A file as the passages its embedding is taken over: windows of lines, in order, each capped in characters. */
-export function embeddingPassages(content: string): string[] {
-  const lines = fileLines(content);
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i += EMBED_PASSAGE_LINES) out.push(lines.slice(i, i + EMBED_PASSAGE_LINES).join('\n').slice(0, EMBED_PASSAGE_MAX_CHARS));
-  return out.filter((p) => p.trim() !== '');
-}
-
 /**
  * The engine's WorkspaceFiles over the store. A file's content is fetched once
  * per turn (a turn searches the same log for several terms); nothing outlives
- * the turn, so no replica holds state another would need.
+ * the turn, so no replica holds state another would need. Similarity search
+ * ranks the passages stored at upload (migration 0021) in the embedder's own
+ * space; a file embedded by another embedder, or whose embedding failed, is
+ * left to the literal search.
  */
 export class StoreWorkspaceFiles implements WorkspaceFiles {
   readonly #contents = new Map<string, string | null>();
+  #outage: SimilarLinesResult | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly investigationId: string,
+    private readonly embedder?: Embedder,
   ) {}
+
+  async similarLines(query: string, options: SimilarLinesOptions): Promise<SimilarLinesResult> {
+    const embedder = this.embedder;
+    if (!embedder) return { ok: true, lines: [] };
+    // An embedder found down stays down for the rest of the turn: a turn searches several terms, and each would
+    // otherwise wait out KB_EMBED_TIMEOUT and its retries again (minutes) before falling back to the literal search.
+    if (this.#outage) return this.#outage;
+    const result = await similarLines({
+      embedder,
+      query,
+      options,
+      nearest: (vector, o) => similarInvestigationPassages(this.db, this.investigationId, vector, { embedderId: embedder.id, ...o }),
+      read: (path) => this.read(path),
+    });
+    if (!result.ok) this.#outage = result;
+    return result;
+  }
 
   async list(): Promise<WorkspaceFileInfo[]> {
     return listInvestigationFiles(this.db, this.investigationId);

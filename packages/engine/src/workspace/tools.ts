@@ -30,7 +30,9 @@ export const WORKSPACE_TOOLS = {
     }),
   },
   search_files: {
-    description: 'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path).',
+    description:
+      'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path); ' +
+      'then the lines that say the same in other words (by embedding similarity), marked "similar in meaning".',
     parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty'), path: z.string().optional() }),
   },
   search_runbooks: {
@@ -164,8 +166,14 @@ export class WorkspaceToolbox {
         if (scope !== undefined && search.filesSearched === 0) {
           return refused(tool, `search_files: there is no file or folder "${scope}" in the workspace; list_files lists the files.`);
         }
-        const lines = search.hits.map((h) => `${h.path}:${h.line}: ${h.text}`);
-        const text = search.hits.length === 0 ? `No line contains "${search.pattern}" (${search.filesSearched} files searched).` : [...lines, ...(search.notice ? [search.notice] : [])].join('\n');
+        const literal = search.hits.filter((h) => h.match === 'text').map((h) => `${h.path}:${h.line}: ${h.text}`);
+        const similar = search.hits.filter((h) => h.match === 'similar').map((h) => `${h.path}:${h.line}: ${h.text}  [similar in meaning, ${h.similarity}]`);
+        const text = [
+          ...(literal.length === 0 ? [`No line contains "${search.pattern}" (${search.filesSearched} files searched).`] : literal),
+          ...(search.notice ? [search.notice] : []),
+          ...(similar.length > 0 ? [`Lines similar in meaning to "${search.pattern}":`, ...similar] : []),
+          ...(search.similarUnavailable ? [`[lines were not searched by meaning: ${search.similarUnavailable}; the literal search above stands]`] : []),
+        ].join('\n');
         return { ok: true, tool: 'search_files', text, search };
       }
       case 'search_runbooks': {
