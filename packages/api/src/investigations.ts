@@ -52,7 +52,8 @@ export type TurnCitation = z.infer<typeof turnCitationSchema>;
 export const turnClaimSchema = z.object({ text: z.string(), citations: z.array(turnCitationSchema) });
 export type TurnClaim = z.infer<typeof turnClaimSchema>;
 
-export const toolCallSchema = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean() });
+/** `sandboxed`: a provisioned tool (jq, log_summary) run in the bubblewrap jail; absent for the in-process workspace tools. */
+export const toolCallSchema = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean(), sandboxed: z.boolean().optional() });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Seed #22: what an answer cost, persisted with it, so a reload shows what the live turn showed. */

@@ -143,7 +143,7 @@ async function run(service: InvestigationService, store: Store, sub: string, arg
         out(JSON.stringify({ answer, claims, citations, toolCalls, metrics }, null, 2));
       } else {
         out(turn.answer);
-        out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
+        out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.sandboxed ? ' (sandboxed)' : ''}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
         if (turn.citations.length > 0) out(`Cited: ${turn.citations.map(citationLabel).join(', ')}`);
         out(`— ${metricsLine(turn.metrics)}`);
       }

@@ -4,6 +4,7 @@ import { estimateTokens } from '../models/pricing.ts';
 import type { Chunk } from '../types.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts';
+import { consultSandbox } from './sandbox-plan.ts';
 import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
 
@@ -81,7 +82,8 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const intent = timeIntentOf(p.message);
   const outputs: string[] = [];
 
-  await p.toolbox.call('list_files', {}).then((o) => outputs.push(o.text));
+  const listed = await p.toolbox.call('list_files', {});
+  outputs.push(listed.text);
   // Every line any term hits, scored by the terms it holds (identifiers weigh more).
   // A line found only by similarity (worded differently from the question) counts for less than one
   // that holds the term, and ranks after every such line (rankHits): it fills the claims the words left.
@@ -129,6 +131,11 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
           : `${hit.path} line ${hit.line}: `;
     claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: hit.line, endLine: end }] });
   }
+
+  // Seed #21: the jailed tools where they help (jq over a JSON file the question names, log_summary over a large log).
+  const sandboxed = await consultSandbox({ toolbox: p.toolbox, files: listed.ok && listed.tool === 'list_files' ? listed.files : [], message: p.message, terms });
+  outputs.push(...sandboxed.outputs);
+  claims.push(...sandboxed.claims);
 
   const query = subject.from === 'history' ? `${p.message} ${terms.join(' ')}` : p.message;
   const runbooks = await p.toolbox.call('search_runbooks', { query });

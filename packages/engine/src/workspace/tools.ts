@@ -62,6 +62,8 @@ export interface ToolCallRecord {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   readonly ok: boolean;
+  /** A provisioned tool (seed #21) run in the jail, not read in-process: the tool-call card says so. */
+  readonly sandboxed?: true;
 }
 
 export interface WorkspaceToolboxOptions {
@@ -119,9 +121,14 @@ export class WorkspaceToolbox {
     return this.#sandbox && 'unavailable' in this.#sandbox ? this.#sandbox.unavailable : null;
   }
 
+  /** Whether a sandboxed tool of this name is offered (a jail is here and the template turned it on). */
+  offers(tool: string): boolean {
+    return this.#sandbox !== undefined && 'tools' in this.#sandbox && this.#sandbox.tools.some((t) => t.name === tool);
+  }
+
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
     const outcome = await this.#run(tool, args);
-    const record = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok };
+    const record: ToolCallRecord = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok, ...(this.offers(tool) ? { sandboxed: true as const } : {}) };
     this.calls.push(record);
     for (const listener of this.#listeners) listener(record, outcome);
     return outcome;
