@@ -80,6 +80,8 @@ export type TurnResult = z.infer<typeof turnResultSchema>;
 /** `POST /v1/investigations/:id/turns` (JSON), and the `result` event's `turn` when streamed. */
 export const turnSchema = turnResultSchema.extend({
   investigationId: z.string(),
+  /** The turn's id: its events replay from `GET /v1/investigations/:id/turns/:turnId/events` (Last-Event-ID). */
+  turnId: z.number(),
   messageId: z.number(),
   answer: z.string(),
   metrics: turnMetricsSchema,

@@ -15,6 +15,7 @@ import {
   renameInvestigation,
   similarInvestigationPassages,
 } from './investigation-repository.ts';
+import { appendTurnEvent, listTurnEvents } from './investigation-turn-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
 async function expectCode(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<void> {
@@ -112,6 +113,33 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await expectCode(putInvestigationFile(db, inv.id, { path: 'a.log', content: 'x', embeddings: { embedderId: 'e', passages: [{ startLine: 0, endLine: 1, vector: [1] }] } }), 'invalid_argument');
       await deleteInvestigation(db, other.id);
       const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_file_passage where investigation_id = $1', [other.id]);
+      expect(left?.n).toBe(0);
+    });
+
+    it("a turn's events (0022) are kept in order and read back after a seq; only a user message of that investigation names a turn; delete cascades", async () => {
+      const { db } = context();
+      const inv = await createInvestigation(db, { title: 'turn events' });
+      const other = await createInvestigation(db, { title: 'someone else' });
+      const asked = await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'why 502?' });
+      const turnId = asked.id;
+      const events = [
+        { type: 'tool' as const, data: { tool: 'list_files', ok: true } },
+        { type: 'note' as const, data: { text: 'fell back' } },
+        { type: 'result' as const, data: { turn: { answer: 'Because.' } } },
+      ];
+      for (const [i, e] of events.entries()) await appendTurnEvent(db, { investigationId: inv.id, turnId, seq: i + 1, ...e });
+      const all = await listTurnEvents(db, inv.id, turnId);
+      expect(all.events.map((e) => [e.seq, e.type, e.data])).toEqual(events.map((e, i) => [i + 1, e.type, e.data]));
+      expect(all.askedAt).toBe(asked.createdAt);
+      expect((await listTurnEvents(db, inv.id, turnId, 2)).events.map((e) => e.seq)).toEqual([3]);
+      // The same seq twice is a bug: the key refuses it.
+      expect(await rawRejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
+      const answer = await appendInvestigationMessage(db, inv.id, { role: 'assistant', text: 'Because.', metrics: { promptTokens: 1, completionTokens: 1, elapsedMs: 1, costUsd: 0, provider: 'offline' } });
+      await expectCode(listTurnEvents(db, other.id, turnId), 'turn_not_found');
+      await expectCode(listTurnEvents(db, inv.id, answer.id), 'turn_not_found');
+      await expectCode(listTurnEvents(db, inv.id, 999_999_999), 'turn_not_found');
+      await deleteInvestigation(db, inv.id);
+      const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_turn_event where turn_id = $1', [turnId]);
       expect(left?.n).toBe(0);
     });
 

@@ -41,7 +41,7 @@ export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
-  'investigation_file_passage',
+  'investigation_file_passage', 'investigation_turn_event',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -105,7 +105,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 22 tables', async () => {
+      it('apply in order, record every version, and create the 23 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));

@@ -10,6 +10,7 @@ import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-too
 import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
 import {
   appendInvestigationMessage,
+  appendTurnEvent,
   createInvestigation,
   type Database,
   deleteInvestigation,
@@ -23,12 +24,15 @@ import {
   listInvestigationFiles,
   listInvestigationMessages,
   listInvestigations,
+  listTurnEvents,
   putInvestigationFile,
   readInvestigationFile,
   removeInvestigationFile,
   renameInvestigation,
   similarInvestigationPassages,
   StoreError,
+  type StoredTurnEvent,
+  type TurnEventType,
   type TurnMetrics,
 } from '@sandscope/store';
 import { decodeCorpusText } from '../corpus-text.ts';
@@ -62,6 +66,8 @@ export interface InvestigationDetail {
 /** What `ask --json` prints and `POST /v1/investigations/:id/turns` answers (issue 10's shape). */
 export interface TurnView {
   readonly investigationId: string;
+  /** The turn: the id of the user message that asked it; its events replay from GET …/turns/:turnId/events. */
+  readonly turnId: number;
   readonly messageId: number;
   readonly answer: string;
   readonly claims: readonly TurnClaim[];
@@ -196,31 +202,63 @@ export class InvestigationService {
    * offline planner — and the answer stored with its metrics (seed #22).
    * `onEvent` hears each tool call, provider event and note as it happens.
    */
-  ask(id: string, message: string, options: { onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnView> {
+  ask(id: string, message: string, options: AskOptions = {}): Promise<TurnView> {
     return converted(async () => {
       const text = this.#message(message);
       const history = await listInvestigationMessages(this.#db, id);
-      await appendInvestigationMessage(this.#db, id, { role: 'user', text });
-      const toolbox = new WorkspaceToolbox({
-        files: new StoreWorkspaceFiles(this.#db, id, this.#embedder),
-        kb: this.#kb,
-        caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
-        ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
-      });
-      const models = this.#models;
-      const turn: TurnOutcome = await answerTurn({
-        message: text,
-        history: history.map((m) => ({ role: m.role, text: m.text })),
-        historyMaxMessages: this.settings.historyMaxMessages,
-        toolbox,
-        kb: this.#kb,
-        ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      });
-      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
-      const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
-      return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
+      const asked = await appendInvestigationMessage(this.#db, id, { role: 'user', text });
+      const turnId = asked.id;
+      // Every event is stored under (turn, seq) as it is sent, in order (one chain of writes), so a client
+      // that drops can resume from any replica with Last-Event-ID (GET …/turns/:turnId/events).
+      let seq = 0;
+      let writes: Promise<void> = Promise.resolve();
+      const record = (type: TurnEventType, data: unknown) => {
+        const event = { type, data, seq: ++seq };
+        writes = writes.then(() => appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data }));
+        options.onEvent?.(event);
+      };
+      try {
+        const view = await this.#turn(id, turnId, text, history, (event) => record(event.type, turnEventData(id, turnId, event)));
+        await writes;
+        record('result', { turn: view });
+        await writes;
+        return view;
+      } catch (error) {
+        record('error', (options.describeError ?? describeTurnError)(error));
+        await writes.catch(() => {});
+        throw error;
+      }
     });
+  }
+
+  /**
+   * A turn's stored events after `afterSeq` (Last-Event-ID), and when it was
+   * asked — what GET …/turns/:turnId/events replays on any replica.
+   */
+  turnEvents(id: string, turnId: number, afterSeq: number): Promise<{ askedAt: string; events: StoredTurnEvent[] }> {
+    return converted(() => listTurnEvents(this.#db, id, turnId, afterSeq));
+  }
+
+  async #turn(id: string, turnId: number, text: string, history: readonly InvestigationMessage[], onEvent: (event: TurnEvent) => void): Promise<TurnView> {
+    const toolbox = new WorkspaceToolbox({
+      files: new StoreWorkspaceFiles(this.#db, id, this.#embedder),
+      kb: this.#kb,
+      caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
+      ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
+    });
+    const models = this.#models;
+    const turn: TurnOutcome = await answerTurn({
+      message: text,
+      history: history.map((m) => ({ role: m.role, text: m.text })),
+      historyMaxMessages: this.settings.historyMaxMessages,
+      toolbox,
+      kb: this.#kb,
+      ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
+      onEvent,
+    });
+    const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
+    const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
+    return { investigationId: id, turnId, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
   }
 
   /**
@@ -243,6 +281,42 @@ export class InvestigationService {
       throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
     }
     return text;
+  }
+}
+
+export interface AskOptions {
+  /** Told of each event as it is sent and stored: its type, its data, its id in the stream (seq). */
+  readonly onEvent?: (event: { readonly type: TurnEventType; readonly data: unknown; readonly seq: number }) => void;
+  /** The `error` event's data for a failed turn; the HTTP layer passes its own (the API's error body). */
+  readonly describeError?: (error: unknown) => unknown;
+}
+
+/** A failed turn's `error` event, for a caller without an HTTP vocabulary of its own (the CLI). */
+function describeTurnError(error: unknown): unknown {
+  if (error instanceof ServiceError) return { error: { code: error.code, message: error.message } };
+  return { error: { code: 'internal', message: 'The turn failed on the agent. Your message is kept; ask again.' } };
+}
+
+/**
+ * An engine event as a turn's stream sends (and stores) it: which
+ * investigation and turn it belongs to, and a provider event's token usage
+ * flattened, as runs send theirs.
+ */
+function turnEventData(investigationId: string, turnId: number, event: TurnEvent): unknown {
+  switch (event.type) {
+    case 'tool':
+      return { investigationId, turnId, ...event.call };
+    case 'note':
+      return { investigationId, turnId, text: event.text };
+    case 'provider': {
+      const { usage, ...rest } = event.event;
+      return {
+        investigationId,
+        turnId,
+        ...rest,
+        ...(usage ? { tokensIn: usage.inputTokens.total ?? 0, tokensOut: usage.outputTokens.total ?? 0 } : {}),
+      };
+    }
   }
 }
 
@@ -296,7 +370,7 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
-    if (error.code === 'investigation_not_found' || error.code === 'file_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
+    if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
     if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;
   }
