@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { PORTS } from './e2e/ports';
+import { PORTS, UPLOAD_CAP_BYTES } from './e2e/ports';
 
 /*
  * Browser tests. Servers, all on 127.0.0.1:
@@ -29,8 +29,17 @@ const agentUnderTest =
         command: `npx sandscope serve --port ${PORTS.agent}`,
         cwd: root,
         url: `http://127.0.0.1:${PORTS.agent}/healthz`,
-        // a fresh embedded database per run (run.sh empties it); limits raised so a test run is never rate limited
-        env: { ...baseEnv, ...stubs, AGENT_TOKEN: token, SANDSCOPE_DATA_DIR: dataDir, RATE_LIMIT_MAX: '1000', ...JSON.parse(process.env.E2E_AGENT_ENV ?? '{}') },
+        // a fresh embedded database per run (run.sh empties it); limits raised so a test run is never rate limited;
+        // the upload cap small (UPLOAD_CAP_BYTES) so a spec can send a file just over it instead of 200 MB
+        env: {
+          ...baseEnv,
+          ...stubs,
+          AGENT_TOKEN: token,
+          SANDSCOPE_DATA_DIR: dataDir,
+          RATE_LIMIT_MAX: '1000',
+          INVESTIGATION_FILE_MAX_BYTES: String(UPLOAD_CAP_BYTES),
+          ...JSON.parse(process.env.E2E_AGENT_ENV ?? '{}'),
+        },
       }
     : {
         command: `npx tsx apps/web/e2e/fake-agent.mts --port ${PORTS.agent}`,
@@ -60,7 +69,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORTS.web}`,
     browserName: 'chromium',
     viewport: { width: 1280, height: 900 },
-    launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+    // CHROMIUM_PATH: a Chromium elsewhere than Debian's package (a machine without it installed system-wide).
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
     trace: 'off',
   },
   webServer: [

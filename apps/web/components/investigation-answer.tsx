@@ -70,6 +70,11 @@ function ToolCallCard({ call }: { call: ToolCall }) {
           ))}
         </span>
       ) : null}
+      {call.sandboxed ? (
+        <span className="tag tag-sandboxed" title="run in the bubblewrap jail: no network, the workspace only, /.tools read-only">
+          sandboxed
+        </span>
+      ) : null}
       <span className={`tag ${call.ok ? 'tag-provider-served' : 'tag-provider-failed'}`}>{call.ok ? 'ok' : 'refused'}</span>
     </li>
   );

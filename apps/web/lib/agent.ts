@@ -308,6 +308,23 @@ export async function uploadInvestigationFile(id: string, path: string, bytes: U
   return (await sendParsed(investigationFileResponseSchema, url, { method: 'PUT', raw: bytes, caller, timeoutMs: RUN_TIMEOUT_MS }, 'uploaded file')).file;
 }
 
+/** A new title; the agent refuses an empty or over-long one (invalid_request). */
+export async function renameInvestigation(id: string, title: string, caller: Caller): Promise<void> {
+  await sendParsed(investigationResponseSchema, investigationPath(id), { method: 'PATCH', body: { title }, caller }, 'renamed investigation');
+}
+
+/** Deletes the investigation with its files and conversation. */
+export async function deleteInvestigation(id: string, caller: Caller): Promise<void> {
+  const res = await send(investigationPath(id), { method: 'DELETE', caller });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+}
+
+/** Removes one file; the rest of the workspace and the conversation stay. */
+export async function removeInvestigationFile(id: string, path: string, caller: Caller): Promise<void> {
+  const res = await send(investigationPath(id, `/files/${filePath(path)}`), { method: 'DELETE', caller });
+  if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
+}
+
 /** One turn, answered whole (JSON): the page is re-rendered from the stored conversation afterwards. */
 export async function askInvestigation(id: string, message: string, caller: Caller): Promise<Turn> {
   return (await sendParsed(turnResponseSchema, investigationPath(id, '/turns'), { method: 'POST', body: { message }, caller, timeoutMs: RUN_TIMEOUT_MS }, 'turn')).turn;

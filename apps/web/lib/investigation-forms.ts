@@ -11,7 +11,9 @@ import { type Problem, problemQuery } from './problems';
 export const INVESTIGATION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** The forms of the section, each named so the page can say what was not done. */
-export type InvestigationForm = 'new' | 'upload' | 'turn';
+export type InvestigationForm = 'new' | 'upload' | 'turn' | 'rename' | 'delete' | 'remove';
+
+const FORMS: readonly InvestigationForm[] = ['new', 'upload', 'turn', 'rename', 'delete', 'remove'];
 
 export function seeOther(location: string, setCookies: readonly string[] = []): Response {
   const headers = new Headers({ location });
@@ -29,7 +31,7 @@ export function backWithProblem(page: string, problem: Problem, during: Investig
 /** `during` from the query, or null when it names none of the forms. */
 export function formFromQuery(value: string | string[] | undefined): InvestigationForm | null {
   const v = Array.isArray(value) ? value[0] : value;
-  return v === 'new' || v === 'upload' || v === 'turn' ? v : null;
+  return FORMS.find((f) => f === v) ?? null;
 }
 
 /**
@@ -41,6 +43,9 @@ export function inputRefusal(during: InvestigationForm, code: string): string | 
   if (code === 'payload_too_large') return 'The file was not added: it is larger than the agent accepts (INVESTIGATION_FILE_MAX_BYTES). Upload the part of the log around the incident.';
   if (code !== 'invalid_request') return null;
   if (during === 'new') return 'The investigation was not created: give it a title (at most 200 characters), e.g. “checkout 502s 2024-05-01”.';
+  if (during === 'rename') return 'The investigation was not renamed: give it a title (at most 200 characters), e.g. “checkout 502s 2024-05-01”.';
+  if (during === 'remove') return 'No file was removed: choose one of the files listed.';
+  if (during === 'delete') return null;
   if (during === 'upload')
     return 'The file was not added: only text files are accepted (logs, configs, command output saved as UTF-8), under a plain file name. Binary files (archives, images, core dumps) are refused.';
   return 'Nothing was asked: type a message about the files (e.g. “why did checkout return 502?”), at most a few thousand characters.';

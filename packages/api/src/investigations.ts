@@ -52,7 +52,8 @@ export type TurnCitation = z.infer<typeof turnCitationSchema>;
 export const turnClaimSchema = z.object({ text: z.string(), citations: z.array(turnCitationSchema) });
 export type TurnClaim = z.infer<typeof turnClaimSchema>;
 
-export const toolCallSchema = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean() });
+/** `sandboxed`: a provisioned tool (jq, log_summary) run in the bubblewrap jail; absent for the in-process workspace tools. */
+export const toolCallSchema = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean(), sandboxed: z.boolean().optional() });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Seed #22: what an answer cost, persisted with it, so a reload shows what the live turn showed. */
@@ -79,6 +80,8 @@ export type TurnResult = z.infer<typeof turnResultSchema>;
 /** `POST /v1/investigations/:id/turns` (JSON), and the `result` event's `turn` when streamed. */
 export const turnSchema = turnResultSchema.extend({
   investigationId: z.string(),
+  /** The turn's id: its events replay from `GET /v1/investigations/:id/turns/:turnId/events` (Last-Event-ID). */
+  turnId: z.number(),
   messageId: z.number(),
   answer: z.string(),
   metrics: turnMetricsSchema,

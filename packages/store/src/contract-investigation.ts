@@ -13,7 +13,9 @@ import {
   readInvestigationFile,
   removeInvestigationFile,
   renameInvestigation,
+  similarInvestigationPassages,
 } from './investigation-repository.ts';
+import { appendTurnEvent, listTurnEvents } from './investigation-turn-repository.ts';
 import { StoreError, type StoreErrorCode } from './store-error.ts';
 
 async function expectCode(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<void> {
@@ -80,6 +82,65 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await removeInvestigationFile(db, inv.id, 'app.log');
       await expectCode(removeInvestigationFile(db, inv.id, 'app.log'), 'file_not_found', /no file "app.log"/);
       expect((await listInvestigations(db)).find((i) => i.id === inv.id)?.fileCount).toBe(1);
+    });
+
+    it("a file's passage embeddings (0023) are ranked by similarity, in one embedding space; replacing or removing the file replaces or removes them", async () => {
+      const { db } = context();
+      const inv = await createInvestigation(db, { title: 'passages' });
+      const other = await createInvestigation(db, { title: 'another' });
+      const embeddings = (vectors: number[][]) => ({ embedderId: 'space-a', passages: vectors.map((vector, i) => ({ startLine: i * 40 + 1, endLine: i * 40 + 40, vector })) });
+      await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'x', embeddings: embeddings([[1, 0, 0], [0, 1, 0]]) });
+      await putInvestigationFile(db, inv.id, { path: 'logs/db.log', content: 'y', embeddings: embeddings([[0.6, 0.8, 0]]) });
+      await putInvestigationFile(db, inv.id, { path: 'other-space.log', content: 'z', embeddings: { embedderId: 'space-b', passages: [{ startLine: 1, endLine: 1, vector: [0, 1, 0] }] } });
+      await putInvestigationFile(db, other.id, { path: 'app.log', content: 'x', embeddings: embeddings([[0, 1, 0]]) });
+      const near = (path?: string) => similarInvestigationPassages(db, inv.id, [0, 1, 0], { embedderId: 'space-a', k: 5, ...(path ? { path } : {}) });
+      const found = await near();
+      expect(found.map((p) => [p.path, p.startLine, p.endLine])).toEqual([
+        ['app.log', 41, 80],
+        ['logs/db.log', 1, 40],
+        ['app.log', 1, 40],
+      ]);
+      expect(found[0]?.similarity).toBeCloseTo(1, 5);
+      expect(found[1]?.similarity).toBeCloseTo(0.8, 5);
+      expect((await near('logs/')).map((p) => p.path)).toEqual(['logs/db.log']);
+      expect((await similarInvestigationPassages(db, inv.id, [0, 1, 0], { embedderId: 'space-a', k: 1 })).length).toBe(1);
+      // A re-upload whose embedding failed keeps no vector of the old text.
+      await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'new', status: 'error', error: 'embedding failed' });
+      expect((await near()).map((p) => p.path)).toEqual(['logs/db.log']);
+      await removeInvestigationFile(db, inv.id, 'logs/db.log');
+      expect(await near()).toEqual([]);
+      await expectCode(similarInvestigationPassages(db, randomUUID(), [1], { embedderId: 'space-a', k: 1 }), 'investigation_not_found');
+      await expectCode(putInvestigationFile(db, inv.id, { path: 'a.log', content: 'x', embeddings: { embedderId: 'e', passages: [{ startLine: 0, endLine: 1, vector: [1] }] } }), 'invalid_argument');
+      await deleteInvestigation(db, other.id);
+      const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_file_passage where investigation_id = $1', [other.id]);
+      expect(left?.n).toBe(0);
+    });
+
+    it("a turn's events (0024) are kept in order and read back after a seq; only a user message of that investigation names a turn; delete cascades", async () => {
+      const { db } = context();
+      const inv = await createInvestigation(db, { title: 'turn events' });
+      const other = await createInvestigation(db, { title: 'someone else' });
+      const asked = await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'why 502?' });
+      const turnId = asked.id;
+      const events = [
+        { type: 'tool' as const, data: { tool: 'list_files', ok: true } },
+        { type: 'note' as const, data: { text: 'fell back' } },
+        { type: 'result' as const, data: { turn: { answer: 'Because.' } } },
+      ];
+      for (const [i, e] of events.entries()) await appendTurnEvent(db, { investigationId: inv.id, turnId, seq: i + 1, ...e });
+      const all = await listTurnEvents(db, inv.id, turnId);
+      expect(all.events.map((e) => [e.seq, e.type, e.data])).toEqual(events.map((e, i) => [i + 1, e.type, e.data]));
+      expect(all.askedAt).toBe(asked.createdAt);
+      expect((await listTurnEvents(db, inv.id, turnId, 2)).events.map((e) => e.seq)).toEqual([3]);
+      // The same seq twice is a bug: the key refuses it.
+      expect(await rawRejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
+      const answer = await appendInvestigationMessage(db, inv.id, { role: 'assistant', text: 'Because.', metrics: { promptTokens: 1, completionTokens: 1, elapsedMs: 1, costUsd: 0, provider: 'offline' } });
+      await expectCode(listTurnEvents(db, other.id, turnId), 'turn_not_found');
+      await expectCode(listTurnEvents(db, inv.id, answer.id), 'turn_not_found');
+      await expectCode(listTurnEvents(db, inv.id, 999_999_999), 'turn_not_found');
+      await deleteInvestigation(db, inv.id);
+      const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_turn_event where turn_id = $1', [turnId]);
+      expect(left?.n).toBe(0);
     });
 
     it('refuses a path that leaves the workspace, and a file for an investigation that does not exist', async () => {

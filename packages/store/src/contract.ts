@@ -40,6 +40,7 @@ export const STORE_TABLES = [
   'session', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
   'spend_day', 'spend_hold',
+  'investigation_file_passage', 'investigation_turn_event',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -103,7 +104,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 21 tables', async () => {
+      it('apply in order, record every version, and create the 23 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));

@@ -23,3 +23,4 @@ export * from './feedback-repository.ts';
 export * from './investigation-repository.ts';
 export * from './run-record-batch.ts';
 export * from './database-spend-ledger.ts';
+export * from './investigation-turn-repository.ts';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { resolveWorkspacePath } from '@sandscope/engine/workspace/workspace-path';
 import type { Queryable } from './database.ts';
 import { StoreError } from './store-error.ts';
-import { iso, isUuid, json } from './values.ts';
+import { cosine } from '@sandscope/engine';
+import { floats, iso, isUuid, json } from './values.ts';
 
 /** Longest title, in characters (migration 0018's CHECK). */
 export const MAX_INVESTIGATION_TITLE_CHARS = 200;
@@ -129,14 +130,30 @@ export async function deleteInvestigation(db: Queryable, id: string): Promise<vo
   if (rows.length === 0) throw notFound(id);
 }
 
+/** A file's embedded passages as uploaded (migration 0023): consecutive lines and their vector, in one embedding space. */
+export interface FilePassageEmbeddings {
+  readonly embedderId: string;
+  readonly passages: readonly { readonly startLine: number; readonly endLine: number; readonly vector: ArrayLike<number> }[];
+}
+
 /**
  * Stores a file under its path, replacing one already there (the natural key
  * is the row's key, so a second upload of `app.log` is that file, not a twin).
+ * The file's passages are replaced with it: a new upload without `embeddings`
+ * (its embedding failed) keeps no vector of the old text, which would rank
+ * lines that are no longer there. Call it inside a transaction to make the
+ * file and its passages one write.
  */
 export async function putInvestigationFile(
   db: Queryable,
   investigationId: string,
-  file: { readonly path: string; readonly content: string; readonly status?: 'ok' | 'error'; readonly error?: string | null },
+  file: {
+    readonly path: string;
+    readonly content: string;
+    readonly status?: 'ok' | 'error';
+    readonly error?: string | null;
+    readonly embeddings?: FilePassageEmbeddings;
+  },
 ): Promise<InvestigationFileInfo> {
   const path = normalizeFilePath(file.path);
   const status = file.status ?? 'ok';
@@ -153,8 +170,63 @@ export async function putInvestigationFile(
       )
     : [];
   if (!row) throw notFound(investigationId);
+  await db.query('delete from investigation_file_passage where investigation_id = $1 and path = $2', [investigationId, path]);
+  if (file.embeddings && file.embeddings.passages.length > 0) {
+    const passages = file.embeddings.passages.map((p) => {
+      if (!Number.isInteger(p.startLine) || !Number.isInteger(p.endLine) || p.startLine < 1 || p.endLine < p.startLine) {
+        throw new StoreError('invalid_argument', `a passage must cover lines start..end with 1 <= start <= end, got ${p.startLine}..${p.endLine}`);
+      }
+      return { s: p.startLine, e: p.endLine, v: floats(p.vector) };
+    });
+    // One statement for the whole file: the vectors travel as one JSON array.
+    await db.query(
+      `insert into investigation_file_passage (investigation_id, path, start_line, end_line, embedder_id, dimensions, embedding)
+       select $1, $2, (p.value->>'s')::int, (p.value->>'e')::int, $3, jsonb_array_length(p.value->'v'),
+              array(select x::real from jsonb_array_elements_text(p.value->'v') with ordinality as t(x, i) order by i)
+       from jsonb_array_elements($4::jsonb) as p`,
+      [investigationId, path, file.embeddings.embedderId, JSON.stringify(passages)],
+    );
+  }
   await touch(db, investigationId);
   return toFileInfo(row);
+}
+
+/** A stored passage of an investigation's file and how near it is to a query vector. */
+export interface SimilarFilePassage {
+  readonly path: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Cosine similarity, -1..1. */
+  readonly similarity: number;
+}
+
+/**
+ * The investigation's passages nearest a query vector, in one embedding space
+ * (`embedderId`: a file embedded by another embedder is not comparable, and is
+ * left to the lexical search). Ranked in-process on every Postgres: one
+ * investigation holds a few hundred passages, and Debian's server has no
+ * pgvector. `path` narrows to one file or a folder prefix, as search_files does.
+ */
+export async function similarInvestigationPassages(
+  db: Queryable,
+  investigationId: string,
+  query: ArrayLike<number>,
+  options: { readonly embedderId: string; readonly k: number; readonly path?: string },
+): Promise<SimilarFilePassage[]> {
+  if (!Number.isInteger(options.k) || options.k < 1) throw new StoreError('invalid_argument', `k must be a positive integer, got ${options.k}`);
+  await requireInvestigation(db, investigationId);
+  const q = floats(query);
+  const scope = options.path === undefined ? null : normalizeFilePath(options.path).replace(/\/$/, '');
+  const rows = await db.query<{ path: string; start_line: number; end_line: number; embedding: number[] }>(
+    `select path, start_line, end_line, embedding from investigation_file_passage
+     where investigation_id = $1 and embedder_id = $2 and dimensions = $3
+       and ($4::text is null or path = $4 or left(path, char_length($4) + 1) = $4 || '/')`,
+    [investigationId, options.embedderId, q.length, scope],
+  );
+  return rows
+    .map((r) => ({ path: r.path, startLine: r.start_line, endLine: r.end_line, similarity: cosine(q, r.embedding) }))
+    .sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.startLine - b.startLine))
+    .slice(0, options.k);
 }
 
 type FileRow = { path: string; size_bytes: number; status: 'ok' | 'error'; error: string | null; created_at: Date };

@@ -18,6 +18,7 @@ export type StoreErrorCode =
   | 'vector_search_unavailable'
   | 'investigation_not_found'
   | 'file_not_found'
+  | 'turn_not_found'
   | 'invalid_argument';
 
 export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
@@ -40,6 +41,7 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
   investigation_not_found: 'Check the investigation id; listing the investigations shows the ones there are.',
   file_not_found: "Check the file's path; listing the investigation's files shows the ones there are.",
+  turn_not_found: "Check the turn id: it is the turnId a turn's events carry (the id of the message that asked it); opening the investigation lists its messages.",
   invalid_argument: 'Fix the argument named in the message.',
 };
 

@@ -84,3 +84,14 @@ describe('sandscope graph', () => {
     expect(d.edges).toHaveLength(19);
   });
 });
+
+describe('sandscope help', () => {
+  it('says how an investigation turn is answered: the provider tool-calling loop with a key, else the offline planner, and the sandboxed tools', async () => {
+    expect(await main(['help'])).toBe(0);
+    const block = io.out.slice(io.out.indexOf('npx sandscope investigation'), io.out.indexOf('npx sandscope tools'));
+    expect(block).toMatch(/tool-calling loop/);
+    expect(block).toMatch(/GROQ_API_KEY/);
+    expect(block).toMatch(/offline planner/);
+    expect(block).toMatch(/jq and log_summary/);
+  });
+});

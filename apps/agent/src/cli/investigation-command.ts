@@ -8,6 +8,7 @@ import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { modelServicesFromEnv } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
+import { fileEmbedderOf } from '../service/file-embedder-of.ts';
 import { InvestigationService } from '../service/investigation-service.ts';
 import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
@@ -60,6 +61,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   // Seed #21: the template's jailed tools; where no jail can be made that is said here, once, and none is offered.
   const sandbox = sub === 'ask' ? sandboxToolsOf(config) : null;
   if (sandbox?.option && 'unavailable' in sandbox.option) process.stderr.write(`${sandbox.note}\n`);
+  const fileEmbedder = fileEmbedderOf(config, process.env, globalThis.fetch);
   const store = await openCliStore(process.env, { create: true });
   try {
     const kb = sub === 'ask' ? await knowledgeBaseOf(loadCorpusSource(undefined, { warn: () => {} })) : null;
@@ -70,6 +72,8 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
       ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: secretScrubberFor(process.env) } } : {}),
       ...(sandbox?.option ? { sandbox: sandbox.option } : {}),
+      // The same embedder as the service (KB_EMBED_BASE_URL, else hashing), so files added here are searched by meaning there.
+      ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
     });
     return await run(service, store, sub, args, values.json === true, need);
   } catch (error) {
@@ -139,7 +143,7 @@ async function run(service: InvestigationService, store: Store, sub: string, arg
         out(JSON.stringify({ answer, claims, citations, toolCalls, metrics }, null, 2));
       } else {
         out(turn.answer);
-        out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
+        out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.sandboxed ? ' (sandboxed)' : ''}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
         if (turn.citations.length > 0) out(`Cited: ${turn.citations.map(citationLabel).join(', ')}`);
         out(`— ${metricsLine(turn.metrics)}`);
       }

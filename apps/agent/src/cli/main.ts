@@ -38,8 +38,14 @@ Usage:
                                                          other ports let a second checkout run beside the first
   npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID
                               | add ID FILE... | ask ID "message" [--json]
-                                                         multi-turn investigations over an incident's files
-                                                         (offline planner; answers cite file:line or passages)
+                                                         multi-turn investigations over an incident's files;
+                                                         answers cite file:line or runbook passages. With a
+                                                         provider key (GROQ_API_KEY, GEMINI_API_KEY, …) a turn is
+                                                         the tool-calling loop through the router (step limit,
+                                                         spend guard); with none, or when every provider fails,
+                                                         the offline planner answers with the same tools. Either
+                                                         may run jq and log_summary in the jail when TOOLS_TEMPLATE
+                                                         turns them on and bubblewrap is here
   npx sandscope tools build | list                       build the sandboxed tools' packages into TOOLS_DIR (once);
                                                          list them, built or not, offered or not, and whether a
                                                          bubblewrap jail can be made here (TOOLS_TEMPLATE turns them on)

@@ -93,4 +93,18 @@ describe('uploaded files through the remote embedder (seed #15)', () => {
     const { turn } = await json(await call('POST', `/${id}/turns`, { message: 'Why is checkout getting 502s from orders-db?' }), 200);
     expect(turn.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
   });
+
+  it('a turn while the embedder is down searches literally, and waits on the embedder once, not once per search', async () => {
+    const { investigation } = await json(await call('POST', '', { title: 'embedder down mid-turn' }), 201);
+    const id = investigation.id as string;
+    await json(await upload(id, 'app.log', incidentLog()), 201);
+    stub.script({ kind: 'hang' }, { kind: 'hang' });
+    const before = stub.requests.length;
+    const { turn } = await json(await call('POST', `/${id}/turns`, { message: 'Why is checkout getting 502s from orders-db?' }), 200);
+    expect(turn.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
+    // Several search_files calls; one embedding attempt and its one retry (KB_EMBED_NUM_RETRIES=1), then none.
+    expect(turn.toolCalls.filter((c: { tool: string }) => c.tool === 'search_files').length).toBeGreaterThan(1);
+    expect(stub.requests.length - before).toBe(2);
+    expect(turn.toolCalls.every((c: { ok: boolean }) => c.ok)).toBe(true);
+  });
 });

@@ -6,7 +6,7 @@ import { boundedBody, readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
-import { chargeTurn, streamTurn } from './turn-stream.ts';
+import { chargeTurn, streamTurn, streamTurnEvents, turnErrorBody } from './turn-stream.ts';
 
 /** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
 const TitleSchema = z.strictObject({ title: requestText() });
@@ -80,10 +80,14 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
       await investigations.checkTurn(id, message);
       return streamTurn(c, id, message, { investigations, ...charge });
     }
-    const turn = await investigations.ask(id, message);
+    const turn = await investigations.ask(id, message, { describeError: turnErrorBody });
     await chargeTurn(turn, charge);
     return c.json({ turn });
   });
+  // A turn's stream resumed on any replica: the stored events after Last-Event-ID, then the rest as they come.
+  app.get('/:id/turns/:turnId/events', (c) =>
+    streamTurnEvents(c, { investigations, id: c.req.param('id'), turnId: c.req.param('turnId'), lastEventId: c.req.header('last-event-id') }),
+  );
   return app;
 }
 

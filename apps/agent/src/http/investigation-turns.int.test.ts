@@ -109,7 +109,7 @@ describe('POST /v1/investigations/:id/turns with Accept: text/event-stream, over
 
     expect(events.map((e) => e.event)).toEqual(['provider', 'tool', 'provider', 'result']);
     expect(events[0]!.data).toMatchObject({ investigationId: id, provider: 'groq', kind: 'served', tokensIn: 400, tokensOut: 25 });
-    expect(events[1]!.data).toEqual({ investigationId: id, tool: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 }, ok: true });
+    expect(events[1]!.data).toEqual({ investigationId: id, turnId: expect.any(Number), tool: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 }, ok: true });
     const { turn } = events[3]!.data as { turn: any };
     expect(turn.mode).toBe('provider');
     expect(turn.citations).toEqual([{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }]);

@@ -90,6 +90,26 @@ describe('/v1/investigations', () => {
     await errorOf(await call('GET', `/${id}`), 404, 'not_found');
   });
 
+  it("stores each upload's passage embeddings (hashing, the default) and a turn worded unlike the log still cites its line", async () => {
+    const { investigation } = await json(await call('POST', '', { title: 'worded differently' }), 201);
+    const id = investigation.id as string;
+    const edge = ['09:12:00 INFO edge started', '09:12:01 WARN payments-api request throttled by upstream rate limiter', '09:12:02 INFO edge ready'].join('\n');
+    await json(await call('PUT', `/${id}/files/edge.log`, edge, AUTH), 201);
+    await json(await call('PUT', `/${id}/files/app.log`, incidentLog(), AUTH), 201);
+    const stored = await store.db.query<{ path: string; n: number; embedder: string }>(
+      'select path, count(*)::int as n, min(embedder_id) as embedder from investigation_file_passage where investigation_id = $1 group by path order by path',
+      [id],
+    );
+    // 5,000 lines in passages of 40 → 125; the three-line log → 1.
+    expect(stored).toEqual([
+      { path: 'app.log', n: 125, embedder: 'hashing-768-v1' },
+      { path: 'edge.log', n: 1, embedder: 'hashing-768-v1' },
+    ]);
+    const { turn } = await json(await call('POST', `/${id}/turns`, { message: 'Was anything throttling requests?' }), 200);
+    expect(turn.citations).toContainEqual({ kind: 'file', path: 'edge.log', startLine: 2, endLine: 2 });
+    expect(turn.answer).toMatch(/edge\.log line 2 does not use the words .* but says something similar in meaning/);
+  });
+
   it('refuses bad input with a clear 4xx in the one vocabulary, and loses nothing', async () => {
     const { investigation } = await json(await call('POST', '', { title: 'bad input' }), 201);
     const id = investigation.id as string;

@@ -54,7 +54,7 @@ export async function streamRunEvents(c: Context, o: RunEventsOptions): Promise<
 }
 
 /** A span seq, or 0 (from the start) for none; anything else is the client's mistake, said plainly. */
-function parseLastEventId(raw: string | undefined): number {
+export function parseLastEventId(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 0;
   if (!/^\d{1,9}$/.test(raw.trim())) {
     throw new ApiError('invalid_request', `Last-Event-ID must be the id of an event this stream sent (a span number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`);

@@ -1,9 +1,9 @@
-import type { TurnEvent } from '@sandscope/engine/workspace/agent-loop';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { InvestigationService, TurnView } from '../service/investigation-service.ts';
 import { toApiError } from './api-error.ts';
+import { parseLastEventId } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
 
 export interface TurnStreamOptions {
@@ -14,31 +14,97 @@ export interface TurnStreamOptions {
   readonly log: (line: string) => void;
 }
 
+/** The API's error body for a failed turn: what the stream sends and what is stored for a resume to replay. */
+export const turnErrorBody = (error: unknown) => toApiError(error).apiError.body();
+
 /**
  * `POST /v1/investigations/:id/turns` as Server-Sent Events, in the shape of
  * `POST /v1/runs` (run-stream.ts): `tool` as each tool call completes,
  * `provider` as the router serves or fails a call, `note` when the turn falls
  * back or drops a claim, then `result` — the JSON route's body — or `error`
- * if the turn fails after the stream opened. Each event carries an id (its
- * number in the turn) so a client can tell what it has seen. The message and
- * the investigation are checked before the stream opens (a 4xx, not an error
- * event), and the turn never waits for the client: it finishes and is stored
- * whether or not anyone is still reading.
+ * if the turn fails after the stream opened. Each event's id is its seq in the
+ * turn and each is stored as it is sent (InvestigationService.ask), so a
+ * client that drops resumes with Last-Event-ID on any replica
+ * (GET …/turns/:turnId/events; every event's data carries the turnId). The
+ * message and the investigation are checked before the stream opens (a 4xx,
+ * not an error event), and the turn never waits for the client: it finishes
+ * and is stored whether or not anyone is still reading.
  */
 export function streamTurn(c: Context, id: string, message: string, o: TurnStreamOptions): Response {
   return streamSSE(c, async (stream) => {
     const out = sseQueue(stream);
-    let seq = 0;
-    const send = (event: string, data: unknown) => out.send(event, data, String(++seq));
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+    let ended = false;
     try {
-      const turn = await o.investigations.ask(id, message, { onEvent: (event) => send(event.type, eventData(id, event)) });
-      send('result', { turn });
+      const turn = await o.investigations.ask(id, message, {
+        describeError: turnErrorBody,
+        onEvent: (event) => {
+          if (event.type === 'result' || event.type === 'error') ended = true;
+          out.send(event.type, event.data, String(event.seq));
+        },
+      });
       await chargeTurn(turn, o);
     } catch (error) {
       const { apiError, isBug } = toApiError(error);
       if (isBug) o.log(`POST /v1/investigations/${id}/turns failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      send('error', apiError.body());
+      // The service sent (and stored) the error event once the turn had started; before that, it is said here.
+      if (!ended) out.send('error', apiError.body());
+    } finally {
+      clearInterval(heartbeat);
+      await out.flush();
+    }
+  });
+}
+
+/** How often a followed turn's new events are looked for in the store. */
+export const TURN_FOLLOW_POLL_MS = 100;
+/**
+ * A turn with no new event for this long, and no result or error, is taken as
+ * stopped (its process ended mid-turn): the resumed stream says so and ends
+ * instead of waiting forever. Longer than a provider call can take.
+ */
+export const TURN_STALE_MS = 10 * 60_000;
+
+/**
+ * `GET /v1/investigations/:id/turns/:turnId/events`: a turn's stream resumed
+ * on ANY replica. Replays the stored events after `Last-Event-ID` (the ids the
+ * live stream sent), then follows the store while the turn is still going, and
+ * ends at its `result` or `error` — the same events, ids and data the live
+ * stream sent. An unknown turn is a 404 before the stream opens.
+ */
+export async function streamTurnEvents(
+  c: Context,
+  o: { investigations: InvestigationService; id: string; turnId: string; lastEventId: string | undefined; pollMs?: number; staleMs?: number; now?: () => number },
+): Promise<Response> {
+  const after = parseLastEventId(o.lastEventId);
+  const turnId = /^\d{1,15}$/.test(o.turnId) ? Number(o.turnId) : -1;
+  const now = o.now ?? Date.now;
+  const first = await o.investigations.turnEvents(o.id, turnId, after);
+  return streamSSE(c, async (stream) => {
+    const out = sseQueue(stream);
+    const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+    let sent = after;
+    let batch = first.events;
+    let lastActivity = Date.parse(first.askedAt);
+    try {
+      for (;;) {
+        let ended = false;
+        for (const event of batch) {
+          out.send(event.type, event.data, String(event.seq));
+          sent = event.seq;
+          lastActivity = Math.max(lastActivity, Date.parse(event.createdAt));
+          if (event.type === 'result' || event.type === 'error') ended = true;
+        }
+        if (ended || stream.aborted) break;
+        if (now() - lastActivity > (o.staleMs ?? TURN_STALE_MS)) {
+          out.send('error', {
+            error: { code: 'interrupted', message: `Turn ${turnId} stopped without an answer (no event for ${Math.round((o.staleMs ?? TURN_STALE_MS) / 1000)} s; its process may have ended). Your message is kept: ask again.` },
+          });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? TURN_FOLLOW_POLL_MS));
+        batch = (await o.investigations.turnEvents(o.id, turnId, sent)).events;
+      }
     } finally {
       clearInterval(heartbeat);
       await out.flush();
@@ -58,21 +124,4 @@ export async function chargeTurn(turn: TurnView, o: Pick<TurnStreamOptions, 'lim
     // The turn is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request.
     o.log(`limiter: could not charge ${tokens} tokens for a turn of investigation ${turn.investigationId}: ${error instanceof Error ? error.message : String(error)}`);
   });
-}
-
-function eventData(investigationId: string, event: TurnEvent): unknown {
-  switch (event.type) {
-    case 'tool':
-      return { investigationId, ...event.call };
-    case 'note':
-      return { investigationId, text: event.text };
-    case 'provider': {
-      const { usage, ...rest } = event.event;
-      return {
-        investigationId,
-        ...rest,
-        ...(usage ? { tokensIn: usage.inputTokens.total ?? 0, tokensOut: usage.outputTokens.total ?? 0 } : {}),
-      };
-    }
-  }
 }

@@ -79,8 +79,8 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
     const res = await request('POST', `/${investigation.id}/turns`, JSON.stringify({ message: 'When did the errors start?' }));
     const { turn } = (await res.json()) as { turn: { toolCalls: unknown[]; citations: unknown[] } };
     expect(turn.toolCalls).toEqual([
-      { tool: 'log_summary', args: { path: 'app.log', top: 2 }, ok: true },
-      { tool: 'jq', args: { filter: '.["orders-db"].pool.max', path: 'values.json' }, ok: true },
+      { tool: 'log_summary', args: { path: 'app.log', top: 2 }, ok: true, sandboxed: true },
+      { tool: 'jq', args: { filter: '.["orders-db"].pool.max', path: 'values.json' }, ok: true, sandboxed: true },
       { tool: 'read_file', args: { path: 'app.log', offset: 4312, limit: 7 }, ok: true },
     ]);
     expect(turn.citations).toEqual([{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }]);
@@ -91,5 +91,43 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
     expect(toolReply(1)).toContain('First error: 2024-05-01T11:35:52Z (line 4312)');
     expect(toolReply(1)).toContain('ERROR 8');
     expect(JSON.parse(toolReply(2))).toEqual({ role: 'tool', tool_call_id: 'call_2', content: '100' });
+  });
+
+  it('offline (no provider), the planner runs jq over the JSON file the question names and log_summary over the large log, in the jail, and cites their lines', async () => {
+    const parsed = loadConfig(
+      { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', TOOLS_DIR: toolsDir, TOOLS_TEMPLATE: 'apps/agent/tools/templates/log-tools.json' },
+      { requireToken: true },
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    const offline = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+    try {
+      const offlineApp = createApp(appDepsOf(offline));
+      const request = (method: string, path: string, body: string, type = 'application/json') =>
+        offlineApp.request(`/v1/investigations${path}`, { method, headers: { ...AUTH, 'content-type': type }, body });
+      const { investigation } = (await (await request('POST', '', JSON.stringify({ title: 'offline sandbox' }))).json()) as { investigation: { id: string } };
+      expect((await request('PUT', `/${investigation.id}/files/app.log`, incidentLog(), 'text/plain')).status).toBe(201);
+      expect((await request('PUT', `/${investigation.id}/files/values.json`, INCIDENT_CONFIG, 'text/plain')).status).toBe(201);
+      const before = stub.requests.length;
+      const res = await request('POST', `/${investigation.id}/turns`, JSON.stringify({ message: 'What is the pool max in values.json?' }));
+      const { turn } = (await res.json()) as { turn: { mode: string; toolCalls: { tool: string; ok: boolean; sandboxed?: boolean }[]; claims: { text: string; citations: unknown[] }[] } };
+      expect(turn.mode).toBe('offline');
+      expect(stub.requests.length).toBe(before);
+      expect(turn.toolCalls.filter((c) => c.sandboxed)).toEqual([
+        expect.objectContaining({ tool: 'jq', ok: true, sandboxed: true }),
+        expect.objectContaining({ tool: 'log_summary', ok: true, sandboxed: true }),
+      ]);
+      expect(turn.claims).toContainEqual({
+        text: 'values.json sets orders-db.pool.max = 100 (read with jq, run in the sandbox)',
+        citations: [{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }],
+      });
+      const summary = turn.claims.find((c) => c.text.startsWith('log_summary (run in the sandbox) over app.log'));
+      expect(summary?.text).toMatch(/5000 lines \(ERROR 8, INFO 4992\): its first error is line 4312 \(2024-05-01T11:35:52Z\)/);
+      expect(summary?.citations).toEqual([
+        { kind: 'file', path: 'app.log', startLine: 4312, endLine: 4312 },
+        { kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 },
+      ]);
+    } finally {
+      await offline.close();
+    }
   });
 });

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Estate, HashingEmbedder, indexText, type KnowledgeBase } from '@sandscope/engine';
-import { RemoteEmbedder } from '@sandscope/engine/retrieval/remote-embedder';
 import {
   type CacheStore,
   candidatesFromConfigs,
@@ -32,6 +31,7 @@ import { UserError } from '../user-error.ts';
 import { buildCorpusView, type CorpusView } from './corpus-catalog.ts';
 import { type EvalLatestView, readLatestEvaluation } from './eval-latest.ts';
 import { FeedbackService } from './feedback-service.ts';
+import { fileEmbedderOf } from './file-embedder-of.ts';
 import { InvestigationService } from './investigation-service.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { checkHealth, type HealthReport } from './health.ts';
@@ -178,21 +178,14 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         `${config.rateLimit.maxRequests} runs per ${config.rateLimit.windowMs} ms and ${config.rateLimit.dailyTokenCeiling} tokens per UTC day per client`,
     );
 
-    // Seed #15: uploaded files go through the remote embedder when KB_EMBED_BASE_URL is set; otherwise none is called.
-    const fileEmbedder = config.embed.baseURL
-      ? new RemoteEmbedder({
-          baseURL: config.embed.baseURL,
-          model: config.embed.model,
-          ...(readKey(env['KB_EMBED_API_KEY']) ? { apiKey: readKey(env['KB_EMBED_API_KEY'])! } : {}),
-          fetch: options.fetch ?? globalThis.fetch,
-          timeoutMs: config.embed.timeoutMs,
-          numRetries: config.embed.numRetries,
-          batchSize: config.embed.batchSize,
-        })
-      : undefined;
-    if (fileEmbedder) {
-      say(`file embedder: ${fileEmbedder.id}, batches of ${fileEmbedder.batchSize}, ${fileEmbedder.timeoutMs / 1000} s per attempt, ${fileEmbedder.numRetries} retries`);
-    }
+    // Seed #15: uploaded files go through the remote embedder when KB_EMBED_BASE_URL is set; otherwise the hashing
+    // embedder embeds them in-process (the investigation service's default) and no service is called.
+    const fileEmbedder = fileEmbedderOf(config, env, options.fetch ?? globalThis.fetch);
+    say(
+      fileEmbedder
+        ? `file embedder: ${fileEmbedder.id}, batches of ${fileEmbedder.batchSize}, ${fileEmbedder.timeoutMs / 1000} s per attempt, ${fileEmbedder.numRetries} retries`
+        : `file embedder: ${embedder.id} (in-process; set KB_EMBED_BASE_URL for a remote one)`,
+    );
     const providerHealth = new ProviderHealth();
     cacheStore = await cacheStoreFor(config, store, options.cacheStore, say, log);
     const cache = new SemanticCache({ store: cacheStore.store, embedder });
@@ -319,12 +312,6 @@ function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandid
     if (error instanceof ProviderConfigError) throw new UserError(error.message);
     throw error;
   }
-}
-
-/** A key as given, trimmed and without surrounding quotes (as provider keys are read); blank is none. */
-function readKey(raw: string | undefined): string | undefined {
-  const value = raw?.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  return value === '' ? undefined : value;
 }
 
 async function openStore(config: ServeConfig, log: (line: string) => void): Promise<Store> {

@@ -1,5 +1,6 @@
-import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
-import { fileLines } from '@sandscope/engine/workspace/read-file';
+import { type Embedder, EmbedderUnavailableError, HashingEmbedder, type KnowledgeBase } from '@sandscope/engine';
+import { filePassages } from '@sandscope/engine/workspace/file-passages';
+import { type SimilarLinesOptions, type SimilarLinesResult, similarLines } from '@sandscope/engine/workspace/similar-lines';
 import type { ProviderHealth, RouterCandidate, SecretScrubber, SpendLedger } from '@sandscope/engine/models/index';
 import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
 import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
@@ -9,9 +10,11 @@ import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-too
 import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
 import {
   appendInvestigationMessage,
+  appendTurnEvent,
   createInvestigation,
   type Database,
   deleteInvestigation,
+  type FilePassageEmbeddings,
   getInvestigation,
   type InvestigationFile,
   type InvestigationFileInfo,
@@ -21,11 +24,15 @@ import {
   listInvestigationFiles,
   listInvestigationMessages,
   listInvestigations,
+  listTurnEvents,
   putInvestigationFile,
   readInvestigationFile,
   removeInvestigationFile,
   renameInvestigation,
+  similarInvestigationPassages,
   StoreError,
+  type StoredTurnEvent,
+  type TurnEventType,
   type TurnMetrics,
 } from '@sandscope/store';
 import { decodeCorpusText } from '../corpus-text.ts';
@@ -61,6 +68,8 @@ export interface InvestigationDetail {
 /** What `ask --json` prints and `POST /v1/investigations/:id/turns` answers (issue 10's shape). */
 export interface TurnView {
   readonly investigationId: string;
+  /** The turn: the id of the user message that asked it; its events replay from GET …/turns/:turnId/events. */
+  readonly turnId: number;
   readonly messageId: number;
   readonly answer: string;
   readonly claims: readonly TurnClaim[];
@@ -85,14 +94,15 @@ export class InvestigationService {
   readonly #db: Database;
   readonly #kb: KnowledgeBase;
   readonly #models: InvestigationModels | undefined;
-  readonly #embedder: Embedder | undefined;
+  readonly #embedder: Embedder;
   readonly #sandbox: SandboxToolsOption | undefined;
   readonly settings: InvestigationSettings;
 
   /**
    * Without `models` (or with only the offline model among them) every turn is
-   * the offline planner's. `embedder` is the remote embedder (KB_EMBED_BASE_URL,
-   * seed #15); without it uploads call no embedding service. `sandbox` is the
+   * the offline planner's. `embedder` embeds uploaded files and the searches
+   * over them: the remote embedder (KB_EMBED_BASE_URL, seed #15) when one is
+   * configured, else the hashing embedder (no service is called). `sandbox` is the
    * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are.
    */
   constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder; sandbox?: SandboxToolsOption }) {
@@ -100,7 +110,7 @@ export class InvestigationService {
     this.#db = options.db;
     this.#kb = options.kb;
     this.#models = options.models;
-    this.#embedder = options.embedder;
+    this.#embedder = options.embedder ?? new HashingEmbedder();
     this.settings = options.settings;
   }
 
@@ -143,22 +153,28 @@ export class InvestigationService {
       const content = text.text.replace(/^\uFEFF/, '');
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
       const embedded = await this.#embed(content);
-      return putInvestigationFile(this.#db, id, { path, content, ...(embedded.ok ? {} : { status: 'error' as const, error: embedded.reason }) });
+      const file = { path, content, ...(embedded.ok ? { embeddings: embedded.embeddings } : { status: 'error' as const, error: embedded.reason }) };
+      // The file and its passages are one write: a reader never sees the new text ranked by the old vectors.
+      return this.#db.transaction((tx) => putInvestigationFile(tx, id, file));
     });
   }
 
   /**
-   * Seed #15: the file's passages through the remote embedder. The embedder
+   * Seed #15: the file's passages through the configured embedder, kept with
+   * the file so search_files can rank lines by meaning. A remote embedder
    * has already retried each batch; what still fails marks THIS file `error`
    * with the reason, and the file is stored all the same — search_files and
    * read_file read its text, and no other file is touched. Only the
    * embedder's outage is caught: a bug still fails the upload loudly.
    */
-  async #embed(content: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-    if (!this.#embedder) return { ok: true };
+  async #embed(content: string): Promise<{ ok: true; embeddings: FilePassageEmbeddings } | { ok: false; reason: string }> {
     try {
-      await this.#embedder.embed(embeddingPassages(content));
-      return { ok: true };
+      const passages = filePassages(content);
+      const vectors = await this.#embedder.embed(passages.map((p) => p.text));
+      return {
+        ok: true,
+        embeddings: { embedderId: this.#embedder.id, passages: passages.map((p, i) => ({ startLine: p.startLine, endLine: p.endLine, vector: vectors[i]! })) },
+      };
     } catch (error) {
       if (!(error instanceof EmbedderUnavailableError)) throw error;
       return { ok: false, reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.` };
@@ -188,31 +204,63 @@ export class InvestigationService {
    * offline planner — and the answer stored with its metrics (seed #22).
    * `onEvent` hears each tool call, provider event and note as it happens.
    */
-  ask(id: string, message: string, options: { onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnView> {
+  ask(id: string, message: string, options: AskOptions = {}): Promise<TurnView> {
     return converted(async () => {
       const text = this.#message(message);
       const history = await listInvestigationMessages(this.#db, id);
-      await appendInvestigationMessage(this.#db, id, { role: 'user', text });
-      const toolbox = new WorkspaceToolbox({
-        files: new StoreWorkspaceFiles(this.#db, id),
-        kb: this.#kb,
-        caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
-        ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
-      });
-      const models = this.#models;
-      const turn: TurnOutcome = await answerTurn({
-        message: text,
-        history: history.map((m) => ({ role: m.role, text: m.text })),
-        historyMaxMessages: this.settings.historyMaxMessages,
-        toolbox,
-        kb: this.#kb,
-        ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      });
-      const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
-      const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
-      return { investigationId: id, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
+      const asked = await appendInvestigationMessage(this.#db, id, { role: 'user', text });
+      const turnId = asked.id;
+      // Every event is stored under (turn, seq) as it is sent, in order (one chain of writes), so a client
+      // that drops can resume from any replica with Last-Event-ID (GET …/turns/:turnId/events).
+      let seq = 0;
+      let writes: Promise<void> = Promise.resolve();
+      const record = (type: TurnEventType, data: unknown) => {
+        const event = { type, data, seq: ++seq };
+        writes = writes.then(() => appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data }));
+        options.onEvent?.(event);
+      };
+      try {
+        const view = await this.#turn(id, turnId, text, history, (event) => record(event.type, turnEventData(id, turnId, event)));
+        await writes;
+        record('result', { turn: view });
+        await writes;
+        return view;
+      } catch (error) {
+        record('error', (options.describeError ?? describeTurnError)(error));
+        await writes.catch(() => {});
+        throw error;
+      }
     });
+  }
+
+  /**
+   * A turn's stored events after `afterSeq` (Last-Event-ID), and when it was
+   * asked — what GET …/turns/:turnId/events replays on any replica.
+   */
+  turnEvents(id: string, turnId: number, afterSeq: number): Promise<{ askedAt: string; events: StoredTurnEvent[] }> {
+    return converted(() => listTurnEvents(this.#db, id, turnId, afterSeq));
+  }
+
+  async #turn(id: string, turnId: number, text: string, history: readonly InvestigationMessage[], onEvent: (event: TurnEvent) => void): Promise<TurnView> {
+    const toolbox = new WorkspaceToolbox({
+      files: new StoreWorkspaceFiles(this.#db, id, this.#embedder),
+      kb: this.#kb,
+      caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
+      ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
+    });
+    const models = this.#models;
+    const turn: TurnOutcome = await answerTurn({
+      message: text,
+      history: history.map((m) => ({ role: m.role, text: m.text })),
+      historyMaxMessages: this.settings.historyMaxMessages,
+      toolbox,
+      kb: this.#kb,
+      ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
+      onEvent,
+    });
+    const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
+    const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
+    return { investigationId: id, turnId, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
   }
 
   /**
@@ -238,30 +286,76 @@ export class InvestigationService {
   }
 }
 
-/** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
-const EMBED_PASSAGE_LINES = 40;
-const EMBED_PASSAGE_MAX_CHARS = 8_000;
+export interface AskOptions {
+  /** Told of each event as it is sent and stored: its type, its data, its id in the stream (seq). */
+  readonly onEvent?: (event: { readonly type: TurnEventType; readonly data: unknown; readonly seq: number }) => void;
+  /** The `error` event's data for a failed turn; the HTTP layer passes its own (the API's error body). */
+  readonly describeError?: (error: unknown) => unknown;
+}
 
-/** A file as the passages its embedding is taken over: windows of lines, in order, each capped in characters. */
-export function embeddingPassages(content: string): string[] {
-  const lines = fileLines(content);
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i += EMBED_PASSAGE_LINES) out.push(lines.slice(i, i + EMBED_PASSAGE_LINES).join('\n').slice(0, EMBED_PASSAGE_MAX_CHARS));
-  return out.filter((p) => p.trim() !== '');
+/** A failed turn's `error` event, for a caller without an HTTP vocabulary of its own (the CLI). */
+function describeTurnError(error: unknown): unknown {
+  if (error instanceof ServiceError) return { error: { code: error.code, message: error.message } };
+  return { error: { code: 'internal', message: 'The turn failed on the agent. Your message is kept; ask again.' } };
+}
+
+/**
+ * An engine event as a turn's stream sends (and stores) it: which
+ * investigation and turn it belongs to, and a provider event's token usage
+ * flattened, as runs send theirs.
+ */
+function turnEventData(investigationId: string, turnId: number, event: TurnEvent): unknown {
+  switch (event.type) {
+    case 'tool':
+      return { investigationId, turnId, ...event.call };
+    case 'note':
+      return { investigationId, turnId, text: event.text };
+    case 'provider': {
+      const { usage, ...rest } = event.event;
+      return {
+        investigationId,
+        turnId,
+        ...rest,
+        ...(usage ? { tokensIn: usage.inputTokens.total ?? 0, tokensOut: usage.outputTokens.total ?? 0 } : {}),
+      };
+    }
+  }
 }
 
 /**
  * The engine's WorkspaceFiles over the store. A file's content is fetched once
  * per turn (a turn searches the same log for several terms); nothing outlives
- * the turn, so no replica holds state another would need.
+ * the turn, so no replica holds state another would need. Similarity search
+ * ranks the passages stored at upload (migration 0023) in the embedder's own
+ * space; a file embedded by another embedder, or whose embedding failed, is
+ * left to the literal search.
  */
 export class StoreWorkspaceFiles implements WorkspaceFiles {
   readonly #contents = new Map<string, string | null>();
+  #outage: SimilarLinesResult | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly investigationId: string,
+    private readonly embedder?: Embedder,
   ) {}
+
+  async similarLines(query: string, options: SimilarLinesOptions): Promise<SimilarLinesResult> {
+    const embedder = this.embedder;
+    if (!embedder) return { ok: true, lines: [] };
+    // An embedder found down stays down for the rest of the turn: a turn searches several terms, and each would
+    // otherwise wait out KB_EMBED_TIMEOUT and its retries again (minutes) before falling back to the literal search.
+    if (this.#outage) return this.#outage;
+    const result = await similarLines({
+      embedder,
+      query,
+      options,
+      nearest: (vector, o) => similarInvestigationPassages(this.db, this.investigationId, vector, { embedderId: embedder.id, ...o }),
+      read: (path) => this.read(path),
+    });
+    if (!result.ok) this.#outage = result;
+    return result;
+  }
 
   async list(): Promise<WorkspaceFileInfo[]> {
     return listInvestigationFiles(this.db, this.investigationId);
@@ -278,7 +372,7 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
-    if (error.code === 'investigation_not_found' || error.code === 'file_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
+    if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
     if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;
   }

@@ -13,6 +13,7 @@ export default async function InvestigationsPage({ searchParams }: { searchParam
   const params = await searchParams;
   const carried = problemFromQuery(params);
   const refusal = carried && formFromQuery(params.during) === 'new' ? inputRefusal('new', carried.code) : null;
+  const deleted = params.deleted === '1';
   const list = await attempt(() => listInvestigations());
   return (
     <>
@@ -44,6 +45,7 @@ export default async function InvestigationsPage({ searchParams }: { searchParam
           <ProblemPanel problem={carried} context={formFromQuery(params.during) === 'new' ? 'The investigation was not created.' : undefined} />
         ) : null}
       </section>
+      {deleted && !carried ? <p className="notice investigation-deleted">The investigation was deleted, with its files and conversation.</p> : null}
       <h2>All investigations</h2>
       {!list.ok ? (
         <ProblemPanel problem={list.problem} context="The investigations could not be loaded." />

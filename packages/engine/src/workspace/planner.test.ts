@@ -4,14 +4,18 @@ import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
 import type { TranscriptEntry } from './history.ts';
 import { planOffline } from './planner.ts';
 import { INCIDENT_CONFIG, incidentLog } from './testing-incident-files.ts';
+import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import { WorkspaceToolbox } from './tools.ts';
 import { InMemoryWorkspaceFiles } from './workspace-files.ts';
+
+const EDGE_LOG = ['2024-05-01T09:12:00Z INFO edge started', '2024-05-01T09:12:01Z WARN payments-api request throttled by upstream rate limiter', '2024-05-01T09:12:02Z INFO edge ready'].join('\n');
 
 let kb: KnowledgeBase;
 let files: InMemoryWorkspaceFiles;
 beforeAll(async () => {
   kb = await corpusKnowledgeBase();
-  files = new InMemoryWorkspaceFiles({ 'app.log': incidentLog(), 'values.json': INCIDENT_CONFIG });
+  // Embedded as the store embeds uploads (the hashing embedder, the default), so search_files also ranks by meaning.
+  files = new InMemoryWorkspaceFiles({ 'app.log': incidentLog(), 'values.json': INCIDENT_CONFIG, 'edge.log': EDGE_LOG }, { embedder: new HashingEmbedder() });
 });
 
 const turn = (message: string, history: TranscriptEntry[] = [], historyMaxMessages = 40) =>
@@ -58,6 +62,13 @@ describe('the offline planner', () => {
     expect(forgot.input).toEqual([{ role: 'user', content: 'and when did it start?' }]);
     expect(forgot.subject.from).toBe('message');
     expect(forgot.claims.filter((c) => c.citations.some((x) => x.kind === 'file'))).toEqual([]);
+  });
+
+  it('finds the line a question words differently (the stored embeddings), and says it does not use the words', async () => {
+    const a = await turn('Was anything throttling requests?');
+    expect(a.citations).toContainEqual({ kind: 'file', path: 'edge.log', startLine: 2, endLine: 2 });
+    expect(a.claims[0]?.text).toMatch(/^edge\.log line 2 does not use the words "throttling".* but says something similar in meaning: ".*request throttled/);
+    expect(a.unknown.join(' ')).not.toMatch(/No line of the investigation's files/);
   });
 
   it('says what neither the files nor the runbooks support is unknown, and makes no claim about it', async () => {

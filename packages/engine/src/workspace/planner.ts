@@ -4,6 +4,7 @@ import { estimateTokens } from '../models/pricing.ts';
 import type { Chunk } from '../types.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts';
+import { consultSandbox } from './sandbox-plan.ts';
 import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
 
@@ -81,26 +82,33 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const intent = timeIntentOf(p.message);
   const outputs: string[] = [];
 
-  await p.toolbox.call('list_files', {}).then((o) => outputs.push(o.text));
+  const listed = await p.toolbox.call('list_files', {});
+  outputs.push(listed.text);
   // Every line any term hits, scored by the terms it holds (identifiers weigh more).
-  const scored = new Map<string, { hit: SearchHit; score: number; terms: Set<string> }>();
+  // A line found only by similarity (worded differently from the question) counts for less than one
+  // that holds the term, and ranks after every such line (rankHits): it fills the claims the words left.
+  const scored = new Map<string, ScoredHit>();
   for (const term of terms) {
     const out = await p.toolbox.call('search_files', { pattern: term });
     outputs.push(out.text);
     if (!out.ok || out.tool !== 'search_files') continue;
     for (const hit of out.search.hits) {
       const key = `${hit.path}\u0000${hit.line}`;
-      const entry = scored.get(key) ?? { hit, score: 0, terms: new Set<string>() };
+      const entry = scored.get(key) ?? { hit, score: 0, literal: false, terms: new Set<string>() };
+      if (hit.match === 'text' && !entry.literal) {
+        entry.literal = true;
+        entry.hit = hit;
+      }
       if (!entry.terms.has(term)) {
         entry.terms.add(term);
-        entry.score += weight(term);
+        entry.score += hit.match === 'text' ? weight(term) : weight(term) * (hit.similarity ?? 0);
       }
       scored.set(key, entry);
     }
   }
   const claims: TurnClaim[] = [];
   const cited: { path: string; start: number; end: number }[] = [];
-  for (const { hit } of rankHits([...scored.values()], intent)) {
+  for (const { hit, literal, terms: near } of rankHits([...scored.values()], intent)) {
     if (cited.length >= (intent === null ? MAX_FILE_CLAIMS : 1)) break;
     if (cited.some((c) => c.path === hit.path && hit.line >= c.start - CONTEXT_LINES && hit.line <= c.end + CONTEXT_LINES)) continue;
     const out = await p.toolbox.call('read_file', { path: hit.path, offset: Math.max(1, hit.line - CONTEXT_LINES), limit: CONTEXT_LINES + 1 + MAX_BURST_LINES });
@@ -114,14 +122,20 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     const more = end - hit.line;
     const quoted = `"${clip(hit.text.trim())}"${more > 0 ? `, and ${more} more line${more === 1 ? '' : 's'} like it to line ${end}` : ''}`;
     const about = terms.slice(0, 2).join(', ');
-    const lead =
-      intent === 'first'
+    const lead = !literal
+      ? `${hit.path} line ${hit.line} does not use the words ${[...near].map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
+      : intent === 'first'
         ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
         : intent === 'last'
           ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
           : `${hit.path} line ${hit.line}: `;
     claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: hit.line, endLine: end }] });
   }
+
+  // Seed #21: the jailed tools where they help (jq over a JSON file the question names, log_summary over a large log).
+  const sandboxed = await consultSandbox({ toolbox: p.toolbox, files: listed.ok && listed.tool === 'list_files' ? listed.files : [], message: p.message, terms });
+  outputs.push(...sandboxed.outputs);
+  claims.push(...sandboxed.claims);
 
   const query = subject.from === 'history' ? `${p.message} ${terms.join(' ')}` : p.message;
   const runbooks = await p.toolbox.call('search_runbooks', { query });
@@ -190,15 +204,27 @@ function resolveSubject(message: string, input: readonly ReplayedMessage[]): Sub
  * it stop" the last; otherwise the lines holding the most (and the weightiest)
  * terms, trouble first, in file order on a tie.
  */
-function rankHits(entries: { hit: SearchHit; score: number }[], intent: 'first' | 'last' | null): { hit: SearchHit }[] {
+function rankHits(entries: ScoredHit[], intent: 'first' | 'last' | null): ScoredHit[] {
   const order = (a: { hit: SearchHit }, b: { hit: SearchHit }) => (a.hit.path === b.hit.path ? a.hit.line - b.hit.line : a.hit.path < b.hit.path ? -1 : 1);
   const severity = (e: { hit: SearchHit }) => (SEVERE.test(e.hit.text) ? 1 : 0);
   if (intent !== null) {
-    const troubled = entries.filter((e) => severity(e) === 1);
-    const pool = (troubled.length > 0 ? troubled : entries).sort(order);
+    // Lines holding the terms first; lines only similar in meaning when none does.
+    const literal = entries.filter((e) => e.literal);
+    const from = literal.length > 0 ? literal : entries;
+    const troubled = from.filter((e) => severity(e) === 1);
+    const pool = (troubled.length > 0 ? troubled : from).sort(order);
     return intent === 'first' ? pool : pool.reverse();
   }
-  return [...entries].sort((a, b) => b.score - a.score || severity(b) - severity(a) || order(a, b));
+  return [...entries].sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || severity(b) - severity(a) || order(a, b));
+}
+
+/** A line some term's search returned, with how much the terms it answers weigh. */
+interface ScoredHit {
+  hit: SearchHit;
+  score: number;
+  /** It holds at least one term verbatim; otherwise it was found by similarity only. */
+  literal: boolean;
+  terms: Set<string>;
 }
 
 /** A log line reporting trouble. */

@@ -34,7 +34,7 @@ describe('sandboxed tools in the workspace toolbox (seed #21)', () => {
     const out = await box.call('jq', { filter: '.level', path: '/root/app.json' });
     expect(out).toMatchObject({ ok: true, tool: 'sandbox', name: 'jq', text: 'out' });
     expect(runner.requests[0]?.argv).toEqual(['/.tools/jq/run', '.level', './app.json']);
-    expect(box.calls).toEqual([{ tool: 'jq', args: { filter: '.level', path: '/root/app.json' }, ok: true }]);
+    expect(box.calls).toEqual([{ tool: 'jq', args: { filter: '.level', path: '/root/app.json' }, ok: true, sandboxed: true }]);
   });
 
   it('refuses a path escape and bad arguments before anything runs, and a failed run is a value with the tool\'s stderr', async () => {

@@ -30,7 +30,9 @@ export const WORKSPACE_TOOLS = {
     }),
   },
   search_files: {
-    description: 'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path).',
+    description:
+      'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path); ' +
+      'then the lines that say the same in other words (by embedding similarity), marked "similar in meaning".',
     parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty'), path: z.string().optional() }),
   },
   search_runbooks: {
@@ -60,6 +62,8 @@ export interface ToolCallRecord {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   readonly ok: boolean;
+  /** A provisioned tool (seed #21) run in the jail, not read in-process: the tool-call card says so. */
+  readonly sandboxed?: true;
 }
 
 export interface WorkspaceToolboxOptions {
@@ -117,9 +121,14 @@ export class WorkspaceToolbox {
     return this.#sandbox && 'unavailable' in this.#sandbox ? this.#sandbox.unavailable : null;
   }
 
+  /** Whether a sandboxed tool of this name is offered (a jail is here and the template turned it on). */
+  offers(tool: string): boolean {
+    return this.#sandbox !== undefined && 'tools' in this.#sandbox && this.#sandbox.tools.some((t) => t.name === tool);
+  }
+
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
     const outcome = await this.#run(tool, args);
-    const record = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok };
+    const record: ToolCallRecord = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok, ...(this.offers(tool) ? { sandboxed: true as const } : {}) };
     this.calls.push(record);
     for (const listener of this.#listeners) listener(record, outcome);
     return outcome;
@@ -164,8 +173,14 @@ export class WorkspaceToolbox {
         if (scope !== undefined && search.filesSearched === 0) {
           return refused(tool, `search_files: there is no file or folder "${scope}" in the workspace; list_files lists the files.`);
         }
-        const lines = search.hits.map((h) => `${h.path}:${h.line}: ${h.text}`);
-        const text = search.hits.length === 0 ? `No line contains "${search.pattern}" (${search.filesSearched} files searched).` : [...lines, ...(search.notice ? [search.notice] : [])].join('\n');
+        const literal = search.hits.filter((h) => h.match === 'text').map((h) => `${h.path}:${h.line}: ${h.text}`);
+        const similar = search.hits.filter((h) => h.match === 'similar').map((h) => `${h.path}:${h.line}: ${h.text}  [similar in meaning, ${h.similarity}]`);
+        const text = [
+          ...(literal.length === 0 ? [`No line contains "${search.pattern}" (${search.filesSearched} files searched).`] : literal),
+          ...(search.notice ? [search.notice] : []),
+          ...(similar.length > 0 ? [`Lines similar in meaning to "${search.pattern}":`, ...similar] : []),
+          ...(search.similarUnavailable ? [`[lines were not searched by meaning: ${search.similarUnavailable}; the literal search above stands]`] : []),
+        ].join('\n');
         return { ok: true, tool: 'search_files', text, search };
       }
       case 'search_runbooks': {

@@ -4,7 +4,7 @@ import { fileLinesHref, InvestigationAnswer } from '@/components/investigation-a
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigation } from '@/lib/agent';
 import { when } from '@/lib/format';
-import { formFromQuery, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
+import { formFromQuery, type InvestigationForm, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
 import { type Problem, problemFromQuery } from '@/lib/problems';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Investigation' };
 type Params = Record<string, string | string[] | undefined>;
 
 /** A refused form, said next to that form: the person's own input in the site's words, anything else as the problem it is. */
-function FormProblem({ problem, during, context }: { problem: Problem; during: 'upload' | 'turn'; context: string }) {
+function FormProblem({ problem, during, context }: { problem: Problem; during: InvestigationForm; context: string }) {
   const refusal = inputRefusal(during, problem.code);
   return refusal ? (
     <p className="notice notice-bad" role="alert" data-problem={problem.code}>
@@ -37,6 +37,9 @@ export default async function InvestigationPage({ params, searchParams }: { para
   const carried = problemFromQuery(query);
   const during = formFromQuery(query.during);
   const uploaded = typeof query.uploaded === 'string' ? query.uploaded : null;
+  const removed = typeof query.removed === 'string' ? query.removed : null;
+  const renamed = query.renamed === '1';
+  const unconfirmed = query.unconfirmed === '1';
   const loaded = await attempt(() => getInvestigation(id));
   if (!loaded.ok && loaded.problem.code === 'not_found') notFound();
   if (!loaded.ok) {
@@ -73,6 +76,9 @@ export default async function InvestigationPage({ params, searchParams }: { para
                 <th>file</th>
                 <th className="num">size</th>
                 <th>status</th>
+                <th>
+                  <span className="visually-hidden">remove</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -93,13 +99,23 @@ export default async function InvestigationPage({ params, searchParams }: { para
                       </>
                     )}
                   </td>
+                  <td>
+                    <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/files/remove`} className="inline-form">
+                      <input type="hidden" name="path" value={f.path} />
+                      <button type="submit" className="button button-small" aria-label={`Remove ${f.path}`}>
+                        Remove
+                      </button>
+                    </form>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
         {uploaded && !carried ? <p className="notice upload-saved">Added {uploaded}.</p> : null}
+        {removed && !carried ? <p className="notice file-removed">Removed {removed}. The other files and the conversation are kept.</p> : null}
         {carried && during === 'upload' ? <FormProblem problem={carried} during="upload" context="The file was not added." /> : null}
+        {carried && during === 'remove' ? <FormProblem problem={carried} during="remove" context="No file was removed." /> : null}
         <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/files`} encType="multipart/form-data" className="upload-form">
           <label className="field-label" htmlFor="upload-file">
             Upload a file
@@ -140,6 +156,42 @@ export default async function InvestigationPage({ params, searchParams }: { para
         </form>
         {carried && during === 'turn' ? <FormProblem problem={carried} during="turn" context="Nothing was asked." /> : null}
         {carried && during === null ? <ProblemPanel problem={carried} /> : null}
+      </section>
+
+      <section id="manage" aria-label="Manage" className="console-form investigation-manage">
+        <h2>Manage</h2>
+        {renamed && !carried ? <p className="notice investigation-renamed">Renamed.</p> : null}
+        {carried && during === 'rename' ? <FormProblem problem={carried} during="rename" context="The investigation was not renamed." /> : null}
+        <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/rename`} className="investigation-rename">
+          <label className="field-label" htmlFor="investigation-new-title">
+            New title
+          </label>
+          {/* Not `required`: an empty title is refused by the server in words, the same with JavaScript on or off. */}
+          <input id="investigation-new-title" name="title" type="text" maxLength={200} defaultValue={investigation.title} className="text-input" />
+          <div className="form-actions">
+            <button type="submit" className="button">
+              Rename
+            </button>
+          </div>
+        </form>
+        <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/delete`} className="investigation-delete">
+          <label className="confirm">
+            {/* Worded without "message": the conversation's form is found by that label. */}
+            <input type="checkbox" name="confirm" value="yes" /> Delete this investigation, its {files.length} file{files.length === 1 ? '' : 's'} and its conversation (
+            {messages.length} entr{messages.length === 1 ? 'y' : 'ies'}). This cannot be undone.
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="button button-danger">
+              Delete investigation
+            </button>
+          </div>
+        </form>
+        {unconfirmed && !carried ? (
+          <p className="notice notice-bad" role="alert">
+            Nothing was deleted: tick the box to confirm, then press Delete investigation.
+          </p>
+        ) : null}
+        {carried && during === 'delete' ? <FormProblem problem={carried} during="delete" context="The investigation was not deleted." /> : null}
       </section>
     </>
   );

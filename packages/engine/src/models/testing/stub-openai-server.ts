@@ -59,7 +59,9 @@ export type StubBehaviour =
    */
   | { readonly kind: 'embeddings'; readonly reversed?: boolean; readonly promptTokens?: number }
   /** Accepts the request and never answers (until the server closes). */
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  /** Waits, then behaves as `then`: a slow provider, so a test can act while a turn or run is still going. */
+  | { readonly kind: 'after'; readonly ms: number; readonly then: StubBehaviour };
 
 /**
  * The stub's embedding of a text: a fixed function of it, so a test can say
@@ -244,6 +246,14 @@ function respond(
     }
     case 'hang':
       return;
+    case 'after': {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        respond(behaviour.then, body, res, timers, headers, ids);
+      }, behaviour.ms);
+      timers.add(timer);
+      return;
+    }
   }
 }
 

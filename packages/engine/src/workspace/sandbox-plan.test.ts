@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { KnowledgeBase } from '../knowledge-base.ts';
+import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
+import { planOffline } from './planner.ts';
+import type { SandboxRunner, SandboxRunRequest } from './sandbox-runner.ts';
+import { JSON_LEAVES_FILTER } from './sandbox-plan.ts';
+import type { SandboxToolSpec, SandboxToolsOption } from './sandbox-tools.ts';
+import { INCIDENT_CONFIG, incidentLog } from './testing-incident-files.ts';
+import { WorkspaceToolbox } from './tools.ts';
+import { InMemoryWorkspaceFiles } from './workspace-files.ts';
+
+/**
+ * Seed #21 in the offline planner: with the jail here it calls jq over a JSON
+ * file the question names and log_summary over a large log, and cites what
+ * they found; without it the turn is what it was. The runner here answers as
+ * the real tools do (the jailed end to end is sandboxed-turn.int.test.ts).
+ */
+const jq: SandboxToolSpec = {
+  name: 'jq',
+  description: 'jq',
+  parameters: z.strictObject({ filter: z.string(), path: z.string(), slurp: z.boolean().optional(), raw: z.boolean().optional() }),
+  invoke: { argv: ['/.tools/jq/run', { flag: '--slurp', when: 'slurp' }, { flag: '--raw-output', when: 'raw' }, { arg: 'filter' }, { path: 'path' }] },
+};
+const logSummary: SandboxToolSpec = {
+  name: 'log_summary',
+  description: 'log summary',
+  parameters: z.strictObject({ path: z.string(), top: z.number().optional() }),
+  invoke: { argv: ['/.tools/log_summary/run', { path: 'path' }, { arg: 'top' }] },
+};
+
+class ToolLikeRunner implements SandboxRunner {
+  readonly requests: SandboxRunRequest[] = [];
+  async run(request: SandboxRunRequest) {
+    this.requests.push(request);
+    const stdout =
+      request.argv[0] === '/.tools/jq/run'
+        ? 'orders-db.pool.max = 100\norders-db.pool.timeoutMs = 5000\n'
+        : [
+            'app.log: 5000 lines (0 JSON, 5000 text)',
+            'By level: ERROR 8, INFO 4992',
+            'First error: 2024-05-01T11:35:52Z (line 4312)',
+            'Last error: 2024-05-01T11:40:40Z (line 4400)',
+            'Top messages:',
+          ].join('\n');
+    return { exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false };
+  }
+}
+
+let kb: KnowledgeBase;
+beforeAll(async () => {
+  kb = await corpusKnowledgeBase();
+});
+
+const files = () => new InMemoryWorkspaceFiles({ 'app.log': incidentLog(), 'values.json': INCIDENT_CONFIG });
+const turn = (message: string, sandbox: SandboxToolsOption) => planOffline({ message, history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files: files(), kb, sandbox }), kb });
+
+describe('the offline planner with the sandboxed tools (seed #21)', () => {
+  it('reads a JSON file the question names with jq and a large log with log_summary, cites what they found, and its cards say sandboxed', async () => {
+    const runner = new ToolLikeRunner();
+    const a = await turn('What is the pool max in values.json?', { runner, tools: [jq, logSummary] });
+    expect(a.toolCalls).toContainEqual({ tool: 'jq', args: { filter: JSON_LEAVES_FILTER, path: 'values.json', raw: true }, ok: true, sandboxed: true });
+    expect(a.toolCalls).toContainEqual({ tool: 'log_summary', args: { path: 'app.log' }, ok: true, sandboxed: true });
+    expect(a.toolCalls.filter((c) => c.tool !== 'jq' && c.tool !== 'log_summary').every((c) => c.sandboxed === undefined)).toBe(true);
+    expect(runner.requests.map((r) => r.argv)).toEqual([
+      ['/.tools/jq/run', '--raw-output', JSON_LEAVES_FILTER, './values.json'],
+      ['/.tools/log_summary/run', './app.log'],
+    ]);
+    // "pool max" holds "max" and "pool": the leaf under orders-db.pool, on the file's line 2.
+    const jqClaim = a.claims.find((c) => c.text.startsWith('values.json sets orders-db.pool.max = 100'));
+    expect(jqClaim?.text).toMatch(/read with jq, run in the sandbox/);
+    expect(jqClaim?.citations).toEqual([{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }]);
+    const summary = a.claims.find((c) => c.text.startsWith('log_summary (run in the sandbox) over app.log'));
+    expect(summary?.text).toMatch(/5000 lines \(ERROR 8, INFO 4992\): its first error is line 4312 .* and its last line 4400/);
+    expect(summary?.citations).toEqual([
+      { kind: 'file', path: 'app.log', startLine: 4312, endLine: 4312 },
+      { kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 },
+    ]);
+  });
+
+  it('where no jail can be made it calls neither and answers as it does without them', async () => {
+    const a = await turn('What is the pool max in values.json?', { unavailable: 'bubblewrap (bwrap) is not installed.' });
+    const plain = await planOffline({ message: 'What is the pool max in values.json?', history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files: files(), kb }), kb });
+    expect(a.toolCalls.map((c) => c.tool)).not.toContain('jq');
+    expect(a.toolCalls.map((c) => c.tool)).not.toContain('log_summary');
+    expect(a.claims).toEqual(plain.claims);
+    expect(a.toolCalls).toEqual(plain.toolCalls);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Queryable } from './database.ts';
+import { StoreError } from './store-error.ts';
+import { iso, isUuid, json } from './values.ts';
+
+/** What a streamed turn sends, in order; `result` and `error` end it. */
+export type TurnEventType = 'tool' | 'provider' | 'note' | 'result' | 'error';
+
+export interface StoredTurnEvent {
+  /** The event's id in the stream: 1, 2, … within its turn. */
+  readonly seq: number;
+  readonly type: TurnEventType;
+  readonly data: unknown;
+  readonly createdAt: string;
+}
+
+export const TERMINAL_TURN_EVENTS: readonly TurnEventType[] = ['result', 'error'];
+
+/** Stores one event of a turn (migration 0024). A second event with the same seq is a bug, and fails. */
+export async function appendTurnEvent(
+  db: Queryable,
+  event: { readonly investigationId: string; readonly turnId: number; readonly seq: number; readonly type: TurnEventType; readonly data: unknown },
+): Promise<void> {
+  await db.query('insert into investigation_turn_event (turn_id, seq, investigation_id, type, data) values ($1, $2, $3, $4, $5::jsonb)', [
+    event.turnId,
+    event.seq,
+    event.investigationId,
+    event.type,
+    json(event.data) ?? 'null',
+  ]);
+}
+
+/**
+ * A turn's stored events after `afterSeq`, in order, and when it was asked.
+ * The turn is the user message `turnId` of this investigation; anything else
+ * (another investigation's message, an answer, a number naming nothing) is
+ * turn_not_found — a client cannot read another investigation's turn by guessing.
+ */
+export async function listTurnEvents(
+  db: Queryable,
+  investigationId: string,
+  turnId: number,
+  afterSeq = 0,
+): Promise<{ readonly askedAt: string; readonly events: StoredTurnEvent[] }> {
+  const [turn] =
+    isUuid(investigationId) && Number.isSafeInteger(turnId)
+      ? await db.query<{ created_at: Date }>("select created_at from investigation_message where id = $1 and investigation_id = $2 and role = 'user'", [turnId, investigationId])
+      : [];
+  if (!turn) throw new StoreError('turn_not_found', `investigation ${investigationId} has no turn ${turnId}`);
+  const rows = await db.query<{ seq: number; type: TurnEventType; data: unknown; created_at: Date }>(
+    'select seq, type, data, created_at from investigation_turn_event where turn_id = $1 and seq > $2 order by seq',
+    [turnId, afterSeq],
+  );
+  return { askedAt: iso(turn.created_at), events: rows.map((r) => ({ seq: r.seq, type: r.type, data: r.data, createdAt: iso(r.created_at) })) };
+}
