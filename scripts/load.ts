@@ -87,7 +87,7 @@ if (!parsed.ok) throw new Error(parsed.message);
 
 console.log('starting the service (in-memory PGlite, offline model)…');
 const store = await startStore({ dataDir: 'memory://' });
-const agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+const agent = await startAgentService({ config: parsed.config, store, log: () => {} });
 const requests = QUESTIONS.map((body) => ({
   method: 'POST',
   path: '/v1/runs',

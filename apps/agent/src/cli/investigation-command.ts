@@ -5,8 +5,7 @@ import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
-import { modelServicesFromEnv } from '../run-agent.ts';
-import { secretScrubberFor } from '../secrets.ts';
+import { modelServicesFor } from '../run-agent.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { InvestigationService } from '../service/investigation-service.ts';
 import { ServiceError } from '../service/service-error.ts';
@@ -56,7 +55,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
 
   // With a provider key in the environment a turn is the tool-calling loop; with none, the offline planner.
   // A provider or budget variable that is set but unusable is one line, before the database opens.
-  const services = sub === 'ask' ? modelServicesFromEnv(process.env) : null;
+  const services = sub === 'ask' ? modelServicesFor(config) : null;
   // Seed #21: the template's jailed tools; where no jail can be made that is said here, once, and none is offered.
   const sandbox = sub === 'ask' ? sandboxToolsOf(config) : null;
   if (sandbox?.option && 'unavailable' in sandbox.option) process.stderr.write(`${sandbox.note}\n`);
@@ -68,7 +67,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       // Only `ask` reads the runbooks; the other subcommands never touch the knowledge base.
       kb: kb as never,
       settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
-      ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: secretScrubberFor(process.env) } } : {}),
+      ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: services.scrub } } : {}),
       ...(sandbox?.option ? { sandbox: sandbox.option } : {}),
     });
     return await run(service, store, sub, args, values.json === true, need);

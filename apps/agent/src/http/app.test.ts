@@ -46,7 +46,7 @@ const stubs: StubOpenAIServer[] = [];
 async function agentWith(options: Partial<AgentServiceOptions> = {}, env: Record<string, string> = {}): Promise<AgentService> {
   // The agents here share one database, and the cache now defaults to it (issue 11): each keeps its own, so one
   // test's answer is not another's cache hit (the daily-ceiling test needs its run to reach a provider).
-  const agent = await startAgentService({ config: config(env), env: {}, store, log: () => {}, cacheStore: new InMemoryCacheStore(), ...options });
+  const agent = await startAgentService({ config: config(env), store, log: () => {}, cacheStore: new InMemoryCacheStore(), ...options });
   agents.push(agent);
   return agent;
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   };
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_MAX_STEPS: '4' }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [candidate] });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [candidate] });
   app = createApp(appDepsOf(agent));
   // A real socket because the socket is the point for SSE (STYLE 13); port 0, an ephemeral port.
   server = await listen(app, { port: 0, host: '127.0.0.1' });

@@ -45,11 +45,10 @@ const logs: string[] = [];
 beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   stub = await startStubOpenAIServer();
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: SALT }, { requireToken: true });
+  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: SALT, GROQ_API_KEY: KEY, GROQ_BASE_URL: stub.baseURL }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
   agent = await startAgentService({
     config: parsed.config,
-    env: { GROQ_API_KEY: KEY, GROQ_BASE_URL: stub.baseURL },
     store,
     cacheStore: new NoCacheStore(),
     log: (line) => logs.push(line),

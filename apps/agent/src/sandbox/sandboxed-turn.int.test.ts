@@ -46,7 +46,7 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
       { requireToken: true },
     );
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] });
     app = createApp(appDepsOf(agent));
   }, 120_000);
 

@@ -7,9 +7,7 @@ import {
   candidatesFromConfigs,
   type FetchFunction,
   InMemoryCacheStore,
-  ProviderConfigError,
   ProviderHealth,
-  providersFromEnv,
   type RouterCandidate,
   type SecretScrubber,
   SemanticCache,
@@ -37,16 +35,12 @@ import { ServiceMetrics } from './metrics.ts';
 import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** The repository's committed evaluation report, read when no eval_run row exists yet. */
 export const DEFAULT_EVALUATION_REPORT = resolve(import.meta.dirname, '../../../../docs/evaluation.json');
 
 export interface AgentServiceOptions {
   /** Parsed once by loadConfig (STYLE 9). */
   readonly config: ServeConfig;
-  /** Provider keys (`GROQ_API_KEY`, …) are read from here; default `process.env`. */
-  readonly env?: Env;
   /** Start-up and server-side failure lines; default: stderr. */
   readonly log?: (line: string) => void;
   /** An open store to use instead of opening one (tests share one PGlite); not closed by close(). */
@@ -107,9 +101,8 @@ const EMPTY_ESTATE: Estate = { company: '', services: [], dependencies: [], faul
  */
 export async function startAgentService(options: AgentServiceOptions): Promise<AgentService> {
   const { config } = options;
-  const env = options.env ?? process.env;
   // Defect 3: every secret configured anywhere is scrubbed from what is stored, sent and logged.
-  const scrub = secretScrubberFor(env, config);
+  const scrub = secretScrubberFor(config);
   const rawLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => rawLog(scrub(line));
   const startup: string[] = [];
@@ -124,7 +117,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
   // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
-  const candidates = options.candidates ?? candidatesFromEnv(env, options);
+  const candidates = options.candidates ??
+    candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS });
   const kb = await knowledgeBaseOf(source);
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
   // the first question someone asks.
@@ -171,7 +165,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       ? new RemoteEmbedder({
           baseURL: config.embed.baseURL,
           model: config.embed.model,
-          ...(readKey(env['KB_EMBED_API_KEY']) ? { apiKey: readKey(env['KB_EMBED_API_KEY'])! } : {}),
+          ...(config.embed.apiKey ? { apiKey: config.embed.apiKey } : {}),
           fetch: options.fetch ?? globalThis.fetch,
           timeoutMs: config.embed.timeoutMs,
           numRetries: config.embed.numRetries,
@@ -259,24 +253,6 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 function corpusDirOf(config: ServeConfig): string {
   if (config.corpusDir === CONFIG_DEFAULTS.corpusDir && !existsSync(resolve(config.corpusDir))) return DEFAULT_CORPUS_DIR;
   return config.corpusDir;
-}
-
-function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandidate[] {
-  try {
-    return candidatesFromConfigs(providersFromEnv(env), {
-      fetch: options.fetch ?? globalThis.fetch,
-      timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS,
-    });
-  } catch (error) {
-    if (error instanceof ProviderConfigError) throw new UserError(error.message);
-    throw error;
-  }
-}
-
-/** A key as given, trimmed and without surrounding quotes (as provider keys are read); blank is none. */
-function readKey(raw: string | undefined): string | undefined {
-  const value = raw?.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  return value === '' ? undefined : value;
 }
 
 async function openStore(config: ServeConfig, log: (line: string) => void): Promise<Store> {

@@ -46,7 +46,7 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     observer = await openDatabase({ url: url!, schema });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RATE_LIMIT_MAX: '1000' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, executor: (o) => gate.wrap(o) });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, executor: (o) => gate.wrap(o) });
     app = createApp(appDepsOf(agent, { log: () => {} }));
   }, 120_000);
 

@@ -3,8 +3,7 @@ export { OfflineExtractiveModel } from './offline-model.ts';
 export {
   KNOWN_PROVIDERS,
   OFFLINE_PROVIDER,
-  ProviderConfigError,
-  providersFromEnv,
+  providerConfigs,
   createHttpModel,
   candidatesFromConfigs,
   type HttpProviderName,
@@ -12,6 +11,8 @@ export {
   type OfflineProviderConfig,
   type ProviderConfig,
   type KnownProvider,
+  type ProviderSetting,
+  type ProviderSettings,
   type HttpModelOptions,
 } from './providers.ts';
 export { fetchWithTimeout, type FetchFunction } from './timeout-fetch.ts';
@@ -31,8 +32,6 @@ export {
   SpendGuard,
   BudgetExceededError,
   InvalidBudgetError,
-  DEFAULT_RUN_BUDGET_USD,
-  runBudgetFromEnv,
   callCost,
   type Reservation,
   type BudgetExceededDetails,

@@ -8,7 +8,6 @@ import {
   BudgetExceededError,
   callCost,
   InvalidBudgetError,
-  runBudgetFromEnv,
   SpendGuard,
   type SpendEvent,
 } from './spend-guard.ts';
@@ -52,14 +51,6 @@ describe('SpendGuard construction (D-007)', () => {
       expect(() => new SpendGuard(bad)).toThrow(/RUN_BUDGET_USD must be a positive number.*D-007/);
     });
   }
-
-  it('reads RUN_BUDGET_USD: default 0.02, quotes stripped, zero or garbage refused', () => {
-    expect(runBudgetFromEnv({})).toBe(0.02);
-    expect(runBudgetFromEnv({ RUN_BUDGET_USD: '' })).toBe(0.02);
-    expect(runBudgetFromEnv({ RUN_BUDGET_USD: '"0.5"' })).toBe(0.5);
-    expect(() => runBudgetFromEnv({ RUN_BUDGET_USD: '0' })).toThrow(/got "0"/);
-    expect(() => runBudgetFromEnv({ RUN_BUDGET_USD: 'twenty cents' })).toThrow(InvalidBudgetError);
-  });
 });
 
 describe('SpendGuard reserve/settle', () => {

@@ -1,8 +1,5 @@
 import type { Pricing } from './pricing.ts';
 
-/** The run ceiling when RUN_BUDGET_USD is not set. */
-export const DEFAULT_RUN_BUDGET_USD = 0.02;
-
 /**
  * The configured ceiling cannot bound anything (zero, negative, not a number).
  * Thrown at construction so the composition root refuses to start — D-007: a
@@ -12,7 +9,7 @@ export const DEFAULT_RUN_BUDGET_USD = 0.02;
 export class InvalidBudgetError extends Error {
   override readonly name = 'InvalidBudgetError';
   readonly code = 'INVALID_BUDGET';
-  readonly remedy = `Set RUN_BUDGET_USD to a positive number of US dollars (default ${DEFAULT_RUN_BUDGET_USD}), or unset it.`;
+  readonly remedy = 'Set RUN_BUDGET_USD to a positive number of US dollars, or unset it for the default.';
 }
 
 /**
@@ -107,20 +104,13 @@ export interface SpendGuardOptions {
   readonly tokenCeiling?: number;
 }
 
-/** Reads RUN_BUDGET_USD (quotes stripped, unset → default). Throws InvalidBudgetError for a ceiling that bounds nothing (D-007). */
-export function runBudgetFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env['RUN_BUDGET_USD']?.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  const ceiling = raw === undefined || raw === '' ? DEFAULT_RUN_BUDGET_USD : Number(raw);
-  assertCeiling(ceiling, raw);
-  return ceiling;
-}
-
-function assertCeiling(ceilingUsd: number, raw: string | undefined = String(ceilingUsd)): void {
+/** The deployable's schema refuses such a value at start-up; this is the guard's own last line (D-007). */
+function assertCeiling(ceilingUsd: number): void {
   if (!Number.isFinite(ceilingUsd) || ceilingUsd <= 0) {
     throw new InvalidBudgetError(
-      `RUN_BUDGET_USD must be a positive number of US dollars, got "${raw}". ` +
+      `RUN_BUDGET_USD must be a positive number of US dollars, got "${String(ceilingUsd)}". ` +
         `A ceiling of zero (or one that is not a number) would refuse every model call mid-run (D-007); ` +
-        `the service refuses to start instead. Set RUN_BUDGET_USD=${DEFAULT_RUN_BUDGET_USD} or unset it.`,
+        `the service refuses to start instead. Set RUN_BUDGET_USD to a positive amount such as 0.02, or unset it.`,
     );
   }
 }
