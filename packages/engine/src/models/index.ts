@@ -27,6 +27,7 @@ export {
   type ProviderEventSink,
   type ProviderFailure,
 } from './router.ts';
+export type { PricedModel, PricedCandidate } from './priced-model.ts';
 export { SpendGuardedModel, type SpendGuardedModelOptions } from './spend-guarded-model.ts';
 export {
   SpendGuard,
@@ -40,7 +41,8 @@ export {
   type SpendEvent,
   type SpendEventSink,
 } from './spend-guard.ts';
-export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
+export type { CacheEntry, CacheStore } from './cache-store.ts';
+export { InMemoryCacheStore } from './in-memory-cache-store.ts';
 export {
   SemanticCache,
   CachedModel,

@@ -7,6 +7,7 @@ import {
   type LanguageModelV3StreamResult,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import type { PricedModel } from './priced-model.ts';
 import { sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
 import { usageCostUsd, type Pricing } from './pricing.ts';
 import { describeProviderError } from './provider-error.ts';
@@ -95,7 +96,7 @@ const PREAMBLE: ReadonlySet<LanguageModelV3StreamPart['type']> = new Set(['strea
  * After that the consumer has seen text, and splicing a second provider's answer
  * onto the first one's would be an answer neither of them gave.
  */
-export class RouterModel implements LanguageModelV3 {
+export class RouterModel implements PricedModel {
   readonly specificationVersion = 'v3';
   readonly provider = 'sandscope.router';
   readonly modelId: string;

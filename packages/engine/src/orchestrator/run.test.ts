@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidatesFromConfigs, providerConfigs } from '../models/providers.ts';
 import { ProviderHealth } from '../models/provider-health.ts';
-import { InMemoryCacheStore } from '../models/cache-store.ts';
+import { InMemoryCacheStore } from '../models/in-memory-cache-store.ts';
 import { SemanticCache } from '../models/semantic-cache.ts';
 import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
