@@ -1,7 +1,7 @@
 // Prints the corpus's word and passage counts (used while writing corpus/).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkCorpus, documentTitle } from '../packages/engine/src/index.ts';
+import { chunkCorpus, documentTitle } from '@sandscope/engine';
 
 const dir = process.argv[2] ?? 'corpus/docs';
 const docs = readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((doc) => {

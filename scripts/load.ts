@@ -20,12 +20,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { startStore } from '@sandscope/store';
-import { loadConfig } from '../apps/agent/src/config.ts';
-import { appDepsOf, createApp } from '../apps/agent/src/http/app.ts';
-import { listen } from '../apps/agent/src/http/listen.ts';
-import { InProcessLimiter } from '../apps/agent/src/limits/in-process-limiter.ts';
-import { startAgentService } from '../apps/agent/src/service/compose.ts';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { loadConfig, appDepsOf, createApp, listen, InProcessLimiter, startAgentService } from 'sandscope';
+import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
 // The body is left unindented: its multi-line template literals are the report's text.

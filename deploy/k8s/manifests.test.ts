@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAgentConfigSchema, loadConfig } from '../../apps/agent/src/config.ts';
+import { createAgentConfigSchema, loadConfig } from 'sandscope';
 import {
   hasKubectl,
   imageParts,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HttpProviderConfig, KNOWN_PROVIDERS, OFFLINE_PROVIDER } from '@sandscope/engine/models/index';
+import { type HttpProviderConfig, KNOWN_PROVIDERS, OFFLINE_PROVIDER } from '@sandscope/engine/models';
 import { type AgentConfig, type LoadConfigOptions, loadConfig } from './config.ts';
 
 const TOKEN = 'tok-0123456789abcdef';

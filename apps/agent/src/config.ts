@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AdjudicationMode } from '@sandscope/engine';
-import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models/index';
+import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models';
 import type { LimiterPolicy } from './limits/limiter.ts';
 
 /**

@@ -9,7 +9,7 @@ import {
   type FetchFunction,
   type RouterCandidate,
   type SecretScrubber,
-} from '@sandscope/engine/models/index';
+} from '@sandscope/engine/models';
 import {
   createOrchestrator,
   type Orchestrator,
@@ -18,7 +18,7 @@ import {
   type RunModelFactory,
   type RunResult,
   stackModelFactory,
-} from '@sandscope/engine/orchestrator/index';
+} from '@sandscope/engine/orchestrator';
 import { type AgentConfig, loadConfig } from './config.ts';
 import { secretScrubberFor } from './secrets.ts';
 import { UserError } from './user-error.ts';

@@ -1,4 +1,4 @@
-import { createSecretScrubber, type SecretScrubber } from '@sandscope/engine/models/index';
+import { createSecretScrubber, type SecretScrubber } from '@sandscope/engine/models';
 import type { AgentConfig } from './config.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Band as EngineBand, Terminal as EngineTerminal, Verdict as EngineVerdict, Workload as EngineWorkload } from '@sandscope/engine';
-import type { ProviderRunEvent } from '@sandscope/engine/orchestrator/index';
+import type { ProviderRunEvent } from '@sandscope/engine/orchestrator';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type Band, type ProviderEventKind, runResultSchema, runSummarySchema, type Terminal, type Verdict, type Workload } from './runs.ts';
 

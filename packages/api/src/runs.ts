@@ -1,8 +1,8 @@
-import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/orchestrator/outcome';
+import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/outcome';
 import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
-export { NUMBERS_PREFIX } from '@sandscope/engine/answerability/reason-format';
+export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
 
 /*
  * The agent's run responses (docs/API.md) as zod schemas: what the agent's

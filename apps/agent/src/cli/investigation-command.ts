@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { citationLabel } from '@sandscope/engine/workspace/planner';
+import { citationLabel } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';

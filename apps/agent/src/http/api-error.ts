@@ -1,4 +1,4 @@
-import { BudgetExceededError } from '@sandscope/engine/models/index';
+import { BudgetExceededError } from '@sandscope/engine/models';
 import { StoreError } from '@sandscope/store';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';

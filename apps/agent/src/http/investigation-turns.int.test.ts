@@ -1,8 +1,8 @@
-import { perMillionTokens } from '@sandscope/engine/models/pricing';
-import { createHttpModel } from '@sandscope/engine/models/providers';
-import type { RouterCandidate } from '@sandscope/engine/models/router';
-import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
-import { incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { perMillionTokens } from '@sandscope/engine/models';
+import { createHttpModel } from '@sandscope/engine/models';
+import type { RouterCandidate } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from '@sandscope/engine/testing';
+import { incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

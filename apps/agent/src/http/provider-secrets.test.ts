@@ -1,5 +1,5 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

@@ -1,4 +1,4 @@
-import type { RunEvent, RunInput } from '@sandscope/engine/orchestrator/index';
+import type { RunEvent, RunInput } from '@sandscope/engine/orchestrator';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '@sandscope/engine/workspace/agent-loop';
+import type { TurnEvent } from '@sandscope/engine/workspace';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RateLimiter } from '../limits/limiter.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Estate, HashingEmbedder, indexText, KnowledgeBase } from '@sandscope/engine';
-import { RemoteEmbedder } from '@sandscope/engine/retrieval/remote-embedder';
+import { RemoteEmbedder } from '@sandscope/engine';
 import {
   type CacheStore,
   candidatesFromConfigs,
@@ -11,8 +11,8 @@ import {
   type RouterCandidate,
   type SecretScrubber,
   SemanticCache,
-} from '@sandscope/engine/models/index';
-import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
+} from '@sandscope/engine/models';
+import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator';
 import { DatabaseCacheStore, loadCorpus, startStore, type Store, StoreError } from '@sandscope/store';
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';

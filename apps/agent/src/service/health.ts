@@ -1,5 +1,5 @@
 import type { KnowledgeBase } from '@sandscope/engine';
-import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models/index';
+import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models';
 import type { Database, OwnerLease, VectorSearch } from '@sandscope/store';
 import { LimiterUnavailableError, type RateLimiter } from '../limits/limiter.ts';
 

@@ -1,12 +1,12 @@
 import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
-import { fileLines } from '@sandscope/engine/workspace/read-file';
-import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models/index';
-import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
-import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
-import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
-import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
-import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-tools';
-import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
+import { fileLines } from '@sandscope/engine/workspace';
+import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models';
+import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace';
+import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace';
+import type { ToolCallRecord } from '@sandscope/engine/workspace';
+import { WorkspaceToolbox } from '@sandscope/engine/workspace';
+import type { SandboxToolsOption } from '@sandscope/engine/workspace';
+import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace';
 import {
   appendInvestigationMessage,
   createInvestigation,

@@ -1,4 +1,4 @@
-import type { CacheEvent } from '@sandscope/engine/models/index';
+import type { CacheEvent } from '@sandscope/engine/models';
 
 /** Upper bounds, in seconds, of the node-latency histogram's buckets. */
 export const NODE_LATENCY_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;

@@ -1,5 +1,5 @@
-import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import type { NodeEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
+import type { NodeEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator';
 import { appendSpan, type Database, recordProviderEvent, recordSpend } from '@sandscope/store';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
 import type { ServiceMetrics } from './metrics.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KnowledgeBase, Workload } from '@sandscope/engine';
-import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
+import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator';
 import {
   claimApproval,
   createRun,

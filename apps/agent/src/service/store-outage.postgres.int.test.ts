@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, getRunRecord, isOwnerAlive, openDatabase, startStore, type Store } from '@sandscope/store';
-import { startTcpProxy, type TcpProxy } from '@sandscope/store/testing/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '@sandscope/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { API_ERRORS } from '../http/api-error.ts';

@@ -1,5 +1,5 @@
 import { getRunRecord, openDatabase, startStore, type Store } from '@sandscope/store';
-import { simulateOutage, type SimulatedOutage } from '@sandscope/store/testing/simulated-outage';
+import { simulateOutage, type SimulatedOutage } from '@sandscope/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { API_ERRORS } from '../http/api-error.ts';
