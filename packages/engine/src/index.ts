@@ -18,5 +18,7 @@ export * from './answerability/decide.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';
 export * from './knowledge-base.ts';
+export * from './round.ts';
+export * from './clock.ts';
 // The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator`,
-// `@sandscope/engine/models`): each is a concept of its own with its own Clock.
+// `@sandscope/engine/models`): each is a concept of its own. Both take the one Clock (clock.ts).

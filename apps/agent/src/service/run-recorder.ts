@@ -1,3 +1,4 @@
+import { round3 } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import type { NodeEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator';
 import { appendSpan, type Database, recordProviderEvent, recordSpend } from '@sandscope/store';
@@ -22,7 +23,6 @@ export interface RunRecorderOptions {
   readonly scrub?: SecretScrubber;
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /**
  * Writes one run's events to the store as they happen: node events as spans

@@ -1,3 +1,4 @@
+import { round3 } from '../round.ts';
 import { generateText, jsonSchema, stepCountIs, tool, ToolChoiceViolationError, type ToolSet } from 'ai';
 import { z } from 'zod';
 import type { KnowledgeBase } from '../knowledge-base.ts';
@@ -199,7 +200,7 @@ async function providerLoop(
       // Seed #22: the provider's own usage, summed over the calls it served, and what the spend guard settled.
       promptTokens: spent.promptTokens,
       completionTokens: spent.completionTokens,
-      elapsedMs: Math.round((now() - started) * 1000) / 1000,
+      elapsedMs: round3(now() - started),
       costUsd: guard.spent,
       provider: served.length > 0 ? served.join(',') : (router.lastServedBy ?? 'unknown'),
     },
@@ -279,7 +280,7 @@ async function offline(
             // After a provider failed: what providers really consumed before it, plus the planner's own estimate.
             promptTokens: plan.metrics.promptTokens + spent.promptTokens,
             completionTokens: plan.metrics.completionTokens + spent.completionTokens,
-            elapsedMs: Math.round((now() - started) * 1000) / 1000,
+            elapsedMs: round3(now() - started),
             costUsd: spent.costUsd,
             provider: OFFLINE_PROVIDER,
           },
