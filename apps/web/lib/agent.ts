@@ -242,7 +242,7 @@ export async function startRun(body: RunRequest, caller: Caller): Promise<Respon
   return res;
 }
 
-/** Approve a gated run; the agent creates a new run pointing back at it (ADR-0006). */
+/** Approve a gated run; the agent creates a new run pointing back at it (seed ADR-0006). */
 export async function approveRun(id: string, caller: Caller): Promise<{ run: RunResult; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/approve`, { method: 'POST', body: {}, caller, timeoutMs: READ_TIMEOUT_MS * 8 });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));

@@ -306,7 +306,7 @@ describe('the agent API over the default (offline) stack', () => {
     });
   });
 
-  describe('POST /v1/runs/:id/approve (ADR-0006)', () => {
+  describe('POST /v1/runs/:id/approve (seed ADR-0006)', () => {
     it('409 for a run not awaiting approval, 403 from another session, 201 creating a linked run; the gated run is never edited', async () => {
       const answered = await postRun(app, { question: ANSWERABLE });
       const notGated = await app.request(`/v1/runs/${answered.result.runId}/approve`, { method: 'POST', headers: { ...AUTH, cookie: answered.cookie } });

@@ -177,7 +177,7 @@ export class RunService {
   }
 
   /**
-   * ADR-0006: approving never resumes or edits the gated run. It creates a NEW
+   * seed ADR-0006: approving never resumes or edits the gated run. It creates a NEW
    * run pointing back at it (the orchestrator's createApprovalRun: the gated
    * run's verified draft, emitted), records the approval, and returns the new run.
    * The approval and the new run are written together, the approval first

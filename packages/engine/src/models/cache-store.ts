@@ -7,7 +7,7 @@ export interface CacheEntry {
   readonly key: string;
   /** corpusVersion + workload. Entries are only ever compared within one namespace. */
   readonly namespace: string;
-  /** Embedding space of `vector`; a vector from another embedder is not comparable (ADR-0008). */
+  /** Embedding space of `vector`; a vector from another embedder is not comparable (seed ADR-0008). */
   readonly embedderId: string | null;
   /** Embedding of the question, or null when the embedder was unavailable (exact match only). */
   readonly vector: readonly number[] | null;
@@ -20,8 +20,10 @@ export interface CacheEntry {
 
 /**
  * Where the semantic cache keeps entries. Small and async on purpose, so the
- * in-memory store and a later Redis or Postgres (pgvector) store are the same
- * three calls: exact lookup, write, and a namespace scan for vector search.
+ * in-process map (in-memory-cache-store.ts), the database's `cache_entry`
+ * table (store's database-cache-store.ts) and Redis (the agent's
+ * redis-cache-store.ts) are the same three calls: exact lookup, write, and a
+ * namespace scan for vector search. All three pass cache-store.contract.ts.
  */
 export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;

@@ -102,7 +102,7 @@ describe('CachedModel', () => {
     expect(events.filter((e) => e.kind === 'miss')).toHaveLength(2);
   });
 
-  it('the threshold is the embedder\'s (ADR-0008): the same pair hits under a lenient embedder and misses under a strict one', async () => {
+  it('the threshold is the embedder\'s (seed ADR-0008): the same pair hits under a lenient embedder and misses under a strict one', async () => {
     const lenient = setup({ threshold: 0.8 });
     await lenient.model.doGenerate(draftCall(Q));
     await lenient.model.doGenerate(draftCall(Q_REPHRASED));

@@ -20,7 +20,7 @@ export interface ApprovalOptions {
 }
 
 /**
- * Approval never resumes a run (ADR-0006). It returns a NEW run that points back
+ * Approval never resumes a run (seed ADR-0006). It returns a NEW run that points back
  * at the gated one: it starts from the gated run's verified draft and proposed
  * action, runs no model and no graph node but `emit`, and ends in emit with
  * `approvedFrom` set. The gated run is not touched — not even shared: the new
