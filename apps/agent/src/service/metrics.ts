@@ -99,7 +99,7 @@ export class ServiceMetrics {
       out.push(`sandscope_node_duration_seconds_count${labels({ node })} ${h.count}`);
     }
 
-    family(out, 'sandscope_provider_events_total', 'counter', 'Router events by provider and kind (served, failed, rate_limited, skipped_cooldown, injected_failure).', this.#providerEvents);
+    family(out, 'sandscope_provider_events_total', 'counter', 'Router events by provider and kind (served, failed, rate_limited, skipped_cooldown, outside_reservation, injected_failure).', this.#providerEvents);
     family(out, 'sandscope_provider_failovers_total', 'counter', 'Provider events where the router had to move on to the next provider.', this.#failovers);
     family(out, 'sandscope_cache_events_total', 'counter', 'Semantic cache decisions (hit by match, miss, bypass for a correction, stored).', this.#cacheEvents);
     out.push('# HELP sandscope_cache_hits_total Model calls answered from the semantic cache.', '# TYPE sandscope_cache_hits_total counter', `sandscope_cache_hits_total ${this.#cacheHits}`);

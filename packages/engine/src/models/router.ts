@@ -21,7 +21,12 @@ export interface RouterCandidate {
   readonly pricing: Pricing;
 }
 
-export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'injected_failure';
+/**
+ * What a provider did with a call. `outside_reservation`: skipped because the
+ * spend guard's reservation did not cover it (D-010) — it was once reported as
+ * `skipped_cooldown`, sending a reader after a 429 that never happened.
+ */
+export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'outside_reservation' | 'injected_failure';
 
 /** One line of the run trace: what a provider did with this call. Persisted as `provider_event`. */
 export interface ProviderEvent {
@@ -201,8 +206,8 @@ export class RouterModel implements PricedModel {
     if (eligible && !eligible.includes(candidate.name)) {
       // Its cooldown ended after the spend guard sized the reservation; serving from it could exceed that reservation (D-010).
       const message = 'not covered by this call\'s spend reservation';
-      this.emit({ provider: candidate.name, kind: 'skipped_cooldown', message, latencyMs: 0 });
-      failures.push({ provider: candidate.name, kind: 'skipped_cooldown', message });
+      this.emit({ provider: candidate.name, kind: 'outside_reservation', message, latencyMs: 0 });
+      failures.push({ provider: candidate.name, kind: 'outside_reservation', message });
       return false;
     }
     return true;
