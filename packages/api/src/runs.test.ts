@@ -16,7 +16,7 @@ const escalated = {
   verdict: 'answered',
   band: 'sufficient',
   score: 9.9,
-  reasons: ['escalated: the model call failed (ALL_PROVIDERS_FAILED) and cannot be retried in this run'],
+  reasons: ['escalated: the model call failed (all_providers_failed) and cannot be retried in this run'],
   answer: 'Escalated to a person: no draft could be verified against the passages.',
   claims: [],
   sources: [],

@@ -20,5 +20,7 @@ export * from './answer/extractive.ts';
 export * from './knowledge-base.ts';
 export * from './round.ts';
 export * from './clock.ts';
+export * from './errors.ts';
+export * from './has-error-code.ts';
 // The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator`,
 // `@sandscope/engine/models`): each is a concept of its own. Both take the one Clock (clock.ts).

@@ -65,7 +65,7 @@ describe('issue 12, defect 1: the daily token ceiling under concurrency (in-proc
       const result = parseSse(await res.text()).find((e) => e.event === 'result')?.data as RunResultView;
       // The draft prompt alone is over 300 tokens as sent: no provider was asked, nothing was used.
       expect(result.providers).toEqual([]);
-      expect(result.attempts[0]?.error).toMatchObject({ code: 'BUDGET_EXCEEDED', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
+      expect(result.attempts[0]?.error).toMatchObject({ code: 'budget_exceeded', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
       expect(result.outcome).toBe('escalated');
     } finally {
       await small.close();

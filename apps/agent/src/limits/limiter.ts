@@ -1,3 +1,5 @@
+import { API_ERRORS } from '@sandscope/api/errors';
+
 /**
  * The rate-limiter contract (T-1: unbounded spend). This file names the contract
  * and nothing else; `in-process-limiter.ts` and `redis-limiter.ts` implement it
@@ -134,13 +136,11 @@ export interface RateLimiter {
 /** Every error code the limits layer can answer with over HTTP. */
 export type LimitErrorCode = RefusalReason | 'limiter_unavailable';
 
-/** One-line remedy per code (STYLE rule 8). */
+/** One-line remedy per code (STYLE rule 8): the API's, since these codes are answered over HTTP as they are. */
 export const LIMIT_ERROR_REMEDIES: Readonly<Record<LimitErrorCode, string>> = {
-  rate_limited: 'Too many requests from this client; wait for the Retry-After interval and try again.',
-  daily_tokens_exhausted:
-    "This client has used today's model-token allowance; it resets at 00:00 UTC (see Retry-After).",
-  limiter_unavailable:
-    'Rate limiter store is unreachable; requests are refused until it recovers (fail closed).',
+  rate_limited: API_ERRORS.rate_limited.remedy,
+  daily_tokens_exhausted: API_ERRORS.daily_tokens_exhausted.remedy,
+  limiter_unavailable: API_ERRORS.limiter_unavailable.remedy,
 };
 
 /**

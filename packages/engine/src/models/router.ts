@@ -7,6 +7,7 @@ import {
   type LanguageModelV3StreamResult,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { PricedModel } from './priced-model.ts';
 import { sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
 import { usageCostUsd, type Pricing } from './pricing.ts';
@@ -55,8 +56,8 @@ export interface ProviderFailure {
  */
 export class AllProvidersFailedError extends Error {
   override readonly name = 'AllProvidersFailedError';
-  readonly code = 'ALL_PROVIDERS_FAILED';
-  readonly remedy = 'Check provider keys and status, or wait for rate-limit cooldowns to expire; the offline model should always be the last candidate.';
+  readonly code = 'all_providers_failed';
+  readonly remedy = ENGINE_ERROR_REMEDIES.all_providers_failed;
   constructor(readonly failures: readonly ProviderFailure[]) {
     super(
       failures.length === 0

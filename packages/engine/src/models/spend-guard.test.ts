@@ -185,7 +185,7 @@ describe('SpendGuardedModel', () => {
     const error = (await model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error.isRetryable).toBe(false);
-    expect(error.code).toBe('BUDGET_EXCEEDED');
+    expect(error.code).toBe('budget_exceeded');
     expect(error.message).toMatch(/Run budget exhausted.*priced at dear.*RUN_BUDGET_USD.*not made/);
     expect(only.model.calls).toHaveLength(0);
   });

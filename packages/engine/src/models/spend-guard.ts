@@ -1,3 +1,4 @@
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { Pricing } from './pricing.ts';
 
 /**
@@ -8,8 +9,8 @@ import type { Pricing } from './pricing.ts';
  */
 export class InvalidBudgetError extends Error {
   override readonly name = 'InvalidBudgetError';
-  readonly code = 'INVALID_BUDGET';
-  readonly remedy = 'Set RUN_BUDGET_USD to a positive number of US dollars, or unset it for the default.';
+  readonly code = 'invalid_budget';
+  readonly remedy = ENGINE_ERROR_REMEDIES.invalid_budget;
 }
 
 /**
@@ -46,7 +47,7 @@ export interface BudgetExceededDetails {
  */
 export class BudgetExceededError extends Error {
   override readonly name = 'BudgetExceededError';
-  readonly code = 'BUDGET_EXCEEDED';
+  readonly code = 'budget_exceeded';
   readonly isRetryable = false;
   readonly remedy: string;
   constructor(readonly details: BudgetExceededDetails) {

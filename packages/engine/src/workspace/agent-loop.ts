@@ -1,12 +1,13 @@
-import { round3 } from '../round.ts';
 import { generateText, jsonSchema, stepCountIs, tool, ToolChoiceViolationError, type ToolSet } from 'ai';
 import { z } from 'zod';
+import { hasErrorCode } from '../has-error-code.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { ProviderHealth } from '../models/provider-health.ts';
-import { AllProvidersFailedError, type ProviderEvent, RouterModel, type RouterCandidate } from '../models/router.ts';
+import { type ProviderEvent, RouterModel, type RouterCandidate } from '../models/router.ts';
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
-import { BudgetExceededError, SpendGuard } from '../models/spend-guard.ts';
+import { SpendGuard } from '../models/spend-guard.ts';
 import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
+import { round3 } from '../round.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
@@ -83,9 +84,9 @@ export async function answerTurn(request: TurnRequest): Promise<TurnOutcome> {
     return await providerLoop(request, { ...request.models, candidates }, spent, emit, started, now);
   } catch (error) {
     const why =
-      error instanceof AllProvidersFailedError
+      hasErrorCode(error, 'all_providers_failed')
         ? `Every provider failed (${error.failures.map((f) => `${f.provider}: ${f.message}`).join('; ')}), so the offline planner answered.`
-        : error instanceof BudgetExceededError
+        : hasErrorCode(error, 'budget_exceeded')
           ? `The run budget ran out (${error.message}), so the offline planner answered.`
           : null;
     if (why === null) throw error;

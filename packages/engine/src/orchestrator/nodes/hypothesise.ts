@@ -1,7 +1,6 @@
 import { readResultMetadata } from '../../models/call-options.ts';
 import { buildDraftPrompt, parseDraft } from '../../models/prompt.ts';
-import { AllProvidersFailedError } from '../../models/router.ts';
-import { BudgetExceededError } from '../../models/spend-guard.ts';
+import { hasErrorCode } from '../../has-error-code.ts';
 import type { CacheRunEvent } from '../events.ts';
 import type { NodeSpec } from '../node-context.ts';
 import type { Attempt } from '../state.ts';
@@ -52,7 +51,8 @@ export const hypothesise: NodeSpec = {
         providerOptions: { sandscope: correction ? { correction: true, deferCacheWrite: true } : { deferCacheWrite: true } },
       });
     } catch (error) {
-      if (!(error instanceof BudgetExceededError) && !(error instanceof AllProvidersFailedError)) throw error;
+      // A refused or failed call ends this attempt, not the run (the graph escalates); anything else is a bug.
+      if (!hasErrorCode(error, 'budget_exceeded') && !hasErrorCode(error, 'all_providers_failed')) throw error;
       const failed: Attempt = {
         ...base,
         provider: null,
