@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AdjudicationMode } from '@sandscope/engine';
+import { type AdjudicationMode, DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_NUM_RETRIES, DEFAULT_EMBED_TIMEOUT_MS } from '@sandscope/engine';
+import { DEFAULT_INVESTIGATION_MAX_STEPS, DEFAULT_READ_FILE_CAPS } from '@sandscope/engine/workspace';
 import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models';
 import type { LimiterPolicy } from './limits/limiter.ts';
 
@@ -152,7 +153,11 @@ export interface LoadConfigOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Defaults, in one place: the schema's cross-field checks and its output both use them. */
+/**
+ * Defaults, in one place: the schema's cross-field checks and its output both use
+ * them. Where the engine has its own default for the same setting, this is it (a
+ * second literal drifts).
+ */
 export const CONFIG_DEFAULTS = {
   port: 7860,
   host: '127.0.0.1',
@@ -168,15 +173,15 @@ export const CONFIG_DEFAULTS = {
   corpusDir: 'corpus',
   webPort: 3000,
   webHost: '127.0.0.1',
-  readFileMaxLines: 2000,
-  readFileMaxChars: 200_000,
+  readFileMaxLines: DEFAULT_READ_FILE_CAPS.maxLines,
+  readFileMaxChars: DEFAULT_READ_FILE_CAPS.maxChars,
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
-  investigationMaxSteps: 8,
+  investigationMaxSteps: DEFAULT_INVESTIGATION_MAX_STEPS,
   embedModel: 'text-embedding-3-small',
-  embedTimeoutSeconds: 60,
-  embedNumRetries: 2,
-  embedBatchSize: 64,
+  embedTimeoutSeconds: DEFAULT_EMBED_TIMEOUT_MS / 1000,
+  embedNumRetries: DEFAULT_EMBED_NUM_RETRIES,
+  embedBatchSize: DEFAULT_EMBED_BATCH_SIZE,
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
