@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AGENT_PORT, DEFAULT_HOST, DEFAULT_WEB_PORT } from '@sandscope/api/defaults';
 import { type AdjudicationMode, DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_NUM_RETRIES, DEFAULT_EMBED_TIMEOUT_MS } from '@sandscope/engine';
 import { DEFAULT_INVESTIGATION_MAX_STEPS, DEFAULT_READ_FILE_CAPS } from '@sandscope/engine/workspace';
 import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models';
@@ -159,8 +160,8 @@ type Env = Readonly<Record<string, string | undefined>>;
  * second literal drifts).
  */
 export const CONFIG_DEFAULTS = {
-  port: 7860,
-  host: '127.0.0.1',
+  port: DEFAULT_AGENT_PORT,
+  host: DEFAULT_HOST,
   dataDir: '.sandscope',
   redisKeyPrefix: 'sandscope:',
   runBudgetUsd: 0.02,
@@ -171,8 +172,8 @@ export const CONFIG_DEFAULTS = {
   maxBodyBytes: 16_384,
   maxQuestionChars: 1_000,
   corpusDir: 'corpus',
-  webPort: 3000,
-  webHost: '127.0.0.1',
+  webPort: DEFAULT_WEB_PORT,
+  webHost: DEFAULT_HOST,
   readFileMaxLines: DEFAULT_READ_FILE_CAPS.maxLines,
   readFileMaxChars: DEFAULT_READ_FILE_CAPS.maxChars,
   historyMaxMessages: 40,
