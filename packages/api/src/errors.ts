@@ -35,13 +35,13 @@ export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 export type ApiErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
 export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErrorStatus; readonly remedy: string }>> = {
-  invalid_request: { status: 400, remedy: 'Fix the field named above; the request shapes are in docs/API.md.' },
+  invalid_request: { status: 400, remedy: 'Fix what the message names; the request shapes are in docs/API.md.' },
   question_too_long: { status: 400, remedy: 'Ask one specific, shorter question.' },
   unauthorized: { status: 401, remedy: 'Send Authorization: Bearer <AGENT_TOKEN>, the value the agent was started with.' },
   forbidden_session: { status: 403, remedy: 'Approve from the session (the sandscope_session cookie) that asked the question.' },
-  not_found: { status: 404, remedy: 'Check the id or path; GET /v1/runs lists the runs there are.' },
+  not_found: { status: 404, remedy: 'Check the id or path; GET /v1/runs and GET /v1/investigations list what there is.' },
   not_awaiting_approval: { status: 409, remedy: ENGINE_ERROR_REMEDIES.not_awaiting_approval },
-  payload_too_large: { status: 413, remedy: 'Send a smaller body: a question is a few hundred characters of JSON.' },
+  payload_too_large: { status: 413, remedy: 'Send less: the message names the limit, and the setting that raises it for this deployment.' },
   rate_limited: { status: 429, remedy: 'Too many requests from this client; wait for the Retry-After interval and try again.' },
   daily_tokens_exhausted: { status: 429, remedy: "This client has used today's model-token allowance; it resets at 00:00 UTC (see Retry-After)." },
   limiter_unavailable: { status: 503, remedy: 'Rate limiter store is unreachable; requests are refused until it recovers (fail closed).' },

@@ -43,6 +43,13 @@ describe('toApiError', () => {
     expect(convert(new StoreError('invalid_argument', 'bad'))).toMatchObject({ code: 'internal', isBug: true });
   });
 
+  it('a service refusal says the same remedy on the CLI and over HTTP, and an upload is not told about questions', () => {
+    const tooBig = new ServiceError('payload_too_large', 'app.log is 20000000 bytes; the limit is 10000000 (INVESTIGATION_FILE_MAX_BYTES).');
+    expect(tooBig.message).toBe(convert(tooBig).message);
+    expect(tooBig.message.endsWith(API_ERRORS.payload_too_large.remedy)).toBe(true);
+    expect(tooBig.message).not.toMatch(/question/);
+  });
+
   it('the table has every code once, each with a status and a remedy; codes born in the engine keep its remedy', () => {
     expect(Object.keys(API_ERRORS).sort()).toEqual([...API_ERROR_CODES].sort());
     expect(API_ERRORS.budget_exceeded.remedy).toBe(ENGINE_ERROR_REMEDIES.budget_exceeded);
