@@ -1,8 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
-import { createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
+import { type CacheEntry, type CacheStore, createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,4 @@
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
+import { startStubOpenAIServer, type StubOpenAIServer, INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

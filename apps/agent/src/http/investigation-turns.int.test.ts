@@ -1,8 +1,5 @@
-import { perMillionTokens } from '@sandscope/engine/models';
-import { createHttpModel } from '@sandscope/engine/models';
-import type { RouterCandidate } from '@sandscope/engine/models';
-import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from '@sandscope/engine/testing';
-import { incidentLog } from '@sandscope/engine/testing';
+import { perMillionTokens, createHttpModel, type RouterCandidate } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { perMillionTokens } from '@sandscope/engine/models';
-import { createHttpModel } from '@sandscope/engine/models';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
+import { perMillionTokens, createHttpModel } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer, INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Estate, HashingEmbedder, indexText, KnowledgeBase } from '@sandscope/engine';
-import { RemoteEmbedder } from '@sandscope/engine';
+import { type Estate, HashingEmbedder, indexText, KnowledgeBase, RemoteEmbedder } from '@sandscope/engine';
 import {
   type CacheStore,
   candidatesFromConfigs,

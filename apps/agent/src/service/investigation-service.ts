@@ -1,12 +1,6 @@
 import { type Embedder, EmbedderUnavailableError, type KnowledgeBase } from '@sandscope/engine';
-import { fileLines } from '@sandscope/engine/workspace';
+import { fileLines, answerTurn, type TurnEvent, type TurnOutcome, type TurnCitation, type TurnClaim, type ToolCallRecord, WorkspaceToolbox, type SandboxToolsOption, type WorkspaceFileInfo, type WorkspaceFiles } from '@sandscope/engine/workspace';
 import type { ProviderHealth, RouterCandidate, SecretScrubber } from '@sandscope/engine/models';
-import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace';
-import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace';
-import type { ToolCallRecord } from '@sandscope/engine/workspace';
-import { WorkspaceToolbox } from '@sandscope/engine/workspace';
-import type { SandboxToolsOption } from '@sandscope/engine/workspace';
-import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace';
 import {
   appendInvestigationMessage,
   createInvestigation,
