@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { claimApproval, getApproval, recordApproval } from './approval-repository.ts';
 import { appendMemory, listMemory, touchSession } from './session-repository.ts';
 import { getCacheEntry, listCacheEntries, setCacheEntry } from './cache-repository.ts';
 import { searchSimilarChunks } from './chunk-similarity.ts';
-import { saveClaims } from './citation-repository.ts';
-import { describeFeedbackContract } from './contract-feedback.ts';
-import { describeInvestigationContract } from './contract-investigation.ts';
+import { describeApprovalContract } from './approvals.contract.ts';
+import { describeCitationContract } from './citations.contract.ts';
+import { describeCorpusContract } from './corpus.contract.ts';
+import { describeFeedbackContract } from './feedback.contract.ts';
+import { describeInvestigationContract } from './investigation.contract.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -23,11 +24,12 @@ import { appliedMigrations, type MigrationReport, migrate, readMigrations, type 
 import { isOwnerAlive } from './owner-alive.ts';
 import { claimOwnerLease, INTERRUPTED_BY_OUTAGE } from './owner-lease.ts';
 import { simulateOutage } from './testing/simulated-outage.ts';
-import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
-import { appendSpan, createRun, finishRun, getRunRecord, listChildRuns, listRuns, markInterrupted, type NewRun } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, getRunRecord, markInterrupted, type NewRun } from './run-repository.ts';
+import { describeRunContract } from './runs.contract.ts';
 import { recordSpend, settledSince } from './spend-ledger-repository.ts';
-import { StoreError, type StoreErrorCode } from './store-error.ts';
+import { StoreError } from './store-error.ts';
+import { expectStoreError, rejection } from './store-contract-context.ts';
 
 /** One backend under test: a fresh, unmigrated database and what it should report. */
 export interface ContractTarget {
@@ -43,34 +45,12 @@ export const STORE_TABLES = [
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
 ] as const;
 
-/** Asserts a StoreError with this exact code — not merely "something threw". */
-async function expectStoreError(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<StoreError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected StoreError ${code}, but nothing was thrown`).toBeInstanceOf(StoreError);
-  const storeError = error as StoreError;
-  expect(storeError.code).toBe(code);
-  if (message) expect(storeError.message).toMatch(message);
-  return storeError;
-}
-
-/** The SQLSTATE and constraint of a rejected raw statement. */
-async function rejection(promise: Promise<unknown>): Promise<{ code?: string; constraint?: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'expected the statement to be rejected').toBeDefined();
-  const e = error as { code?: string; constraint?: string };
-  return { code: e.code, constraint: e.constraint };
-}
-
 /**
  * The store's contract, run unchanged against every backend (STYLE 11): what
  * passes on PGlite must pass on a Postgres server, or the embedded database is
- * hiding a difference production would find.
+ * hiding a difference production would find. A topic with a file of its own is
+ * `<topic>.contract.ts` (corpus, citations, runs, approvals, feedback,
+ * investigations), reading the database through `StoreContractContext`.
  */
 export function describeStoreContract(
   name: string,
@@ -159,239 +139,15 @@ export function describeStoreContract(
       });
     });
 
-    describe('corpus', () => {
-      it('loads idempotently, replaces what changed, and keeps a cited chunk that left the corpus', async () => {
-        const again = await loadCorpus(db, FIXTURE_DOCUMENTS, FIXTURE_CHUNKS, FIXTURE_ESTATE, FIXTURE_EMBEDDINGS);
-        expect(again.corpusVersion).toBe(corpusVersion);
-        expect(again.documents.changed + again.chunks.changed + again.embeddings.changed + again.services.changed).toBe(0);
+    const context = () => ({ db, corpusVersion, session, newRun });
 
-        const run = await createRun(db, newRun());
-        await saveClaims(db, run.id, [{ text: 'Waits climb.', citations: ['runbook-pool#symptoms'] }]);
-        const edited = FIXTURE_CHUNKS.map((c) => (c.id === 'runbook-pool#ceiling' ? { ...c, text: 'orders-db allows 120 connections.' } : c));
-        const without = edited.filter((c) => c.id !== 'runbook-pool#symptoms' && c.id !== 'service-events-bus#retention');
-        try {
-          const changed = await loadCorpus(db, FIXTURE_DOCUMENTS, without, FIXTURE_ESTATE, {
-            embedderId: FIXTURE_EMBEDDER_ID,
-            vectors: without.map((c) => FIXTURE_EMBEDDINGS.vectors[FIXTURE_CHUNKS.findIndex((f) => f.id === c.id)]!),
-          });
-          expect(changed.corpusVersion).not.toBe(corpusVersion);
-          // ceiling changed (text, and ord now 0); retention went; symptoms is cited, so it stays.
-          expect(changed.chunks).toEqual({ changed: 1, removed: 1, retained: 1 });
-          const [ceiling] = await db.query<{ text: string }>("select text from chunk where id = 'runbook-pool#ceiling'");
-          expect(ceiling?.text).toBe('orders-db allows 120 connections.');
-          const kept = await db.query("select id from chunk where id in ('runbook-pool#symptoms', 'service-events-bus#retention')");
-          expect(kept).toEqual([{ id: 'runbook-pool#symptoms' }]);
+    describeCorpusContract(context);
 
-          // Text changed back with no vectors given: the old vector no longer describes the text, so it goes.
-          await loadCorpus(db, FIXTURE_DOCUMENTS, FIXTURE_CHUNKS, FIXTURE_ESTATE);
-          const embedded = await db.query<{ chunk_id: string }>('select chunk_id from chunk_embedding order by chunk_id');
-          expect(embedded.map((e) => e.chunk_id)).toEqual(['policy-paging#acknowledgement', 'runbook-pool#symptoms', 'service-events-bus#overview']);
-        } finally {
-          const restored = await loadCorpus(db, FIXTURE_DOCUMENTS, FIXTURE_CHUNKS, FIXTURE_ESTATE, FIXTURE_EMBEDDINGS);
-          expect(restored.corpusVersion).toBe(corpusVersion);
-        }
-        const [count] = await db.query<{ n: number }>('select count(*)::int as n from chunk_embedding');
-        expect(count?.n).toBe(FIXTURE_CHUNKS.length);
-      });
-    });
+    describeCitationContract(context);
 
-    describe('citations', () => {
-      it('the foreign key refuses a citation to a chunk that does not exist', async () => {
-        const run = await createRun(db, newRun());
-        const refused = await rejection(
-          db.query('insert into citation (run_id, claim_index, claim_text, chunk_id) values ($1, 0, $2, $3)', [
-            run.id,
-            'made up',
-            'no-such-doc#nowhere',
-          ]),
-        );
-        expect(refused).toEqual({ code: '23503', constraint: 'citation_chunk_id_fkey' });
-      });
+    describeRunContract(context);
 
-      it('saveClaims rejects the whole set when one chunk id is bad, naming it', async () => {
-        const run = await createRun(db, newRun());
-        await expectStoreError(
-          saveClaims(db, run.id, [
-            { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling'] },
-            { text: 'Retention is forever.', citations: ['service-events-bus#retention', 'service-events-bus#forever'] },
-          ]),
-          'citation_chunk_missing',
-          /claim 1 cites chunk "service-events-bus#forever"/,
-        );
-        expect((await getRun(db, run.id))?.claims).toEqual([]);
-        await expectStoreError(saveClaims(db, run.id, [{ text: 'uncited', citations: [] }]), 'claim_without_citation');
-      });
-    });
-
-    describe('runs', () => {
-      it('round-trip a run with its spans and outcome', async () => {
-        const run = await createRun(db, newRun({ question: 'round trip?' }));
-        expect(run.status).toBe('running');
-        await appendSpan(db, run.id, { node: 'classify', kind: 'start' });
-        await appendSpan(db, run.id, { node: 'classify', kind: 'end', durationMs: 12.5, attributes: { workload: 'triage', n: [1, 2] } });
-        await appendSpan(db, run.id, { node: 'retrieve', kind: 'event', attributes: { hits: 6 } });
-        const done = await finishRun(db, run.id, {
-          status: 'completed',
-          terminal: 'emit',
-          verdict: 'answered',
-          band: 'sufficient',
-          score: 0.81,
-          answer: 'Pool exhaustion.',
-          risk: { level: 'low' },
-          result: { claims: 1 },
-          costUsd: 0.0123,
-          tokensIn: 900,
-          tokensOut: 120,
-        });
-        expect(done).toMatchObject({ status: 'completed', terminal: 'emit', costUsd: 0.0123, tokensIn: 900, risk: { level: 'low' } });
-
-        const detail = await getRun(db, run.id);
-        expect(detail?.run).toEqual(done);
-        expect(detail?.spans.map((s) => [s.seq, s.node, s.kind, s.durationMs, s.attributes])).toEqual([
-          [1, 'classify', 'start', null, {}],
-          [2, 'classify', 'end', 12.5, { workload: 'triage', n: [1, 2] }],
-          [3, 'retrieve', 'event', null, { hits: 6 }],
-        ]);
-        await expectStoreError(finishRun(db, run.id, { status: 'failed', error: 'late' }), 'run_not_running');
-        await expectStoreError(appendSpan(db, run.id, { node: 'late', kind: 'event' }), 'run_not_running');
-        await expectStoreError(appendSpan(db, randomUUID(), { node: 'x', kind: 'event' }), 'run_not_found');
-        expect(await getRun(db, randomUUID())).toBeNull();
-        expect(await getRun(db, 'not-a-uuid')).toBeNull();
-      });
-
-      it('listRuns pages newest first', async () => {
-        const mine: string[] = [];
-        for (let i = 0; i < 5; i++) mine.push((await createRun(db, newRun({ question: `paging ${i}` }))).id);
-        // Runs created in one instant (PGlite's clock ticks in milliseconds) still list in insertion order.
-        await db.query(`update run set created_at = '2030-01-01T00:00:00Z' where id = any($1::uuid[])`, [mine]);
-        const newestFirst = [...mine].reverse();
-        const page1 = await listRuns(db, { page: 1, pageSize: 2 });
-        const page2 = await listRuns(db, { page: 2, pageSize: 2 });
-        const page3 = await listRuns(db, { page: 3, pageSize: 2 });
-        expect(page1.runs.map((r) => r.id)).toEqual(newestFirst.slice(0, 2));
-        expect(page2.runs.map((r) => r.id)).toEqual(newestFirst.slice(2, 4));
-        expect(page3.runs[0]?.id).toBe(newestFirst[4]);
-        const [count] = await db.query<{ n: number }>('select count(*)::int as n from run');
-        expect(page1.total).toBe(count?.n);
-        expect(page1).toMatchObject({ page: 1, pageSize: 2 });
-        const beyond = await listRuns(db, { page: Math.ceil(page1.total / 2) + 1, pageSize: 2 });
-        expect(beyond.runs).toEqual([]);
-        await expectStoreError(listRuns(db, { page: 0 }), 'invalid_argument');
-      });
-
-      it('getRun returns claims grouped with citations, router events, spend, and parent/child links', async () => {
-        const gated = await createRun(db, newRun({ workload: 'change', question: 'restart orders-db?' }));
-        await saveClaims(db, gated.id, [
-          { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms'] },
-          { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
-        ]);
-        await recordProviderEvent(db, gated.id, { provider: 'groq', kind: 'call', status: 'rate_limited', latencyMs: 40 });
-        await recordProviderEvent(db, gated.id, { provider: 'gemini', kind: 'call', status: 'ok', tokens: 300, costUsd: 0.002 });
-        await recordSpend(db, { runId: gated.id, kind: 'reserve', provider: 'mistral', usd: 0.02 });
-        await recordSpend(db, { runId: gated.id, kind: 'settle', provider: 'gemini', usd: 0.002 });
-        await recordSpend(db, { runId: gated.id, kind: 'release', provider: 'mistral', usd: 0.02 });
-        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval', verdict: 'answered', band: 'sufficient' });
-        const approvalRun = await createRun(db, newRun({ workload: 'change', question: 'approved', parentRunId: gated.id }));
-
-        const detail = await getRun(db, gated.id);
-        expect(detail?.claims).toEqual([
-          {
-            index: 0,
-            text: 'The ceiling is 100.',
-            citations: [
-              { chunkId: 'runbook-pool#ceiling', doc: 'runbook-pool.md', heading: 'Ceiling' },
-              { chunkId: 'runbook-pool#symptoms', doc: 'runbook-pool.md', heading: 'Symptoms' },
-            ],
-          },
-          {
-            index: 1,
-            text: 'SEV1 is acknowledged in 5 minutes.',
-            citations: [{ chunkId: 'policy-paging#acknowledgement', doc: 'policy-paging.md', heading: 'Acknowledgement' }],
-          },
-        ]);
-        expect(detail?.providerEvents.map((e) => [e.seq, e.provider, e.status, e.costUsd])).toEqual([
-          [1, 'groq', 'rate_limited', null],
-          [2, 'gemini', 'ok', 0.002],
-        ]);
-        expect(detail?.spend).toMatchObject({ reservedUsd: 0.02, settledUsd: 0.002, releasedUsd: 0.02 });
-        expect(detail?.parent).toBeNull();
-        expect(detail?.children.map((c) => c.id)).toEqual([approvalRun.id]);
-
-        const child = await getRun(db, approvalRun.id);
-        expect(child?.parent?.id).toBe(gated.id);
-        expect(child?.parent?.terminal).toBe('await_approval');
-        await expectStoreError(createRun(db, newRun({ parentRunId: randomUUID() })), 'run_not_found');
-      });
-    });
-
-    describe('approvals', () => {
-      async function gatedRun() {
-        const gated = await createRun(db, newRun({ workload: 'change' }));
-        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
-        const approval = await createRun(db, newRun({ workload: 'change', parentRunId: gated.id }));
-        return { gated, approval };
-      }
-
-      it('are unique per gated run', async () => {
-        const { gated, approval } = await gatedRun();
-        const recorded = await recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.id, sessionId: session });
-        expect(recorded).toMatchObject({ gatedRunId: gated.id, approvalRunId: approval.id, sessionId: session });
-        const second = await createRun(db, newRun({ workload: 'change', parentRunId: gated.id }));
-        await expectStoreError(
-          recordApproval(db, { gatedRunId: gated.id, approvalRunId: second.id, sessionId: session }),
-          'already_approved',
-        );
-        const raw = await rejection(
-          db.query('insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)', [gated.id, second.id, session]),
-        );
-        expect(raw).toEqual({ code: '23505', constraint: 'approval_gated_run_id_key' });
-        expect((await getRun(db, gated.id))?.approval?.approvalRunId).toBe(approval.id);
-      });
-
-      it('claimed by twenty at once: one wins and creates its run; the others are already_approved and create none (defect 7)', async () => {
-        const gated = await createRun(db, newRun({ workload: 'change' }));
-        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
-        const claims = await Promise.allSettled(
-          Array.from({ length: 20 }, () =>
-            claimApproval(db, { sessionId: session, run: newRun({ id: randomUUID(), workload: 'change', parentRunId: gated.id }) as NewRun & { id: string; parentRunId: string } }),
-          ),
-        );
-        const won = claims.filter((c) => c.status === 'fulfilled');
-        const lost = claims.filter((c): c is PromiseRejectedResult => c.status === 'rejected');
-        expect(won).toHaveLength(1);
-        expect(lost.map((c) => (c.reason as StoreError).code)).toEqual(Array(19).fill('already_approved'));
-        const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claimApproval>>>).value;
-        expect(winner.run).toMatchObject({ parentRunId: gated.id, status: 'running', sessionId: session });
-        expect((await listChildRuns(db, gated.id)).map((c) => c.id)).toEqual([winner.run.id]);
-        expect((await getApproval(db, gated.id))?.approvalRunId).toBe(winner.run.id);
-        await finishRun(db, winner.run.id, { status: 'completed', terminal: 'emit' });
-      });
-
-      it('still refuse an approval naming a run that does not exist: the deferred key is checked at commit', async () => {
-        const gated = await createRun(db, newRun({ workload: 'change' }));
-        await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
-        const raw = await rejection(
-          db.query('insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)', [gated.id, randomUUID(), session]),
-        );
-        expect(raw).toEqual({ code: '23503', constraint: 'approval_approval_run_id_fkey' });
-        expect(await getApproval(db, gated.id)).toBeNull();
-      });
-
-      it('need a run that stopped at await_approval, from its own session', async () => {
-        const emitted = await createRun(db, newRun());
-        await finishRun(db, emitted.id, { status: 'completed', terminal: 'emit' });
-        const child = await createRun(db, newRun({ parentRunId: emitted.id }));
-        await expectStoreError(
-          recordApproval(db, { gatedRunId: emitted.id, approvalRunId: child.id, sessionId: session }),
-          'not_awaiting_approval',
-        );
-        const { gated, approval } = await gatedRun();
-        await expectStoreError(
-          recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.id, sessionId: 'someone-else' }),
-          'approval_session_mismatch',
-        );
-      });
-    });
+    describeApprovalContract(context);
 
     describe('start-up recovery', () => {
       it('interrupts running runs of owners with no lease, and leaves live owners alone', async () => {
