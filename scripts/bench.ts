@@ -8,9 +8,8 @@ import { type Chunk, HashingEmbedder, HybridRetriever, type KnowledgeBase } from
 import { parseQuestionsJsonl, seededRandom } from '@sandscope/eval';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import MiniSearch from 'minisearch';
-import { loadCorpusSource } from '../apps/agent/src/corpus-source.ts';
-import { knowledgeBaseOf } from '../apps/agent/src/knowledge-base-of.ts';
-import { runAgent } from '../apps/agent/src/run-agent.ts';
+import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
+import { runAgent } from 'sandscope';
 import { askLatencies } from './ask-latency.ts';
 import { runScript } from './script-boundary.ts';
 

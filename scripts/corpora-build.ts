@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { EVAL_CORPORA_DIR } from './corpora.ts';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
 const Source = z.object({

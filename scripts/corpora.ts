@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { parseExclude } from '../apps/agent/src/cli/eval-corpora.ts';
+import { parseExclude } from 'sandscope/corpus';
 
-export { GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from '../apps/agent/src/cli/eval-corpora.ts';
+export { GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from 'sandscope/corpus';
 export const EVAL_CORPORA_DIR = 'eval-corpora';
 export const corporaDir = (root: string) => join(root, EVAL_CORPORA_DIR);
 

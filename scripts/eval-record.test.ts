@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEvalCorpora, loadGeneratedSet } from '../apps/agent/src/cli/eval-corpora.ts';
+import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
 
 const root = join(import.meta.dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');

@@ -28,12 +28,8 @@ import os from 'node:os';
 import { resolve } from 'node:path';
 import { type Database, startStore, type Store } from '@sandscope/store';
 import pg from 'pg';
-import { loadConfig } from '../apps/agent/src/config.ts';
-import { appDepsOf, createApp } from '../apps/agent/src/http/app.ts';
-import { listen } from '../apps/agent/src/http/listen.ts';
-import { InProcessLimiter } from '../apps/agent/src/limits/in-process-limiter.ts';
-import { startAgentService } from '../apps/agent/src/service/compose.ts';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { appDepsOf, createApp, InProcessLimiter, listen, loadConfig, startAgentService } from 'sandscope';
+import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
 /** One store's figures from its latest run: what docs/load.json keeps and docs/LOAD.md shows. */
@@ -285,7 +281,7 @@ try {
 }
 const loadAverageAtStart = os.loadavg()[0] ?? 0;
 const recordCount = { statements: 0, commits: 0, counting: false };
-const agent = await startAgentService({ config: parsed.config, env: {}, store: { ...store, db: counted(store.db, recordCount) }, log: () => {} });
+const agent = await startAgentService({ config: parsed.config, store: { ...store, db: counted(store.db, recordCount) }, log: () => {} });
 const requests = QUESTIONS.map((body) => ({
   method: 'POST',
   path: '/v1/runs',

@@ -1,4 +1,4 @@
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { UserError } from 'sandscope/user-error';
 
 /**
  * The boundary for `npm run` scripts, as `main` is for the CLI (STYLE rule 7): a

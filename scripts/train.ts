@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { trainModel } from '@sandscope/eval';
 import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
 export const MODEL_PATH = 'packages/engine/src/answerability/answerability-model.json';

@@ -6,8 +6,8 @@
  * oversize attempts reach the server as they would from a hostile client.
  */
 import { request as httpRequest } from 'node:http';
-import { API_ERRORS, type ApiErrorCode } from '../../apps/agent/src/http/api-error.ts';
-import { parseSse, type SseEvent } from '../../apps/agent/src/http/testing/sse-events.ts';
+import { API_ERRORS, type ApiErrorCode } from 'sandscope';
+import { parseSse, type SseEvent } from 'sandscope/testing';
 
 export interface RawResponse {
   readonly status: number;

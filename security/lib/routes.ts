@@ -4,8 +4,7 @@
  * handlers never run here). A route added to the app is attacked the next time
  * the pen tests run, without anyone remembering to list it.
  */
-import type { AppDeps } from '../../apps/agent/src/http/app.ts';
-import { createApp } from '../../apps/agent/src/http/app.ts';
+import { type AppDeps, createApp } from 'sandscope';
 
 export interface Route {
   readonly method: string;

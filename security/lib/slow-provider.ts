@@ -7,7 +7,7 @@
  */
 import { request, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startStubOpenAIServer, type StubOpenAIServer, type StubOptions } from '../../packages/engine/src/models/testing/stub-openai-server.ts';
+import { startStubOpenAIServer, type StubOpenAIServer, type StubOptions } from '@sandscope/engine/testing';
 import { onExit } from './service.ts';
 
 export interface SlowProvider {

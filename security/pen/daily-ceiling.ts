@@ -10,7 +10,7 @@
  * reservation (RUN_TOKEN_BUDGET, set here for the branch that introduces it);
  * every refusal is a 429 with the limiter's code and remedy — never a 5xx.
  */
-import { LIMIT_ERROR_REMEDIES, type RefusalReason } from '../../apps/agent/src/limits/limiter.ts';
+import { LIMIT_ERROR_REMEDIES, type RefusalReason } from 'sandscope';
 import { errorCodeOf, safeSse, send } from '../lib/http.ts';
 import { answerableQuestions } from '../lib/questions.ts';
 import { runCheck } from '../lib/report.ts';

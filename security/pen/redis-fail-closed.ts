@@ -8,8 +8,8 @@
  * started on that port: runs are admitted again without a restart. Then it is
  * killed: refused again.
  */
-import { API_ERRORS } from '../../apps/agent/src/http/api-error.ts';
-import { redisServerAvailable, REDIS_SERVER_BIN, startPrivateRedis } from '../../apps/agent/src/limits/private-redis-server.ts';
+import { API_ERRORS } from 'sandscope';
+import { redisServerAvailable, REDIS_SERVER_BIN, startPrivateRedis } from 'sandscope/testing';
 import { errorCodeOf, median, send } from '../lib/http.ts';
 import { CannotRun, runCheck } from '../lib/report.ts';
 import { concretePath, routeName, routeTable } from '../lib/routes.ts';

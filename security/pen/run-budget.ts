@@ -21,7 +21,7 @@ import { safeSse, send } from '../lib/http.ts';
 import { answerableQuestions } from '../lib/questions.ts';
 import { runCheck } from '../lib/report.ts';
 import { freshSecret, onExit, startAgent } from '../lib/service.ts';
-import { startStubOpenAIServer } from '../../packages/engine/src/models/testing/stub-openai-server.ts';
+import { startStubOpenAIServer } from '@sandscope/engine/testing';
 
 const RUNS = Number(process.env.SECURITY_BUDGET_RUNS ?? 20);
 const BUDGET_USD = 0.02;

@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { startStubOpenAIServer } from '../../packages/engine/src/models/testing/stub-openai-server.ts';
+import { startStubOpenAIServer } from '@sandscope/engine/testing';
 import { startStore } from '@sandscope/store';
 import { safeSse, send } from '../lib/http.ts';
 import { answerableQuestions } from '../lib/questions.ts';

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { API_ERRORS } from '../../apps/agent/src/http/api-error.ts';
+import { API_ERRORS } from 'sandscope';
 import { errorCodeOf, safeSse, send } from '../lib/http.ts';
 import { CannotRun, runCheck } from '../lib/report.ts';
 import { concretePath, routeName, routeTable } from '../lib/routes.ts';

@@ -1,5 +1,5 @@
 import { KnowledgeBase, sentencesOf, shippedAnswerabilityModel } from '@sandscope/engine';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpusSource } from './corpus-source.ts';
 import { modelServicesFromEnv, runAgent } from './run-agent.ts';

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { type HttpProviderConfig, KNOWN_PROVIDERS, OFFLINE_PROVIDER } from '@sandscope/engine/models';
 import { type AgentConfig, type LoadConfigOptions, loadConfig } from './config.ts';
 
 const TOKEN = 'tok-0123456789abcdef';
@@ -33,6 +34,7 @@ describe('loadConfig defaults', () => {
       dataDir: '.sandscope',
       redisUrl: undefined,
       redisKeyPrefix: 'sandscope:',
+      providers: [OFFLINE_PROVIDER],
       runBudgetUsd: 0.02,
       dailySpendCeilingUsd: 10,
       rateLimit: { windowMs: 60_000, maxRequests: 30, dailyTokenCeiling: 200_000 },
@@ -94,7 +96,7 @@ describe('loadConfig defaults', () => {
         SANDSCOPE_REPLICA: 'agent-7f9c4-x2kq',
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318/',
         OTEL_SERVICE_NAME: 'sandscope-eu',
-        GROQ_API_KEY: 'not-read-here',
+        GROQ_API_KEY: 'gsk-groq-key',
       },
       { requireToken: true },
     );
@@ -108,6 +110,7 @@ describe('loadConfig defaults', () => {
       dataDir: '/var/lib/sandscope',
       redisUrl: 'redis://127.0.0.1:6379/0',
       redisKeyPrefix: 'team-a:',
+      providers: [{ kind: 'http', name: 'groq', baseURL: 'https://api.groq.com/openai/v1', model: 'llama-3.1-8b-instant', apiKey: 'gsk-groq-key', pricing: KNOWN_PROVIDERS[0]!.pricing }, OFFLINE_PROVIDER],
       runBudgetUsd: 0.5,
       dailySpendCeilingUsd: 25,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
@@ -118,7 +121,7 @@ describe('loadConfig defaults', () => {
       website: { port: 3100, host: '0.0.0.0' },
       adjudication: 'model',
       workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
-      embed: { baseURL: 'http://127.0.0.1:8080/v1', model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
+      embed: { baseURL: 'http://127.0.0.1:8080/v1', apiKey: undefined, model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
       tools: { dir: '/opt/sandscope-tools', template: 'apps/agent/tools/templates/log-tools.json' },
       telemetry: { replica: 'agent-7f9c4-x2kq', otlpEndpoint: 'http://otel-collector:4318', serviceName: 'sandscope-eu' },
     });
@@ -390,6 +393,47 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
     expect(failure({ KB_EMBED_BASE_URL: 'ftp://x' })).toMatch(/^KB_EMBED_BASE_URL must be a http:\/\/ or https:\/\/ URL/);
     expect(failure({ INVESTIGATION_MAX_STEPS: '0' })).toBe(
       'INVESTIGATION_MAX_STEPS must be a whole number from 1 to 100 (got "0"). Set it to the most model calls one investigation turn may make, such as 8 (each step can call tools; the last must answer).',
+    );
+  });
+});
+
+/** Issue 13, item 1: provider variables are read here, by the same rules as every other variable — not by the engine. */
+describe('loadConfig providers', () => {
+  const names = (env: Record<string, string>) => ok(env).providers.map((p) => p.name);
+
+  it('turns a provider on by its key (Ollama by OLLAMA_BASE_URL), in failover order, offline always last', () => {
+    const all = { MISTRAL_API_KEY: 'm', OLLAMA_BASE_URL: 'http://127.0.0.1:11434', GROQ_API_KEY: 'g', OPENROUTER_API_KEY: 'o', CEREBRAS_API_KEY: 'c', GEMINI_API_KEY: 'ge' };
+    expect(names(all)).toEqual(['groq', 'gemini', 'cerebras', 'openrouter', 'mistral', 'ollama', 'offline']);
+    expect(names({ MISTRAL_API_KEY: 'm', GROQ_API_KEY: 'g', GEMINI_API_KEY: '' })).toEqual(['groq', 'mistral', 'offline']);
+    expect(names({ OLLAMA_MODEL: 'qwen2.5' })).toEqual(['offline']);
+  });
+
+  it('applies <NAME>_BASE_URL, <NAME>_MODEL and the per-million-token prices', () => {
+    const [groq] = ok({
+      GROQ_API_KEY: 'k',
+      GROQ_BASE_URL: 'http://127.0.0.1:9999/v1/',
+      GROQ_MODEL: 'llama-3.3-70b-versatile',
+      GROQ_INPUT_USD_PER_MTOK: '0.59',
+      GROQ_OUTPUT_USD_PER_MTOK: '0.79',
+    }).providers as HttpProviderConfig[];
+    expect(groq).toMatchObject({ baseURL: 'http://127.0.0.1:9999/v1', model: 'llama-3.3-70b-versatile', apiKey: 'k' });
+    expect(groq!.pricing.inputUsdPerToken).toBeCloseTo(0.59e-6, 15);
+    expect(groq!.pricing.outputUsdPerToken).toBeCloseTo(0.79e-6, 15);
+    const [ollama] = ok({ OLLAMA_BASE_URL: 'http://localhost:11434' }).providers as HttpProviderConfig[];
+    expect(ollama).toMatchObject({ name: 'ollama', baseURL: 'http://localhost:11434/v1' });
+    expect(ollama).not.toHaveProperty('apiKey');
+  });
+
+  it('refuses a quoted key as it refuses every quoted value, without echoing it', () => {
+    expect(failure({ GROQ_API_KEY: '"gsk-quoted-key"' })).toBe(
+      'GROQ_API_KEY is wrapped in quotes (got 16 characters). Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.',
+    );
+  });
+
+  it('names the provider variable that is wrong', () => {
+    expect(failure({ GROQ_API_KEY: 'k', GROQ_BASE_URL: 'ftp://x' })).toMatch(/^GROQ_BASE_URL must be a http:\/\/ or https:\/\/ URL/);
+    expect(failure({ MISTRAL_API_KEY: 'k', MISTRAL_OUTPUT_USD_PER_MTOK: '-1' })).toBe(
+      `MISTRAL_OUTPUT_USD_PER_MTOK must be a non-negative price in US dollars per million tokens (got "-1"). Set it to the provider's list price, such as 0.10.`,
     );
   });
 });

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AdjudicationMode } from '@sandscope/engine';
+import { DEFAULT_AGENT_PORT, DEFAULT_HOST, DEFAULT_WEB_PORT } from '@sandscope/api/defaults';
+import { type AdjudicationMode, DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_NUM_RETRIES, DEFAULT_EMBED_TIMEOUT_MS } from '@sandscope/engine';
+import { DEFAULT_INVESTIGATION_MAX_STEPS, DEFAULT_READ_FILE_CAPS } from '@sandscope/engine/workspace';
+import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models';
 import type { LimiterPolicy } from './limits/limiter.ts';
 
 /**
@@ -12,8 +15,11 @@ import type { LimiterPolicy } from './limits/limiter.ts';
  * trace in the middle of a run (D-007: a zero RUN_BUDGET_USD used to kill every run
  * mid-stream; now it prevents start-up).
  *
- * Provider API keys are not here: the model layer reads them where it builds
- * providers, so this file never holds a model credential.
+ * Provider variables are here too (issue 13, item 1): the engine once read them,
+ * and RUN_BUDGET_USD, from the environment itself, stripping quotes this schema
+ * refuses — one variable meant two things depending on the path that read it.
+ * The parsed `providers` hold their API keys: scrub with `secrets.ts`, never log
+ * the config.
  */
 export interface AgentConfig {
   /** PORT — TCP port to listen on (default 7860). */
@@ -38,6 +44,13 @@ export interface AgentConfig {
    * test run, sharing one Redis keep apart by it; replicas of one deployment share it.
    */
   readonly redisKeyPrefix: string;
+  /**
+   * The model providers in failover order, offline last: a provider is on when its
+   * key is set (`GROQ_API_KEY`, …; Ollama by `OLLAMA_BASE_URL`), and each takes
+   * `<NAME>_BASE_URL`, `<NAME>_MODEL`, `<NAME>_INPUT_USD_PER_MTOK` and
+   * `<NAME>_OUTPUT_USD_PER_MTOK`. Holds API keys.
+   */
+  readonly providers: readonly ProviderConfig[];
   /** RUN_BUDGET_USD — spend ceiling per run, > 0 (default 0.02). */
   readonly runBudgetUsd: number;
   /**
@@ -95,7 +108,7 @@ export interface AgentConfig {
    * Seed #15: the remote embedder for uploaded files. `baseURL` is
    * KB_EMBED_BASE_URL (an OpenAI-compatible API root); unset, no remote
    * service is called and the hashing embedder stays the default. Its key is
-   * KB_EMBED_API_KEY, read where the embedder is built (never held here).
+   * KB_EMBED_API_KEY (a secret: scrubbed like the provider keys).
    * KB_EMBED_TIMEOUT (seconds, per attempt at a batch), KB_EMBED_NUM_RETRIES
    * (per batch) and KB_EMBED_BATCH_SIZE (inputs per request).
    */
@@ -118,6 +131,7 @@ export interface AgentConfig {
   readonly telemetry: { readonly replica: string; readonly otlpEndpoint: string | undefined; readonly serviceName: string };
   readonly embed: {
     readonly baseURL: string | undefined;
+    readonly apiKey: string | undefined;
     readonly model: string;
     readonly timeoutMs: number;
     readonly numRetries: number;
@@ -158,10 +172,14 @@ export interface LoadConfigOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Defaults, in one place: the schema's cross-field checks and its output both use them. */
+/**
+ * Defaults, in one place: the schema's cross-field checks and its output both use
+ * them. Where the engine has its own default for the same setting, this is it (a
+ * second literal drifts).
+ */
 export const CONFIG_DEFAULTS = {
-  port: 7860,
-  host: '127.0.0.1',
+  port: DEFAULT_AGENT_PORT,
+  host: DEFAULT_HOST,
   dataDir: '.sandscope',
   redisKeyPrefix: 'sandscope:',
   runBudgetUsd: 0.02,
@@ -173,18 +191,18 @@ export const CONFIG_DEFAULTS = {
   maxBodyBytes: 16_384,
   maxQuestionChars: 1_000,
   corpusDir: 'corpus',
-  webPort: 3000,
-  webHost: '127.0.0.1',
-  readFileMaxLines: 2000,
-  readFileMaxChars: 200_000,
+  webPort: DEFAULT_WEB_PORT,
+  webHost: DEFAULT_HOST,
+  readFileMaxLines: DEFAULT_READ_FILE_CAPS.maxLines,
+  readFileMaxChars: DEFAULT_READ_FILE_CAPS.maxChars,
   historyMaxMessages: 40,
   investigationFileMaxBytes: 10_000_000,
-  investigationMaxSteps: 8,
+  investigationMaxSteps: DEFAULT_INVESTIGATION_MAX_STEPS,
   otelServiceName: 'sandscope-agent',
   embedModel: 'text-embedding-3-small',
-  embedTimeoutSeconds: 60,
-  embedNumRetries: 2,
-  embedBatchSize: 64,
+  embedTimeoutSeconds: DEFAULT_EMBED_TIMEOUT_MS / 1000,
+  embedNumRetries: DEFAULT_EMBED_NUM_RETRIES,
+  embedBatchSize: DEFAULT_EMBED_BATCH_SIZE,
 } as const;
 
 const SECRET_HINT = 'a random secret such as the output of `openssl rand -hex 32`';
@@ -294,6 +312,76 @@ export const ADJUDICATOR_VAR = envVar<AdjudicationMode>({
       ? { ok: true, value: raw }
       : { ok: false, problem: `must be offline or model (got ${shown(raw, false)}). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.` },
 });
+
+/** The variables that configure one provider. Ollama needs no key: its base URL turns it on. */
+export function providerVariables(name: HttpProviderName) {
+  const prefix = name.toUpperCase();
+  return {
+    key: name === 'ollama' ? undefined : `${prefix}_API_KEY`,
+    baseURL: `${prefix}_BASE_URL`,
+    model: `${prefix}_MODEL`,
+    inputPrice: `${prefix}_INPUT_USD_PER_MTOK`,
+    outputPrice: `${prefix}_OUTPUT_USD_PER_MTOK`,
+  } as const;
+}
+
+function pricePerMillion(name: string) {
+  return envVar<number>({
+    name,
+    parse: (raw) => {
+      const value = Number(raw);
+      return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value)
+        ? { ok: true, value: value / 1_000_000 }
+        : { ok: false, problem: `must be a non-negative price in US dollars per million tokens (got ${shown(raw, false)}). Set it to the provider's list price, such as 0.10.` };
+    },
+  });
+}
+
+type ProviderField = ReturnType<typeof textVar> | ReturnType<typeof pricePerMillion>;
+
+/** Every provider's variables, as schema fields (the provider list is data; its variables follow from it). */
+function providerFields(): Record<string, ProviderField> {
+  const fields: Record<string, ProviderField> = {};
+  for (const { name } of KNOWN_PROVIDERS) {
+    const vars = providerVariables(name);
+    if (vars.key) fields[vars.key] = envVar<string>({ name: vars.key, secret: true, parse: (raw) => ({ ok: true, value: raw }) });
+    fields[vars.baseURL] = urlVar(
+      vars.baseURL,
+      ['http:', 'https:'],
+      name === 'ollama'
+        ? 'Set it to the Ollama server, such as http://127.0.0.1:11434, or unset it to leave Ollama off.'
+        : `Set it to the provider's OpenAI-compatible API root, or unset it for the default.`,
+    );
+    fields[vars.model] = textVar(vars.model);
+    fields[vars.inputPrice] = pricePerMillion(vars.inputPrice);
+    fields[vars.outputPrice] = pricePerMillion(vars.outputPrice);
+  }
+  return fields;
+}
+
+/** The parsed provider fields → the engine's settings: a provider with no key (Ollama: no base URL) is off. */
+function providerSettingsOf(env: Readonly<Record<string, unknown>>) {
+  const text = (name: string) => (typeof env[name] === 'string' ? (env[name] as string) : undefined);
+  const price = (name: string) => (typeof env[name] === 'number' ? (env[name] as number) : undefined);
+  const settings: Partial<Record<HttpProviderName, ProviderSetting>> = {};
+  for (const { name } of KNOWN_PROVIDERS) {
+    const vars = providerVariables(name);
+    const apiKey = vars.key ? text(vars.key) : undefined;
+    const baseURL = text(vars.baseURL);
+    if (vars.key ? apiKey === undefined : baseURL === undefined) continue;
+    const model = text(vars.model);
+    const inputUsdPerToken = price(vars.inputPrice);
+    const outputUsdPerToken = price(vars.outputPrice);
+    settings[name] = {
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(model === undefined ? {} : { model }),
+      ...(inputUsdPerToken === undefined ? {} : { inputUsdPerToken }),
+      ...(outputUsdPerToken === undefined ? {} : { outputUsdPerToken }),
+    };
+  }
+  return settings;
+}
 
 /**
  * The schema. A factory only because `requireToken` differs between `serve` and
@@ -416,6 +504,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         ['http:', 'https:'],
         'Set it to an OpenAI-compatible API root such as https://api.openai.com/v1, or unset it to keep the hashing embedder.',
       ),
+      KB_EMBED_API_KEY: envVar<string>({ name: 'KB_EMBED_API_KEY', secret: true, parse: (raw) => ({ ok: true, value: raw }) }),
       KB_EMBED_MODEL: textVar('KB_EMBED_MODEL'),
       SANDSCOPE_REPLICA: envVar<string>({
         name: 'SANDSCOPE_REPLICA',
@@ -458,6 +547,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
       }),
       KB_EMBED_NUM_RETRIES: wholeNumber('KB_EMBED_NUM_RETRIES', 0, 10, 'Set it to how many times a failed embedding batch is retried, such as 2.'),
       KB_EMBED_BATCH_SIZE: wholeNumber('KB_EMBED_BATCH_SIZE', 1, 2048, 'Set it to how many texts one embedding request carries, such as 64.'),
+      ...providerFields(),
     })
     .superRefine((env, ctx) => {
       if (requireToken && env.AGENT_TOKEN === undefined) {
@@ -548,6 +638,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         dataDir,
         redisUrl: env.REDIS_URL,
         redisKeyPrefix: env.REDIS_KEY_PREFIX ?? CONFIG_DEFAULTS.redisKeyPrefix,
+        providers: providerConfigs(providerSettingsOf(env)),
         runBudgetUsd: env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd,
         dailySpendCeilingUsd: env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd,
         rateLimit: {
@@ -576,6 +667,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         },
         embed: {
           baseURL: env.KB_EMBED_BASE_URL,
+          apiKey: env.KB_EMBED_API_KEY,
           model: env.KB_EMBED_MODEL ?? CONFIG_DEFAULTS.embedModel,
           timeoutMs: Math.round((env.KB_EMBED_TIMEOUT ?? CONFIG_DEFAULTS.embedTimeoutSeconds) * 1000),
           numRetries: env.KB_EMBED_NUM_RETRIES ?? CONFIG_DEFAULTS.embedNumRetries,

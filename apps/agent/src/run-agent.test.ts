@@ -45,7 +45,7 @@ describe('runAgent (the composition root)', () => {
     const services = modelServicesFromEnv({});
     const failed = await runAgent({ kb, question: QUESTION, services, failProviders: ['offline'] });
     expect(failed.terminal).toBe('escalate');
-    expect(failed.attempts[0]!.error?.code).toBe('ALL_PROVIDERS_FAILED');
+    expect(failed.attempts[0]!.error?.code).toBe('all_providers_failed');
     expect(failed.providers.map((p) => p.kind)).toEqual(['injected_failure']);
     const next = await runAgent({ kb, question: QUESTION, services });
     expect(next.terminal).not.toBe('escalate');

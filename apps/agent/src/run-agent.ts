@@ -2,17 +2,14 @@ import { type AdjudicationMode, HashingEmbedder, type KnowledgeBase, type Worklo
 import {
   candidatesFromConfigs,
   InMemoryCacheStore,
-  InvalidBudgetError,
   KNOWN_PROVIDERS,
   OFFLINE_PROVIDER,
-  ProviderConfigError,
   ProviderHealth,
-  providersFromEnv,
-  runBudgetFromEnv,
   SemanticCache,
   type FetchFunction,
   type RouterCandidate,
-} from '@sandscope/engine/models/index';
+  type SecretScrubber,
+} from '@sandscope/engine/models';
 import {
   createOrchestrator,
   type Orchestrator,
@@ -21,8 +18,8 @@ import {
   type RunModelFactory,
   type RunResult,
   stackModelFactory,
-} from '@sandscope/engine/orchestrator/index';
-import { ADJUDICATOR_VAR } from './config.ts';
+} from '@sandscope/engine/orchestrator';
+import { type AgentConfig, loadConfig } from './config.ts';
 import { secretScrubberFor } from './secrets.ts';
 import { UserError } from './user-error.ts';
 
@@ -45,6 +42,8 @@ export interface ModelServices {
   readonly models: RunModelFactory;
   /** ADJUDICATOR: who judges the ambiguous band. */
   readonly adjudication: AdjudicationMode;
+  /** The configured secrets, as a scrubber (defect 3). */
+  readonly scrub: SecretScrubber;
 }
 
 export interface ModelServicesOptions {
@@ -55,31 +54,32 @@ export interface ModelServicesOptions {
 }
 
 /**
- * Providers from the environment (keys → HTTP providers in the seed's order,
- * the offline model always last: no keys means offline). A provider or budget
- * variable that is set but unusable is a UserError naming it — at start-up,
- * never mid-run (D-007).
+ * The model layer for a parsed config: its providers in failover order (offline
+ * last: no keys means offline), its run budget, its adjudicator. A variable that
+ * is set but unusable never gets here — the config schema refused it at start-up
+ * (D-007).
  */
-export function modelServicesFromEnv(env: Env, options: ModelServicesOptions = {}): ModelServices {
-  let budgetUsd: number;
-  let candidates: readonly RouterCandidate[];
-  try {
-    budgetUsd = runBudgetFromEnv(env);
-    candidates =
-      options.candidates ??
-      candidatesFromConfigs(providersFromEnv(env), { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? PROVIDER_TIMEOUT_MS });
-  } catch (error) {
-    if (error instanceof InvalidBudgetError || error instanceof ProviderConfigError) throw new UserError(error.message);
-    throw error;
-  }
+export function modelServicesFor(config: AgentConfig, options: ModelServicesOptions = {}): ModelServices {
+  const candidates =
+    options.candidates ??
+    candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? PROVIDER_TIMEOUT_MS });
   const health = new ProviderHealth();
   const cache = new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() });
-  // Defect 3: the CLI prints provider failures too; the keys in `env` are scrubbed from them.
-  const scrub = secretScrubberFor(env);
-  const adjudicator = ADJUDICATOR_VAR.safeParse(env['ADJUDICATOR']);
-  if (!adjudicator.success) throw new UserError(adjudicator.error.issues.map((i) => i.message).join('; '));
-  const adjudication = adjudicator.data ?? 'offline';
-  return { candidates, health, cache, budgetUsd, adjudication, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
+  // Defect 3: the CLI prints provider failures too; the configured keys are scrubbed from them.
+  const scrub = secretScrubberFor(config);
+  const budgetUsd = config.runBudgetUsd;
+  const adjudication = config.adjudication;
+  return { candidates, health, cache, budgetUsd, adjudication, scrub, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
+}
+
+/**
+ * The CLI's edge: `env` (normally `process.env`) through the agent's one config
+ * schema, then modelServicesFor. A wrong variable is a UserError naming it.
+ */
+export function modelServicesFromEnv(env: Env, options: ModelServicesOptions = {}): ModelServices {
+  const parsed = loadConfig(env);
+  if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
+  return modelServicesFor(parsed.config, options);
 }
 
 /** Provider names a run may ask to fail: every known provider, configured or not, and the offline model. */

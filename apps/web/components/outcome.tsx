@@ -47,7 +47,7 @@ export function OutcomeTag({ outcome, status }: { outcome: Outcome | null; statu
 
 /**
  * Where a run stopped: the terminal node's name, like every other terminal. Not "awaiting approval" — that is
- * a state, and once the run is approved (by a new run, ADR-0006) the node it stopped at is all it still is.
+ * a state, and once the run is approved (by a new run, seed ADR-0006) the node it stopped at is all it still is.
  */
 export function TerminalTag({ terminal }: { terminal: Terminal | null }) {
   if (!terminal) return <span className="tag tag-none">—</span>;

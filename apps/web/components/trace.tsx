@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { NodeEvent, ProviderEvent, Spend } from '@/lib/agent-types';
+import type { NodeEvent, ProviderEvent, ProviderEventKind, Spend } from '@/lib/agent-types';
 import { ms, score as fmtScore, tokens as fmtTokens, usd, when } from '@/lib/format';
 
 /** One node's run: its start and end events paired. */
@@ -136,11 +136,13 @@ export function Timeline({ events, live = false }: { events: readonly NodeEvent[
   );
 }
 
-const PROVIDER_KIND: Record<string, string> = {
+/** Every kind the contract has, worded: a new kind is a compile error here until it has words. */
+const PROVIDER_KIND: Record<ProviderEventKind, string> = {
   served: 'served',
   failed: 'failed',
   rate_limited: 'rate limited',
   skipped_cooldown: 'skipped (cooling down)',
+  outside_reservation: 'skipped (not covered by the spend reservation)',
   injected_failure: 'broken for this run',
 };
 

@@ -19,7 +19,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { documentTitle, KnowledgeBase, parseEstate, type SourceDocument } from '@sandscope/engine';
-import { outcomeOf } from '@sandscope/engine/orchestrator/outcome';
+import { outcomeOf } from '@sandscope/engine/outcome';
 import { generateQuestions, parseGaps } from '@sandscope/eval';
 
 const CORPUS = resolve(import.meta.dirname, '../../../corpus');

@@ -17,6 +17,7 @@ export type {
   NodeEvent,
   Outcome,
   ProviderEvent,
+  ProviderEventKind,
   Risk,
   RunDetail,
   RunList,

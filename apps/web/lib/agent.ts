@@ -16,7 +16,8 @@ import {
 } from '@sandscope/api/investigations';
 import type { z } from 'zod';
 import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
-import { isProblemCode, type Problem, type ProblemCode } from './problems';
+import { problemFromResponse } from './agent-problem';
+import type { Problem } from './problems';
 import { currentWebConfig } from './web-config';
 
 /*
@@ -104,31 +105,6 @@ function requestHeaders(config: AgentConfig, caller: Caller | null, extra: Recor
   if (caller?.sessionCookie) h.set('cookie', `${SESSION_COOKIE}=${caller.sessionCookie}`);
   if (caller?.clientAddress) h.set('x-forwarded-for', caller.clientAddress);
   return h;
-}
-
-function retryAfterSeconds(res: Response): number | undefined {
-  const raw = res.headers.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return seconds;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, Math.round((date - Date.now()) / 1000)) : undefined;
-}
-
-/** Convert a non-2xx agent response into a Problem, once (STYLE 7). */
-export async function problemFromResponse(res: Response): Promise<Problem> {
-  let code: ProblemCode = res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : res.status >= 500 ? 'internal' : 'bad_gateway';
-  let message: string | undefined;
-  let detail: string | undefined;
-  try {
-    const body = (await res.json()) as { error?: { code?: unknown; message?: unknown } };
-    if (isProblemCode(body.error?.code)) code = body.error.code;
-    if (typeof body.error?.message === 'string') message = body.error.message.slice(0, 500);
-  } catch {
-    detail = `The agent answered HTTP ${res.status} without a JSON error body.`;
-  }
-  const retry = retryAfterSeconds(res);
-  return { code, status: res.status, ...(message ? { message } : {}), ...(detail ? { detail } : {}), ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) };
 }
 
 function networkProblem(error: unknown): AgentProblem {
@@ -242,7 +218,7 @@ export async function startRun(body: RunRequest, caller: Caller): Promise<Respon
   return res;
 }
 
-/** Approve a gated run; the agent creates a new run pointing back at it (ADR-0006). */
+/** Approve a gated run; the agent creates a new run pointing back at it (seed ADR-0006). */
 export async function approveRun(id: string, caller: Caller): Promise<{ run: RunResult; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/approve`, { method: 'POST', body: {}, caller, timeoutMs: READ_TIMEOUT_MS * 8 });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));

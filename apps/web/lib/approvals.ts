@@ -3,7 +3,7 @@ import type { RunDetail, RunSummary } from './agent-types';
 /*
  * What became of a run that stopped for approval, for the runs list. The agent
  * never resumes a gated run: approving it creates a NEW run whose parentRunId is
- * the gated run (ADR-0006), and records the approval once that run has written
+ * the gated run (seed ADR-0006), and records the approval once that run has written
  * its steps. A run that loses a race to approve first fails without a terminal,
  * as does one that broke — so a gated run is approved by the earliest child run
  * that reached a terminal; a child without one is an approval that did not finish.

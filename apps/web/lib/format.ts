@@ -4,7 +4,7 @@ export function usd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   if (value === 0) return '$0';
   const abs = Math.abs(value);
-  // enough digits to show the first two significant ones: model calls cost fractions of a cent
+  // below a cent, three significant digits (the comment once said two; the arithmetic has always given three): model calls cost fractions of a cent
   const digits = abs >= 0.01 ? 4 : Math.min(10, Math.max(4, 1 - Math.floor(Math.log10(abs)) + 1));
   return `$${value.toFixed(digits).replace(/(\.\d*?[1-9])0+$/, '$1').replace(/\.0+$/, '')}`;
 }

@@ -4,25 +4,19 @@
  * and the console's client component, so it must never name the token variable
  * or the agent's address: the bundle test (T-12) greps the client bundle for them.
  */
+import type { ApiErrorCode } from '@sandscope/api/errors';
 
-export type ProblemCode =
-  | 'agent_unreachable'
-  | 'agent_timeout'
-  | 'bad_gateway'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'daily_tokens_exhausted'
-  | 'limiter_unavailable'
-  | 'store_unavailable'
-  | 'budget_exceeded'
-  | 'invalid_request'
-  | 'question_too_long'
-  | 'payload_too_large'
-  | 'not_found'
-  | 'forbidden_session'
-  | 'not_awaiting_approval'
-  | 'internal'
-  | 'stream_broken';
+/**
+ * The codes the agent answers with are the shared contract's (issue 13, item 8):
+ * a code added to @sandscope/api/errors fails this file's compile until it is
+ * explained below. Imported as a type only — the API's own remedies may name
+ * the token variable, which must not reach a client bundle; the wording here is
+ * for the person at the website, not for an API client.
+ */
+export type ProblemCode = ApiErrorCode | WebProblemCode;
+
+/** Problems the website meets itself, with no agent answer to carry a code. */
+export type WebProblemCode = 'agent_unreachable' | 'agent_timeout' | 'bad_gateway' | 'stream_broken';
 
 /** A problem as it crosses from the BFF to a page: the code, the agent's own words, and when to retry. */
 export interface Problem {
@@ -149,7 +143,10 @@ export function explain(problem: Pick<Problem, 'code'>): Explanation {
 /** "in 42 seconds" / "in about 3 minutes" / "in about 5 hours". */
 export function retryPhrase(seconds: number | undefined): string | null {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
-  if (seconds < 90) return `in ${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds < 90) {
+    const whole = Math.max(1, Math.round(seconds));
+    return `in ${whole} second${whole === 1 ? '' : 's'}`;
+  }
   if (seconds < 90 * 60) return `in about ${Math.round(seconds / 60)} minutes`;
   return `in about ${Math.round(seconds / 3600)} hours`;
 }

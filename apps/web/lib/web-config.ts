@@ -1,3 +1,4 @@
+import { DEFAULT_AGENT_PORT, DEFAULT_HOST, DEFAULT_WEB_PORT } from '@sandscope/api/defaults';
 import { z } from 'zod';
 import { parseTrustedProxies, type TrustedProxies } from './client-address';
 
@@ -33,8 +34,8 @@ export type WebConfigResult =
   | { readonly ok: true; readonly config: WebConfig }
   | { readonly ok: false; readonly problems: readonly { readonly variable: WebConfigVariable; readonly message: string }[] };
 
-export const DEFAULT_AGENT_URL = 'http://127.0.0.1:7860';
-export const DEFAULT_LISTEN = { port: 3000, host: '127.0.0.1' } as const;
+export const DEFAULT_AGENT_URL = `http://${DEFAULT_HOST}:${DEFAULT_AGENT_PORT}`;
+export const DEFAULT_LISTEN = { port: DEFAULT_WEB_PORT, host: DEFAULT_HOST } as const;
 
 const schema = z.object({
   AGENT_URL: z

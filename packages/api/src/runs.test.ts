@@ -1,5 +1,5 @@
 import type { Band as EngineBand, Terminal as EngineTerminal, Verdict as EngineVerdict, Workload as EngineWorkload } from '@sandscope/engine';
-import type { ProviderRunEvent } from '@sandscope/engine/orchestrator/index';
+import type { ProviderRunEvent } from '@sandscope/engine/orchestrator';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type Band, type ProviderEventKind, runResultSchema, runSummarySchema, type Terminal, type Verdict, type Workload } from './runs.ts';
 
@@ -16,7 +16,7 @@ const escalated = {
   verdict: 'answered',
   band: 'sufficient',
   score: 9.9,
-  reasons: ['escalated: the model call failed (ALL_PROVIDERS_FAILED) and cannot be retried in this run'],
+  reasons: ['escalated: the model call failed (all_providers_failed) and cannot be retried in this run'],
   answer: 'Escalated to a person: no draft could be verified against the passages.',
   claims: [],
   sources: [],

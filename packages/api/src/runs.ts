@@ -1,8 +1,8 @@
-import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/orchestrator/outcome';
+import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/outcome';
 import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
-export { NUMBERS_PREFIX } from '@sandscope/engine/answerability/reason-format';
+export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
 
 /*
  * The agent's run responses (docs/API.md) as zod schemas: what the agent's
@@ -24,7 +24,7 @@ export const bandSchema = z.enum(['insufficient', 'ambiguous', 'sufficient']);
 export const terminalSchema = z.enum(['refuse', 'escalate', 'await_approval', 'emit']);
 export const workloadSchema = z.enum(['triage', 'change', 'postmortem']);
 export const runStatusSchema = z.enum(['running', 'completed', 'interrupted', 'failed']);
-export const providerEventKindSchema = z.enum(['served', 'failed', 'rate_limited', 'skipped_cooldown', 'injected_failure']);
+export const providerEventKindSchema = z.enum(['served', 'failed', 'rate_limited', 'skipped_cooldown', 'outside_reservation', 'injected_failure']);
 
 export type Verdict = z.infer<typeof verdictSchema>;
 export type Band = z.infer<typeof bandSchema>;

@@ -6,6 +6,7 @@ export * from './retrieval/tokenizer.ts';
 export * from './retrieval/bm25.ts';
 export * from './retrieval/embedder.ts';
 export * from './retrieval/hashing-embedder.ts';
+export * from './retrieval/remote-embedder.ts';
 export * from './retrieval/thesaurus.ts';
 export * from './retrieval/hybrid-retriever.ts';
 export * from './retrieval/question-shape.ts';
@@ -17,5 +18,9 @@ export * from './answerability/decide.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';
 export * from './knowledge-base.ts';
-// The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator/index`,
-// `@sandscope/engine/models/index`): each is a concept of its own with its own Clock.
+export * from './round.ts';
+export * from './clock.ts';
+export * from './errors.ts';
+export * from './has-error-code.ts';
+// The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator`,
+// `@sandscope/engine/models`): each is a concept of its own. Both take the one Clock (clock.ts).

@@ -1,3 +1,4 @@
+import { round3 } from './round.ts';
 import { type AnswerabilityFeatures, answerabilityFeatures, type CorpusKnowledge, type DocumentKnowledge } from './answerability/features.ts';
 import { type Adjudication, type Assessment, type Decision, decideAnswerability } from './answerability/decide.ts';
 import { type AdjudicationMode, type AnswerabilityModel, type Bands, bandsFor, parseModel } from './answerability/model.ts';
@@ -195,17 +196,16 @@ export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf
     exam.verdict === 'refused'
       ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim()
       : claims.map((c) => `${c.text} ${footnoteMarks(c.citations, sourceIds)}`).join(' ');
-  const round = (n: number) => Math.round(n * 1000) / 1000;
   return {
     verdict: exam.verdict,
     band: exam.assessment.band,
-    score: exam.assessment.score === null ? null : round(exam.assessment.score),
-    answerability: exam.assessment.answerability === null ? null : round(exam.assessment.answerability),
+    score: exam.assessment.score === null ? null : round3(exam.assessment.score),
+    answerability: exam.assessment.answerability === null ? null : round3(exam.assessment.answerability),
     reasons: exam.reasons,
     answer,
     claims,
     sources,
     degraded: exam.retrieval.degraded,
-    timingsMs: Object.fromEntries(Object.entries(timingsMs).map(([k, v]) => [k, round(v)])),
+    timingsMs: Object.fromEntries(Object.entries(timingsMs).map(([k, v]) => [k, round3(v)])),
   };
 }

@@ -13,7 +13,7 @@ export interface ApprovalRecord {
 export interface NewApproval {
   /** The run that stopped at await_approval. It is never resumed. */
   readonly gatedRunId: string;
-  /** The new run that carries the approval; its parentRunId must be the gated run (ADR-0006). */
+  /** The new run that carries the approval; its parentRunId must be the gated run (seed ADR-0006). */
   readonly approvalRunId: string;
   /** The approving session: it must be the one that asked, since the session binds approvals (T-17). */
   readonly sessionId: string;

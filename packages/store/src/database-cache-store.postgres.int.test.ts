@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describeCacheStoreContract } from '@sandscope/engine/models/cache-store.contract';
+import { describeCacheStoreContract } from '@sandscope/engine/testing/contracts';
 import { type Database, openDatabase } from './database.ts';
 import { DatabaseCacheStore } from './database-cache-store.ts';
 import { migrate } from './migrator.ts';

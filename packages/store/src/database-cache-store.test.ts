@@ -1,4 +1,4 @@
-import { describeCacheStoreContract } from '@sandscope/engine/models/cache-store.contract';
+import { describeCacheStoreContract } from '@sandscope/engine/testing/contracts';
 import { type Database, openDatabase } from './database.ts';
 import { DatabaseCacheStore } from './database-cache-store.ts';
 import { migrate } from './migrator.ts';

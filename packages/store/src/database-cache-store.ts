@@ -1,4 +1,4 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/cache-store';
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
 import type { Queryable } from './database.ts';
 import { floats, json } from './values.ts';
 

@@ -1,4 +1,4 @@
-import { describeSpendLedgerContract } from '@sandscope/engine/models/spend-ledger.contract';
+import { describeSpendLedgerContract } from '@sandscope/engine/testing/contracts';
 import { type Database, openDatabase } from './database.ts';
 import { DatabaseSpendLedger } from './database-spend-ledger.ts';
 import { migrate } from './migrator.ts';

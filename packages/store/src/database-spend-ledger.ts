@@ -11,7 +11,7 @@ import {
   type SpendLedgerOptions,
   type SpendLedgerUsage,
   utcDayOf,
-} from '@sandscope/engine/models/spend-ledger';
+} from '@sandscope/engine/models';
 import type { Database } from './database.ts';
 
 /**

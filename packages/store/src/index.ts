@@ -1,7 +1,7 @@
 /**
  * The adapters are not re-exported: openDatabase loads the one it needs, so a
- * server deployment never loads PGlite. Reach them as
- * `@sandscope/store/pglite-database` or `@sandscope/store/postgres-database`.
+ * server deployment never loads PGlite. The package's other entries are
+ * `@sandscope/store/values` (id checks, light) and `@sandscope/store/testing`.
  */
 export * from './store-error.ts';
 export * from './database.ts';

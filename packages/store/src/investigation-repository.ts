@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveWorkspacePath } from '@sandscope/engine/workspace/workspace-path';
+import { resolveWorkspacePath } from '@sandscope/engine/workspace';
 import type { Queryable } from './database.ts';
 import { StoreError } from './store-error.ts';
 import { cosine } from '@sandscope/engine';

@@ -1,4 +1,4 @@
-import { STORE_TABLES } from './contract.ts';
+import { STORE_TABLES } from './store.contract.ts';
 import { describe, expect, it } from 'vitest';
 import { PGVECTOR_MIGRATION_VERSION, readMigrations } from './migrator.ts';
 

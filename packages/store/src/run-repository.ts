@@ -10,7 +10,7 @@ export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
 export interface NewRun {
   /** Defaults to a fresh uuid. */
   readonly id?: string;
-  /** Set on an approval run: it points back at the gated run it approves (ADR-0006). */
+  /** Set on an approval run: it points back at the gated run it approves (seed ADR-0006). */
   readonly parentRunId?: string | null;
   readonly sessionId: string;
   /** The process executing the run (its OwnerLease id). */

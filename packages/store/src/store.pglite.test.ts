@@ -1,5 +1,5 @@
 import { openDatabase } from './database.ts';
-import { describeStoreContract } from './contract.ts';
+import { describeStoreContract } from './store.contract.ts';
 
 describeStoreContract('PGlite (memory://)', async () => {
   const started = performance.now();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describeStoreContract } from './contract.ts';
+import { describeStoreContract } from './store.contract.ts';
 import { openDatabase } from './database.ts';
 
 const url = process.env.SANDSCOPE_TEST_DATABASE_URL;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeCacheStoreContract } from '@sandscope/engine/models/cache-store.contract';
+import { describeCacheStoreContract } from '@sandscope/engine/testing/contracts';
 import { Redis } from 'ioredis';
 import { RedisCacheStore } from './redis-cache-store.ts';
 

@@ -1,4 +1,4 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
 import { Redis } from 'ioredis';
 
 export interface RedisCacheStoreOptions {

@@ -1,4 +1,4 @@
-import { parseWorkload } from '@sandscope/engine/orchestrator/index';
+import { parseWorkload } from '@sandscope/engine/orchestrator';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { runAgent } from '../run-agent.ts';

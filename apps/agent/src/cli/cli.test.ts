@@ -30,7 +30,7 @@ describe('sandscope ask', () => {
     const lines = io.out.split('\n');
     expect(lines[0]).toMatch(/^ESCALATED — no answer; a person takes over {2}\[workload triage, run [0-9a-f-]+\]$/);
     expect(io.out).not.toMatch(/ANSWERED|PARTIAL|Sources:/);
-    expect(io.out).toContain('the model call failed (ALL_PROVIDERS_FAILED)');
+    expect(io.out).toContain('the model call failed (all_providers_failed)');
 
     expect(await main(['ask', '--json', '--fail-provider', 'offline', question])).toBe(0);
     const r = JSON.parse(io.out.slice(io.out.indexOf('{'))) as Record<string, unknown>;

@@ -75,17 +75,6 @@ export async function evalInputs(options: { corpus?: string; questions?: string;
   return { source, kb, questions, origin: `generated from ${source.root}`, external: false };
 }
 
-/** A progress bar on a terminal, nothing otherwise. */
-export function progressBar(label: string): ((done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  return (done, total) => {
-    const width = 30;
-    const filled = Math.round((done / total) * width);
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-    if (done === total) process.stderr.write('\n');
-  };
-}
-
 export function parseFolds(raw: string | undefined): number {
   if (raw === undefined) return 5;
   const n = Number(raw);

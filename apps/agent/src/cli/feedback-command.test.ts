@@ -42,7 +42,7 @@ async function seedRuns(): Promise<void> {
   const parsed = loadConfig({});
   if (!parsed.ok) throw new Error(parsed.message);
   const store = await startStore({ dataDir: join(dataDir, 'pglite') });
-  const agent = await startAgentService({ config: { ...parsed.config, agentToken: 'unused-token-0123456789' }, env: {}, store, log: () => {} });
+  const agent = await startAgentService({ config: { ...parsed.config, agentToken: 'unused-token-0123456789' }, store, log: () => {} });
   try {
     const version = agent.kb.version;
     asked = await agent.runs.start({ question: 'What is the connection pool ceiling for orders-db?', workload: 'triage', sessionId: 'cli-test' });

@@ -1,4 +1,4 @@
-import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator/index';
+import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator';
 
 /** The outcome's headline as the CLI prints it: the name upper-cased, the explanation after the dash as written. */
 function headline(title: string): string {

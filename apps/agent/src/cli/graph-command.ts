@@ -1,4 +1,4 @@
-import { graphDescription } from '@sandscope/engine/orchestrator/index';
+import { graphDescription } from '@sandscope/engine/orchestrator';
 import { parseCommandArgs } from './args.ts';
 
 /** `sandscope graph [--json]` — the compiled orchestration graph: Mermaid, or `{ nodes, edges, mermaid }`. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
 import { captureOutput } from './testing/capture-output.ts';

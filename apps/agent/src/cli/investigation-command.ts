@@ -1,12 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { citationLabel } from '@sandscope/engine/workspace/planner';
+import { citationLabel } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
-import { modelServicesFromEnv } from '../run-agent.ts';
-import { secretScrubberFor } from '../secrets.ts';
+import { modelServicesFor } from '../run-agent.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { fileEmbedderOf } from '../service/file-embedder-of.ts';
 import { InvestigationService } from '../service/investigation-service.ts';
@@ -57,11 +56,11 @@ export async function investigationCommand(argv: string[]): Promise<number> {
 
   // With a provider key in the environment a turn is the tool-calling loop; with none, the offline planner.
   // A provider or budget variable that is set but unusable is one line, before the database opens.
-  const services = sub === 'ask' ? modelServicesFromEnv(process.env) : null;
+  const services = sub === 'ask' ? modelServicesFor(config) : null;
   // Seed #21: the template's jailed tools; where no jail can be made that is said here, once, and none is offered.
   const sandbox = sub === 'ask' ? sandboxToolsOf(config) : null;
   if (sandbox?.option && 'unavailable' in sandbox.option) process.stderr.write(`${sandbox.note}\n`);
-  const fileEmbedder = fileEmbedderOf(config, process.env, globalThis.fetch);
+  const fileEmbedder = fileEmbedderOf(config, globalThis.fetch);
   const store = await openCliStore(process.env, { create: true });
   try {
     const kb = sub === 'ask' ? await knowledgeBaseOf(loadCorpusSource(undefined, { warn: () => {} })) : null;
@@ -70,7 +69,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       // Only `ask` reads the runbooks; the other subcommands never touch the knowledge base.
       kb: kb as never,
       settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
-      ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: secretScrubberFor(process.env) } } : {}),
+      ...(services ? { models: { candidates: services.candidates, health: services.health, budgetUsd: services.budgetUsd, scrub: services.scrub } } : {}),
       ...(sandbox?.option ? { sandbox: sandbox.option } : {}),
       // The same embedder as the service (KB_EMBED_BASE_URL, else hashing), so files added here are searched by meaning there.
       ...(fileEmbedder ? { embedder: fileEmbedder } : {}),

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { NodeEventView, RunResultView } from '../service/run-views.ts';
 import { readSse, type SseEvent } from '../http/testing/sse-events.ts';

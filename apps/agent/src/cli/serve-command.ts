@@ -36,7 +36,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const log = (line: string) => process.stdout.write(`sandscope: ${line}\n`);
   for (const note of parsed.notes) log(note);
 
-  const agent = await startAgentService({ config, env, log });
+  const agent = await startAgentService({ config, log });
   const app = createApp(appDepsOf(agent, { log: (line) => process.stderr.write(`sandscope: ${line}\n`) }));
   let listening;
   try {

@@ -1,53 +1,10 @@
-import { BudgetExceededError, SpendLedgerUnavailableError } from '@sandscope/engine/models/index';
-import { StoreError } from '@sandscope/store';
+import { API_ERRORS, type ApiErrorBody, type ApiErrorCode, isApiErrorCode } from '@sandscope/api/errors';
+import { errorCodeOf } from '@sandscope/engine';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
-import { LIMIT_ERROR_REMEDIES, LimiterUnavailableError } from '../limits/limiter.ts';
-import { ServiceError } from '../service/service-error.ts';
 
-/** Every error code the agent's API answers with (docs/API.md): a closed union, a status and a remedy each (STYLE 8). */
-export type ApiErrorCode =
-  | 'invalid_request'
-  | 'question_too_long'
-  | 'unauthorized'
-  | 'forbidden_session'
-  | 'not_found'
-  | 'not_awaiting_approval'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'daily_tokens_exhausted'
-  | 'limiter_unavailable'
-  | 'store_unavailable'
-  | 'budget_exceeded'
-  | 'internal';
-
-export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ContentfulStatusCode; readonly remedy: string }>> = {
-  invalid_request: { status: 400, remedy: 'Fix the field named above; the request shapes are in docs/API.md.' },
-  question_too_long: { status: 400, remedy: 'Ask one specific, shorter question.' },
-  unauthorized: { status: 401, remedy: 'Send Authorization: Bearer <AGENT_TOKEN>, the value the agent was started with.' },
-  forbidden_session: { status: 403, remedy: 'Approve from the session (the sandscope_session cookie) that asked the question.' },
-  not_found: { status: 404, remedy: 'Check the id or path; GET /v1/runs lists the runs there are.' },
-  not_awaiting_approval: {
-    status: 409,
-    remedy: 'Only a completed run whose terminal is await_approval can be approved, once; ask the question again for a fresh result.',
-  },
-  payload_too_large: { status: 413, remedy: 'Send a smaller body: a question is a few hundred characters of JSON.' },
-  rate_limited: { status: 429, remedy: LIMIT_ERROR_REMEDIES.rate_limited },
-  daily_tokens_exhausted: { status: 429, remedy: LIMIT_ERROR_REMEDIES.daily_tokens_exhausted },
-  limiter_unavailable: { status: 503, remedy: LIMIT_ERROR_REMEDIES.limiter_unavailable },
-  store_unavailable: {
-    status: 503,
-    remedy:
-      'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL and GET /healthz.',
-  },
-  budget_exceeded: { status: 402, remedy: 'Ask a narrower question, or raise RUN_BUDGET_USD (or RUN_TOKEN_BUDGET, when the message names it) for this deployment.' },
-  internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
-};
-
-/** The one error body (docs/API.md): `{ error: { code, message } }`. */
-export interface ApiErrorBody {
-  readonly error: { readonly code: ApiErrorCode; readonly message: string };
-}
+/** The codes, statuses and remedies are the shared contract's (@sandscope/api/errors): the website parses the same ones. */
+export { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from '@sandscope/api/errors';
 
 /**
  * The longest `detail` an error carries; longer is cut with an ellipsis. A
@@ -70,7 +27,7 @@ export class ApiError extends Error {
   }
 
   get status(): ContentfulStatusCode {
-    return API_ERRORS[this.code].status;
+    return API_ERRORS[this.code].status as ContentfulStatusCode;
   }
 
   body(): ApiErrorBody {
@@ -79,24 +36,39 @@ export class ApiError extends Error {
 }
 
 /**
+ * Codes raised below the API under another name. Issue 12, defect 4: a store
+ * outage is unavailability, said with its own code, never `internal`.
+ */
+// The shared spend ledger is a store like the database: unreachable, the call is not made and the client is told to retry.
+const API_CODE_OF: Readonly<Record<string, ApiErrorCode>> = { database_unreachable: 'store_unavailable', spend_ledger_unavailable: 'store_unavailable' };
+
+/** Codes whose error message is written for the person who asked (the budget's says what the call would cost): it becomes the detail. */
+const MESSAGE_IS_DETAIL: ReadonlySet<string> = new Set(['budget_exceeded']);
+
+/**
  * Converts any error to the API's closed set, once, at the boundary (STYLE 7).
- * Known refusals keep their message; anything else is `internal` with the
- * remedy only — the original message and stack go to the server log, never to
- * the client. `isBug` says which of the two it was.
+ * Errors are told apart by their `code` (issue 13, item 8), not by a chain of
+ * instanceof checks: an API code is kept, with the error's `detail` when it has
+ * one (ApiError, ServiceError); an error without a detail (the limiter's, the
+ * store's) says the remedy only, since its message may name internals. Anything
+ * else is `internal` with the remedy only — the original message and stack go
+ * to the server log, never to the client. `isBug` says which of the two it was.
  */
 export function toApiError(error: unknown): { readonly apiError: ApiError; readonly isBug: boolean } {
-  if (error instanceof ApiError) return { apiError: error, isBug: false };
-  if (error instanceof ServiceError) return { apiError: new ApiError(error.code, error.detail), isBug: false };
-  if (error instanceof LimiterUnavailableError) return { apiError: new ApiError('limiter_unavailable'), isBug: false };
-  // Issue 12, defect 4: an outage is unavailability, said with its own code, never `internal`.
-  if (error instanceof StoreError && error.code === 'database_unreachable') return { apiError: new ApiError('store_unavailable'), isBug: false };
-  if (error instanceof BudgetExceededError) return { apiError: new ApiError('budget_exceeded', error.message), isBug: false };
-  // The shared spend ledger is a store like the database: unreachable, the call is not made and the client is told to retry.
-  if (error instanceof SpendLedgerUnavailableError) return { apiError: new ApiError('store_unavailable'), isBug: false };
+  const raw = errorCodeOf(error);
+  const code = raw === undefined ? undefined : isApiErrorCode(raw) ? raw : API_CODE_OF[raw];
+  if (code !== undefined && code !== 'internal') return { apiError: new ApiError(code, detailOf(error, raw!)), isBug: false };
+  // Hono's own errors carry a status, not a code.
   if (error instanceof HTTPException) {
     const byStatus: Partial<Record<number, ApiErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large' };
-    const code = byStatus[error.status];
-    if (code) return { apiError: new ApiError(code), isBug: false };
+    const fromStatus = byStatus[error.status];
+    if (fromStatus) return { apiError: new ApiError(fromStatus), isBug: false };
   }
   return { apiError: new ApiError('internal'), isBug: true };
+}
+
+function detailOf(error: unknown, code: string): string | undefined {
+  const detail = (error as { detail?: unknown }).detail;
+  if (typeof detail === 'string') return detail;
+  return MESSAGE_IS_DETAIL.has(code) ? (error as Error).message : undefined;
 }

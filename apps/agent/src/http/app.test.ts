@@ -1,9 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
-import { createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models/index';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import { type CacheEntry, type CacheStore, createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ServeConfig } from '../config.ts';
@@ -47,7 +46,7 @@ const stubs: StubOpenAIServer[] = [];
 async function agentWith(options: Partial<AgentServiceOptions> = {}, env: Record<string, string> = {}): Promise<AgentService> {
   // The agents here share one database, and the cache now defaults to it (issue 11): each keeps its own, so one
   // test's answer is not another's cache hit (the daily-ceiling test needs its run to reach a provider).
-  const agent = await startAgentService({ config: config(env), env: {}, store, log: () => {}, cacheStore: new InMemoryCacheStore(), ...options });
+  const agent = await startAgentService({ config: config(env), store, log: () => {}, cacheStore: new InMemoryCacheStore(), ...options });
   agents.push(agent);
   return agent;
 }
@@ -307,7 +306,7 @@ describe('the agent API over the default (offline) stack', () => {
     });
   });
 
-  describe('POST /v1/runs/:id/approve (ADR-0006)', () => {
+  describe('POST /v1/runs/:id/approve (seed ADR-0006)', () => {
     it('409 for a run not awaiting approval, 403 from another session, 201 creating a linked run; the gated run is never edited', async () => {
       const answered = await postRun(app, { question: ANSWERABLE });
       const notGated = await app.request(`/v1/runs/${answered.result.runId}/approve`, { method: 'POST', headers: { ...AUTH, cookie: answered.cookie } });

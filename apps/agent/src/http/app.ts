@@ -1,5 +1,5 @@
 import type { Estate } from '@sandscope/engine';
-import type { GraphDescription } from '@sandscope/engine/orchestrator/index';
+import type { GraphDescription } from '@sandscope/engine/orchestrator';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { type RateLimitVariables, rateLimit } from '../limits/limit-middleware.ts';
 import type { RateLimiter } from '../limits/limiter.ts';

@@ -28,7 +28,7 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   const config = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-contract-tests-0123' }, { requireToken: true });
   if (!config.ok) throw new Error(config.message);
-  agent = await startAgentService({ config: config.config, env: {}, store, log: () => {} });
+  agent = await startAgentService({ config: config.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
 }, 120_000);
 

@@ -33,7 +33,7 @@ describe.skipIf(!url)('issue 12, defect 1: the daily token ceiling across two re
     store = await startStore({ dataDir: 'memory://' });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', DAILY_TOKEN_CEILING: String(CEILING), RUN_TOKEN_BUDGET: String(RESERVATION), RATE_LIMIT_MAX: '100000' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, cacheStore: new NoCacheStore() });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new NoCacheStore() });
     for (let i = 0; i < 2; i += 1) {
       // A generous command timeout: this test is about the ceiling, and 200 runs at once on a shared, busy machine
       // can hold the event loop past the default 500 ms (which would rightly answer 503, not what is measured here).

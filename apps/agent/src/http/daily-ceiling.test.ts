@@ -27,7 +27,7 @@ beforeAll(async () => {
   const env = { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', DAILY_TOKEN_CEILING: String(CEILING), RUN_TOKEN_BUDGET: String(RESERVATION), RATE_LIMIT_MAX: '100000' };
   const parsed = loadConfig(env, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, cacheStore: new NoCacheStore() });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new NoCacheStore() });
 }, 120_000);
 afterAll(async () => {
   await agent?.close();
@@ -54,7 +54,7 @@ describe('issue 12, defect 1: the daily token ceiling under concurrency (in-proc
   it('holds a run to RUN_TOKEN_BUDGET: a model call that could use more than is left of it is not made, and the run says why', async () => {
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RUN_TOKEN_BUDGET: '300' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    const small = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, cacheStore: new NoCacheStore() });
+    const small = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new NoCacheStore() });
     try {
       const app = createApp(appDepsOf(small));
       const res = await app.request('/v1/runs', {
@@ -65,7 +65,7 @@ describe('issue 12, defect 1: the daily token ceiling under concurrency (in-proc
       const result = parseSse(await res.text()).find((e) => e.event === 'result')?.data as RunResultView;
       // The draft prompt alone is over 300 tokens as sent: no provider was asked, nothing was used.
       expect(result.providers).toEqual([]);
-      expect(result.attempts[0]?.error).toMatchObject({ code: 'BUDGET_EXCEEDED', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
+      expect(result.attempts[0]?.error).toMatchObject({ code: 'budget_exceeded', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
       expect(result.outcome).toBe('escalated');
     } finally {
       await small.close();

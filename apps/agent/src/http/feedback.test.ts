@@ -28,7 +28,7 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
 }, 120_000);
 

@@ -6,7 +6,7 @@ import {
   investigationResponseSchema,
   turnResponseSchema,
 } from '@sandscope/api/investigations';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   const config = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-contract-tests-0123' }, { requireToken: true });
   if (!config.ok) throw new Error(config.message);
-  agent = await startAgentService({ config: config.config, env: {}, store, log: () => {} });
+  agent = await startAgentService({ config: config.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
 }, 120_000);
 

@@ -1,5 +1,4 @@
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { startStubOpenAIServer, type StubOpenAIServer, INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -25,11 +24,11 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   stub = await startStubOpenAIServer({ fallback: { kind: 'embeddings' } });
   const parsed = loadConfig(
-    { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', KB_EMBED_BASE_URL: stub.baseURL, KB_EMBED_TIMEOUT: '0.3', KB_EMBED_NUM_RETRIES: '1', KB_EMBED_BATCH_SIZE: '64' },
+    { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', KB_EMBED_BASE_URL: stub.baseURL, KB_EMBED_TIMEOUT: '0.3', KB_EMBED_NUM_RETRIES: '1', KB_EMBED_BATCH_SIZE: '64', KB_EMBED_API_KEY: 'embed-key-0123456789' },
     { requireToken: true },
   );
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: { KB_EMBED_API_KEY: 'embed-key-0123456789' }, store, log: () => {} });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
 }, 120_000);
 

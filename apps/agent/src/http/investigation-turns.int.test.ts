@@ -1,8 +1,5 @@
-import { perMillionTokens } from '@sandscope/engine/models/pricing';
-import { createHttpModel } from '@sandscope/engine/models/providers';
-import type { RouterCandidate } from '@sandscope/engine/models/router';
-import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
-import { incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { perMillionTokens, createHttpModel, type RouterCandidate } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -37,7 +34,7 @@ beforeAll(async () => {
   };
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_MAX_STEPS: '4' }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [candidate] });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [candidate] });
   app = createApp(appDepsOf(agent));
   // A real socket because the socket is the point for SSE (STYLE 13); port 0, an ephemeral port.
   server = await listen(app, { port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_FILE_MAX_BYTES: String(FILE_CAP) }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+  agent = await startAgentService({ config: parsed.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
 }, 120_000);
 

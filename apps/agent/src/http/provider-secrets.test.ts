@@ -1,5 +1,5 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -45,11 +45,10 @@ const logs: string[] = [];
 beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   stub = await startStubOpenAIServer();
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: SALT }, { requireToken: true });
+  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: SALT, GROQ_API_KEY: KEY, GROQ_BASE_URL: stub.baseURL }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
   agent = await startAgentService({
     config: parsed.config,
-    env: { GROQ_API_KEY: KEY, GROQ_BASE_URL: stub.baseURL },
     store,
     cacheStore: new NoCacheStore(),
     log: (line) => logs.push(line),

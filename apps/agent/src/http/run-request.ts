@@ -1,5 +1,5 @@
 import type { Workload } from '@sandscope/engine';
-import { WORKLOAD_IDS } from '@sandscope/engine/orchestrator/index';
+import { WORKLOAD_IDS } from '@sandscope/engine/orchestrator';
 import { z } from 'zod';
 import { INJECTABLE_PROVIDERS } from '../run-agent.ts';
 import { ApiError } from './api-error.ts';

@@ -1,4 +1,4 @@
-import type { RunEvent, RunInput } from '@sandscope/engine/orchestrator/index';
+import type { RunEvent, RunInput } from '@sandscope/engine/orchestrator';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -89,8 +89,8 @@ describe('a run stream resumed on another replica with Last-Event-ID', () => {
     store = await startStore({ dataDir: 'memory://' });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agents.push(await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, executor: (o) => gate.wrap(o) }));
-    agents.push(await startAgentService({ config: parsed.config, env: {}, store, log: () => {} }));
+    agents.push(await startAgentService({ config: parsed.config, store, log: () => {}, executor: (o) => gate.wrap(o) }));
+    agents.push(await startAgentService({ config: parsed.config, store, log: () => {} }));
     for (const agent of agents) servers.push(await listen(createApp(appDepsOf(agent)), { port: 0, host: '127.0.0.1' }));
   }, 120_000);
 

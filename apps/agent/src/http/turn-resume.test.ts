@@ -1,7 +1,7 @@
-import { perMillionTokens } from '@sandscope/engine/models/pricing';
-import { createHttpModel } from '@sandscope/engine/models/providers';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
-import { incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { perMillionTokens } from '@sandscope/engine/models';
+import { createHttpModel } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
+import { incidentLog } from '@sandscope/engine/testing';
 import { appendInvestigationMessage, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -69,8 +69,8 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 10_000 });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agents.push(await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] }));
-    agents.push(await startAgentService({ config: parsed.config, env: {}, store, log: () => {} }));
+    agents.push(await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] }));
+    agents.push(await startAgentService({ config: parsed.config, store, log: () => {} }));
     for (const agent of agents) servers.push(await listen(createApp(appDepsOf(agent)), { port: 0, host: '127.0.0.1' }));
   }, 120_000);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessLimiter } from './in-process-limiter.ts';
-import { describeLimiterContract } from './limiter-contract.ts';
+import { describeLimiterContract } from './limiter.contract.ts';
 
 describeLimiterContract('in-process', {
   create: async (policy) => new InProcessLimiter(policy),

@@ -6,12 +6,8 @@ import {
   type TokenReservation,
   DEFAULT_RESERVATION_TTL_MS,
   RESERVED_RETRY_AFTER_MS,
-  assertLimiterArgs,
-  assertLimiterPolicy,
-  assertReservation,
-  msUntilUtcMidnight,
-  utcDay,
 } from './limiter.ts';
+import { assertLimiterArgs, assertLimiterPolicy, assertReservation, msUntilUtcMidnight, utcDay } from './limiter-checks.ts';
 
 export interface InProcessLimiterOptions extends LimiterPolicy {
   /**

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { errorCodeOf } from '@sandscope/engine';
 import { createMiddleware } from 'hono/factory';
 import { clientKeyFor } from './client-key.ts';
 import {
@@ -6,7 +7,6 @@ import {
   type RateLimiter,
   type TokenReservation,
   LIMIT_ERROR_REMEDIES,
-  LimiterUnavailableError,
 } from './limiter.ts';
 
 /** Context variables set by `rateLimit` for the handlers after it. */
@@ -82,7 +82,7 @@ export function rateLimit(options: RateLimitOptions) {
     try {
       admission = await limiter.admit(clientKey, now(), reserveTokens);
     } catch (error) {
-      if (error instanceof LimiterUnavailableError) {
+      if (errorCodeOf(error) === 'limiter_unavailable') {
         return c.json<LimitErrorBody>(
           { error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } },
           503,

@@ -1,7 +1,9 @@
+import { API_ERRORS } from '@sandscope/api/errors';
+
 /**
  * The rate-limiter contract (T-1: unbounded spend). This file names the contract
- * and nothing else; `in-process-limiter.ts` and `redis-limiter.ts` implement it and
- * `limiter-contract.ts` is the one suite both must pass.
+ * and nothing else; `in-process-limiter.ts` and `redis-limiter.ts` implement it
+ * (sharing `limiter-checks.ts`) and `limiter.contract.ts` is the one suite both must pass.
  *
  * Two limits per client, where a client is the salted digest from `client-key.ts`
  * (T-9: no raw address reaches a limiter):
@@ -134,13 +136,11 @@ export interface RateLimiter {
 /** Every error code the limits layer can answer with over HTTP. */
 export type LimitErrorCode = RefusalReason | 'limiter_unavailable';
 
-/** One-line remedy per code (STYLE rule 8). */
+/** One-line remedy per code (STYLE rule 8): the API's, since these codes are answered over HTTP as they are. */
 export const LIMIT_ERROR_REMEDIES: Readonly<Record<LimitErrorCode, string>> = {
-  rate_limited: 'Too many requests from this client; wait for the Retry-After interval and try again.',
-  daily_tokens_exhausted:
-    "This client has used today's model-token allowance; it resets at 00:00 UTC (see Retry-After).",
-  limiter_unavailable:
-    'Rate limiter store is unreachable; requests are refused until it recovers (fail closed).',
+  rate_limited: API_ERRORS.rate_limited.remedy,
+  daily_tokens_exhausted: API_ERRORS.daily_tokens_exhausted.remedy,
+  limiter_unavailable: API_ERRORS.limiter_unavailable.remedy,
 };
 
 /**
@@ -154,64 +154,5 @@ export class LimiterUnavailableError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-  }
-}
-
-export const MS_PER_DAY = 86_400_000;
-
-/** The UTC day `now` falls in, as `YYYY-MM-DD` — the daily ceiling's bucket. */
-export function utcDay(now: number): string {
-  return new Date(Math.floor(now / MS_PER_DAY) * MS_PER_DAY).toISOString().slice(0, 10);
-}
-
-/** Milliseconds from `now` until the next 00:00 UTC, when the daily ceiling resets. Always ≥ 1. */
-export function msUntilUtcMidnight(now: number): number {
-  return (Math.floor(now / MS_PER_DAY) + 1) * MS_PER_DAY - now;
-}
-
-/** Throws RangeError for a policy that would silently admit everything or nothing. */
-export function assertLimiterPolicy(policy: LimiterPolicy): void {
-  const positiveInteger = (name: keyof LimiterPolicy): void => {
-    const value = policy[name];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw new RangeError(`LimiterPolicy.${name} must be a positive integer (got ${String(value)})`);
-    }
-  };
-  positiveInteger('windowMs');
-  positiveInteger('maxRequests');
-  positiveInteger('dailyTokenCeiling');
-  if (policy.reservationTtlMs !== undefined) positiveInteger('reservationTtlMs');
-}
-
-/** Throws RangeError for a reservation that no limiter made (a caller bug). */
-export function assertReservation(reservation: TokenReservation): void {
-  const ok =
-    typeof reservation === 'object' &&
-    reservation !== null &&
-    typeof reservation.clientKey === 'string' &&
-    reservation.clientKey.length > 0 &&
-    typeof reservation.id === 'string' &&
-    reservation.id.length > 0 &&
-    Number.isSafeInteger(reservation.tokens) &&
-    reservation.tokens > 0 &&
-    /^\d{4}-\d{2}-\d{2}$/.test(reservation.day);
-  if (!ok) throw new RangeError('reservation must be one returned by admit(…, reserveTokens) on a limiter');
-}
-
-/** Epoch ms at which the UTC day `day` (`YYYY-MM-DD`) ends. */
-export function endOfUtcDay(day: string): number {
-  return Date.parse(`${day}T00:00:00.000Z`) + MS_PER_DAY;
-}
-
-/** Throws RangeError for arguments that are bugs in the caller, not client behaviour. */
-export function assertLimiterArgs(clientKey: string, now: number, tokens?: number): void {
-  if (typeof clientKey !== 'string' || clientKey.length === 0) {
-    throw new RangeError('clientKey must be a non-empty string (the salted client digest)');
-  }
-  if (!Number.isFinite(now) || now < 0) {
-    throw new RangeError(`now must be a non-negative epoch time in ms (got ${String(now)})`);
-  }
-  if (tokens !== undefined && (!Number.isSafeInteger(tokens) || tokens < 0)) {
-    throw new RangeError(`tokens must be a non-negative integer (got ${String(tokens)})`);
   }
 }

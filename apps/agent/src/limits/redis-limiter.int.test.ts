@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKeyFor } from './client-key.ts';
 import { type RateLimitVariables, rateLimit } from './limit-middleware.ts';
 import type { LimiterPolicy } from './limiter.ts';
-import { describeLimiterContract } from './limiter-contract.ts';
+import { describeLimiterContract } from './limiter.contract.ts';
 import { RedisLimiter } from './redis-limiter.ts';
 
 /**

@@ -8,13 +8,8 @@ import {
   DEFAULT_RESERVATION_TTL_MS,
   LimiterUnavailableError,
   RESERVED_RETRY_AFTER_MS,
-  assertLimiterArgs,
-  assertLimiterPolicy,
-  assertReservation,
-  endOfUtcDay,
-  msUntilUtcMidnight,
-  utcDay,
 } from './limiter.ts';
+import { assertLimiterArgs, assertLimiterPolicy, assertReservation, endOfUtcDay, msUntilUtcMidnight, utcDay } from './limiter-checks.ts';
 
 /**
  * Releases reservations that expired unsettled (their process died, defect 1).

@@ -2,8 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SandboxRunner, SandboxRunRequest, SandboxRunResult } from '@sandscope/engine/workspace/sandbox-runner';
-import { resolveWorkspacePath } from '@sandscope/engine/workspace/workspace-path';
+import { type SandboxRunner, type SandboxRunRequest, type SandboxRunResult, resolveWorkspacePath } from '@sandscope/engine/workspace';
 import { JAIL_NODE } from './tool-declarations.ts';
 
 export interface BwrapRunnerOptions {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-tools';
+import type { SandboxToolsOption } from '@sandscope/engine/workspace';
 import { z } from 'zod';
 import type { AgentConfig } from '../config.ts';
 import { UserError } from '../user-error.ts';

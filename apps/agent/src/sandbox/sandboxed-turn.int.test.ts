@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { perMillionTokens } from '@sandscope/engine/models/pricing';
-import { createHttpModel } from '@sandscope/engine/models/providers';
-import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/models/testing/stub-openai-server';
-import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/workspace/testing-incident-files';
+import { perMillionTokens, createHttpModel } from '@sandscope/engine/models';
+import { startStubOpenAIServer, type StubOpenAIServer, INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -46,7 +44,7 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
       { requireToken: true },
     );
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] });
     app = createApp(appDepsOf(agent));
   }, 120_000);
 
@@ -99,7 +97,7 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
       { requireToken: true },
     );
     if (!parsed.ok) throw new Error(parsed.message);
-    const offline = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+    const offline = await startAgentService({ config: parsed.config, store, log: () => {} });
     try {
       const offlineApp = createApp(appDepsOf(offline));
       const request = (method: string, path: string, body: string, type = 'application/json') =>

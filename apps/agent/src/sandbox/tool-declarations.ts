@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { SandboxToolSpec } from '@sandscope/engine/workspace/sandbox-tools';
+import type { SandboxToolSpec } from '@sandscope/engine/workspace';
 import { z } from 'zod';
 
 /**

@@ -37,7 +37,7 @@ describe.skipIf(!url)('the agent service on a Postgres server', () => {
     store = await startStore({ url: url!, schema });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, DATABASE_URL: url }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {} });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {} });
     app = createApp(appDepsOf(agent));
   }, 120_000);
 

@@ -6,15 +6,13 @@ import {
   candidatesFromConfigs,
   type FetchFunction,
   InMemoryCacheStore,
-  ProviderConfigError,
   ProviderHealth,
-  providersFromEnv,
   type RouterCandidate,
   type SecretScrubber,
   SemanticCache,
   type SpendLedger,
-} from '@sandscope/engine/models/index';
-import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator/index';
+} from '@sandscope/engine/models';
+import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator';
 import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
@@ -40,8 +38,6 @@ import { NO_RUN_TELEMETRY, otlpRunTelemetry, type RunTelemetry } from '../teleme
 import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** How often a replica looks for runs left 'running' by a replica that stopped (their owner's lease gone). */
 export const RECOVERY_SWEEP_MS = 30_000;
 
@@ -51,8 +47,6 @@ export const DEFAULT_EVALUATION_REPORT = resolve(import.meta.dirname, '../../../
 export interface AgentServiceOptions {
   /** Parsed once by loadConfig (STYLE 9). */
   readonly config: ServeConfig;
-  /** Provider keys (`GROQ_API_KEY`, …) are read from here; default `process.env`. */
-  readonly env?: Env;
   /** Start-up and server-side failure lines; default: stderr. */
   readonly log?: (line: string) => void;
   /** An open store to use instead of opening one (tests share one PGlite); not closed by close(). */
@@ -117,9 +111,8 @@ const EMPTY_ESTATE: Estate = { company: '', services: [], dependencies: [], faul
  */
 export async function startAgentService(options: AgentServiceOptions): Promise<AgentService> {
   const { config } = options;
-  const env = options.env ?? process.env;
   // Defect 3: every secret configured anywhere is scrubbed from what is stored, sent and logged.
-  const scrub = secretScrubberFor(env, config);
+  const scrub = secretScrubberFor(config);
   const rawLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => rawLog(scrub(line));
   const startup: string[] = [];
@@ -134,7 +127,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
   // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
-  const candidates = options.candidates ?? candidatesFromEnv(env, options);
+  const candidates = options.candidates ??
+    candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS });
   const kb = await knowledgeBaseOf(source);
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
   // the first question someone asks.
@@ -180,7 +174,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
     // Seed #15: uploaded files go through the remote embedder when KB_EMBED_BASE_URL is set; otherwise the hashing
     // embedder embeds them in-process (the investigation service's default) and no service is called.
-    const fileEmbedder = fileEmbedderOf(config, env, options.fetch ?? globalThis.fetch);
+    const fileEmbedder = fileEmbedderOf(config, options.fetch ?? globalThis.fetch);
     say(
       fileEmbedder
         ? `file embedder: ${fileEmbedder.id}, batches of ${fileEmbedder.batchSize}, ${fileEmbedder.timeoutMs / 1000} s per attempt, ${fileEmbedder.numRetries} retries`
@@ -300,18 +294,6 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 function corpusDirOf(config: ServeConfig): string {
   if (config.corpusDir === CONFIG_DEFAULTS.corpusDir && !existsSync(resolve(config.corpusDir))) return DEFAULT_CORPUS_DIR;
   return config.corpusDir;
-}
-
-function candidatesFromEnv(env: Env, options: AgentServiceOptions): RouterCandidate[] {
-  try {
-    return candidatesFromConfigs(providersFromEnv(env), {
-      fetch: options.fetch ?? globalThis.fetch,
-      timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS,
-    });
-  } catch (error) {
-    if (error instanceof ProviderConfigError) throw new UserError(error.message);
-    throw error;
-  }
 }
 
 async function openStore(config: ServeConfig, log: (line: string) => void): Promise<Store> {

@@ -1,4 +1,5 @@
-import { type Database, type FeedbackLabel, type FeedbackMark, type FeedbackRecord, listFeedback, markRun, StoreError } from '@sandscope/store';
+import { type Database, type FeedbackLabel, type FeedbackMark, type FeedbackRecord, listFeedback, markRun } from '@sandscope/store';
+import { errorCodeOf } from '@sandscope/engine';
 import { isUuid } from '@sandscope/store/values';
 import { ServiceError } from './service-error.ts';
 
@@ -22,12 +23,13 @@ export class FeedbackService {
     try {
       return await markRun(this.#db, { runId, label: input.label, note: input.note ?? null });
     } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      if (error.code === 'run_not_found') throw new ServiceError('not_found', `run ${runId} does not exist.`);
-      if (error.code === 'run_without_verdict') {
-        throw new ServiceError('invalid_request', `${error.message}: only a run that answered, answered partially or refused can be marked.`);
+      // The store's refusals, told apart by code (issue 13, item 8); anything else is a bug.
+      const code = errorCodeOf(error);
+      if (code === 'run_not_found') throw new ServiceError('not_found', `run ${runId} does not exist.`);
+      if (code === 'run_without_verdict') {
+        throw new ServiceError('invalid_request', `${(error as Error).message}: only a run that answered, answered partially or refused can be marked.`);
       }
-      if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${error.message}.`);
+      if (code === 'invalid_argument') throw new ServiceError('invalid_request', `${(error as Error).message}.`);
       throw error;
     }
   }

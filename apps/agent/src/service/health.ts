@@ -1,7 +1,7 @@
-import type { KnowledgeBase } from '@sandscope/engine';
-import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models/index';
+import { errorCodeOf, type KnowledgeBase } from '@sandscope/engine';
+import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models';
 import type { Database, OwnerLease, VectorSearch } from '@sandscope/store';
-import { LimiterUnavailableError, type RateLimiter } from '../limits/limiter.ts';
+import type { RateLimiter } from '../limits/limiter.ts';
 
 export interface HealthPart {
   readonly status: 'ok' | 'degraded';
@@ -61,7 +61,7 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
         await o.limiter.chargeTokens(PROBE_CLIENT, 0, now());
         return { status: 'ok', detail: o.limiterKind };
       } catch (error) {
-        if (error instanceof LimiterUnavailableError) return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
+        if (errorCodeOf(error) === 'limiter_unavailable') return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
         throw error;
       }
     }),

@@ -1,13 +1,21 @@
 import { type Embedder, EmbedderUnavailableError, HashingEmbedder, type KnowledgeBase } from '@sandscope/engine';
-import { filePassages } from '@sandscope/engine/workspace/file-passages';
-import { type SimilarLinesOptions, type SimilarLinesResult, similarLines } from '@sandscope/engine/workspace/similar-lines';
-import type { ProviderHealth, RouterCandidate, SecretScrubber, SpendLedger } from '@sandscope/engine/models/index';
-import { answerTurn, type TurnEvent, type TurnOutcome } from '@sandscope/engine/workspace/agent-loop';
-import type { TurnCitation, TurnClaim } from '@sandscope/engine/workspace/planner';
-import type { ToolCallRecord } from '@sandscope/engine/workspace/tools';
-import { WorkspaceToolbox } from '@sandscope/engine/workspace/tools';
-import type { SandboxToolsOption } from '@sandscope/engine/workspace/sandbox-tools';
-import type { WorkspaceFileInfo, WorkspaceFiles } from '@sandscope/engine/workspace/workspace-files';
+import type { ProviderHealth, RouterCandidate, SecretScrubber, SpendLedger } from '@sandscope/engine/models';
+import {
+  answerTurn,
+  filePassages,
+  type SandboxToolsOption,
+  type SimilarLinesOptions,
+  type SimilarLinesResult,
+  similarLines,
+  type ToolCallRecord,
+  type TurnCitation,
+  type TurnClaim,
+  type TurnEvent,
+  type TurnOutcome,
+  type WorkspaceFileInfo,
+  type WorkspaceFiles,
+  WorkspaceToolbox,
+} from '@sandscope/engine/workspace';
 import {
   appendInvestigationMessage,
   appendTurnEvent,

@@ -1,4 +1,4 @@
-import type { CacheEvent } from '@sandscope/engine/models/index';
+import type { CacheEvent } from '@sandscope/engine/models';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Upper bounds, in seconds, of the node-latency histogram's buckets. */

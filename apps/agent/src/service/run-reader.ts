@@ -1,7 +1,7 @@
 import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
 import type { KnowledgeBase } from '@sandscope/engine';
-import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import { outcomeOf } from '@sandscope/engine/orchestrator/index';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
+import { outcomeOf } from '@sandscope/engine/orchestrator';
 import { type Database, type FeedbackLabel, getRun, interruptIfOwnerGone, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 

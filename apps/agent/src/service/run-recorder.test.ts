@@ -1,4 +1,4 @@
-import { TraceRecorder } from '@sandscope/engine/orchestrator/index';
+import { TraceRecorder } from '@sandscope/engine/orchestrator';
 import { createRun, type Database, finishRun, listProviderEvents, listSpans, type Queryable, StoreError, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceMetrics } from './metrics.ts';

@@ -1,5 +1,6 @@
-import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import type { NodeEvent, ProviderRunEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator/index';
+import { round3 } from '@sandscope/engine';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
+import type { NodeEvent, ProviderRunEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator';
 import { appendRunEvents, type Database, type SpanInput, type SpendKind } from '@sandscope/store';
 import type { RunTrace } from '../telemetry/otlp-tracing.ts';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
@@ -25,7 +26,6 @@ export interface RunRecorderOptions {
   readonly trace?: RunTrace;
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** One event waiting for the next flush, in the order the run emitted it. */
 type Pending = { readonly type: 'node'; readonly span: SpanInput } | { readonly type: 'provider'; readonly event: ProviderRunEvent };

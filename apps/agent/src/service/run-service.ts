@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KnowledgeBase, Workload } from '@sandscope/engine';
-import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models/index';
-import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator/index';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
+import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator';
 import {
   claimApproval,
   completeRun,
@@ -188,7 +188,7 @@ export class RunService {
   }
 
   /**
-   * ADR-0006: approving never resumes or edits the gated run. It creates a NEW
+   * seed ADR-0006: approving never resumes or edits the gated run. It creates a NEW
    * run pointing back at it (the orchestrator's createApprovalRun: the gated
    * run's verified draft, emitted), records the approval, and returns the new run.
    * The approval and the new run are written together, the approval first

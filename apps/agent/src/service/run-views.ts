@@ -1,4 +1,4 @@
-import type { ProviderRunEvent, RunResult } from '@sandscope/engine/orchestrator/index';
+import type { ProviderRunEvent, RunResult } from '@sandscope/engine/orchestrator';
 import type { ProviderEventInput, ProviderEventRecord, SpanRecord } from '@sandscope/store';
 
 /**

@@ -33,7 +33,7 @@ describe.skipIf(!redisUrl)('two agent services on one Redis share the semantic c
     // One embedded database for both: with REDIS_URL the cache is Redis's, which the test checks the table for.
     store = await startStore({ dataDir: 'memory://' });
     const config = serveConfig({ REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: prefix });
-    for (let i = 0; i < 2; i += 1) agents.push(await startAgentService({ config, env: {}, store, log: () => {} }));
+    for (let i = 0; i < 2; i += 1) agents.push(await startAgentService({ config, store, log: () => {} }));
   }, 120_000);
 
   afterAll(async () => {
@@ -78,7 +78,7 @@ describe.skipIf(!databaseUrl)('two agent services on one Postgres server share t
     for (let i = 0; i < 2; i += 1) {
       const store = await startStore({ url: databaseUrl!, schema });
       stores.push(store);
-      agents.push(await startAgentService({ config, env: {}, store, log: () => {} }));
+      agents.push(await startAgentService({ config, store, log: () => {} }));
     }
   }, 120_000);
 

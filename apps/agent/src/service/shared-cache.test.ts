@@ -17,7 +17,7 @@ describe('two agent services on one database share the semantic cache', () => {
     store = await startStore({ dataDir: 'memory://' });
     const parsed = loadConfig({ AGENT_TOKEN: SHARED_CACHE_TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    for (let i = 0; i < 2; i += 1) agents.push(await startAgentService({ config: parsed.config, env: {}, store, log: () => {} }));
+    for (let i = 0; i < 2; i += 1) agents.push(await startAgentService({ config: parsed.config, store, log: () => {} }));
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, getRunRecord, isOwnerAlive, openDatabase, startStore, type Store } from '@sandscope/store';
-import { startTcpProxy, type TcpProxy } from '@sandscope/store/testing/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '@sandscope/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { API_ERRORS } from '../http/api-error.ts';
@@ -46,7 +46,7 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     observer = await openDatabase({ url: url!, schema });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RATE_LIMIT_MAX: '1000' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, executor: (o) => gate.wrap(o) });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, executor: (o) => gate.wrap(o) });
     app = createApp(appDepsOf(agent, { log: () => {} }));
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { getRunRecord, openDatabase, startStore, type Store } from '@sandscope/store';
-import { simulateOutage, type SimulatedOutage } from '@sandscope/store/testing/simulated-outage';
+import { simulateOutage, type SimulatedOutage } from '@sandscope/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { API_ERRORS } from '../http/api-error.ts';
@@ -33,7 +33,7 @@ describe('a database outage on embedded PGlite (issue 12, defect 4)', () => {
     store = await startStore({ database: outage.db });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RATE_LIMIT_MAX: '1000' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, executor: (o) => gate.wrap(o) });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, executor: (o) => gate.wrap(o) });
     app = createApp(appDepsOf(agent, { log: () => {} }));
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeSpendLedgerContract } from '@sandscope/engine/models/spend-ledger.contract';
+import { describeSpendLedgerContract } from '@sandscope/engine/testing/contracts';
 import { Redis } from 'ioredis';
 import { RedisSpendLedger } from './redis-spend-ledger.ts';
 

@@ -12,7 +12,7 @@ import {
   SpendLedgerUnavailableError,
   type SpendLedgerUsage,
   utcDayOf,
-} from '@sandscope/engine/models/spend-ledger';
+} from '@sandscope/engine/models';
 import { Redis } from 'ioredis';
 
 /**

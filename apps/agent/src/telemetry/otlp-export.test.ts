@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InMemoryCacheStore } from '@sandscope/engine/models/index';
+import { InMemoryCacheStore } from '@sandscope/engine/models';
 import { getRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -77,7 +77,7 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'otlp-salt-0123456789abcdef', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SANDSCOPE_REPLICA: 'agent-otlp-1' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
-    agent = await startAgentService({ config: parsed.config, env: {}, store, log: () => {}, cacheStore: new InMemoryCacheStore() });
+    agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new InMemoryCacheStore() });
     expect(agent.startup.join('\n')).toContain(`traces OTLP/HTTP to ${endpoint}/v1/traces`);
 
     const app = createApp(appDepsOf(agent));

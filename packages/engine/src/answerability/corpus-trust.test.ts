@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryCacheStore } from '../models/cache-store.ts';
 import { ProviderHealth } from '../models/provider-health.ts';
-import { candidatesFromConfigs, providersFromEnv } from '../models/providers.ts';
+import { candidatesFromConfigs, providerConfigs } from '../models/providers.ts';
 import { SemanticCache } from '../models/semantic-cache.ts';
 import { checkDraft } from '../orchestrator/citation-check.ts';
 import { stackModelFactory } from '../orchestrator/model-factory.ts';
@@ -59,7 +59,7 @@ describe('corpus text is data', () => {
     // Through the whole graph, offline: refused at assessment, never drafted (and so never escalated).
     const noNetwork = (() => Promise.reject(new Error('no network in tests'))) as typeof fetch;
     const models = stackModelFactory({
-      candidates: candidatesFromConfigs(providersFromEnv({}), { fetch: noNetwork, timeoutMs: 1000 }),
+      candidates: candidatesFromConfigs(providerConfigs({}), { fetch: noNetwork, timeoutMs: 1000 }),
       health: new ProviderHealth(),
       cache: new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() }),
       budgetUsd: 0.02,

@@ -3,7 +3,7 @@ import type { CacheEntry, CacheStore } from './cache-store.ts';
 
 /**
  * The one contract every `CacheStore` must pass (STYLE rule 11), run against the
- * in-memory store (`cache-store.test.ts`), the database store on PGlite and on a
+ * in-memory store (`in-memory-cache-store.test.ts`), the database store on PGlite and on a
  * Postgres server (packages/store) and the Redis store (apps/agent). Replicas
  * share a cache only through the store, so "another instance over the same
  * backing sees the entry" is part of the contract, not an extra.

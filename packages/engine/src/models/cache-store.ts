@@ -7,7 +7,7 @@ export interface CacheEntry {
   readonly key: string;
   /** corpusVersion + workload. Entries are only ever compared within one namespace. */
   readonly namespace: string;
-  /** Embedding space of `vector`; a vector from another embedder is not comparable (ADR-0008). */
+  /** Embedding space of `vector`; a vector from another embedder is not comparable (seed ADR-0008). */
   readonly embedderId: string | null;
   /** Embedding of the question, or null when the embedder was unavailable (exact match only). */
   readonly vector: readonly number[] | null;
@@ -20,8 +20,10 @@ export interface CacheEntry {
 
 /**
  * Where the semantic cache keeps entries. Small and async on purpose, so the
- * in-memory store and a later Redis or Postgres (pgvector) store are the same
- * three calls: exact lookup, write, and a namespace scan for vector search.
+ * in-process map (in-memory-cache-store.ts), the database's `cache_entry`
+ * table (store's database-cache-store.ts) and Redis (the agent's
+ * redis-cache-store.ts) are the same three calls: exact lookup, write, and a
+ * namespace scan for vector search. All three pass cache-store.contract.ts.
  */
 export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
@@ -31,34 +33,8 @@ export interface CacheStore {
 }
 
 /**
- * The default store: a process-local map, bounded so a long-lived process cannot
- * grow it without limit (oldest written is evicted first). The default path
- * must need no Redis and no database (STACK.md).
+ * The in-process implementation lives in in-memory-cache-store.ts (this file
+ * names the contract, STYLE 2); re-exported here because tests under
+ * answerability/ (owned elsewhere) import it from this path.
  */
-export class InMemoryCacheStore implements CacheStore {
-  private readonly entries = new Map<string, CacheEntry>();
-
-  constructor(private readonly maxEntries = 10_000) {}
-
-  async get(key: string): Promise<CacheEntry | undefined> {
-    return this.entries.get(key);
-  }
-
-  async set(entry: CacheEntry): Promise<void> {
-    this.entries.delete(entry.key);
-    this.entries.set(entry.key, entry);
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
-  }
-
-  async scan(namespace: string): Promise<readonly CacheEntry[]> {
-    return [...this.entries.values()].filter((e) => e.namespace === namespace);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
+export { InMemoryCacheStore } from './in-memory-cache-store.ts';

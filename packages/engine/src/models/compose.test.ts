@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../retrieval/embedder.ts';
 import type { Chunk } from '../types.ts';
 import { withSandscopeOptions } from './call-options.ts';
-import { InMemoryCacheStore } from './cache-store.ts';
+import { InMemoryCacheStore } from './in-memory-cache-store.ts';
 import { composeRunModel } from './compose.ts';
 import { OfflineExtractiveModel } from './offline-model.ts';
 import { FREE, perMillionTokens } from './pricing.ts';

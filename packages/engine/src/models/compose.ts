@@ -15,7 +15,7 @@ export interface RunModelSinks {
 }
 
 export interface ComposeRunModelOptions {
-  /** In failover order, offline last (see providersFromEnv). */
+  /** In failover order, offline last (see providerConfigs). */
   readonly candidates: readonly RouterCandidate[];
   /** Process-wide; the same instance for every run. */
   readonly health: ProviderHealth;

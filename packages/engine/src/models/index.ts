@@ -3,8 +3,7 @@ export { OfflineExtractiveModel } from './offline-model.ts';
 export {
   KNOWN_PROVIDERS,
   OFFLINE_PROVIDER,
-  ProviderConfigError,
-  providersFromEnv,
+  providerConfigs,
   createHttpModel,
   candidatesFromConfigs,
   type HttpProviderName,
@@ -12,6 +11,8 @@ export {
   type OfflineProviderConfig,
   type ProviderConfig,
   type KnownProvider,
+  type ProviderSetting,
+  type ProviderSettings,
   type HttpModelOptions,
 } from './providers.ts';
 export { fetchWithTimeout, type FetchFunction } from './timeout-fetch.ts';
@@ -26,13 +27,12 @@ export {
   type ProviderEventSink,
   type ProviderFailure,
 } from './router.ts';
+export type { PricedModel, PricedCandidate } from './priced-model.ts';
 export { SpendGuardedModel, type SpendGuardedModelOptions } from './spend-guarded-model.ts';
 export {
   SpendGuard,
   BudgetExceededError,
   InvalidBudgetError,
-  DEFAULT_RUN_BUDGET_USD,
-  runBudgetFromEnv,
   callCost,
   type Reservation,
   type BudgetExceededDetails,
@@ -45,12 +45,19 @@ export {
   InProcessSpendLedger,
   SpendLedgerUnavailableError,
   DEFAULT_HOLD_TTL_MS,
+  NANO_PER_USD,
+  assertLedgerAmount,
+  assertLedgerCeiling,
+  nanoDown,
+  nanoUp,
+  utcDayOf,
   type SpendLedger,
   type SpendLedgerOptions,
   type SpendLedgerUsage,
   type LedgerHold,
 } from './spend-ledger.ts';
-export { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
+export type { CacheEntry, CacheStore } from './cache-store.ts';
+export { InMemoryCacheStore } from './in-memory-cache-store.ts';
 export {
   SemanticCache,
   CachedModel,

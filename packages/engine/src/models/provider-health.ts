@@ -1,5 +1,7 @@
-/** Milliseconds since the epoch. Injected so cooldown expiry is tested by advancing a number, not by waiting. */
-export type Clock = () => number;
+import type { Clock } from '../clock.ts';
+
+/** Re-exported: the model layer's callers name it from here. Cooldown expiry is tested by advancing a number, not by waiting. */
+export type { Clock };
 
 export interface ProviderHealthOptions {
   readonly clock?: Clock;

@@ -33,8 +33,6 @@ export interface KnownProvider {
   readonly name: HttpProviderName;
   readonly baseURL: string;
   readonly model: string;
-  /** Variable holding the API key; for Ollama, the variable whose presence enables it (its base URL). */
-  readonly keyVar: string;
   readonly pricing: Pricing;
 }
 
@@ -42,72 +40,64 @@ export interface KnownProvider {
  * The known providers in the seed's failover order (groq → gemini → cerebras →
  * openrouter → mistral), then a local Ollama. Prices are indicative list prices
  * per million tokens for the default model and are NOT verified at build time
- * (the build has no network): check each provider's pricing page, and set
- * `<NAME>_INPUT_USD_PER_MTOK` / `<NAME>_OUTPUT_USD_PER_MTOK` when you change
- * the model — the spend guard reserves against these numbers (D-010).
+ * (the build has no network): check each provider's pricing page, and override
+ * the price when you change the model — the spend guard reserves against these
+ * numbers (D-010). Which variables set them is the deployable's business
+ * (apps/agent/src/config.ts): the engine reads no environment.
  */
 export const KNOWN_PROVIDERS: readonly KnownProvider[] = [
-  { name: 'groq', baseURL: 'https://api.groq.com/openai/v1', model: 'llama-3.1-8b-instant', keyVar: 'GROQ_API_KEY', pricing: perMillionTokens(0.05, 0.08) },
-  {
-    name: 'gemini',
-    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai',
-    model: 'gemini-2.5-flash',
-    keyVar: 'GEMINI_API_KEY',
-    pricing: perMillionTokens(0.3, 2.5),
-  },
-  { name: 'cerebras', baseURL: 'https://api.cerebras.ai/v1', model: 'llama3.1-8b', keyVar: 'CEREBRAS_API_KEY', pricing: perMillionTokens(0.1, 0.1) },
-  {
-    name: 'openrouter',
-    baseURL: 'https://openrouter.ai/api/v1',
-    model: 'meta-llama/llama-3.3-70b-instruct',
-    keyVar: 'OPENROUTER_API_KEY',
-    pricing: perMillionTokens(0.13, 0.4),
-  },
-  { name: 'mistral', baseURL: 'https://api.mistral.ai/v1', model: 'mistral-small-latest', keyVar: 'MISTRAL_API_KEY', pricing: perMillionTokens(0.1, 0.3) },
-  { name: 'ollama', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', keyVar: 'OLLAMA_BASE_URL', pricing: FREE },
+  { name: 'groq', baseURL: 'https://api.groq.com/openai/v1', model: 'llama-3.1-8b-instant', pricing: perMillionTokens(0.05, 0.08) },
+  { name: 'gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', model: 'gemini-2.5-flash', pricing: perMillionTokens(0.3, 2.5) },
+  { name: 'cerebras', baseURL: 'https://api.cerebras.ai/v1', model: 'llama3.1-8b', pricing: perMillionTokens(0.1, 0.1) },
+  { name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', model: 'meta-llama/llama-3.3-70b-instruct', pricing: perMillionTokens(0.13, 0.4) },
+  { name: 'mistral', baseURL: 'https://api.mistral.ai/v1', model: 'mistral-small-latest', pricing: perMillionTokens(0.1, 0.3) },
+  { name: 'ollama', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', pricing: FREE },
 ];
 
 export const OFFLINE_PROVIDER: OfflineProviderConfig = { kind: 'offline', name: 'offline', model: 'extractive-v1', pricing: FREE };
 
-/** A provider variable is set but unusable. Names the variable, so a person can fix it. */
-export class ProviderConfigError extends Error {
-  override readonly name = 'ProviderConfigError';
-  readonly code = 'INVALID_PROVIDER_CONFIG';
+/** What a deployment sets for one provider; anything absent takes the known default. Values arrive parsed and checked. */
+export interface ProviderSetting {
+  /** Absent only for a local server that needs none (Ollama). */
+  readonly apiKey?: string;
+  readonly baseURL?: string;
+  readonly model?: string;
+  readonly inputUsdPerToken?: number;
+  readonly outputUsdPerToken?: number;
 }
 
+/** The providers a deployment turns on: a provider with no entry is off. */
+export type ProviderSettings = Readonly<Partial<Record<HttpProviderName, ProviderSetting>>>;
+
 /**
- * The providers this environment configures, in failover order, with the
- * offline model always last — so a machine with no keys at all still answers.
- * A provider is configured by its key (Ollama: by `OLLAMA_BASE_URL`), and each
- * accepts `<NAME>_BASE_URL` and `<NAME>_MODEL` overrides. Values are trimmed and
- * stripped of surrounding quotes: quoted `.env` values once broke eight secrets
- * at once when pasted into a hosting UI.
+ * The configured providers in failover order, with the offline model always
+ * last — so a machine with no keys at all still answers. Pure: the composition
+ * root parses its environment (one schema, one set of quoting rules) and hands
+ * the settings in; an engine that read variables itself once disagreed with the
+ * agent's config about what a quoted value meant (issue 13, item 1).
  */
-export function providersFromEnv(env: Record<string, string | undefined>): ProviderConfig[] {
+export function providerConfigs(settings: ProviderSettings = {}): ProviderConfig[] {
   const configs: ProviderConfig[] = [];
   for (const known of KNOWN_PROVIDERS) {
-    const prefix = known.name.toUpperCase();
-    const enabler = read(env, known.keyVar);
-    if (!enabler) continue;
-    const baseURL = known.name === 'ollama' ? ollamaApiRoot(enabler) : (read(env, `${prefix}_BASE_URL`) ?? known.baseURL);
-    const model = read(env, `${prefix}_MODEL`) ?? known.model;
-    const pricing = {
-      inputUsdPerToken: priceOverride(env, `${prefix}_INPUT_USD_PER_MTOK`) ?? known.pricing.inputUsdPerToken,
-      outputUsdPerToken: priceOverride(env, `${prefix}_OUTPUT_USD_PER_MTOK`) ?? known.pricing.outputUsdPerToken,
-    };
-    assertUrl(baseURL, known.name === 'ollama' ? known.keyVar : `${prefix}_BASE_URL`);
+    const setting = settings[known.name];
+    if (!setting) continue;
+    const baseURL = setting.baseURL === undefined ? known.baseURL : known.name === 'ollama' ? ollamaApiRoot(setting.baseURL) : setting.baseURL;
     configs.push({
       kind: 'http',
       name: known.name,
       baseURL: baseURL.replace(/\/+$/, ''),
-      model,
-      ...(known.name === 'ollama' ? {} : { apiKey: enabler }),
-      pricing,
+      model: setting.model ?? known.model,
+      ...(setting.apiKey === undefined ? {} : { apiKey: setting.apiKey }),
+      pricing: {
+        inputUsdPerToken: setting.inputUsdPerToken ?? known.pricing.inputUsdPerToken,
+        outputUsdPerToken: setting.outputUsdPerToken ?? known.pricing.outputUsdPerToken,
+      },
     });
   }
   configs.push(OFFLINE_PROVIDER);
   return configs;
 }
+
 
 export interface HttpModelOptions {
   /** The only way the engine reaches the network: handed in by the composition root (or a test's stub). */
@@ -143,36 +133,7 @@ function ollamaApiRoot(value: string): string {
     const url = new URL(value);
     if (url.pathname === '/' || url.pathname === '') return `${url.origin}/v1`;
   } catch {
-    // assertUrl reports it, naming the variable.
+    // The deployable's schema has already refused a value that is not a URL.
   }
   return value;
-}
-
-function read(env: Record<string, string | undefined>, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const value = raw.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  return value === '' ? undefined : value;
-}
-
-function priceOverride(env: Record<string, string | undefined>, name: string): number | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  const perMillion = Number(raw);
-  if (!Number.isFinite(perMillion) || perMillion < 0) {
-    throw new ProviderConfigError(`${name} must be a non-negative price in US dollars per million tokens, got "${raw}".`);
-  }
-  return perMillion / 1_000_000;
-}
-
-function assertUrl(value: string, variable: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ProviderConfigError(`${variable} must be an http(s) URL, got "${value}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProviderConfigError(`${variable} must be an http(s) URL, got "${value}".`);
-  }
 }

@@ -158,9 +158,11 @@ describe('RouterModel.doGenerate', () => {
   it('serves only from the providers a spend reservation covers', async () => {
     const groq = candidate('groq');
     const gemini = candidate('gemini');
-    const { router } = setup([groq, gemini]);
+    const { router, events } = setup([groq, gemini]);
     expect(textOf(await router.doGenerate(withSandscopeOptions(call, { eligible: ['gemini'] })))).toBe('from gemini');
     expect(groq.model.calls).toHaveLength(0);
+    // Its own kind, not a cooldown: a reader of the trace must not look for a 429 that never happened (issue 13, item 8).
+    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'outside_reservation', message: "not covered by this call's spend reservation" });
     expect(gemini.model.calls[0]!.providerOptions).not.toHaveProperty('sandscope');
   });
 

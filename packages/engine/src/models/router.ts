@@ -7,6 +7,8 @@ import {
   type LanguageModelV3StreamResult,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
+import type { PricedModel } from './priced-model.ts';
 import { sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
 import { usageCostUsd, type Pricing } from './pricing.ts';
 import { describeProviderError } from './provider-error.ts';
@@ -20,7 +22,12 @@ export interface RouterCandidate {
   readonly pricing: Pricing;
 }
 
-export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'injected_failure';
+/**
+ * What a provider did with a call. `outside_reservation`: skipped because the
+ * spend guard's reservation did not cover it (D-010) — it was once reported as
+ * `skipped_cooldown`, sending a reader after a 429 that never happened.
+ */
+export type ProviderEventKind = 'served' | 'failed' | 'rate_limited' | 'skipped_cooldown' | 'outside_reservation' | 'injected_failure';
 
 /** One line of the run trace: what a provider did with this call. Persisted as `provider_event`. */
 export interface ProviderEvent {
@@ -49,8 +56,8 @@ export interface ProviderFailure {
  */
 export class AllProvidersFailedError extends Error {
   override readonly name = 'AllProvidersFailedError';
-  readonly code = 'ALL_PROVIDERS_FAILED';
-  readonly remedy = 'Check provider keys and status, or wait for rate-limit cooldowns to expire; the offline model should always be the last candidate.';
+  readonly code = 'all_providers_failed';
+  readonly remedy = ENGINE_ERROR_REMEDIES.all_providers_failed;
   constructor(readonly failures: readonly ProviderFailure[]) {
     super(
       failures.length === 0
@@ -95,7 +102,7 @@ const PREAMBLE: ReadonlySet<LanguageModelV3StreamPart['type']> = new Set(['strea
  * After that the consumer has seen text, and splicing a second provider's answer
  * onto the first one's would be an answer neither of them gave.
  */
-export class RouterModel implements LanguageModelV3 {
+export class RouterModel implements PricedModel {
   readonly specificationVersion = 'v3';
   readonly provider = 'sandscope.router';
   readonly modelId: string;
@@ -200,8 +207,8 @@ export class RouterModel implements LanguageModelV3 {
     if (eligible && !eligible.includes(candidate.name)) {
       // Its cooldown ended after the spend guard sized the reservation; serving from it could exceed that reservation (D-010).
       const message = 'not covered by this call\'s spend reservation';
-      this.emit({ provider: candidate.name, kind: 'skipped_cooldown', message, latencyMs: 0 });
-      failures.push({ provider: candidate.name, kind: 'skipped_cooldown', message });
+      this.emit({ provider: candidate.name, kind: 'outside_reservation', message, latencyMs: 0 });
+      failures.push({ provider: candidate.name, kind: 'outside_reservation', message });
       return false;
     }
     return true;

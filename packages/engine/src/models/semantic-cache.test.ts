@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { EmbedderUnavailableError, type Embedder } from '../retrieval/embedder.ts';
 import type { Chunk } from '../types.ts';
 import { withSandscopeOptions } from './call-options.ts';
-import { InMemoryCacheStore, type CacheEntry, type CacheStore } from './cache-store.ts';
+import type { CacheEntry, CacheStore } from './cache-store.ts';
+import { InMemoryCacheStore } from './in-memory-cache-store.ts';
 import { tokenUsage } from './pricing.ts';
 import { buildDraftPrompt } from './prompt.ts';
 import { CachedModel, SemanticCache, type CacheEvent } from './semantic-cache.ts';
@@ -101,7 +102,7 @@ describe('CachedModel', () => {
     expect(events.filter((e) => e.kind === 'miss')).toHaveLength(2);
   });
 
-  it('the threshold is the embedder\'s (ADR-0008): the same pair hits under a lenient embedder and misses under a strict one', async () => {
+  it('the threshold is the embedder\'s (seed ADR-0008): the same pair hits under a lenient embedder and misses under a strict one', async () => {
     const lenient = setup({ threshold: 0.8 });
     await lenient.model.doGenerate(draftCall(Q));
     await lenient.model.doGenerate(draftCall(Q_REPHRASED));

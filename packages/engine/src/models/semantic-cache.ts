@@ -49,7 +49,7 @@ export interface SemanticCacheOptions {
  * model call. Exact hash first (cheap, certain), then vector similarity.
  *
  * The similarity threshold is the embedder's (`cacheSimilarityThreshold`), not
- * a constant here — ADR-0008: a module-level constant was wrong in both
+ * a constant here — seed ADR-0008: a module-level constant was wrong in both
  * directions at once, because what counts as "the same question" depends on the
  * embedding space.
  *

@@ -1,7 +1,5 @@
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { Pricing } from './pricing.ts';
-
-/** The run ceiling when RUN_BUDGET_USD is not set. */
-export const DEFAULT_RUN_BUDGET_USD = 0.02;
 
 /**
  * The configured ceiling cannot bound anything (zero, negative, not a number).
@@ -11,8 +9,8 @@ export const DEFAULT_RUN_BUDGET_USD = 0.02;
  */
 export class InvalidBudgetError extends Error {
   override readonly name = 'InvalidBudgetError';
-  readonly code = 'INVALID_BUDGET';
-  readonly remedy = `Set RUN_BUDGET_USD to a positive number of US dollars (default ${DEFAULT_RUN_BUDGET_USD}), or unset it.`;
+  readonly code = 'invalid_budget';
+  readonly remedy = ENGINE_ERROR_REMEDIES.invalid_budget;
 }
 
 /**
@@ -54,7 +52,7 @@ export interface BudgetExceededDetails {
  */
 export class BudgetExceededError extends Error {
   override readonly name = 'BudgetExceededError';
-  readonly code = 'BUDGET_EXCEEDED';
+  readonly code = 'budget_exceeded';
   readonly isRetryable = false;
   readonly remedy: string;
   constructor(readonly details: BudgetExceededDetails) {
@@ -121,20 +119,13 @@ export interface SpendGuardOptions {
   readonly tokenCeiling?: number;
 }
 
-/** Reads RUN_BUDGET_USD (quotes stripped, unset → default). Throws InvalidBudgetError for a ceiling that bounds nothing (D-007). */
-export function runBudgetFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env['RUN_BUDGET_USD']?.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  const ceiling = raw === undefined || raw === '' ? DEFAULT_RUN_BUDGET_USD : Number(raw);
-  assertCeiling(ceiling, raw);
-  return ceiling;
-}
-
-function assertCeiling(ceilingUsd: number, raw: string | undefined = String(ceilingUsd)): void {
+/** The deployable's schema refuses such a value at start-up; this is the guard's own last line (D-007). */
+function assertCeiling(ceilingUsd: number): void {
   if (!Number.isFinite(ceilingUsd) || ceilingUsd <= 0) {
     throw new InvalidBudgetError(
-      `RUN_BUDGET_USD must be a positive number of US dollars, got "${raw}". ` +
+      `RUN_BUDGET_USD must be a positive number of US dollars, got "${String(ceilingUsd)}". ` +
         `A ceiling of zero (or one that is not a number) would refuse every model call mid-run (D-007); ` +
-        `the service refuses to start instead. Set RUN_BUDGET_USD=${DEFAULT_RUN_BUDGET_USD} or unset it.`,
+        `the service refuses to start instead. Set RUN_BUDGET_USD to a positive amount such as 0.02, or unset it.`,
     );
   }
 }

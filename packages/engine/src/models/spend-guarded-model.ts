@@ -10,7 +10,7 @@ import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
 import { promptTokenBound, usageCostUsd } from './pricing.ts';
 import { PromptMeter } from './prompt-meter.ts';
 import { type LedgerHold, type SpendLedger, SpendLedgerUnavailableError } from './spend-ledger.ts';
-import type { RouterCandidate, RouterModel } from './router.ts';
+import type { PricedCandidate, PricedModel } from './priced-model.ts';
 import {
   BudgetExceededError,
   callCost,
@@ -45,7 +45,7 @@ export interface SpendGuardedModelOptions {
 
 interface Booking {
   readonly reservation: Reservation;
-  readonly dearest: RouterCandidate | undefined;
+  readonly dearest: PricedCandidate | undefined;
   /** The prompt's bound, before any provider's billed factor: what the meter compares a bill with. */
   readonly promptBound: number;
   readonly options: LanguageModelV3CallOptions;
@@ -86,7 +86,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
   private readonly ledger: SpendLedger | undefined;
 
   constructor(
-    readonly router: RouterModel,
+    readonly router: PricedModel,
     readonly guard: SpendGuard,
     options: SpendGuardedModelOptions = {},
   ) {
@@ -268,7 +268,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
 
   private refuse(
     reason: BudgetRefusal,
-    at: { dearest: { candidate: RouterCandidate; prompt: number } | undefined; usd: number },
+    at: { dearest: { candidate: PricedCandidate; prompt: number } | undefined; usd: number },
     bound: number,
     minOutputTokens: number,
   ): never {

@@ -1,3 +1,5 @@
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
+
 /**
  * The deployment's money for one UTC day, shared by every replica
  * (DAILY_SPEND_CEILING_USD, issue 11 section 2). Each run's `SpendGuard` bounds
@@ -166,9 +168,9 @@ export class InProcessSpendLedger implements SpendLedger {
  */
 export class SpendLedgerUnavailableError extends Error {
   override readonly name = 'SpendLedgerUnavailableError';
-  readonly code = 'SPEND_LEDGER_UNAVAILABLE';
+  readonly code = 'spend_ledger_unavailable';
   readonly isRetryable = true;
-  readonly remedy = 'Retry shortly; if it persists, check that the Redis (REDIS_URL) or database (DATABASE_URL) the replicas share is reachable.';
+  readonly remedy = ENGINE_ERROR_REMEDIES.spend_ledger_unavailable;
   constructor(detail: string, options?: { cause?: unknown }) {
     super(`The shared spend ledger cannot be reached (${detail}), so no model call was made.`, options);
   }

@@ -6,7 +6,7 @@ import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
 import type { RunResult } from './run-result.ts';
 import { corpusKnowledgeBase } from './testing/corpus-fixture.ts';
 
-/** ADR-0006: approving a gated run creates a NEW run pointing back at it; the gated run is never resumed or edited. */
+/** seed ADR-0006: approving a gated run creates a NEW run pointing back at it; the gated run is never resumed or edited. */
 let orchestrator: Orchestrator;
 let gated: RunResult;
 

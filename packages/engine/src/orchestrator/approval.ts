@@ -1,3 +1,4 @@
+import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { Clock, NodeEvent } from './events.ts';
 import { outcomeOf } from './outcome.ts';
 import type { RunResult } from './run-result.ts';
@@ -5,8 +6,8 @@ import type { RunResult } from './run-result.ts';
 /** Approving a run that is not waiting for approval. A 409 at the HTTP boundary (docs/API.md). */
 export class NotAwaitingApprovalError extends Error {
   override readonly name = 'NotAwaitingApprovalError';
-  readonly code = 'NOT_AWAITING_APPROVAL';
-  readonly remedy = 'Only a run whose terminal is await_approval can be approved; run the question again to get a fresh result.';
+  readonly code = 'not_awaiting_approval';
+  readonly remedy = ENGINE_ERROR_REMEDIES.not_awaiting_approval;
   constructor(readonly runId: string, readonly terminal: string) {
     super(`run ${runId} ended in ${terminal}, not await_approval: there is nothing to approve.`);
   }
@@ -20,7 +21,7 @@ export interface ApprovalOptions {
 }
 
 /**
- * Approval never resumes a run (ADR-0006). It returns a NEW run that points back
+ * Approval never resumes a run (seed ADR-0006). It returns a NEW run that points back
  * at the gated one: it starts from the gated run's verified draft and proposed
  * action, runs no model and no graph node but `emit`, and ends in emit with
  * `approvedFrom` set. The gated run is not touched — not even shared: the new

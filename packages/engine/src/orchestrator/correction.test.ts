@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryCacheStore } from '../models/cache-store.ts';
+import { InMemoryCacheStore } from '../models/in-memory-cache-store.ts';
 import { perMillionTokens } from '../models/pricing.ts';
 import { ProviderHealth } from '../models/provider-health.ts';
 import { SemanticCache } from '../models/semantic-cache.ts';

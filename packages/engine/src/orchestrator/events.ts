@@ -2,10 +2,11 @@ import type { LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { CacheEvent } from '../models/semantic-cache.ts';
 import type { ProviderEvent } from '../models/router.ts';
 import type { SpendEvent } from '../models/spend-guard.ts';
+import type { Clock } from '../clock.ts';
 import type { NodeId } from './graph-shape.ts';
 
-/** Milliseconds since the epoch; injected so a run's timings are reproducible in tests. */
-export type Clock = () => number;
+/** The engine's one Clock (clock.ts), re-exported where the orchestrator's callers name it: a run's timings are reproducible in tests. */
+export type { Clock };
 
 /**
  * One node starting or ending. `data` carries the node's key outputs — what a

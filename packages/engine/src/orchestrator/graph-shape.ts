@@ -21,7 +21,7 @@ export const NODE_IDS = [
 
 export type NodeId = (typeof NODE_IDS)[number];
 
-/** Where a run stops. Each goes to END and nowhere else; `await_approval` in particular is never resumed (ADR-0006). */
+/** Where a run stops. Each goes to END and nowhere else; `await_approval` in particular is never resumed (seed ADR-0006). */
 export const TERMINAL_NODES = ['refuse', 'escalate', 'await_approval', 'emit'] as const satisfies readonly NodeId[];
 
 export type TerminalNode = (typeof TERMINAL_NODES)[number];

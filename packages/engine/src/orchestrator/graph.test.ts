@@ -66,7 +66,7 @@ describe('the compiled orchestration graph', () => {
     }
   });
 
-  it('lets await_approval reach no node that does work (ADR-0006: approval is a new run, never a resume)', () => {
+  it('lets await_approval reach no node that does work (seed ADR-0006: approval is a new run, never a resume)', () => {
     const { drawn } = compiled();
     const reached = new Set<string>();
     const queue = ['await_approval'];

@@ -1,3 +1,4 @@
+import { round3 } from '../round.ts';
 import type { AdjudicationMode } from '../answerability/model.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
@@ -46,10 +47,10 @@ function traced(spec: NodeSpec, deps: GraphDependencies) {
     const started = performance.now();
     try {
       const update = await spec.run(state, ctx);
-      trace.node(spec.id, 'end', spec.summarise(update, state), Math.round((performance.now() - started) * 1000) / 1000);
+      trace.node(spec.id, 'end', spec.summarise(update, state), round3(performance.now() - started));
       return update;
     } catch (error) {
-      trace.node(spec.id, 'end', { error: error instanceof Error ? error.message : String(error) }, Math.round((performance.now() - started) * 1000) / 1000);
+      trace.node(spec.id, 'end', { error: error instanceof Error ? error.message : String(error) }, round3(performance.now() - started));
       throw error;
     } finally {
       trace.current = null;

@@ -42,7 +42,7 @@ export interface RunModelRequest {
 export type RunModelFactory = (request: RunModelRequest) => RunModel;
 
 export interface StackModelFactoryOptions {
-  /** In failover order, offline last (providersFromEnv + candidatesFromConfigs). */
+  /** In failover order, offline last (providerConfigs + candidatesFromConfigs). */
   readonly candidates: readonly RouterCandidate[];
   /** Process-wide cooldowns. */
   readonly health: ProviderHealth;

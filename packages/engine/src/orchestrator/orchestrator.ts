@@ -1,3 +1,4 @@
+import { round3 } from '../round.ts';
 import type { AdjudicationMode } from '../answerability/model.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
@@ -75,7 +76,7 @@ export class Orchestrator {
     const startedAt = this.clock();
     const t0 = performance.now();
     const final = await this.graph.invoke(initialRunState({ runId, question: input.question, workload }), { model, trace }, { stepLimit: RUN_STEP_LIMIT });
-    const totalMs = Math.round((performance.now() - t0) * 1000) / 1000;
+    const totalMs = round3(performance.now() - t0);
     return toRunResult(final, kb, { corpusVersion: kb.version, trace: trace.events, spend: model.spend(), startedAt, endedAt: this.clock(), totalMs });
   }
 }

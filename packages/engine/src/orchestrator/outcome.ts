@@ -30,7 +30,7 @@ export type Outcome = (typeof OUTCOMES)[number];
  * - `escalate`: the gate let the question through but no draft was verified —
  *   there are no claims, so it is not answered, whatever the verdict says;
  * - `await_approval`: a verified draft, held — not answered until a person
- *   approves (a new run, ADR-0006); a partial verdict stays on `verdict`;
+ *   approves (a new run, seed ADR-0006); a partial verdict stays on `verdict`;
  * - `emit`: the verified draft went out, answered or flagged partial.
  */
 export function outcomeOf(verdict: Verdict, terminal: Terminal): Outcome {

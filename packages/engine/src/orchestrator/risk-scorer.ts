@@ -1,3 +1,4 @@
+import { round3 } from '../round.ts';
 import type { Estate, Service } from '../corpus/estate.ts';
 import type { Intent } from '../answerability/question-intent.ts';
 import { containsPhrase } from '../retrieval/question-shape.ts';
@@ -93,7 +94,6 @@ export function dependentsOf(serviceId: string, estate: Estate): { direct: strin
   return { direct, all: [...seen] };
 }
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** What a look-up asks for, in the factor line (the answerability model's intents). */
 const LOOKUP_WORDING: Readonly<Record<Intent, string>> = {
@@ -177,5 +177,5 @@ export function scoreRisk(input: RiskInput, weights: RiskWeights): RiskAssessmen
   const cited = actWordsIn(input.actionText, ['production']).filter((w) => !asked.has(w));
   if (cited.length > 0) factors.push(`not scored: the cited passages mention ${cited.join(', ')} — what the library says is not what was asked`);
 
-  return { score: round(Math.min(1, Math.max(0, score))), factors, threshold: RISK_THRESHOLD, ...(service ? { service: service.id } : {}) };
+  return { score: round3(Math.min(1, Math.max(0, score))), factors, threshold: RISK_THRESHOLD, ...(service ? { service: service.id } : {}) };
 }

@@ -21,7 +21,7 @@ export interface AttemptRecord extends Attempt {
  */
 export interface RunResult extends AskResult {
   readonly runId: string;
-  /** The gated run an approval run was created from (ADR-0006); null for an ordinary run. */
+  /** The gated run an approval run was created from (seed ADR-0006); null for an ordinary run. */
   readonly parentRunId: string | null;
   /** Same as parentRunId on an approval run: what was approved. */
   readonly approvedFrom: string | null;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { candidatesFromConfigs, providersFromEnv } from '../models/providers.ts';
+import { candidatesFromConfigs, providerConfigs } from '../models/providers.ts';
 import { ProviderHealth } from '../models/provider-health.ts';
-import { InMemoryCacheStore } from '../models/cache-store.ts';
+import { InMemoryCacheStore } from '../models/in-memory-cache-store.ts';
 import { SemanticCache } from '../models/semantic-cache.ts';
 import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   kb = await corpusKnowledgeBase();
   const noNetwork = (() => Promise.reject(new Error('no network in tests'))) as typeof fetch;
   models = stackModelFactory({
-    candidates: candidatesFromConfigs(providersFromEnv({}), { fetch: noNetwork, timeoutMs: 1000 }),
+    candidates: candidatesFromConfigs(providerConfigs(), { fetch: noNetwork, timeoutMs: 1000 }),
     health: new ProviderHealth(),
     cache: new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder() }),
     budgetUsd: 0.02,

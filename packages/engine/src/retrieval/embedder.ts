@@ -8,7 +8,7 @@ export interface Embedder {
   readonly dimensions: number;
   /**
    * Cosine similarity at or above which two prompts count as the same for the
-   * semantic cache. It belongs to the embedder, not the cache (ADR-0008): a
+   * semantic cache. It belongs to the embedder, not the cache (seed ADR-0008): a
    * module-level constant was wrong in both directions at once.
    */
   readonly cacheSimilarityThreshold: number;

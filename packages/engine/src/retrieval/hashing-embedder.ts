@@ -24,7 +24,7 @@ export class HashingEmbedder implements Embedder {
   readonly id = `hashing-${HASHING_DIMENSIONS}-v1`;
   readonly dimensions = HASHING_DIMENSIONS;
   /**
-   * Measured rather than assumed (ADR-0008): a question and its own correction
+   * Measured rather than assumed (seed ADR-0008): a question and its own correction
    * retry share most terms and score well above this, which is exactly why a
    * correction must bypass the cache (D-006) rather than rely on the threshold.
    */

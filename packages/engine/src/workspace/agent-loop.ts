@@ -1,12 +1,14 @@
 import { generateText, jsonSchema, stepCountIs, tool, ToolChoiceViolationError, type ToolSet } from 'ai';
 import { z } from 'zod';
+import { hasErrorCode } from '../has-error-code.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { ProviderHealth } from '../models/provider-health.ts';
-import { AllProvidersFailedError, type ProviderEvent, RouterModel, type RouterCandidate } from '../models/router.ts';
+import { type ProviderEvent, RouterModel, type RouterCandidate } from '../models/router.ts';
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
-import { BudgetExceededError, SpendGuard } from '../models/spend-guard.ts';
+import { SpendGuard } from '../models/spend-guard.ts';
 import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import type { SpendLedger } from '../models/spend-ledger.ts';
+import { round3 } from '../round.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
@@ -85,9 +87,9 @@ export async function answerTurn(request: TurnRequest): Promise<TurnOutcome> {
     return await providerLoop(request, { ...request.models, candidates }, spent, emit, started, now);
   } catch (error) {
     const why =
-      error instanceof AllProvidersFailedError
+      hasErrorCode(error, 'all_providers_failed')
         ? `Every provider failed (${error.failures.map((f) => `${f.provider}: ${f.message}`).join('; ')}), so the offline planner answered.`
-        : error instanceof BudgetExceededError
+        : hasErrorCode(error, 'budget_exceeded')
           ? `The run budget ran out (${error.message}), so the offline planner answered.`
           : null;
     if (why === null) throw error;
@@ -202,7 +204,7 @@ async function providerLoop(
       // Seed #22: the provider's own usage, summed over the calls it served, and what the spend guard settled.
       promptTokens: spent.promptTokens,
       completionTokens: spent.completionTokens,
-      elapsedMs: Math.round((now() - started) * 1000) / 1000,
+      elapsedMs: round3(now() - started),
       costUsd: guard.spent,
       provider: served.length > 0 ? served.join(',') : (router.lastServedBy ?? 'unknown'),
     },
@@ -282,7 +284,7 @@ async function offline(
             // After a provider failed: what providers really consumed before it, plus the planner's own estimate.
             promptTokens: plan.metrics.promptTokens + spent.promptTokens,
             completionTokens: plan.metrics.completionTokens + spent.completionTokens,
-            elapsedMs: Math.round((now() - started) * 1000) / 1000,
+            elapsedMs: round3(now() - started),
             costUsd: spent.costUsd,
             provider: OFFLINE_PROVIDER,
           },

@@ -1,3 +1,4 @@
+import { round3 } from '../round.ts';
 import { draftExtractive } from '../answer/extractive.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import { estimateTokens } from '../models/pricing.ts';
@@ -172,7 +173,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     metrics: {
       promptTokens: estimateTokens(promptText),
       completionTokens: estimateTokens(answer),
-      elapsedMs: Math.round((now() - started) * 1000) / 1000,
+      elapsedMs: round3(now() - started),
       costUsd: 0,
       provider: OFFLINE_PROVIDER,
     },

@@ -1,4 +1,4 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models/index';
+import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
 import { expect } from 'vitest';
 import { LIMIT_ERROR_REMEDIES, type RefusalReason } from '../../limits/limiter.ts';
 import type { RunResultView } from '../../service/run-views.ts';

@@ -38,7 +38,7 @@ export function describeApprovalRace(name: string, open: () => Promise<RaceTarge
       // The limiter is not under test: let twenty approvals from one client through.
       const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', RATE_LIMIT_MAX: '1000' }, { requireToken: true });
       if (!parsed.ok) throw new Error(parsed.message);
-      agent = await startAgentService({ config: parsed.config, env: {}, store: target.store, log: () => {} });
+      agent = await startAgentService({ config: parsed.config, store: target.store, log: () => {} });
       app = createApp(appDepsOf(agent, { log: () => {} }));
     }, 120_000);
 

@@ -1,4 +1,4 @@
-import type { RunInput, RunResult } from '@sandscope/engine/orchestrator/index';
+import type { RunInput, RunResult } from '@sandscope/engine/orchestrator';
 import type { RunExecutor } from '../run-service.ts';
 
 /** A run held at its start, until the test lets it go. */

@@ -7,8 +7,8 @@
  * Environment: LEDGER (postgres | redis), LEDGER_URL, LEDGER_SCHEMA or
  * LEDGER_PREFIX, CEILING_USD, COUNT, MAX_USD, SEED, START_AT (epoch ms).
  */
-import { contendedReservations } from '@sandscope/engine/models/testing/contended-reservations';
-import type { SpendLedger } from '@sandscope/engine/models/spend-ledger';
+import { contendedReservations } from '@sandscope/engine/testing';
+import type { SpendLedger } from '@sandscope/engine/models';
 import { DatabaseSpendLedger, openDatabase } from '@sandscope/store';
 import { RedisSpendLedger } from '../redis-spend-ledger.ts';
 

@@ -1,7 +1,8 @@
+import { round3 } from '../../round.ts';
 import { hazardReason } from '../../corpus/passage-hazards.ts';
 import type { NodeSpec } from '../node-context.ts';
 
-const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
+const round = (n: number | null) => (n === null ? null : round3(n));
 
 /**
  * assess_evidence: the answerability decision (issue 9 C — the same function the

@@ -1,8 +1,6 @@
 import { readResultMetadata } from '../../models/call-options.ts';
 import { buildDraftPrompt, parseDraft } from '../../models/prompt.ts';
-import { AllProvidersFailedError } from '../../models/router.ts';
-import { BudgetExceededError } from '../../models/spend-guard.ts';
-import { SpendLedgerUnavailableError } from '../../models/spend-ledger.ts';
+import { hasErrorCode } from '../../has-error-code.ts';
 import type { CacheRunEvent } from '../events.ts';
 import type { NodeSpec } from '../node-context.ts';
 import type { Attempt } from '../state.ts';
@@ -53,8 +51,9 @@ export const hypothesise: NodeSpec = {
         providerOptions: { sandscope: correction ? { correction: true, deferCacheWrite: true } : { deferCacheWrite: true } },
       });
     } catch (error) {
-      // The shared ledger unreachable is the same for this run: the call was not made, and no retry here can book it.
-      if (!(error instanceof BudgetExceededError) && !(error instanceof AllProvidersFailedError) && !(error instanceof SpendLedgerUnavailableError)) throw error;
+      // A refused or failed call ends this attempt, not the run (the graph escalates); anything else is a bug. The shared
+      // ledger unreachable is the same for this run: the call was not made, and no retry here can book it.
+      if (!hasErrorCode(error, 'budget_exceeded') && !hasErrorCode(error, 'all_providers_failed') && !hasErrorCode(error, 'spend_ledger_unavailable')) throw error;
       const failed: Attempt = {
         ...base,
         provider: null,

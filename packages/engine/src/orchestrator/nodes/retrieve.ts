@@ -1,7 +1,8 @@
+import { round3 } from '../../round.ts';
 import { passageNames } from '../../retrieval/question-shape.ts';
 import type { NodeSpec } from '../node-context.ts';
 
-const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
+const round = (n: number | null) => (n === null ? null : round3(n));
 
 /** Most passages the workload's query may add as drafting context. */
 export const MAX_CONTEXT_PASSAGES = 2;

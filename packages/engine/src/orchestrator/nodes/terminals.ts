@@ -4,7 +4,7 @@ import type { NodeSpec } from '../node-context.ts';
 /**
  * The four places a run stops. Each records its terminal and goes to END —
  * nothing else. In particular await_approval resumes nothing: approving a gated
- * run creates a NEW run pointing back at it (approval.ts, ADR-0006), so the
+ * run creates a NEW run pointing back at it (approval.ts, seed ADR-0006), so the
  * pause stays in the record instead of being erased by the decision.
  */
 function terminal(id: Terminal, run: NodeSpec['run'] = () => ({ terminal: id })): NodeSpec {

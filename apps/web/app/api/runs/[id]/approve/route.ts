@@ -6,7 +6,7 @@ import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
  * POST /api/runs/:id/approve — the Approve button's form target (works with
  * JavaScript off). The agent checks the session that asked is the one approving
  * (403 otherwise) and creates a NEW run pointing back at the gated one
- * (ADR-0006); the browser is sent to that new run.
+ * (seed ADR-0006); the browser is sent to that new run.
  */
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LimiterPolicy, type RateLimiter, type TokenReservation, MS_PER_DAY, RESERVED_RETRY_AFTER_MS } from './limiter.ts';
+import { MS_PER_DAY } from './limiter-checks.ts';
+import { type LimiterPolicy, type RateLimiter, type TokenReservation, RESERVED_RETRY_AFTER_MS } from './limiter.ts';
 
 /**
  * The one contract every `RateLimiter` must pass (STYLE rule 11), run by

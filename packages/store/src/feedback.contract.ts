@@ -34,7 +34,7 @@ async function rawRejection(promise: Promise<unknown>): Promise<{ code?: string;
 
 /**
  * Migration 0017 and the feedback repository, run inside the store contract
- * (contract.ts) so PGlite and a Postgres server must agree: one mark per run,
+ * (store.contract.ts) so PGlite and a Postgres server must agree: one mark per run,
  * the latest replacing the earlier, listed newest first even within one
  * millisecond, joined with what the run said and cited.
  */

@@ -1,0 +1,3 @@
+// The agent's test helpers (`sandscope/testing`): read an SSE body, run a private redis-server.
+export { parseSse, readSse, type SseEvent } from './http/testing/sse-events.ts';
+export { freePort, REDIS_SERVER_BIN, redisServerAvailable, startPrivateRedis, type PrivateRedisServer } from './limits/private-redis-server.ts';

@@ -1,0 +1,66 @@
+import { API_ERROR_CODES, API_ERRORS } from '@sandscope/api/errors';
+import { describe, expect, it } from 'vitest';
+import { problemFromResponse } from '../lib/agent-problem';
+import { explain, isProblemCode, problemFromQuery, problemQuery, retryPhrase } from '../lib/problems';
+
+/* The website's problem vocabulary (lib/problems.ts) and how an agent refusal becomes one (lib/agent-problem.ts). */
+
+describe('the problem vocabulary', () => {
+  it('explains every code the agent can answer with (the shared contract’s), for a person, without naming the token variable', () => {
+    for (const code of API_ERROR_CODES) {
+      expect(isProblemCode(code), code).toBe(true);
+      const { title, remedy } = explain({ code });
+      expect(title.length).toBeGreaterThan(0);
+      expect(`${title} ${remedy}`).not.toMatch(/AGENT_TOKEN/);
+    }
+    expect(isProblemCode('agent_unreachable')).toBe(true);
+    expect(isProblemCode('BUDGET_EXCEEDED')).toBe(false);
+  });
+
+  it('round-trips a problem through a redirect’s query: the code and the retry delay, never the agent’s words', () => {
+    const query = problemQuery({ code: 'rate_limited', status: 429, message: 'words a link must not carry', retryAfterSeconds: 42 });
+    expect(query).toBe('error=rate_limited&retryAfter=42');
+    const params = Object.fromEntries(new URLSearchParams(query));
+    expect(problemFromQuery(params)).toEqual({ code: 'rate_limited', status: 0, retryAfterSeconds: 42 });
+    expect(problemFromQuery({ error: '<script>' })).toBeNull();
+    expect(problemFromQuery({ error: ['not_found', 'internal'], retryAfter: 'soon' })).toEqual({ code: 'not_found', status: 0 });
+  });
+
+  it('says when to retry in words', () => {
+    expect(retryPhrase(undefined)).toBeNull();
+    expect(retryPhrase(-1)).toBeNull();
+    expect(retryPhrase(0.2)).toBe('in 1 second');
+    expect(retryPhrase(42)).toBe('in 42 seconds');
+    expect(retryPhrase(600)).toBe('in about 10 minutes');
+    expect(retryPhrase(5 * 3600)).toBe('in about 5 hours');
+  });
+});
+
+describe('problemFromResponse', () => {
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+  it('takes the code and message of a contract error body, and the Retry-After', async () => {
+    const message = `Too many requests. ${API_ERRORS.rate_limited.remedy}`;
+    expect(await problemFromResponse(answer(429, { error: { code: 'rate_limited', message } }, { 'retry-after': '30' }))).toEqual({
+      code: 'rate_limited',
+      status: 429,
+      message,
+      retryAfterSeconds: 30,
+    });
+  });
+
+  it('a body the contract does not know keeps the status’s code and says so', async () => {
+    expect(await problemFromResponse(answer(503, { error: { code: 'STORE_DOWN', message: 'x' } }))).toEqual({
+      code: 'internal',
+      status: 503,
+      detail: 'The agent answered HTTP 503 with an error body the contract does not know.',
+    });
+    expect(await problemFromResponse(answer(401, 'not json'))).toMatchObject({ code: 'unauthorized', detail: 'The agent answered HTTP 401 without a JSON error body.' });
+  });
+
+  it('cuts a long message to 500 characters', async () => {
+    const problem = await problemFromResponse(answer(400, { error: { code: 'invalid_request', message: 'x'.repeat(2000) } }));
+    expect(problem.message).toHaveLength(500);
+  });
+});

@@ -1,0 +1,64 @@
+import { ENGINE_ERROR_REMEDIES } from '@sandscope/engine/errors';
+import { z } from 'zod';
+
+/*
+ * The one error vocabulary of the agent's API (docs/API.md; issue 13, item 8):
+ * every code it answers with, its HTTP status and its one-line remedy. The
+ * agent raises and renders them (apps/agent/src/http/api-error.ts); the website
+ * parses error bodies with `apiErrorBodySchema` and keys its own wording by
+ * `ApiErrorCode`, so a code added here is a compile error there until a person
+ * can read it. The website words its own remedies because its readers are not
+ * the API's: a remedy here may name AGENT_TOKEN, which must never reach a
+ * client bundle (T-12) — so client code imports this file's types only.
+ *
+ * Codes that start in the engine take the engine's remedy: one sentence, one place.
+ */
+export const API_ERROR_CODES = [
+  'invalid_request',
+  'question_too_long',
+  'unauthorized',
+  'forbidden_session',
+  'not_found',
+  'not_awaiting_approval',
+  'payload_too_large',
+  'rate_limited',
+  'daily_tokens_exhausted',
+  'limiter_unavailable',
+  'store_unavailable',
+  'budget_exceeded',
+  'internal',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** The statuses the API's errors use. */
+export type ApiErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+
+export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErrorStatus; readonly remedy: string }>> = {
+  invalid_request: { status: 400, remedy: 'Fix what the message names; the request shapes are in docs/API.md.' },
+  question_too_long: { status: 400, remedy: 'Ask one specific, shorter question.' },
+  unauthorized: { status: 401, remedy: 'Send Authorization: Bearer <AGENT_TOKEN>, the value the agent was started with.' },
+  forbidden_session: { status: 403, remedy: 'Approve from the session (the sandscope_session cookie) that asked the question.' },
+  not_found: { status: 404, remedy: 'Check the id or path; GET /v1/runs and GET /v1/investigations list what there is.' },
+  not_awaiting_approval: { status: 409, remedy: ENGINE_ERROR_REMEDIES.not_awaiting_approval },
+  payload_too_large: { status: 413, remedy: 'Send less: the message names the limit, and the setting that raises it for this deployment.' },
+  rate_limited: { status: 429, remedy: 'Too many requests from this client; wait for the Retry-After interval and try again.' },
+  daily_tokens_exhausted: { status: 429, remedy: "This client has used today's model-token allowance; it resets at 00:00 UTC (see Retry-After)." },
+  limiter_unavailable: { status: 503, remedy: 'Rate limiter store is unreachable; requests are refused until it recovers (fail closed).' },
+  store_unavailable: {
+    status: 503,
+    remedy:
+      'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL and GET /healthz.',
+  },
+  budget_exceeded: { status: 402, remedy: ENGINE_ERROR_REMEDIES.budget_exceeded },
+  internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
+};
+
+export function isApiErrorCode(value: unknown): value is ApiErrorCode {
+  return typeof value === 'string' && (API_ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** The one error body: `{ error: { code, message } }` — the message is the detail followed by the code's remedy. */
+export const apiErrorBodySchema = z.object({ error: z.object({ code: z.enum(API_ERROR_CODES), message: z.string() }) });
+
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
