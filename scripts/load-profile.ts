@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

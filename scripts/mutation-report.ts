@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UserError } from '../apps/agent/src/user-error.ts';
+import { UserError } from 'sandscope/user-error';
 import { fileScores, percent, renderMutationDoc, type StrykerReport, scoreOf } from './mutation-score.ts';
 import { runScript } from './script-boundary.ts';
 

@@ -18,7 +18,7 @@ describe('investigation forms', () => {
   it('reads `during` and a cited range only when they are well formed', () => {
     expect(formFromQuery('turn')).toBe('turn');
     expect(formFromQuery(['new', 'upload'])).toBe('new');
-    expect(formFromQuery('delete')).toBeNull();
+    expect(formFromQuery('destroy')).toBeNull();
     expect(citedRange('4312-4318')).toEqual({ start: 4312, end: 4318 });
     expect(citedRange('7')).toEqual({ start: 7, end: 7 });
     expect(citedRange('9-3')).toBeNull();
