@@ -1,4 +1,5 @@
-import type { AnswerabilityBands, Band, EvalCorpusFigures, EvalFigures, EvalLatest, EvalTargets, Verdict } from '../../lib/agent-types';
+import type { Band, Verdict } from '@sandscope/api';
+import type { AnswerabilityBands, EvalCorpusFigures, EvalFigures, EvalLatest, EvalTargets } from '@sandscope/api/evaluation';
 import { probability, type ReplayRow } from '../../lib/bands';
 
 /*
