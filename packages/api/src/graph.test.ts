@@ -1,4 +1,4 @@
-import { graphDescription } from '@sandscope/engine/orchestrator/index';
+import { graphDescription } from '@sandscope/engine/orchestrator';
 import { describe, expect, it } from 'vitest';
 import { graphSchema } from './graph.ts';
 
