@@ -1,4 +1,4 @@
-import type { Source } from '@/lib/agent-types';
+import type { Source } from '@sandscope/api';
 import { chunkHref } from '@/lib/anchors';
 import { Markdown, renderInline } from '@/lib/markdown';
 

@@ -1,5 +1,5 @@
 // Relative imports, not `@/`: the unit tests (apps/web/tests) render this under the root vitest config, which has no alias.
-import type { AnswerabilityBands } from '../lib/agent-types';
+import type { AnswerabilityBands } from '@sandscope/api/evaluation';
 import { orderedBands } from '../lib/bands';
 
 export const FIGURE = { width: 760, height: 320, left: 16, right: 16, top: 44, bottom: 40 } as const;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CorpusChunk, CorpusDocument } from '@/lib/agent-types';
+import type { CorpusChunk, CorpusDocument } from '@sandscope/api/corpus';
 import { chunkAnchor, docAnchor, docHref } from '@/lib/anchors';
 import { type Block, parseMarkdown, renderBlock } from '@/lib/markdown';
 

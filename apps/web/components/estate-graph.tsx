@@ -1,4 +1,4 @@
-import type { Estate, Service } from '@/lib/agent-types';
+import type { Estate, Service } from '@sandscope/api/estate';
 import { serviceAnchor } from '@/lib/anchors';
 
 /**

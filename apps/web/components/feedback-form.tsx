@@ -1,4 +1,4 @@
-import type { Feedback } from '@/lib/agent-types';
+import type { Feedback } from '@sandscope/api';
 import { FEEDBACK_CHOICES, feedbackText, MAX_NOTE_CHARS } from '@/lib/feedback-labels';
 import { when } from '@/lib/format';
 import type { Problem } from '@/lib/problems';

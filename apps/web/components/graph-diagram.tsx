@@ -1,4 +1,4 @@
-import type { Graph, GraphNode } from '@/lib/agent-types';
+import type { Graph, GraphNode } from '@sandscope/api/graph';
 import { sourceHref } from './file-link';
 
 /**

@@ -1,5 +1,5 @@
 import { OUTCOME_WORDS } from '@sandscope/api';
-import type { Band, Outcome, RunStatus, Terminal, Verdict } from '@/lib/agent-types';
+import type { Band, Outcome, RunStatus, Terminal, Verdict } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
 
 /**

@@ -1,6 +1,6 @@
 import { outcomeHasAnswer } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
-import type { Band, Outcome, Risk, Terminal, Verdict } from '@/lib/agent-types';
+import type { Band, Outcome, Risk, Terminal, Verdict } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
 import { splitReasons } from '@/lib/reasons';
 import { renderInline } from '@/lib/markdown';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { NodeEvent, ProviderEvent, ProviderEventKind, Spend } from '@/lib/agent-types';
+import type { NodeEvent, ProviderEvent, ProviderEventKind, Spend } from '@sandscope/api';
 import { ms, score as fmtScore, tokens as fmtTokens, usd, when } from '@/lib/format';
 
 /** One node's run: its start and end events paired. */

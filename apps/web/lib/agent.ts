@@ -1,6 +1,21 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { approvalResponseSchema, feedbackResponseSchema, runDetailSchema, runListSchema } from '@sandscope/api';
+import {
+  approvalResponseSchema,
+  type Feedback,
+  type FeedbackLabel,
+  feedbackResponseSchema,
+  type RunDetail,
+  type RunList,
+  type RunRequest,
+  type RunResult,
+  runDetailSchema,
+  runListSchema,
+} from '@sandscope/api';
+import { type Corpus, corpusSchema } from '@sandscope/api/corpus';
+import { type Estate, estateSchema } from '@sandscope/api/estate';
+import { type EvalLatest, evalLatestSchema } from '@sandscope/api/evaluation';
+import { type Graph, graphSchema } from '@sandscope/api/graph';
 import {
   type InvestigationDetail,
   type InvestigationFile,
@@ -14,8 +29,8 @@ import {
   type Turn,
   turnResponseSchema,
 } from '@sandscope/api/investigations';
+import { type Provider, providerListSchema } from '@sandscope/api/providers';
 import type { z } from 'zod';
-import type { Corpus, Estate, EvalLatest, Feedback, FeedbackLabel, Graph, Provider, RunDetail, RunList, RunRequest, RunResult } from './agent-types';
 import { problemFromResponse } from './agent-problem';
 import type { Problem } from './problems';
 import { currentWebConfig } from './web-config';
@@ -143,11 +158,11 @@ async function send(
   }
 }
 
-async function getJson<T>(path: string, caller: Caller | null = null): Promise<T> {
+async function getJson(path: string, caller: Caller | null): Promise<unknown> {
   const res = await send(path, { caller });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
   try {
-    return (await res.json()) as T;
+    return await res.json();
   } catch {
     throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: `${path} did not return JSON.` });
   }
@@ -168,7 +183,7 @@ export function parseContract<S extends z.ZodType>(schema: S, body: unknown, wha
 }
 
 async function getParsed<S extends z.ZodType>(schema: S, path: string, caller: Caller | null): Promise<z.infer<S>> {
-  return parseContract(schema, await getJson<unknown>(path, caller), `answer to ${path.split('?')[0]}`);
+  return parseContract(schema, await getJson(path, caller), `answer to ${path.split('?')[0]}`);
 }
 
 /** The Set-Cookie headers the agent sent, to relay to the browser unchanged. */
@@ -184,28 +199,25 @@ export async function getRun(id: string): Promise<RunDetail> {
   return getParsed(runDetailSchema, `/v1/runs/${encodeURIComponent(id)}`, await callerFromPage());
 }
 
-export const getCorpus = () => getJson<Corpus>('/v1/corpus');
-/** The estate, or null when the corpus has none (`estate.json` is optional: 404). */
-export async function getEstate(): Promise<Estate | null> {
+export const getCorpus = (): Promise<Corpus> => getParsed(corpusSchema, '/v1/corpus', null);
+
+/** A read whose 404 means "none yet" (an optional file, no evaluation recorded): null, not a problem page. */
+async function orNone<T>(read: () => Promise<T>): Promise<T | null> {
   try {
-    return await getJson<Estate>('/v1/estate');
+    return await read();
   } catch (error) {
     if (error instanceof AgentProblem && error.problem.code === 'not_found') return null;
     throw error;
   }
 }
-export const getGraph = () => getJson<Graph>('/v1/graph');
-export const getProviders = async () => (await getJson<{ providers: Provider[] }>('/v1/providers')).providers;
+
+/** The estate, or null when the corpus has none (`estate.json` is optional: 404). */
+export const getEstate = (): Promise<Estate | null> => orNone(() => getParsed(estateSchema, '/v1/estate', null));
+export const getGraph = (): Promise<Graph> => getParsed(graphSchema, '/v1/graph', null);
+export const getProviders = async (): Promise<Provider[]> => (await getParsed(providerListSchema, '/v1/providers', null)).providers;
 
 /** The latest evaluation, or null when none has been produced yet (404). */
-export async function getEvalLatest(): Promise<EvalLatest | null> {
-  try {
-    return await getJson<EvalLatest>('/v1/eval/latest');
-  } catch (error) {
-    if (error instanceof AgentProblem && error.problem.code === 'not_found') return null;
-    throw error;
-  }
-}
+export const getEvalLatest = (): Promise<EvalLatest | null> => orNone(() => getParsed(evalLatestSchema, '/v1/eval/latest', null));
 
 /**
  * Open a run. Resolves once the agent has accepted it and the event stream is

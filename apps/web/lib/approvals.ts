@@ -1,4 +1,4 @@
-import type { RunDetail, RunSummary } from './agent-types';
+import type { RunDetail, RunSummary } from '@sandscope/api';
 
 /*
  * What became of a run that stopped for approval, for the runs list. The agent

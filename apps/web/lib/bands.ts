@@ -1,4 +1,5 @@
-import type { AnswerabilityBands, Band, Verdict } from './agent-types';
+import type { Band, Verdict } from '@sandscope/api';
+import type { AnswerabilityBands } from '@sandscope/api/evaluation';
 
 /*
  * The band explorer's arithmetic: what each question's verdict would be if the

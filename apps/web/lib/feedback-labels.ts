@@ -1,4 +1,4 @@
-import type { FeedbackLabel } from './agent-types';
+import type { FeedbackLabel } from '@sandscope/api';
 
 /**
  * The three answers to "Was this right?", in the words a person reads on the

@@ -1,4 +1,4 @@
-import { type RunRequest, WORKLOADS, type Workload } from './agent-types';
+import { type RunRequest, WORKLOADS, type Workload } from '@sandscope/api';
 
 /** The console's fields, from a form post or the enhanced console's JSON, validated before the agent sees them. */
 export type ParsedRunRequest = { ok: true; request: RunRequest } | { ok: false; message: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../lib/agent-types';
+import type { RunSummary } from '@sandscope/api';
 import { approvalOf, gatedOnPage } from '../lib/approvals';
 
 /* What the runs list says became of a gated run (lib/approvals.ts). */

@@ -30,6 +30,8 @@ export type Verdict = z.infer<typeof verdictSchema>;
 export type Band = z.infer<typeof bandSchema>;
 export type Terminal = z.infer<typeof terminalSchema>;
 export type Workload = z.infer<typeof workloadSchema>;
+/** The workloads in the order the console offers them. */
+export const WORKLOADS: readonly Workload[] = workloadSchema.options;
 export type RunStatus = z.infer<typeof runStatusSchema>;
 export type ProviderEventKind = z.infer<typeof providerEventKindSchema>;
 
@@ -170,3 +172,11 @@ export const runDetailSchema = z.object({
   feedback: feedbackSchema.nullable().optional(),
 });
 export type RunDetail = z.infer<typeof runDetailSchema>;
+
+/**
+ * `POST /v1/runs` body as the website sends it. The agent parses it with its own
+ * strict schema (apps/agent/src/http/run-request.ts), which adds the limits and
+ * names an unknown field back; this is the shape both sides agree on.
+ */
+export const runRequestSchema = z.object({ question: z.string(), workload: workloadSchema.optional(), failProviders: z.array(z.string()).optional() });
+export type RunRequest = z.infer<typeof runRequestSchema>;

@@ -1,4 +1,9 @@
 import { approvalResponseSchema, nodeEventSchema, type Outcome, providerEventSchema, runDetailSchema, runListSchema, runResultSchema, type RunStatus } from '@sandscope/api';
+import { corpusSchema } from '@sandscope/api/corpus';
+import { estateSchema } from '@sandscope/api/estate';
+import { evalLatestSchema } from '@sandscope/api/evaluation';
+import { graphSchema } from '@sandscope/api/graph';
+import { providerListSchema } from '@sandscope/api/providers';
 import { type RunStatus as StoredRunStatus, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -8,10 +13,11 @@ import { SESSION_COOKIE } from './session.ts';
 import { parseSse } from './testing/sse-events.ts';
 
 /**
- * The agent's run responses against the shared contract (@sandscope/api) the
- * website parses them with: the stream's events and result, the list, the
- * detail and an approval, for a run of every outcome. A field the agent drops
- * or renames fails here, not in a browser.
+ * The agent's responses against the shared contract (@sandscope/api) the
+ * website parses them with: the reference reads behind the data, architecture,
+ * console and evaluation pages; then, for a run of every outcome, the stream's
+ * events and result, the list, the detail and an approval. A field the agent
+ * drops or renames fails here, not in a browser.
  */
 
 // The contract's run statuses are the store's.
@@ -35,6 +41,35 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.close();
   await store?.close();
+});
+
+async function read(path: string): Promise<unknown> {
+  const res = await app.request(path, { headers: AUTH });
+  expect(res.status, path).toBe(200);
+  return res.json();
+}
+
+describe('reference reads satisfy the shared contract', () => {
+  it('GET /v1/corpus: the documents, passages, gaps and question counts', async () => {
+    const corpus = corpusSchema.parse(await read('/v1/corpus'));
+    expect(corpus.chunks.length).toBeGreaterThan(0);
+  });
+
+  it('GET /v1/estate: the services, dependencies and faults', async () => {
+    expect(estateSchema.parse(await read('/v1/estate')).services.length).toBeGreaterThan(0);
+  });
+
+  it('GET /v1/graph: the nodes with their files, and the edges', async () => {
+    expect(graphSchema.parse(await read('/v1/graph')).nodes.some((n) => n.file !== null)).toBe(true);
+  });
+
+  it('GET /v1/providers: offline last', async () => {
+    expect(providerListSchema.parse(await read('/v1/providers')).providers.at(-1)?.name).toBe('offline');
+  });
+
+  it('GET /v1/eval/latest: the report and its rows (docs/evaluation.json when no run is recorded)', async () => {
+    expect(evalLatestSchema.parse(await read('/v1/eval/latest')).questions.length).toBeGreaterThan(0);
+  });
 });
 
 async function run(body: Record<string, unknown>) {

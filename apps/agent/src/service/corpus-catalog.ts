@@ -1,20 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Corpus } from '@sandscope/api/corpus';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { parseGaps } from '@sandscope/eval/gaps';
 import { parseQuestionsJsonl } from '@sandscope/eval/question-set';
 import type { CorpusSource } from '../corpus-source.ts';
 
-/** `GET /v1/corpus`. */
-export interface CorpusView {
-  readonly version: string;
-  readonly documents: readonly { doc: string; title: string; text: string; words: number }[];
-  readonly chunks: readonly { id: string; doc: string; heading: string }[];
-  /** From GAPS.md beside the corpus: topics verified absent, and the corrections kept in the open. */
-  readonly gaps: readonly { topic: string; terms: readonly string[]; correction: boolean }[];
-  /** From questions.jsonl beside the corpus, when there is one; zero otherwise. */
-  readonly questions: { readonly total: number; readonly byMechanism: Readonly<Record<string, { label: string; n: number }>> };
-}
+/** `GET /v1/corpus`: the shared contract's type, so a field this builds differently from what the website parses is a compile error here. */
+export type CorpusView = Corpus;
 
 /**
  * What the website's data page reads, built once at start-up from the same
@@ -33,7 +26,7 @@ export function buildCorpusView(source: CorpusSource, kb: KnowledgeBase): Corpus
 
 function readGaps(path: string): CorpusView['gaps'] {
   if (!existsSync(path)) return [];
-  return parseGaps(readFileSync(path, 'utf8')).map((g) => ({ topic: g.topic, terms: g.terms, correction: g.correction }));
+  return parseGaps(readFileSync(path, 'utf8')).map((g) => ({ topic: g.topic, terms: [...g.terms], correction: g.correction }));
 }
 
 /** Counts per mechanism; a mechanism whose questions carry both labels says `mixed`. Malformed lines are not counted. */

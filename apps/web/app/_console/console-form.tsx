@@ -2,7 +2,8 @@
 
 import { nodeEventSchema, providerEventSchema, runResultSchema } from '@sandscope/api';
 import { useEffect, useRef, useState } from 'react';
-import type { NodeEvent, Provider, ProviderEvent, RunResult, Workload } from '@/lib/agent-types';
+import type { NodeEvent, ProviderEvent, RunResult, Workload } from '@sandscope/api';
+import type { Provider } from '@sandscope/api/providers';
 import { claimsFromResult } from '@/components/answer';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';

@@ -1,4 +1,4 @@
-import type { Workload } from '@/lib/agent-types';
+import type { Workload } from '@sandscope/api';
 
 /** The console's presets: one of each behaviour worth showing (seed, Nine: show it refusing first). */
 export interface Preset {

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { CorpusDocumentView } from '@/components/corpus-document';
 import { EstateGraph } from '@/components/estate-graph';
 import { ProblemPanel } from '@/components/problem';
-import type { Corpus, Estate, Gap } from '@/lib/agent-types';
+import type { Corpus, Gap } from '@sandscope/api/corpus';
+import type { Estate } from '@sandscope/api/estate';
 import { docAnchor, docHref, serviceAnchor } from '@/lib/anchors';
 import { attempt, getCorpus, getEstate } from '@/lib/agent';
 
@@ -164,9 +165,7 @@ function Faults({ estate, corpus }: { estate: Estate; corpus: Corpus | null }) {
   );
 }
 
-function isCorrection(g: Gap): boolean {
-  return g.correction === true || (typeof g.correction === 'string' && g.correction.trim() !== '');
-}
+const isCorrection = (g: Gap): boolean => g.correction;
 
 function Gaps({ gaps }: { gaps: readonly Gap[] }) {
   const open = gaps.filter((g) => !isCorrection(g));
@@ -203,7 +202,7 @@ function Gaps({ gaps }: { gaps: readonly Gap[] }) {
             {corrected.map((g) => (
               <li key={g.topic}>
                 <b>{g.topic}</b> — terms {g.terms.map((t) => <code key={t} className="dep">{t}</code>)}
-                {typeof g.correction === 'string' ? <> — {g.correction}</> : ' — the library does cover it.'}
+                {' — the library does cover it.'}
               </li>
             ))}
           </ul>

@@ -3,7 +3,7 @@
 // Relative imports, not `@/`: the unit tests (apps/web/tests) render this under the root vitest config, which has no alias.
 import { useMemo, useState } from 'react';
 import { AnswerabilityDistribution, fmtBand } from '../../components/answerability-distribution';
-import type { AnswerabilityBands } from '../../lib/agent-types';
+import type { AnswerabilityBands } from '@sandscope/api/evaluation';
 import { orderedBands, rates, recorded, replay, verdictChanges } from '../../lib/bands';
 import { percent } from '../../lib/format';
 import type { ExplorerRow } from './report-view';

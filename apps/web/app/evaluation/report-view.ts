@@ -1,4 +1,5 @@
-import type { AnswerabilityBands, Band, EvalCorpusFigures, EvalFigures, EvalLatest, EvalTargets, Verdict } from '../../lib/agent-types';
+import type { Band, Verdict } from '@sandscope/api';
+import type { AnswerabilityBands, EvalCorpusFigures, EvalFigures, EvalLatest, EvalTargets } from '@sandscope/api/evaluation';
 import { probability, type ReplayRow } from '../../lib/bands';
 
 /*
@@ -41,7 +42,7 @@ export function againstTargetEverywhere(key: keyof EvalTargets, pooled: number |
   return { verdict: over > 0 && verdict === 'met' ? 'missed' : verdict, over };
 }
 
-/** Pooled (or one corpus's) figures: the one type in lib/agent-types.ts. */
+/** Pooled (or one corpus's) figures: the shared contract's type (@sandscope/api/evaluation). */
 export type Figures = EvalFigures;
 
 /** seen: its errors were read while the decision was developed; unseen: not yet; not recorded: the report does not say. */

@@ -1,5 +1,5 @@
 import { fmtBand } from '../../components/answerability-distribution';
-import type { EvalTargets } from '../../lib/agent-types';
+import type { EvalTargets } from '@sandscope/api/evaluation';
 import { ms, percent, when } from '../../lib/format';
 import { BandExplorer } from './band-explorer';
 import { againstTargetEverywhere, type CorpusRow, type Figures, type ReportView, TARGET_DIRECTION } from './report-view';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { OutcomeTag, TerminalTag } from '@/components/outcome';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getRun, listRuns } from '@/lib/agent';
-import type { RunSummary } from '@/lib/agent-types';
+import type { RunSummary } from '@sandscope/api';
 import { type Approval, approvalOf, gatedOnPage } from '@/lib/approvals';
 import { score, shortId, usd, when } from '@/lib/format';
 import { problemFromQuery } from '@/lib/problems';

@@ -1,6 +1,6 @@
 import { runResultSchema } from '@sandscope/api';
 import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
-import type { RunResult } from '@/lib/agent-types';
+import type { RunResult } from '@sandscope/api';
 import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
 import { parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { evalLatestSchema } from './evaluation.ts';
+
+// The committed report, split as the agent's file fallback splits it (apps/agent/src/service/eval-latest.ts).
+const { questions, ...summary } = JSON.parse(readFileSync(new URL('../../../docs/evaluation.json', import.meta.url), 'utf8')) as { questions: Record<string, unknown>[] } & Record<string, unknown>;
+const latest = { summary, questions, source: 'file' };
+
+describe('evalLatestSchema', () => {
+  it('parses the committed report (docs/evaluation.json)', () => {
+    const parsed = evalLatestSchema.parse(latest);
+    expect(parsed.questions.length).toBe(questions.length);
+    expect(parsed.summary.bands).toBeDefined();
+  });
+
+  it('parses an older or partial report: no figures, no bands, unknown fields kept', () => {
+    const older = evalLatestSchema.parse({ summary: { thresholds: { insufficientBelow: 0.41 } }, questions: [{ id: 'q1', score: 0.5 }] });
+    expect(older.summary.thresholds).toEqual({ insufficientBelow: 0.41 });
+    expect(older.questions[0]?.answerability).toBeUndefined();
+  });
+
+  it('refuses a figure sent as text, and bands whose edge is renamed', () => {
+    expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, falseAnswerRate: '3.8%' } }).success).toBe(false);
+    expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, bands: { refuseBelow: 0.4, sufficientAbove: 0.8 } } }).success).toBe(false);
+  });
+
+  it('refuses a row whose answerability is text, or that has no id', () => {
+    const [first, ...rest] = questions;
+    expect(evalLatestSchema.safeParse({ ...latest, questions: [{ ...first, answerability: '0.2' }, ...rest] }).success).toBe(false);
+    const { id: _, ...noId } = first!;
+    expect(evalLatestSchema.safeParse({ ...latest, questions: [noId, ...rest] }).success).toBe(false);
+  });
+});

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/*
+ * `GET /v1/eval/latest` (docs/API.md) as a zod schema: the latest evaluation
+ * report (packages/eval's `EvaluationReport`, plus what `npm run eval:report`
+ * adds), its per-question rows apart, which the evaluation page reads. Every
+ * field but a row's id is optional and every object loose: the report may be
+ * an older or partial one (read from docs/evaluation.json or an `eval_run` row
+ * recorded before a field existed), and the page must still render it — it
+ * reads the figures it trusts once, in app/evaluation/report-view.ts. What the
+ * schema does check is that a field present has its type, so a renamed or
+ * retyped figure is a clear error, not a chart of `undefined`. No relative
+ * imports, for the reason runs.ts gives.
+ */
+
+/**
+ * The two bands on the answerability model's PROBABILITY (0..1): refuse below
+ * `insufficientBelow`, answer at or above `sufficientAbove`, adjudicate between.
+ * (Before the learned model they were thresholds on the dense × BM25 product
+ * score, under `thresholds`: a report that carries those is an older one.)
+ */
+export const answerabilityBandsSchema = z.object({ insufficientBelow: z.number(), sufficientAbove: z.number() });
+export type AnswerabilityBands = z.infer<typeof answerabilityBandsSchema>;
+
+/** The four rates the report holds against issue 9's targets. */
+export const evalTargetsSchema = z.object({
+  falseAnswerRate: z.number(),
+  falseRefusalRate: z.number(),
+  deferralRate: z.number(),
+  rightSourceRate: z.number(),
+});
+export type EvalTargets = z.infer<typeof evalTargetsSchema>;
+
+/** Pooled (or one corpus's) figures; packages/eval's `Metrics`. */
+const figures = {
+  n: z.number().optional(),
+  answerable: z.number().optional(),
+  unanswerable: z.number().optional(),
+  falseAnswerRate: z.number().optional(),
+  falseRefusalRate: z.number().optional(),
+  deferralRate: z.number().optional(),
+  partialRate: z.number().optional(),
+  wrongSourceAnswers: z.number().optional(),
+  rightSourceRate: z.number().optional(),
+  procedureAnswers: z.number().optional(),
+  stepsCoveredRate: z.number().optional(),
+  mrr: z.number().optional(),
+  recallAt6: z.number().optional(),
+};
+export const evalFiguresSchema = z.looseObject(figures);
+export type EvalFigures = z.infer<typeof evalFiguresSchema>;
+
+/** One held-out corpus (leave-one-corpus-out) or fold (cross-validation); packages/eval's `CorpusFigures`. */
+export const evalCorpusFiguresSchema = evalFiguresSchema.extend({
+  name: z.string().optional(),
+  questions: z.number().optional(),
+  /** Its README's words on whether its errors were read while the decision was developed (seen) or not (unseen). */
+  status: z.string().optional(),
+  /** Whether the bands it was scored with met both budgets on the data they were fitted on. */
+  workable: z.boolean().optional(),
+  bands: answerabilityBandsSchema.optional(),
+});
+export type EvalCorpusFigures = z.infer<typeof evalCorpusFiguresSchema>;
+
+const mechanismCountsSchema = z.looseObject({
+  label: z.string(),
+  n: z.number(),
+  answered: z.number(),
+  partial: z.number(),
+  refused: z.number(),
+  ambiguous: z.number(),
+});
+
+/** A report's summary without the generated set's (which has the same shape and no second level). */
+const evalRunSummarySchema = evalFiguresSchema.extend({
+  /** 'leave-one-corpus-out', 'cross-validated' or 'shipped-model'; any string, so a new mode still renders. */
+  mode: z.string().optional(),
+  byMechanism: z.record(z.string(), mechanismCountsSchema).optional(),
+  corpora: z.array(evalCorpusFiguresSchema).optional(),
+  bands: answerabilityBandsSchema.optional(),
+  budgets: z.looseObject({ falseAnswerRate: z.number().optional(), falseRefusalRate: z.number().optional() }).optional(),
+  targets: evalTargetsSchema.partial().optional(),
+  evidenceErrors: z.array(z.looseObject({ corpus: z.string().optional(), id: z.string().optional(), message: z.string().optional() })).optional(),
+  excluded: z.array(z.string()).optional(),
+  askP50Ms: z.number().optional(),
+  generatedAt: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+
+export const evalSummarySchema = evalRunSummarySchema.extend({
+  /** The generated set's cross-validation: the second figure, an upper bound. */
+  generated: evalRunSummarySchema.optional(),
+});
+export type EvalSummary = z.infer<typeof evalSummarySchema>;
+
+/**
+ * One row of `questions` (packages/eval's `QuestionRow`), which the band
+ * explorer replays. The agent normalises the documented fields; the rest of
+ * what the evaluation recorded (its features) passes through.
+ */
+export const evalQuestionRowSchema = z.looseObject({
+  id: z.string(),
+  corpus: z.string().optional(),
+  question: z.string().optional(),
+  label: z.string().optional(),
+  mechanism: z.string().optional(),
+  band: z.string().optional(),
+  verdict: z.string().optional(),
+  /** The probability the model that scored it gave; null when retrieval was degraded or found nothing. */
+  answerability: z.number().nullable().optional(),
+  /** Whether adjudication would let it through as partial were it in the ambiguous band. */
+  adjudicable: z.boolean().optional(),
+  /** Whether its best passage fails no check: at or above the answer band it is answered only if so. */
+  bestPasses: z.boolean().optional(),
+  /** dense × BM25 of the strongest passage: the old gate's score, now only reported. */
+  score: z.number().nullable().optional(),
+  /** For an answered answerable question: did it cite its labelled passage. */
+  source: z.enum(['right', 'wrong', 'unknown']).nullable().optional(),
+  rank: z.number().nullable().optional(),
+});
+export type EvalQuestionRow = z.infer<typeof evalQuestionRowSchema>;
+
+export const evalLatestSchema = z.object({
+  summary: evalSummarySchema,
+  questions: z.array(evalQuestionRowSchema),
+  /** Where the agent read it: the newest `eval_run` row, or the committed report file. */
+  source: z.enum(['database', 'file']).optional(),
+});
+export type EvalLatest = z.infer<typeof evalLatestSchema>;
