@@ -17,5 +17,6 @@ export * from './answerability/decide.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';
 export * from './knowledge-base.ts';
+export * from './knowledge-base-snapshot.ts';
 // The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator/index`,
 // `@sandscope/engine/models/index`): each is a concept of its own with its own Clock.

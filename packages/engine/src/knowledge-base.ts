@@ -8,6 +8,7 @@ import { footnoteIds, footnoteMarks } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { hazardsOf, type PassageHazard } from './corpus/passage-hazards.ts';
+import { decodeSnapshot, encodeSnapshot, type IndexParts, SnapshotError } from './knowledge-base-snapshot.ts';
 import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
@@ -17,6 +18,10 @@ import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
 
 let shipped: AnswerabilityModel | undefined;
+
+function embedderOf(input: KnowledgeBaseInput): Embedder | null {
+  return input.embedder === undefined ? new HashingEmbedder() : input.embedder;
+}
 
 /**
  * The model the product ships: trained by `npm run train`, validated
@@ -115,23 +120,50 @@ export class KnowledgeBase {
     private readonly knowledge: CorpusKnowledge,
     /** Passages holding text that is never quoted (issue 12, defect 9), marked once at indexing. */
     readonly hazards: ReadonlyMap<string, readonly PassageHazard[]>,
+    private readonly index: IndexParts,
   ) {}
 
   static async build(input: KnowledgeBaseInput): Promise<KnowledgeBase> {
     const chunks = chunkCorpus(input.documents);
-    const embedder = input.embedder === undefined ? new HashingEmbedder() : input.embedder;
+    const embedder = embedderOf(input);
     const retriever = await HybridRetriever.build(chunks, embedder);
     const estateNames = input.estate ? input.estate.services.flatMap((s) => [s.id, s.name]) : [];
     const lexicon = new EntityLexicon(chunks, estateNames);
-    const docs = documentIndex(chunks);
-    const names = nameVocabulary(chunks);
-    const thesaurus = input.thesaurus ?? NO_THESAURUS;
-    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
     const hazards = new Map(chunks.flatMap((c) => {
       const h = hazardsOf(c);
       return h.length ? [[c.id, h] as const] : [];
     }));
-    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge, hazards);
+    return KnowledgeBase.assemble(input, { chunks, retriever: retriever.parts, lexicon: lexicon.parts, documents: documentIndex(chunks), names: nameVocabulary(chunks), hazards }, retriever, lexicon);
+  }
+
+  /**
+   * The knowledge base an index snapshot holds (see `snapshot`), over the same documents, estate and embedder:
+   * nothing is chunked, tokenized or embedded again. The model, bands and thesaurus come from `input`, as for
+   * build. Throws SnapshotError for bytes that are not a snapshot of this layout, and when the snapshot's
+   * vectors are of another embedder than `input`'s — the caller then builds.
+   */
+  static restore(input: KnowledgeBaseInput, snapshot: Uint8Array): KnowledgeBase {
+    const index = decodeSnapshot(snapshot);
+    const embedder = embedderOf(input);
+    // A snapshot made without vectors (no embedder, or one that failed at index time) would pin that
+    // degradation on a base meant to have them, and vectors of another space would rank nonsense.
+    if (index.retriever.embedderId !== (embedder?.id ?? null)) {
+      throw new SnapshotError(`index snapshot has ${index.retriever.embedderId ? `vectors of ${index.retriever.embedderId}` : 'no vectors'}; this knowledge base embeds with ${embedder?.id ?? 'nothing'}`);
+    }
+    const retriever = HybridRetriever.restore(index.chunks, index.retriever, embedder);
+    return KnowledgeBase.assemble(input, index, retriever, EntityLexicon.restore(index.chunks, index.lexicon));
+  }
+
+  private static assemble(input: KnowledgeBaseInput, index: IndexParts, retriever: HybridRetriever, lexicon: EntityLexicon): KnowledgeBase {
+    const thesaurus = input.thesaurus ?? NO_THESAURUS;
+    const { documents: docs, names } = index;
+    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
+    return new KnowledgeBase(input.documents, index.chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge, index.hazards, index);
+  }
+
+  /** This knowledge base's index as bytes, for a replica to `restore` instead of building (issue 11). */
+  snapshot(): Uint8Array {
+    return encodeSnapshot(this.index);
   }
 
   /** The model in force: the one given, else the shipped one, with this corpus's calibrated bands if any. */
