@@ -7,6 +7,7 @@ import { searchSimilarChunks } from './chunk-similarity.ts';
 import { saveClaims } from './citation-repository.ts';
 import { describeFeedbackContract } from './contract-feedback.ts';
 import { describeInvestigationContract } from './contract-investigation.ts';
+import { describeIndexSnapshotContract } from './contract-index-snapshot.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -41,6 +42,7 @@ export const STORE_TABLES = [
   'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
   'session', 'memory_item', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
+  'index_snapshot',
 ] as const;
 
 /** Asserts a StoreError with this exact code — not merely "something threw". */
@@ -104,7 +106,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 21 tables', async () => {
+      it('apply in order, record every version, and create the 22 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));
@@ -491,6 +493,8 @@ export function describeStoreContract(
     describeFeedbackContract(() => ({ db, newRun }));
 
     describeInvestigationContract(() => ({ db }));
+
+    describeIndexSnapshotContract(() => ({ db }));
 
     describe('sessions, ledger, evaluations and cache', () => {
       it('sessions are created on first touch and scope memory', async () => {

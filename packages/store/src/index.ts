@@ -23,3 +23,4 @@ export * from './cache-repository.ts';
 export * from './database-cache-store.ts';
 export * from './feedback-repository.ts';
 export * from './investigation-repository.ts';
+export * from './index-snapshot-repository.ts';
