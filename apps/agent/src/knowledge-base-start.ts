@@ -1,5 +1,6 @@
-import { chunkCorpus, type Estate, HashingEmbedder, type KnowledgeBase, SnapshotError } from '@sandscope/engine';
-import { corpusVersionOf, type Database, loadIndexSnapshot, saveIndexSnapshot } from '@sandscope/store';
+import { createHash } from 'node:crypto';
+import { corpusVersion, type Estate, HashingEmbedder, type KnowledgeBase, SnapshotError } from '@sandscope/engine';
+import { type Database, loadIndexSnapshot, saveIndexSnapshot } from '@sandscope/store';
 import type { CorpusSource } from './corpus-source.ts';
 import { indexCodeTag } from './index-code-tag.ts';
 import { knowledgeBaseFromSnapshot, knowledgeBaseOf } from './knowledge-base-of.ts';
@@ -15,6 +16,15 @@ export interface StartedKnowledgeBase {
 }
 
 /**
+ * The corpus version a snapshot is filed under: the one every run records (KnowledgeBase.version, over the
+ * documents), with the estate's digest beside it — the estate's service names are in the lexicon.
+ */
+export function snapshotCorpusVersion(source: CorpusSource): string {
+  const estate = createHash('sha256').update(JSON.stringify(source.estate ?? EMPTY_ESTATE)).digest('hex').slice(0, 16);
+  return `${corpusVersion(source.documents)}+estate-${estate}`;
+}
+
+/**
  * A replica's knowledge base (issue 11): from the index snapshot in the store when one matches this corpus
  * version and this index code, else built — and then saved, so the next replica loads it. A snapshot that
  * is missing, torn or unreadable is never an error: the replica builds, as it did before snapshots.
@@ -26,7 +36,7 @@ export async function startKnowledgeBase(db: Database, source: CorpusSource, opt
     return { kb, from: 'built', note: 'index: built (no snapshot: the engine sources are not readable, so a stale snapshot could not be told apart)' };
   }
   const started = performance.now();
-  const key = { corpusVersion: corpusVersionOf(source.documents, chunkCorpus(source.documents), source.estate ?? EMPTY_ESTATE), indexFormat: tag };
+  const key = { corpusVersion: snapshotCorpusVersion(source), indexFormat: tag };
   const loaded = await loadIndexSnapshot(db, key);
   let why = 'none saved for this corpus version and index code';
   if (loaded.status === 'found') {

@@ -31,8 +31,7 @@ function requireUnique(ids: readonly string[], what: string): void {
   if (dup.length) throw new StoreError('invalid_argument', `duplicate ${what}: ${dup.slice(0, 5).join(', ')}`);
 }
 
-/** The corpus version loadCorpus reports, without writing anything: what an index snapshot is keyed by (issue 11). */
-export function corpusVersionOf(documents: readonly SourceDocument[], chunks: readonly Chunk[], estate: Estate): string {
+function corpusVersionOf(documents: readonly SourceDocument[], chunks: readonly Chunk[], estate: Estate): string {
   const hash = createHash('sha256');
   for (const d of [...documents].sort((a, b) => a.doc.localeCompare(b.doc))) hash.update(`doc\0${d.doc}\0${d.title}\0${d.text}\0`);
   for (const c of chunks) hash.update(`chunk\0${c.id}\0${c.doc}\0${c.heading}\0${c.text}\0`);

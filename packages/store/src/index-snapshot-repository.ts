@@ -20,8 +20,12 @@ export type LoadedIndexSnapshot =
   /** Rows there, but not a whole snapshot (a torn write, a part changed): rebuild and save over it. */
   | { readonly status: 'corrupt'; readonly reason: string };
 
-/** One part per row; a Postgres value is at most 1 GB, and node-postgres reads a bytea as hex text twice its size. */
-export const INDEX_SNAPSHOT_PART_BYTES = 32 * 1024 * 1024;
+/**
+ * One part per row. Small on purpose: node-postgres reads a bytea as hex text, and one large row is read
+ * much slower than many small ones (a scratch measurement on 100 MB took longer with every size above
+ * this; `npm run bench` prints the load time this size gives).
+ */
+export const INDEX_SNAPSHOT_PART_BYTES = 1024 * 1024;
 
 /** How many snapshots (keys) are kept: the newest two, so a rolling update's old and new code both find theirs. */
 export const INDEX_SNAPSHOTS_KEPT = 2;
