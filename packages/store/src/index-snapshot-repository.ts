@@ -30,6 +30,9 @@ export const INDEX_SNAPSHOT_PART_BYTES = 1024 * 1024;
 /** How many snapshots (keys) are kept: the newest two, so a rolling update's old and new code both find theirs. */
 export const INDEX_SNAPSHOTS_KEPT = 2;
 
+/** Parts read at once. */
+const READERS = 4;
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
@@ -80,17 +83,29 @@ export async function loadIndexSnapshot(db: Database, key: IndexSnapshotKey): Pr
   const total = rows.reduce((n, r) => n + r.size, 0);
   if (total !== first.total_bytes) return { status: 'corrupt', reason: `${total} bytes stored, ${first.total_bytes} expected` };
   const bytes = new Uint8Array(total);
+  const offsets: number[] = [];
   let at = 0;
   for (const r of rows) {
-    const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from index_snapshot where corpus_version = $1 and index_format = $2 and part = $3', [
-      key.corpusVersion,
-      key.indexFormat,
-      r.part,
-    ]);
-    if (!row || row.bytes.length !== r.size) return { status: 'corrupt', reason: `part ${r.part} changed while it was read` };
-    bytes.set(row.bytes, at);
-    at += row.bytes.length;
+    offsets.push(at);
+    at += r.size;
   }
+  // A few parts in flight at once: a server pool reads them on several connections (PGlite takes them in turn).
+  let nextPart = 0;
+  let torn: string | null = null;
+  const reader = async () => {
+    while (nextPart < rows.length && torn === null) {
+      const r = rows[nextPart++]!;
+      const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from index_snapshot where corpus_version = $1 and index_format = $2 and part = $3', [
+        key.corpusVersion,
+        key.indexFormat,
+        r.part,
+      ]);
+      if (!row || row.bytes.length !== r.size) torn = `part ${r.part} changed while it was read`;
+      else bytes.set(row.bytes, offsets[r.part]!);
+    }
+  };
+  await Promise.all(Array.from({ length: READERS }, reader));
+  if (torn !== null) return { status: 'corrupt', reason: torn };
   if (sha256(bytes) !== first.sha256) return { status: 'corrupt', reason: 'its bytes do not match their digest' };
   return { status: 'found', bytes };
 }
