@@ -127,14 +127,15 @@ export function encodeSnapshot(index: IndexParts): Uint8Array {
       else if (k === 'level') chunkLevel[i] = c.level!;
       else {
         chunkPathLength[i] = c.path!.length;
-        strings.push(...c.path!);
+        for (const part of c.path!) strings.push(part);
       }
     }
   });
 
   const bm25 = index.retriever.bm25;
   const terms = [...bm25.postings.keys()];
-  strings.push(...terms);
+  // Pushed one by one: a spread of a 100k-word list overflows the call stack.
+  for (const t of terms) strings.push(t);
   const termId = new Map(terms.map((t, i) => [t, i]));
   let pairs = 0;
   for (const p of bm25.postings.values()) pairs += p.doc.length;
@@ -151,12 +152,12 @@ export function encodeSnapshot(index: IndexParts): Uint8Array {
   });
   postingStart[terms.length] = at;
 
-  strings.push(...index.names);
+  for (const name of index.names) strings.push(name);
   const lexiconCounts = {} as Record<keyof LexiconParts, number>;
   for (const key of ['names', 'multiWord', 'aliases', 'vocabulary', 'subjects'] as const) {
     const list = key === 'aliases' ? index.lexicon.aliases.flat() : index.lexicon[key];
     lexiconCounts[key] = list.length;
-    strings.push(...list);
+    for (const str of list) strings.push(str);
   }
 
   const position = new Map(index.chunks.map((c, i) => [c, i]));
