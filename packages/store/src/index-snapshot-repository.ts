@@ -89,22 +89,35 @@ export async function loadIndexSnapshot(db: Database, key: IndexSnapshotKey): Pr
     offsets.push(at);
     at += r.size;
   }
-  // A few parts in flight at once: a server pool reads them on several connections (PGlite takes them in turn).
-  let nextPart = 0;
   let torn: string | null = null;
-  const reader = async () => {
-    while (nextPart < rows.length && torn === null) {
-      const r = rows[nextPart++]!;
-      const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from index_snapshot where corpus_version = $1 and index_format = $2 and part = $3', [
-        key.corpusVersion,
-        key.indexFormat,
-        r.part,
-      ]);
-      if (!row || row.bytes.length !== r.size) torn = `part ${r.part} changed while it was read`;
-      else bytes.set(row.bytes, offsets[r.part]!);
-    }
-  };
-  await Promise.all(Array.from({ length: READERS }, reader));
+  if (db.copyBytea && db.literal) {
+    // On a server, one binary COPY of every part: raw bytes, not hex text.
+    const parts = await db.copyBytea(
+      `select bytes from index_snapshot where corpus_version = ${db.literal(key.corpusVersion)} and index_format = ${db.literal(key.indexFormat)} order by part`,
+    );
+    if (parts.length !== rows.length) torn = `${parts.length} parts read, ${rows.length} listed`;
+    else
+      parts.forEach((p, i) => {
+        if (p.length !== rows[i]!.size) torn = `part ${i} changed while it was read`;
+        else bytes.set(p, offsets[i]!);
+      });
+  } else {
+    // A few parts in flight at once (PGlite takes them in turn; it hands bytes over as they are).
+    let nextPart = 0;
+    const reader = async () => {
+      while (nextPart < rows.length && torn === null) {
+        const r = rows[nextPart++]!;
+        const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from index_snapshot where corpus_version = $1 and index_format = $2 and part = $3', [
+          key.corpusVersion,
+          key.indexFormat,
+          r.part,
+        ]);
+        if (!row || row.bytes.length !== r.size) torn = `part ${r.part} changed while it was read`;
+        else bytes.set(row.bytes, offsets[r.part]!);
+      }
+    };
+    await Promise.all(Array.from({ length: READERS }, reader));
+  }
   if (torn !== null) return { status: 'corrupt', reason: torn };
   if (sha256(bytes) !== first.sha256) return { status: 'corrupt', reason: 'its bytes do not match their digest' };
   return { status: 'found', bytes };
