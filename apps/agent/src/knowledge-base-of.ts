@@ -1,14 +1,28 @@
-import { KnowledgeBase } from '@sandscope/engine';
+import { KnowledgeBase, type KnowledgeBaseInput } from '@sandscope/engine';
 import type { CorpusSource } from './corpus-source.ts';
 import { wordNet } from './wordnet.ts';
 
 /**
- * The knowledge base of a corpus folder, as every entry point builds it: with WordNet (the model was
- * trained reading synonyms; a base built without them would rate questions on different features) and,
- * unless `shippedBands`, the corpus's own calibrated bands. Evaluation passes `shippedBands` so a model
- * fitted elsewhere is never scored with bands chosen on the set it is scored on.
+ * What every entry point builds a corpus folder's knowledge base from: WordNet (the model was trained
+ * reading synonyms; a base built without them would rate questions on different features) and, unless
+ * `shippedBands`, the corpus's own calibrated bands. Evaluation passes `shippedBands` so a model fitted
+ * elsewhere is never scored with bands chosen on the set it is scored on.
  */
-export function knowledgeBaseOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): Promise<KnowledgeBase> {
+export function knowledgeBaseInputOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): KnowledgeBaseInput {
   const bands = !options.shippedBands && source.thresholds ? { bands: source.thresholds } : {};
-  return KnowledgeBase.build({ documents: source.documents, estate: source.estate, thesaurus: wordNet(), ...bands });
+  return { documents: source.documents, estate: source.estate, thesaurus: wordNet(), ...bands };
+}
+
+/** The knowledge base of a corpus folder, as every entry point builds it (see knowledgeBaseInputOf). */
+export function knowledgeBaseOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): Promise<KnowledgeBase> {
+  return KnowledgeBase.build(knowledgeBaseInputOf(source, options));
+}
+
+/**
+ * The same knowledge base from an index snapshot of that corpus (issue 11): the same inputs, so what
+ * the decision reads that is not in the snapshot — WordNet, the bands, the model — is handed in exactly
+ * as for a build. Throws SnapshotError when the bytes are not a usable snapshot.
+ */
+export function knowledgeBaseFromSnapshot(source: CorpusSource, snapshot: Uint8Array, options: { shippedBands?: boolean } = {}): KnowledgeBase {
+  return KnowledgeBase.restore(knowledgeBaseInputOf(source, options), snapshot);
 }

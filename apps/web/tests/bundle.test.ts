@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,8 +32,13 @@ function containing(paths: readonly string[], needle: string): string[] {
 }
 
 describe('the client bundle (T-12)', () => {
+  // `next build` rewrites the tracked next-env.d.ts to point at this build's directory; it is put back after,
+  // so running the tests never leaves a change to commit (a merge once carried the rewritten file in).
+  const nextEnv = join(WEB, 'next-env.d.ts');
+  let nextEnvText: Buffer | undefined;
   beforeAll(async () => {
     rmSync(OUT, { recursive: true, force: true });
+    nextEnvText = readFileSync(nextEnv);
     await run('npx', ['next', 'build'], {
       cwd: WEB,
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST, [NAME]: TOKEN, AGENT_URL: 'http://127.0.0.1:65530' },
@@ -41,7 +46,10 @@ describe('the client bundle (T-12)', () => {
     });
   }, 600_000);
 
-  afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(OUT, { recursive: true, force: true });
+    if (nextEnvText) writeFileSync(nextEnv, nextEnvText);
+  });
 
   it('built client assets to search (else the search below proves nothing)', () => {
     const js = files(join(OUT, 'static')).filter((f) => f.endsWith('.js'));

@@ -22,5 +22,6 @@ export * from './round.ts';
 export * from './clock.ts';
 export * from './errors.ts';
 export * from './has-error-code.ts';
+export * from './knowledge-base-snapshot.ts';
 // The orchestrator and the models are imported by subpath (`@sandscope/engine/orchestrator`,
 // `@sandscope/engine/models`): each is a concept of its own. Both take the one Clock (clock.ts).

@@ -9,7 +9,8 @@ import { footnoteIds, footnoteMarks } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { hazardsOf, type PassageHazard } from './corpus/passage-hazards.ts';
-import { fnv1a, HashingEmbedder } from './retrieval/hashing-embedder.ts';
+import { decodeSnapshot, encodeSnapshot, type IndexParts, SnapshotError } from './knowledge-base-snapshot.ts';
+import { HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from './retrieval/question-shape.ts';
@@ -18,6 +19,10 @@ import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
 
 let shipped: AnswerabilityModel | undefined;
+
+function embedderOf(input: KnowledgeBaseInput): Embedder | null {
+  return input.embedder === undefined ? new HashingEmbedder() : input.embedder;
+}
 
 /**
  * The model the product ships: trained by `npm run train`, validated
@@ -71,8 +76,29 @@ export interface AskResult {
 /** A stable version of the corpus text: cache keys and run records carry it. */
 export function corpusVersion(documents: readonly SourceDocument[]): string {
   const sorted = [...documents].sort((a, b) => a.doc.localeCompare(b.doc));
-  const joined = sorted.map((d) => `${d.doc}\u0000${d.text}`).join('\u0001');
-  return `${fnv1a(joined).toString(16).padStart(8, '0')}${fnv1a(`${joined.length}:${joined}`).toString(16).padStart(8, '0')}`;
+  // FNV-1a of the documents joined as `doc\0text` with \1 between, and of the same prefixed by its length —
+  // both in one pass over the pieces, without making the joined string (a replica computes this before it
+  // can look for its index snapshot; at 100k documents the joined copies were most of it, issue 11).
+  let length = Math.max(0, sorted.length - 1);
+  for (const d of sorted) length += d.doc.length + 1 + d.text.length;
+  let plain = 0x811c9dc5;
+  let prefixed = 0x811c9dc5;
+  const step = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      plain = Math.imul(plain ^ c, 0x01000193);
+      prefixed = Math.imul(prefixed ^ c, 0x01000193);
+    }
+  };
+  const prefix = `${length}:`;
+  for (let i = 0; i < prefix.length; i++) prefixed = Math.imul(prefixed ^ prefix.charCodeAt(i), 0x01000193);
+  sorted.forEach((d, k) => {
+    if (k > 0) step('\u0001');
+    step(d.doc);
+    step('\u0000');
+    step(d.text);
+  });
+  return `${(plain >>> 0).toString(16).padStart(8, '0')}${(prefixed >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 /** Each document's index terms and sections (with their roles), for features that read beyond one passage. */
@@ -116,23 +142,51 @@ export class KnowledgeBase {
     private readonly knowledge: CorpusKnowledge,
     /** Passages holding text that is never quoted (issue 12, defect 9), marked once at indexing. */
     readonly hazards: ReadonlyMap<string, readonly PassageHazard[]>,
+    private readonly index: IndexParts,
   ) {}
 
   static async build(input: KnowledgeBaseInput): Promise<KnowledgeBase> {
     const chunks = chunkCorpus(input.documents);
-    const embedder = input.embedder === undefined ? new HashingEmbedder() : input.embedder;
+    const embedder = embedderOf(input);
     const retriever = await HybridRetriever.build(chunks, embedder);
     const estateNames = input.estate ? input.estate.services.flatMap((s) => [s.id, s.name]) : [];
     const lexicon = new EntityLexicon(chunks, estateNames);
-    const docs = documentIndex(chunks);
-    const names = nameVocabulary(chunks);
-    const thesaurus = input.thesaurus ?? NO_THESAURUS;
-    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
     const hazards = new Map(chunks.flatMap((c) => {
       const h = hazardsOf(c);
       return h.length ? [[c.id, h] as const] : [];
     }));
-    return new KnowledgeBase(input.documents, chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, corpusVersion(input.documents), knowledge, hazards);
+    return KnowledgeBase.assemble(input, { version: corpusVersion(input.documents), chunks, retriever: retriever.parts, lexicon: lexicon.parts, documents: documentIndex(chunks), names: nameVocabulary(chunks), hazards }, retriever, lexicon);
+  }
+
+  /**
+   * The knowledge base an index snapshot holds (see `snapshot`), over the same documents, estate and embedder:
+   * nothing is chunked, tokenized or embedded again. The model, bands and thesaurus come from `input`, as for
+   * build. The version is the snapshot's: the caller found it under this corpus version (reading 100k
+   * documents again to check was a second of a restore). Throws SnapshotError for bytes that are not a snapshot of this layout, and when the snapshot's
+   * vectors are of another embedder than `input`'s — the caller then builds.
+   */
+  static restore(input: KnowledgeBaseInput, snapshot: Uint8Array): KnowledgeBase {
+    const index = decodeSnapshot(snapshot);
+    const embedder = embedderOf(input);
+    // A snapshot made without vectors (no embedder, or one that failed at index time) would pin that
+    // degradation on a base meant to have them, and vectors of another space would rank nonsense.
+    if (index.retriever.embedderId !== (embedder?.id ?? null)) {
+      throw new SnapshotError(`index snapshot has ${index.retriever.embedderId ? `vectors of ${index.retriever.embedderId}` : 'no vectors'}; this knowledge base embeds with ${embedder?.id ?? 'nothing'}`);
+    }
+    const retriever = HybridRetriever.restore(index.chunks, index.retriever, embedder);
+    return KnowledgeBase.assemble(input, index, retriever, EntityLexicon.restore(index.chunks, index.lexicon));
+  }
+
+  private static assemble(input: KnowledgeBaseInput, index: IndexParts, retriever: HybridRetriever, lexicon: EntityLexicon): KnowledgeBase {
+    const thesaurus = input.thesaurus ?? NO_THESAURUS;
+    const { documents: docs, names } = index;
+    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
+    return new KnowledgeBase(input.documents, index.chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, index.version, knowledge, index.hazards, index);
+  }
+
+  /** This knowledge base's index as bytes, for a replica to `restore` instead of building (issue 11). */
+  snapshot(): Uint8Array {
+    return encodeSnapshot(this.index);
   }
 
   /** The model in force: the one given, else the shipped one, with this corpus's calibrated bands if any. */

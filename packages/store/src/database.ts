@@ -35,6 +35,15 @@ export interface Database extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   holdConnection(): Promise<HeldConnection>;
+  /**
+   * A server only: the rows of a one-bytea-column query, read with `COPY … TO STDOUT (FORMAT binary)` —
+   * raw bytes, where a query reads a bytea as hex text (issue 11: an index snapshot of hundreds of
+   * megabytes read several times slower that way). The query takes no parameters: quote values with
+   * `literal`. Absent on PGlite, whose queries hand bytes over as they are.
+   */
+  readonly copyBytea?: (query: string) => Promise<Uint8Array[]>;
+  /** The value as a quoted SQL literal, for copyBytea's query. */
+  readonly literal?: (value: string) => string;
   close(): Promise<void>;
 }
 

@@ -24,3 +24,4 @@ export * from './investigation-repository.ts';
 export * from './run-record-batch.ts';
 export * from './database-spend-ledger.ts';
 export * from './investigation-turn-repository.ts';
+export * from './index-snapshot-repository.ts';

@@ -1,4 +1,6 @@
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database, HeldConnection, Queryable } from './database.ts';
 import { StoreError } from './store-error.ts';
 
@@ -123,6 +125,23 @@ export async function openPostgresDatabase(url: string, options: { schema?: stri
         client.release(broken);
       }
     },
+    async copyBytea(query: string): Promise<Uint8Array[]> {
+      const client = await connect();
+      let broken: Error | undefined;
+      try {
+        const chunks: Buffer[] = [];
+        await pipeline(client.query(copyTo(`copy (${query}) to stdout (format binary)`)), async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) chunks.push(chunk);
+        });
+        return binaryCopyFields(Buffer.concat(chunks));
+      } catch (error) {
+        broken = converted(error, where) as Error;
+        throw broken;
+      } finally {
+        client.release(broken);
+      }
+    },
+    literal: (value: string) => `'${value.replace(/'/g, "''")}'`,
     async holdConnection(): Promise<HeldConnection> {
       const client = await connect();
       let released = false;
@@ -151,4 +170,24 @@ export async function openPostgresDatabase(url: string, options: { schema?: stri
     },
     close: () => pool.end(),
   };
+}
+
+const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/** The single field of each row of a binary COPY stream (PostgreSQL's documented format). */
+export function binaryCopyFields(data: Buffer): Uint8Array[] {
+  if (data.length < 19 || !data.subarray(0, 11).equals(COPY_SIGNATURE)) throw new Error('not a binary COPY stream');
+  let at = 15 + 4 + data.readUInt32BE(15);
+  const rows: Uint8Array[] = [];
+  for (;;) {
+    const fields = data.readInt16BE(at);
+    at += 2;
+    if (fields === -1) return rows;
+    if (fields !== 1) throw new Error(`binary COPY row of ${fields} fields, expected 1`);
+    const length = data.readInt32BE(at);
+    at += 4;
+    if (length < 0) throw new Error('binary COPY row with a null field');
+    rows.push(data.subarray(at, at + length));
+    at += length;
+  }
 }

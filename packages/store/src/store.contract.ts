@@ -7,6 +7,7 @@ import { describeCorpusContract } from './corpus.contract.ts';
 import { describeFeedbackContract } from './feedback.contract.ts';
 import { describeInvestigationContract } from './investigation.contract.ts';
 import { describeRecordBatchContract } from './record-batch.contract.ts';
+import { describeIndexSnapshotContract } from './index-snapshot.contract.ts';
 import {
   FIXTURE_CHUNKS,
   FIXTURE_DOCUMENTS,
@@ -42,6 +43,7 @@ export const STORE_TABLES = [
   'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
   'spend_day', 'spend_hold',
   'investigation_file_passage', 'investigation_turn_event',
+  'index_snapshot',
 ] as const;
 
 /**
@@ -83,7 +85,7 @@ export function describeStoreContract(
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 23 tables', async () => {
+      it('apply in order, record every version, and create the 24 tables', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));
@@ -271,6 +273,8 @@ export function describeStoreContract(
     describeFeedbackContract(() => ({ db, newRun }));
 
     describeInvestigationContract(() => ({ db }));
+
+    describeIndexSnapshotContract(() => ({ db }));
 
     describeRecordBatchContract(() => ({ db, newRun }));
 

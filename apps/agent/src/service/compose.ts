@@ -17,7 +17,7 @@ import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, markInterrupted, s
 import { RedisCacheStore } from '../cache/redis-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
-import { knowledgeBaseOf } from '../knowledge-base-of.ts';
+import { EMPTY_ESTATE, startKnowledgeBase } from '../knowledge-base-start.ts';
 import { wordNet } from '../wordnet.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
@@ -97,14 +97,13 @@ export interface AgentService {
   close(): Promise<void>;
 }
 
-/** An estate with nothing in it, for a corpus folder without estate.json (the tables still load). */
-const EMPTY_ESTATE: Estate = { company: '', services: [], dependencies: [], faults: [], properties: [], policyValues: [] };
 
 /**
  * The composition root's start-up, in the order that makes it correct:
- * corpus → store (migrate, lease, recover interrupted runs) → corpus and estate
- * into the tables → knowledge base (index rebuilt in memory: no replica keeps
- * state on local disk another would need, NFR-005) → limiter → providers,
+ * corpus → store (migrate, lease, recover interrupted runs) → knowledge base
+ * (from the store's index snapshot for this corpus version and index code, else
+ * built and saved: no replica keeps state on local disk another would need,
+ * NFR-005) → corpus and estate into the tables → limiter → providers,
  * process-wide cooldowns and cache → orchestrator → run service.
  *
  * Every failure a person can fix is a UserError naming what to change.
@@ -129,7 +128,6 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
   const candidates = options.candidates ??
     candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS });
-  const kb = await knowledgeBaseOf(source);
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
   // the first question someone asks.
   wordNet().related('');
@@ -150,6 +148,11 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     if (store.interruptedRunIds.length > 0) {
       say(`recovery: ${store.interruptedRunIds.length} run(s) left running by a stopped process marked interrupted`);
     }
+
+    // Issue 11: from the index snapshot in the store when one matches this corpus and this index code, else built and saved.
+    const started = await startKnowledgeBase(store.db, source);
+    const kb = started.kb;
+    say(started.note);
 
     const embedder = new HashingEmbedder();
     const report = await loadCorpus(store.db, source.documents, kb.chunks, source.estate ?? EMPTY_ESTATE, {

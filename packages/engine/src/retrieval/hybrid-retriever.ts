@@ -1,6 +1,7 @@
 import type { Chunk, ScoredChunk } from '../types.ts';
-import { Bm25Index } from './bm25.ts';
+import { Bm25Builder, Bm25Index, type Bm25Parts } from './bm25.ts';
 import { type Embedder, EmbedderUnavailableError } from './embedder.ts';
+import { tokenize } from './tokenizer.ts';
 
 /** Fusion weights (seed §Four): identifiers carry more than phrasing, so lexical leads. */
 export const LEXICAL_WEIGHT = 0.6;
@@ -25,6 +26,47 @@ export function indexText(chunk: Chunk): string {
   return `${chunk.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${chunk.docTitle}\n${chunk.path?.length ? `${chunk.path.join('\n')}\n` : ''}${chunk.heading}\n${chunk.text}`;
 }
 
+/** An embedder that can embed a text from its index terms (the hashing embedder): the build tokenizes once. */
+export interface TermEmbedder extends Embedder {
+  /** The vector of these terms, written into `into` (zeroed); the same vector `embed` gives for their text. */
+  embedTerms(terms: readonly string[], into: Float32Array): Float32Array;
+  /** embedTerms for one build whose terms are numbered consistently (`ids[k]` numbers `terms[k]`). */
+  termEmbedding(): (terms: readonly string[], ids: ArrayLike<number>, into: Float32Array) => Float32Array;
+}
+
+function isTermEmbedder(embedder: Embedder): embedder is TermEmbedder {
+  return typeof (embedder as Partial<TermEmbedder>).embedTerms === 'function';
+}
+
+/** Passages embedded before their vectors are written into the dimension-major matrix together. */
+const TRANSPOSE_BLOCK = 256;
+
+/** Scales a vector to unit length in place (float64 norm over the float32 components, in order). */
+function scaleToUnit(v: Float32Array): void {
+  let norm = 0;
+  for (let d = 0; d < v.length; d++) norm += v[d]! * v[d]!;
+  const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let d = 0; d < v.length; d++) v[d]! *= inv;
+}
+
+/** Writes `count` passage-major vectors (passages from..from+count-1) into the dimension-major matrix. */
+function writeBlock(matrix: Float32Array, n: number, from: number, count: number, block: Float32Array, dims: number): void {
+  for (let d = 0; d < dims; d++) {
+    const row = d * n + from;
+    for (let s = 0; s < count; s++) matrix[row + s] = block[s * dims + d]!;
+  }
+}
+
+/** The parts of a built retriever (see HybridRetriever.parts). */
+export interface RetrieverParts {
+  readonly bm25: Bm25Parts;
+  /** Dimension-major unit vectors, or null when the build ran without an embedder. */
+  readonly vectors: Float32Array | null;
+  /** The embedding space of `vectors` (Embedder.id). */
+  readonly embedderId: string | null;
+  readonly degradedReason?: string;
+}
+
 /**
  * BM25 + hashing-embedder hybrid. The gate reads the raw signals on each result;
  * the normalised fusion is used only to rank (normalising within a result set
@@ -41,25 +83,58 @@ export class HybridRetriever {
   ) {}
 
   static async build(chunks: readonly Chunk[], embedder: Embedder | null): Promise<HybridRetriever> {
-    const texts = chunks.map(indexText);
-    const bm25 = new Bm25Index(texts);
+    const n = chunks.length;
+    // One pass, one tokenization per passage for both signals when the embedder reads index terms
+    // (issue 11: tokenizing twice and a vector object per passage were most of the build at 100k).
+    const termEmbedder = embedder && isTermEmbedder(embedder) ? embedder : null;
+    const dims = termEmbedder?.dimensions ?? 0;
+    const vectors = termEmbedder ? new Float32Array(dims * n) : null;
+    // Vectors are made passage-major in a block and written dimension-major a block at a time: one passage's
+    // components are n floats apart in the matrix, and writing them one by one missed the cache on every write.
+    const block = new Float32Array(TRANSPOSE_BLOCK * dims);
+    const embed = termEmbedder?.termEmbedding();
+    const lexical = new Bm25Builder(n);
+    for (let i = 0; i < n; i++) {
+      const terms = tokenize(indexText(chunks[i]!));
+      const ids = lexical.add(i, terms);
+      if (embed && vectors) {
+        const slot = i % TRANSPOSE_BLOCK;
+        const v = block.subarray(slot * dims, (slot + 1) * dims);
+        v.fill(0);
+        scaleToUnit(embed(terms, ids, v));
+        if (slot === TRANSPOSE_BLOCK - 1 || i === n - 1) writeBlock(vectors, n, i - slot, slot + 1, block, dims);
+      }
+    }
+    const bm25 = new Bm25Index(lexical.finish());
     if (!embedder) return new HybridRetriever(chunks, bm25, null, null, 'no embedder configured');
+    if (vectors) return new HybridRetriever(chunks, bm25, embedder, vectors, undefined);
     try {
-      const embedded = await embedder.embed(texts);
-      const n = chunks.length;
-      const dims = embedder.dimensions;
-      const vectors = new Float32Array(dims * n);
+      const embedded = await embedder.embed(chunks.map(indexText));
+      const matrix = new Float32Array(embedder.dimensions * n);
       embedded.forEach((v, i) => {
-        let norm = 0;
-        for (let d = 0; d < dims; d++) norm += v[d]! * v[d]!;
-        const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-        for (let d = 0; d < dims; d++) vectors[d * n + i] = v[d]! * inv;
+        const unit = Float32Array.from(v);
+        scaleToUnit(unit);
+        writeBlock(matrix, n, i, 1, unit, unit.length);
       });
-      return new HybridRetriever(chunks, bm25, embedder, vectors, undefined);
+      return new HybridRetriever(chunks, bm25, embedder, matrix, undefined);
     } catch (error) {
       if (!(error instanceof EmbedderUnavailableError)) throw error;
       return new HybridRetriever(chunks, bm25, null, null, `embedder unavailable at index time: ${error.message}`);
     }
+  }
+
+  /**
+   * A retriever from the parts of one built earlier (an index snapshot): nothing is tokenized or embedded.
+   * The embedder must be the one the vectors were made with; the caller checks its id.
+   */
+  static restore(chunks: readonly Chunk[], parts: RetrieverParts, embedder: Embedder | null): HybridRetriever {
+    if (parts.vectors && !embedder) throw new Error('a snapshot with vectors needs its embedder to embed questions');
+    return new HybridRetriever(chunks, new Bm25Index(parts.bm25), parts.vectors ? embedder : null, parts.vectors, parts.degradedReason);
+  }
+
+  /** What the index is made of, for a snapshot. */
+  get parts(): RetrieverParts {
+    return { bm25: this.bm25.parts, vectors: this.vectors, embedderId: this.vectors ? (this.embedder?.id ?? null) : null, ...(this.buildDegradedReason ? { degradedReason: this.buildDegradedReason } : {}) };
   }
 
   /** Inverse document frequency of an index term (the gate weighs rare terms more). */

@@ -118,6 +118,15 @@ export function plainWordAliases(name: string): string[] {
 }
 const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}s?$/;
 
+/** An EntityLexicon's contents (its passage counts are a memo, made again on demand). */
+export interface LexiconParts {
+  readonly names: readonly string[];
+  readonly multiWord: readonly string[];
+  readonly aliases: readonly (readonly [string, string])[];
+  readonly vocabulary: readonly string[];
+  readonly subjects: readonly string[];
+}
+
 /**
  * The names a corpus (and, when there is one, its estate) uses for things.
  * Built from the text itself so an unseen corpus needs no per-corpus code.
@@ -126,9 +135,9 @@ export class EntityLexicon {
   private readonly names: Set<string>;
   private readonly multiWord: string[];
   /** A plain-words phrase ("payments database") → the kebab name it says (`payments-db`). */
-  private readonly aliases = new Map<string, string>();
+  private readonly aliases: Map<string, string> = new Map();
   /** Every plain word the corpus uses. */
-  private readonly vocabulary = new Set<string>();
+  private readonly vocabulary: Set<string> = new Set();
   private readonly subjects: Set<string>;
   private readonly passageCounts = new Map<string, number>();
 
@@ -137,7 +146,15 @@ export class EntityLexicon {
    * and SUBJECTS — things that have many properties, so naming one never
    * identifies what is asked about it, however few passages mention it.
    */
-  constructor(private readonly chunks: readonly Chunk[], serviceNames: readonly string[] = []) {
+  constructor(private readonly chunks: readonly Chunk[], serviceNames: readonly string[] = [], restored?: LexiconParts) {
+    if (restored) {
+      this.names = new Set(restored.names);
+      this.multiWord = [...restored.multiWord];
+      this.aliases = new Map(restored.aliases);
+      this.vocabulary = new Set(restored.vocabulary);
+      this.subjects = new Set(restored.subjects);
+      return;
+    }
     this.names = new Set<string>();
     this.subjects = new Set<string>();
     for (const c of chunks) {
@@ -157,6 +174,16 @@ export class EntityLexicon {
       if (!KEBAB_NAME.test(name)) continue;
       for (const alias of plainWordAliases(name)) if (!this.aliases.has(alias)) this.aliases.set(alias, name);
     }
+  }
+
+  /** What the lexicon is made of, in its own order (an index snapshot stores it; see `restore`). */
+  get parts(): LexiconParts {
+    return { names: [...this.names], multiWord: [...this.multiWord], aliases: [...this.aliases], vocabulary: [...this.vocabulary], subjects: [...this.subjects] };
+  }
+
+  /** The lexicon `parts` came from, over the same passages, without reading their text again. */
+  static restore(chunks: readonly Chunk[], parts: LexiconParts): EntityLexicon {
+    return new EntityLexicon(chunks, [], parts);
   }
 
   /**

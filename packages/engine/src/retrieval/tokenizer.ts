@@ -25,15 +25,20 @@ const STOPWORDS = new Set(
  * and `p99` are names, not English.
  */
 export function stem(word: string): string {
-  if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
-  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
+  // A corpus repeats its words: one map lookup per occurrence, the rules and Porter2 once per distinct word
+  // (index build at scale: the shape tests ran on every occurrence before the lookup, issue 11).
   let s = stems.get(word);
   if (s === undefined) {
-    // A corpus repeats its words: Porter2 once per distinct word, not once per occurrence (index build at scale).
     if (stems.size > 500_000) stems.clear();
-    stems.set(word, (s = porter2(word)));
+    stems.set(word, (s = stemOnce(word)));
   }
   return s;
+}
+
+function stemOnce(word: string): string {
+  if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
+  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
+  return porter2(word);
 }
 const stems = new Map<string, string>();
 
@@ -88,12 +93,42 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   const camel = camelCaseParts(text);
   for (const w of words(text)) {
-    if (STOPWORDS.has(w)) continue;
-    out.push(stem(w));
-    const parts = /[-_.]/.test(w) ? w.split(/[-_.]/) : camel?.get(w);
-    if (parts) for (const part of parts) if (part && !STOPWORDS.has(part)) out.push(stem(part));
+    const info = wordInfo(w);
+    if (info === STOP) continue;
+    out.push(info.stem);
+    if (info.parts) for (const p of info.parts) out.push(p);
+    else if (!info.separated && camel) {
+      const parts = camel.get(w);
+      if (parts) for (const part of parts) if (part && !STOPWORDS.has(part)) out.push(stem(part));
+    }
   }
   return out;
+}
+
+/** What tokenize makes of one lower-cased word, worked out once per distinct word (issue 11: index build at scale). */
+interface WordInfo {
+  readonly stem: string;
+  /** An identifier's parts, stemmed, stopwords dropped (`orders-db` → order, db). */
+  readonly parts: readonly string[] | null;
+  /** Has a hyphen, underscore or dot: its parts come from those, never from a CamelCase spelling. */
+  readonly separated: boolean;
+}
+const STOP: WordInfo = { stem: '', parts: null, separated: false };
+const wordInfos = new Map<string, WordInfo>();
+
+function wordInfo(w: string): WordInfo {
+  let info = wordInfos.get(w);
+  if (info === undefined) {
+    if (STOPWORDS.has(w)) info = STOP;
+    else {
+      const separated = /[-_.]/.test(w);
+      const parts = separated ? w.split(/[-_.]/).filter((p) => p && !STOPWORDS.has(p)).map(stem) : null;
+      info = { stem: stem(w), parts, separated };
+    }
+    if (wordInfos.size > 500_000) wordInfos.clear();
+    wordInfos.set(w, info);
+  }
+  return info;
 }
 
 /**
