@@ -72,7 +72,10 @@ describe('compose.yaml: two agent replicas behind the proxy', () => {
   });
 
   it('streams: the agent and website locations do not buffer responses', () => {
-    for (const [port, path] of [[7860, '/v1/'], [8080, '/']] as const) {
+    for (const [port, path] of [
+      [7860, '/v1/'],
+      [8080, '/'],
+    ] as const) {
       expect(directives(location(serverOn(port), path)!, 'proxy_buffering').map((d) => d.args[0])).toEqual(['off']);
     }
   });
@@ -158,7 +161,11 @@ describe('compose.yaml: secrets come from the env file', () => {
   });
 
   it('.env, where the secrets go, is git-ignored', () => {
-    expect(read('.gitignore').split('\n').map((l) => l.trim())).toContain('.env');
+    expect(
+      read('.gitignore')
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toContain('.env');
   });
 });
 
@@ -174,7 +181,11 @@ describe('compose.yaml: images and exposure', () => {
     const published = Object.values(services).flatMap((s) => (s.ports ?? []) as string[]);
     expect(published.length).toBeGreaterThan(0);
     for (const p of published) expect(p).toMatch(/^127\.0\.0\.1:/);
-    expect(Object.entries(services).filter(([, s]) => s.ports).map(([n]) => n)).toEqual([proxyName]);
+    expect(
+      Object.entries(services)
+        .filter(([, s]) => s.ports)
+        .map(([n]) => n),
+    ).toEqual([proxyName]);
   });
 
   it('the agents and the website run on a read-only root filesystem with a tmpfs /tmp', () => {

@@ -11,14 +11,25 @@ import { type DockerStage, type K8sObject, parseDockerfile, parseYamlDocuments, 
  */
 
 const IMAGES = [
-  { name: 'agent', file: 'deploy/agent.Dockerfile', port: 7860, healthRoute: () => /app\.get\('\/healthz'/.test(readFileSync(join(REPO_ROOT, 'apps/agent/src/http/app.ts'), 'utf8')) },
+  {
+    name: 'agent',
+    file: 'deploy/agent.Dockerfile',
+    port: 7860,
+    healthRoute: () => /app\.get\('\/healthz'/.test(readFileSync(join(REPO_ROOT, 'apps/agent/src/http/app.ts'), 'utf8')),
+  },
   { name: 'web', file: 'deploy/web.Dockerfile', port: 3000, healthRoute: () => existsSync(join(REPO_ROOT, 'apps/web/app/healthz/route.ts')) },
 ] as const;
 
 const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
 const instructions = (stage: DockerStage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
 /** `npm ci …` invocations of a stage (inside RUN lines joined with &&). */
-const npmCi = (stage: DockerStage) => instructions(stage, 'RUN').flatMap((i) => i.args.split(/&&|;/).map((c) => c.trim()).filter((c) => /(^|\s)npm\s+(ci|install|i)(\s|$)/.test(c)));
+const npmCi = (stage: DockerStage) =>
+  instructions(stage, 'RUN').flatMap((i) =>
+    i.args
+      .split(/&&|;/)
+      .map((c) => c.trim())
+      .filter((c) => /(^|\s)npm\s+(ci|install|i)(\s|$)/.test(c)),
+  );
 const omitsDev = (command: string) => /--omit[= ]dev\b|--production\b|--only[= ]prod/.test(command);
 /** COPY flags and operands: `--from=deps /app/node_modules ./node_modules` → from, sources, destination. */
 function copyParts(args: string): { from: string | null; sources: string[]; dest: string } {
@@ -40,18 +51,25 @@ function contextKeeps(path: string, patterns: readonly string[]): boolean {
     const pattern = (negated ? raw.slice(1) : raw).replace(/^\/+|\/+$/g, '');
     const source = pattern
       .split('**/')
-      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]'),
+      )
       .join('(?:.*/)?');
     if (new RegExp(`^${source}(?:/.*)?$`).test(path)) kept = negated;
   }
   return kept;
 }
-const dockerignore = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+const dockerignore = read('.dockerignore')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
 const tracked = (dir: string) => execFileSync('git', ['ls-files', '--', dir], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
 
 /** The base Deployments as written (the base is plain `resources`, so no kubectl is needed). */
-const deployments = () =>
-  ['agent-deployment.yaml', 'web-deployment.yaml'].flatMap((f) => parseYamlDocuments(read(`deploy/k8s/base/${f}`), f)) as K8sObject[];
+const deployments = () => ['agent-deployment.yaml', 'web-deployment.yaml'].flatMap((f) => parseYamlDocuments(read(`deploy/k8s/base/${f}`), f)) as K8sObject[];
 
 describe.each(IMAGES)('$file', ({ name, file, port, healthRoute }) => {
   const { stages } = parseDockerfile(read(file));
@@ -133,10 +151,30 @@ describe.each(IMAGES)('$file', ({ name, file, port, healthRoute }) => {
 
 describe('.dockerignore', () => {
   it('keeps secrets, local state, installs, builds and tests out of the build context', () => {
-    for (const path of ['.env', 'apps/web/.env', 'apps/web/.env.local', 'packages/store/.sandscope/x', 'node_modules/next/package.json', 'apps/web/.next/BUILD_ID', '.sandscope/pglite/PG_VERSION', 'apps/agent/src/config.test.ts', 'apps/web/e2e/run.sh', 'apps/web/playwright.config.ts', 'scripts/load.ts', '.git/HEAD']) {
+    for (const path of [
+      '.env',
+      'apps/web/.env',
+      'apps/web/.env.local',
+      'packages/store/.sandscope/x',
+      'node_modules/next/package.json',
+      'apps/web/.next/BUILD_ID',
+      '.sandscope/pglite/PG_VERSION',
+      'apps/agent/src/config.test.ts',
+      'apps/web/e2e/run.sh',
+      'apps/web/playwright.config.ts',
+      'scripts/load.ts',
+      '.git/HEAD',
+    ]) {
       expect(contextKeeps(path, dockerignore), path).toBe(false);
     }
-    for (const path of ['package-lock.json', 'apps/agent/src/config.ts', 'apps/web/app/healthz/route.ts', 'packages/store/migrations/0001_estate.sql', 'corpus/estate.json', 'docs/evaluation.json']) {
+    for (const path of [
+      'package-lock.json',
+      'apps/agent/src/config.ts',
+      'apps/web/app/healthz/route.ts',
+      'packages/store/migrations/0001_estate.sql',
+      'corpus/estate.json',
+      'docs/evaluation.json',
+    ]) {
       expect(contextKeeps(path, dockerignore), path).toBe(true);
     }
   });

@@ -15,7 +15,13 @@ const BUDGET = 0.05;
 const at = (items: readonly Scored[], t: number): Rates => ratesUnder(items, { insufficientBelow: t, sufficientAbove: t });
 const perCorpus = (items: readonly Scored[], t: number) => {
   const names = [...new Set(items.map((i) => i.m.corpus))].filter((n) => n !== GENERATED);
-  return names.map((n) => at(items.filter((i) => i.m.corpus === n), t).falseAnswerRate);
+  return names.map(
+    (n) =>
+      at(
+        items.filter((i) => i.m.corpus === n),
+        t,
+      ).falseAnswerRate,
+  );
 };
 const meanSd = (xs: number[]) => {
   const mu = xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -24,15 +30,29 @@ const meanSd = (xs: number[]) => {
 
 /** Each criterion says whether a single cut `t` is acceptable on the training corpora's out-of-corpus ratings. */
 const CRITERIA: Record<string, { says: string; ok: (items: readonly Scored[], t: number) => boolean }> = {
-  'pooled (shipped)': { says: 'one-sided 95% Wilson bound of the pooled rate ≤ budget', ok: (items, t) => { const r = at(items, t); return wilsonUpper(r.falseAnswerRate, r.nU) <= BUDGET; } },
-  'mean + 1 sd': { says: 'mean of the per-corpus rates plus one standard deviation between corpora ≤ budget', ok: (items, t) => { const { mu, sd } = meanSd(perCorpus(items, t)); return mu + sd <= BUDGET; } },
+  'pooled (shipped)': {
+    says: 'one-sided 95% Wilson bound of the pooled rate ≤ budget',
+    ok: (items, t) => {
+      const r = at(items, t);
+      return wilsonUpper(r.falseAnswerRate, r.nU) <= BUDGET;
+    },
+  },
+  'mean + 1 sd': {
+    says: 'mean of the per-corpus rates plus one standard deviation between corpora ≤ budget',
+    ok: (items, t) => {
+      const { mu, sd } = meanSd(perCorpus(items, t));
+      return mu + sd <= BUDGET;
+    },
+  },
   'every corpus': { says: 'every training corpus at or under the budget', ok: (items, t) => perCorpus(items, t).every((fa) => fa <= BUDGET) },
 };
 
 await runScript('eval:criteria', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
-  const corpora = (await loadEvalCorpora(corporaDir(root), (n) => !exclude.has(n))).filter((c) => c.measured).map((c) => ({ name: c.name, measured: c.measured! }));
+  const corpora = (await loadEvalCorpora(corporaDir(root), (n) => !exclude.has(n)))
+    .filter((c) => c.measured)
+    .map((c) => ({ name: c.name, measured: c.measured! }));
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const results: Record<string, { corpus: string; t: number; r: Rates }[]> = {};
   for (const held of corpora) {
@@ -60,7 +80,9 @@ await runScript('eval:criteria', async () => {
     const nA = rows.reduce((s, x) => s + x.r.nA, 0);
     const fa = rows.reduce((s, x) => s + x.r.falseAnswerRate * x.r.nU, 0) / nU;
     const fr = rows.reduce((s, x) => s + x.r.falseRefusalRate * x.r.nA, 0) / nA;
-    lines.push(`| ${name}: ${CRITERIA[name]!.says} | ${(fa * 100).toFixed(1)}% | ${(fr * 100).toFixed(1)}% | ${rows.filter((x) => x.r.falseAnswerRate > BUDGET).length} of ${rows.length} |`);
+    lines.push(
+      `| ${name}: ${CRITERIA[name]!.says} | ${(fa * 100).toFixed(1)}% | ${(fr * 100).toFixed(1)}% | ${rows.filter((x) => x.r.falseAnswerRate > BUDGET).length} of ${rows.length} |`,
+    );
   }
   const text = `${lines.join('\n')}\n`;
   writeFileSync(join(root, 'docs/REFUSAL_LINE.md'), text);

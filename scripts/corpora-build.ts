@@ -49,7 +49,9 @@ await runScript('corpora', async () => {
     const gitDir = mirrors.map((m) => join(m, source.repository.replace('/', '+'), 'repo')).find((d) => existsSync(d));
     if (!gitDir) {
       missing++;
-      console.log(`${name}: no snapshot of ${source.repository} here — fetch it (github:${source.repository}) and run this again; eval skips ${name} and says so`);
+      console.log(
+        `${name}: no snapshot of ${source.repository} here — fetch it (github:${source.repository}) and run this again; eval skips ${name} and says so`,
+      );
       continue;
     }
     for (const file of source.files) {

@@ -1,6 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
+import {
+  crossValidateSet,
+  type EvaluationReport,
+  evaluateLeaveOneCorpusOut,
+  evaluationMarkdown,
+  readmeBlock,
+  README_BEGIN,
+  README_END,
+  trainModel,
+} from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
 
@@ -18,9 +27,13 @@ const extras = () => ({
   command: `npm run eval:report${recorded.excluded.length ? ` -- --exclude ${recorded.excluded.join(',')}` : ''}`,
 });
 // Public corpora's texts are rebuilt by `npm run corpora` from a snapshot; a clean clone may not have them.
-const missingTexts = recorded.corpora.map((c) => c.name).filter((name) => existsSync(join(root, 'eval-corpora', name, 'SOURCE.json')) && !existsSync(join(root, 'eval-corpora', name, 'docs')));
+const missingTexts = recorded.corpora
+  .map((c) => c.name)
+  .filter((name) => existsSync(join(root, 'eval-corpora', name, 'SOURCE.json')) && !existsSync(join(root, 'eval-corpora', name, 'docs')));
 if (missingTexts.length) {
-  console.warn(`eval-record: the texts of ${missingTexts.join(', ')} are not here (run \`npm run corpora\`), so the leave-one-corpus-out record and the shipped model are checked for consistency only, not re-run.`);
+  console.warn(
+    `eval-record: the texts of ${missingTexts.join(', ')} are not here (run \`npm run corpora\`), so the leave-one-corpus-out record and the shipped model are checked for consistency only, not re-run.`,
+  );
 }
 
 /**
@@ -49,17 +62,21 @@ describe('the evaluation record', () => {
       expect(JSON.parse(JSON.stringify(fresh))).toEqual(recorded.generated);
     });
 
-    it.skipIf(missingTexts.length > 0)('the leave-one-corpus-out figures, and the shipped model is what training on the same corpora gives', async () => {
-      const excluded = new Set(recorded.excluded);
-      const corpora = await loadEvalCorpora(join(root, 'eval-corpora'), (name) => !excluded.has(name));
-      const groups = corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
-      const shipped = JSON.parse(read('packages/engine/src/answerability/answerability-model.json'));
-      const fresh = evaluateLeaveOneCorpusOut(groups, { alwaysTrainOn: [generated], shippedBands: shipped.bands });
-      const { generatedAt: _a, excluded: _b, askP50Ms: _c, generated: _d, ...rest } = recorded;
-      expect(JSON.parse(JSON.stringify(fresh))).toEqual(rest);
-      const model = trainModel([generated, ...groups]).model;
-      const { trainedAt: _e, ...committed } = shipped;
-      expect(JSON.parse(JSON.stringify(model))).toEqual(committed);
-    }, 600_000);
+    it.skipIf(missingTexts.length > 0)(
+      'the leave-one-corpus-out figures, and the shipped model is what training on the same corpora gives',
+      async () => {
+        const excluded = new Set(recorded.excluded);
+        const corpora = await loadEvalCorpora(join(root, 'eval-corpora'), (name) => !excluded.has(name));
+        const groups = corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
+        const shipped = JSON.parse(read('packages/engine/src/answerability/answerability-model.json'));
+        const fresh = evaluateLeaveOneCorpusOut(groups, { alwaysTrainOn: [generated], shippedBands: shipped.bands });
+        const { generatedAt: _a, excluded: _b, askP50Ms: _c, generated: _d, ...rest } = recorded;
+        expect(JSON.parse(JSON.stringify(fresh))).toEqual(rest);
+        const model = trainModel([generated, ...groups]).model;
+        const { trainedAt: _e, ...committed } = shipped;
+        expect(JSON.parse(JSON.stringify(model))).toEqual(committed);
+      },
+      600_000,
+    );
   });
 });

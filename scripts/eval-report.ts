@@ -5,7 +5,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KnowledgeBase } from '@sandscope/engine';
-import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, generateQuestions, parseGaps, readmeBlock, spliceReadme, toJsonl } from '@sandscope/eval';
+import {
+  crossValidateSet,
+  evaluateLeaveOneCorpusOut,
+  evaluationMarkdown,
+  generateQuestions,
+  parseGaps,
+  readmeBlock,
+  spliceReadme,
+  toJsonl,
+} from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
@@ -23,28 +32,45 @@ await runScript('eval:report', async () => {
   const exclude = excludedCorpora(process.argv);
   const source = loadCorpusSource(join(root, 'corpus'));
   const kb = await knowledgeBaseOf(source, { shippedBands: true });
-  writeFileSync(join(source.root, 'questions.jsonl'), toJsonl(generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: parseGaps(readFileSync(join(source.root, 'GAPS.md'), 'utf8')) })));
+  writeFileSync(
+    join(source.root, 'questions.jsonl'),
+    toJsonl(generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: parseGaps(readFileSync(join(source.root, 'GAPS.md'), 'utf8')) })),
+  );
 
   const started = performance.now();
   const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name));
   const missing = corpora.filter((c) => !c.measured);
-  if (missing.length) throw new UserError(`${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. The report covers every corpus or none; pass --exclude to leave one out on purpose.`);
+  if (missing.length)
+    throw new UserError(
+      `${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. The report covers every corpus or none; pass --exclude to leave one out on purpose.`,
+    );
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const loco = evaluateLeaveOneCorpusOut(
     corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
     { alwaysTrainOn: [generated], shippedBands: kb.model.bands },
   );
   const { questions: _, ...cv } = crossValidateSet(generated.measured, { folds: 5, evidenceErrors: generated.evidenceErrors });
-  const askP50Ms = await askP50(kb, generated.measured.map((m) => m.question.question));
+  const askP50Ms = await askP50(
+    kb,
+    generated.measured.map((m) => m.question.question),
+  );
   const generatedAt = new Date().toISOString().slice(0, 10);
   const record = { generatedAt, excluded: [...exclude], askP50Ms, generated: cv, ...loco };
   writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(record, null, 1)}\n`);
   const previousPath = join(root, 'docs/previous-gate.json');
   const previous = existsSync(previousPath) ? JSON.parse(readFileSync(previousPath, 'utf8')) : undefined;
-  const extras = { generated: { ...cv, questions: [] }, askP50Ms, generatedAt, ...(previous ? { previous } : {}), command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}` };
+  const extras = {
+    generated: { ...cv, questions: [] },
+    askP50Ms,
+    generatedAt,
+    ...(previous ? { previous } : {}),
+    command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}`,
+  };
   writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(loco, extras));
   const readmePath = join(root, 'README.md');
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(loco, extras)));
-  console.log(`evaluated ${loco.n} held-out questions over ${loco.corpora.length} corpora and ${cv.n} generated (${GENERATED}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `evaluated ${loco.n} held-out questions over ${loco.corpora.length} corpora and ${cv.n} generated (${GENERATED}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   console.log(readmeBlock(loco, extras));
 });

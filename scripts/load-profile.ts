@@ -181,7 +181,8 @@ await runScript('load:profile', async () => {
   const args = process.argv.slice(2);
   const labelAt = args.indexOf('--label');
   const label = labelAt >= 0 ? args[labelAt + 1] : undefined;
-  if (!label || !/^[A-Za-z0-9 _.-]{1,40}$/.test(label)) throw new UserError('say which profile this is: --label NAME (letters, digits, space, _ . -), e.g. --label before.');
+  if (!label || !/^[A-Za-z0-9 _.-]{1,40}$/.test(label))
+    throw new UserError('say which profile this is: --label NAME (letters, digits, space, _ . -), e.g. --label before.');
   const dir = mkdtempSync(join(os.tmpdir(), 'sandscope-load-profile-'));
   try {
     const marksFile = join(dir, 'marks.json');
@@ -191,7 +192,8 @@ await runScript('load:profile', async () => {
       env: { ...process.env, LOAD_PROFILE_MARKS: marksFile },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    if (child.status !== 0 || !existsSync(marksFile)) throw new UserError(`the profiled load run failed (exit ${child.status ?? child.signal}); run npm run load to see why.`);
+    if (child.status !== 0 || !existsSync(marksFile))
+      throw new UserError(`the profiled load run failed (exit ${child.status ?? child.signal}); run npm run load to see why.`);
     const marks = JSON.parse(readFileSync(marksFile, 'utf8')) as Marks;
     // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread.
     const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
@@ -201,7 +203,9 @@ await runScript('load:profile', async () => {
     const { sampledUs, categories, functions } = summarise(profile, marks);
     if (sampledUs === 0) throw new Error('no samples fell inside the throughput phase; the profiler clock and hrtime disagree');
     const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
-    const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() ? ' (with uncommitted changes)' : '';
+    const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
+      ? ' (with uncommitted changes)'
+      : '';
     const summary: ProfileSummary = {
       date: new Date().toISOString(),
       commit: `${commit}${dirty}`,
@@ -209,7 +213,10 @@ await runScript('load:profile', async () => {
       runs: marks.runs,
       runsPerSecondProfiled: marks.runsPerSecond,
       sampledMs: sampledUs / 1000,
-      categories: collapsed([...categories].map(([name, us]) => ({ name, ms: us / 1000 })), sampledUs / 1000),
+      categories: collapsed(
+        [...categories].map(([name, us]) => ({ name, ms: us / 1000 })),
+        sampledUs / 1000,
+      ),
       functions: [...functions.values()]
         .sort((a, b) => b.us - a.us)
         .slice(0, TOP_FUNCTIONS)

@@ -78,13 +78,19 @@ const TARGETS: Readonly<Record<StoreFigures['store'], { runsPerSecond: number; p
 };
 
 function statusList(stats: Record<string, { count: number }>): string {
-  return Object.entries(stats).map(([s, v]) => `${s}: ${v.count}`).join(', ');
+  return Object.entries(stats)
+    .map(([s, v]) => `${s}: ${v.count}`)
+    .join(', ');
 }
 
 function renderReport(record: LoadRecord): string {
   const sections = (['postgres', 'pglite'] as const).flatMap((kind) => {
     const f = record[kind];
-    return f ? [renderStore(f)] : [`## ${STORE_TITLES[kind]}\n\nNot measured yet: ${kind === 'postgres' ? 'run `DATABASE_URL=postgres://… npm run load`' : 'run `npm run load` with DATABASE_URL unset'}.\n`];
+    return f
+      ? [renderStore(f)]
+      : [
+          `## ${STORE_TITLES[kind]}\n\nNot measured yet: ${kind === 'postgres' ? 'run `DATABASE_URL=postgres://… npm run load`' : 'run `npm run load` with DATABASE_URL unset'}.\n`,
+        ];
   });
   return `# Load test of the agent service
 
@@ -197,210 +203,228 @@ function counted(db: Database, count: { statements: number; commits: number; cou
 
 // The body is left unindented: its multi-line template literals are the report's text.
 await runScript('load', async () => {
-/** What this script reads of autocannon's result (the package ships no types). */
-interface AutocannonResult {
-  readonly duration: number;
-  readonly errors: number;
-  readonly timeouts: number;
-  readonly non2xx: number;
-  readonly '2xx': number;
-  readonly statusCodeStats: Record<string, { count: number }>;
-  readonly requests: { readonly total: number; readonly average: number };
-  readonly latency: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly average: number };
-}
-interface AutocannonOptions {
-  readonly url: string;
-  readonly connections: number;
-  readonly duration?: number;
-  /** Stop after this many requests instead of after `duration`. */
-  readonly amount?: number;
-  readonly timeout?: number;
-  /** Worker threads firing the requests, so the load generator does not take the service's thread. */
-  readonly workers?: number;
-  readonly requests: readonly { method: string; path: string; headers: Record<string, string>; body: string }[];
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+  /** What this script reads of autocannon's result (the package ships no types). */
+  interface AutocannonResult {
+    readonly duration: number;
+    readonly errors: number;
+    readonly timeouts: number;
+    readonly non2xx: number;
+    readonly '2xx': number;
+    readonly statusCodeStats: Record<string, { count: number }>;
+    readonly requests: { readonly total: number; readonly average: number };
+    readonly latency: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly average: number };
+  }
+  interface AutocannonOptions {
+    readonly url: string;
+    readonly connections: number;
+    readonly duration?: number;
+    /** Stop after this many requests instead of after `duration`. */
+    readonly amount?: number;
+    readonly timeout?: number;
+    /** Worker threads firing the requests, so the load generator does not take the service's thread. */
+    readonly workers?: number;
+    readonly requests: readonly { method: string; path: string; headers: Record<string, string>; body: string }[];
+  }
+  const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-const positive = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const n = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${name} must be a whole number of at least 1 (got "${raw}").`);
-  return n;
-};
-const DURATION_S = positive('LOAD_DURATION_S', 10);
-const CONNECTIONS = positive('LOAD_CONNECTIONS', 10);
-/** The limiter phase sends ten times the limit, so it is surely reached whatever this machine's speed. */
-const LOW_LIMIT = 25;
-const LIMIT_PHASE_REQUESTS = LOW_LIMIT * 10;
-const OUT = resolve(import.meta.dirname, '../docs/LOAD.md');
-const RECORD = resolve(import.meta.dirname, '../docs/load.json');
-/** `--json`: the figures as one JSON line on stdout; everything else goes to stderr so the line can be parsed. */
-const JSON_OUT = process.argv.slice(2).includes('--json');
-const unknownFlags = process.argv.slice(2).filter((a) => a !== '--json');
-if (unknownFlags.length > 0) throw new UserError(`unknown argument ${unknownFlags[0]}; the only flag is --json (set DATABASE_URL to measure against a Postgres server).`);
-/** Set by scripts/load-profile.ts: where to write the throughput phase's marks; the docs are then left alone. */
-const PROFILE_MARKS = process.env.LOAD_PROFILE_MARKS;
-const say = (line: string) => (JSON_OUT ? console.error(line) : console.log(line));
+  const positive = (name: string, fallback: number): number => {
+    const raw = process.env[name];
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new UserError(`${name} must be a whole number of at least 1 (got "${raw}").`);
+    return n;
+  };
+  const DURATION_S = positive('LOAD_DURATION_S', 10);
+  const CONNECTIONS = positive('LOAD_CONNECTIONS', 10);
+  /** The limiter phase sends ten times the limit, so it is surely reached whatever this machine's speed. */
+  const LOW_LIMIT = 25;
+  const LIMIT_PHASE_REQUESTS = LOW_LIMIT * 10;
+  const OUT = resolve(import.meta.dirname, '../docs/LOAD.md');
+  const RECORD = resolve(import.meta.dirname, '../docs/load.json');
+  /** `--json`: the figures as one JSON line on stdout; everything else goes to stderr so the line can be parsed. */
+  const JSON_OUT = process.argv.slice(2).includes('--json');
+  const unknownFlags = process.argv.slice(2).filter((a) => a !== '--json');
+  if (unknownFlags.length > 0)
+    throw new UserError(`unknown argument ${unknownFlags[0]}; the only flag is --json (set DATABASE_URL to measure against a Postgres server).`);
+  /** Set by scripts/load-profile.ts: where to write the throughput phase's marks; the docs are then left alone. */
+  const PROFILE_MARKS = process.env.LOAD_PROFILE_MARKS;
+  const say = (line: string) => (JSON_OUT ? console.error(line) : console.log(line));
 
-/** A mix of what the service sees: answered, refused, and a change that stops for approval. */
-const QUESTIONS = [
-  { question: 'What is the connection pool ceiling for orders-db?' },
-  { question: 'How do we rotate TLS certificates?' },
-  { question: 'Can we raise the orders-db connection pool ceiling in production now?', workload: 'change' },
-  { question: 'Who approves an emergency change?', workload: 'change' },
-  { question: 'What is the connection pool ceiling for events-bus?' },
-];
+  /** A mix of what the service sees: answered, refused, and a change that stops for approval. */
+  const QUESTIONS = [
+    { question: 'What is the connection pool ceiling for orders-db?' },
+    { question: 'How do we rotate TLS certificates?' },
+    { question: 'Can we raise the orders-db connection pool ceiling in production now?', workload: 'change' },
+    { question: 'Who approves an emergency change?', workload: 'change' },
+    { question: 'What is the connection pool ceiling for events-bus?' },
+  ];
 
-const token = randomBytes(24).toString('hex');
-const parsed = loadConfig(
-  { AGENT_TOKEN: token, IP_SALT: randomBytes(16).toString('hex'), RATE_LIMIT_MAX: '1000000000', DAILY_TOKEN_CEILING: '1000000000000' },
-  { requireToken: true },
-);
-if (!parsed.ok) throw new Error(parsed.message);
+  const token = randomBytes(24).toString('hex');
+  const parsed = loadConfig(
+    { AGENT_TOKEN: token, IP_SALT: randomBytes(16).toString('hex'), RATE_LIMIT_MAX: '1000000000', DAILY_TOKEN_CEILING: '1000000000000' },
+    { requireToken: true },
+  );
+  if (!parsed.ok) throw new Error(parsed.message);
 
-const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
-const storeKind: 'postgres' | 'pglite' = databaseUrl ? 'postgres' : 'pglite';
-/** A schema of its own on a shared server, dropped at the end: the run sees no other run's rows and leaves none. */
-const schema = databaseUrl ? `sandscope_load_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
-let admin: pg.Client | undefined;
-if (databaseUrl) {
-  admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect().catch((error: unknown) => {
-    throw new UserError(`could not connect to the Postgres server in DATABASE_URL: ${error instanceof Error ? error.message : String(error)}. Start it, fix DATABASE_URL, or unset it to measure the embedded PGlite.`);
-  });
-  await admin.query(`create schema ${schema}`);
-}
-say(`starting the service (${databaseUrl ? `Postgres server, schema ${schema}` : 'in-memory PGlite'}, offline model)…`);
-let store: Store;
-try {
-  store = databaseUrl ? await startStore({ url: databaseUrl, schema }) : await startStore({ dataDir: 'memory://' });
-} catch (error) {
-  await admin?.query(`drop schema if exists ${schema} cascade`).catch(() => {});
-  await admin?.end().catch(() => {});
-  throw error;
-}
-const loadAverageAtStart = os.loadavg()[0] ?? 0;
-const recordCount = { statements: 0, commits: 0, counting: false };
-const agent = await startAgentService({ config: parsed.config, store: { ...store, db: counted(store.db, recordCount) }, log: () => {} });
-const requests = QUESTIONS.map((body) => ({
-  method: 'POST',
-  path: '/v1/runs',
-  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-}));
+  const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const storeKind: 'postgres' | 'pglite' = databaseUrl ? 'postgres' : 'pglite';
+  /** A schema of its own on a shared server, dropped at the end: the run sees no other run's rows and leaves none. */
+  const schema = databaseUrl ? `sandscope_load_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  let admin: pg.Client | undefined;
+  if (databaseUrl) {
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect().catch((error: unknown) => {
+      throw new UserError(
+        `could not connect to the Postgres server in DATABASE_URL: ${error instanceof Error ? error.message : String(error)}. Start it, fix DATABASE_URL, or unset it to measure the embedded PGlite.`,
+      );
+    });
+    await admin.query(`create schema ${schema}`);
+  }
+  say(`starting the service (${databaseUrl ? `Postgres server, schema ${schema}` : 'in-memory PGlite'}, offline model)…`);
+  let store: Store;
+  try {
+    store = databaseUrl ? await startStore({ url: databaseUrl, schema }) : await startStore({ dataDir: 'memory://' });
+  } catch (error) {
+    await admin?.query(`drop schema if exists ${schema} cascade`).catch(() => {});
+    await admin?.end().catch(() => {});
+    throw error;
+  }
+  const loadAverageAtStart = os.loadavg()[0] ?? 0;
+  const recordCount = { statements: 0, commits: 0, counting: false };
+  const agent = await startAgentService({ config: parsed.config, store: { ...store, db: counted(store.db, recordCount) }, log: () => {} });
+  const requests = QUESTIONS.map((body) => ({
+    method: 'POST',
+    path: '/v1/runs',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }));
 
-async function runsByStatus(): Promise<Record<string, number>> {
-  const rows = await store.db.query<{ status: string; n: number }>('select status, count(*)::int as n from run group by status');
-  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-}
+  async function runsByStatus(): Promise<Record<string, number>> {
+    const rows = await store.db.query<{ status: string; n: number }>('select status, count(*)::int as n from run group by status');
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
 
-// Phase 0: where one run's time goes, sequentially, before any concurrency.
-const SEQUENTIAL_RUNS = 100;
-const asked = (i: number) => {
-  const q = QUESTIONS[i % QUESTIONS.length]!;
-  return { question: q.question, workload: (q.workload ?? 'triage') as 'triage' | 'change' };
-};
-for (let i = 0; i < 20; i++) await agent.orchestrator.run(asked(i));
-let t0 = performance.now();
-for (let i = 0; i < SEQUENTIAL_RUNS; i++) await agent.orchestrator.run(asked(i));
-const graphMs = (performance.now() - t0) / SEQUENTIAL_RUNS;
-t0 = performance.now();
-recordCount.counting = true;
-for (let i = 0; i < SEQUENTIAL_RUNS; i++) await agent.runs.start({ ...asked(i), sessionId: 'load-test-session-0123456789abcdef' });
-const recordedMs = (performance.now() - t0) / SEQUENTIAL_RUNS;
-recordCount.counting = false;
+  // Phase 0: where one run's time goes, sequentially, before any concurrency.
+  const SEQUENTIAL_RUNS = 100;
+  const asked = (i: number) => {
+    const q = QUESTIONS[i % QUESTIONS.length]!;
+    return { question: q.question, workload: (q.workload ?? 'triage') as 'triage' | 'change' };
+  };
+  for (let i = 0; i < 20; i++) await agent.orchestrator.run(asked(i));
+  let t0 = performance.now();
+  for (let i = 0; i < SEQUENTIAL_RUNS; i++) await agent.orchestrator.run(asked(i));
+  const graphMs = (performance.now() - t0) / SEQUENTIAL_RUNS;
+  t0 = performance.now();
+  recordCount.counting = true;
+  for (let i = 0; i < SEQUENTIAL_RUNS; i++) await agent.runs.start({ ...asked(i), sessionId: 'load-test-session-0123456789abcdef' });
+  const recordedMs = (performance.now() - t0) / SEQUENTIAL_RUNS;
+  recordCount.counting = false;
 
-// Phase 1: throughput.
-const open = await listen(createApp(appDepsOf(agent, { log: (l) => console.error(l) })), { port: 0, host: '127.0.0.1' });
-say(`warming up on ${open.url}…`);
-await autocannon({ url: open.url, connections: 2, duration: 2, requests });
-const before = await runsByStatus();
-say(`throughput: ${CONNECTIONS} connections for ${DURATION_S} s…`);
-// The profiler's clock (V8's, monotonic, µs) is hrtime's, so the marks select this phase's samples from a --cpu-prof profile.
-const phaseStartUs = Number(process.hrtime.bigint() / 1000n);
-const cpuAtStart = process.cpuUsage();
-const load = await autocannon({ url: open.url, connections: CONNECTIONS, duration: DURATION_S, timeout: 30, workers: 1, requests });
-const phaseEndUs = Number(process.hrtime.bigint() / 1000n);
-const cpuUsed = process.cpuUsage(cpuAtStart);
-const after = await runsByStatus();
-await open.close(5_000);
-const completed = (after.completed ?? 0) - (before.completed ?? 0);
-const failed = (after.failed ?? 0) - (before.failed ?? 0);
-const runsPerS = load['2xx'] / load.duration;
+  // Phase 1: throughput.
+  const open = await listen(createApp(appDepsOf(agent, { log: (l) => console.error(l) })), { port: 0, host: '127.0.0.1' });
+  say(`warming up on ${open.url}…`);
+  await autocannon({ url: open.url, connections: 2, duration: 2, requests });
+  const before = await runsByStatus();
+  say(`throughput: ${CONNECTIONS} connections for ${DURATION_S} s…`);
+  // The profiler's clock (V8's, monotonic, µs) is hrtime's, so the marks select this phase's samples from a --cpu-prof profile.
+  const phaseStartUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuAtStart = process.cpuUsage();
+  const load = await autocannon({ url: open.url, connections: CONNECTIONS, duration: DURATION_S, timeout: 30, workers: 1, requests });
+  const phaseEndUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuUsed = process.cpuUsage(cpuAtStart);
+  const after = await runsByStatus();
+  await open.close(5_000);
+  const completed = (after.completed ?? 0) - (before.completed ?? 0);
+  const failed = (after.failed ?? 0) - (before.failed ?? 0);
+  const runsPerS = load['2xx'] / load.duration;
 
-// Phase 2: the limiter admits nothing over its limit.
-const limiter = new InProcessLimiter({ windowMs: 60_000, maxRequests: LOW_LIMIT, dailyTokenCeiling: 1_000_000_000 });
-const limited = await listen(createApp(appDepsOf(agent, { limiter, log: (l) => console.error(l) })), { port: 0, host: '127.0.0.1' });
-say(`limiter: ${LOW_LIMIT} runs per minute, ${LIMIT_PHASE_REQUESTS} requests over ${CONNECTIONS} connections…`);
-const capped = await autocannon({ url: limited.url, connections: CONNECTIONS, amount: LIMIT_PHASE_REQUESTS, timeout: 30, workers: 1, requests });
-await limited.close(5_000);
-const admitted = capped.statusCodeStats['200']?.count ?? 0;
-const refused429 = capped.statusCodeStats['429']?.count ?? 0;
-const otherStatuses = Object.entries(capped.statusCodeStats).filter(([s]) => s !== '200' && s !== '429');
-const limiterHeld = admitted === LOW_LIMIT && refused429 === LIMIT_PHASE_REQUESTS - LOW_LIMIT && otherStatuses.length === 0 && capped.errors === 0;
+  // Phase 2: the limiter admits nothing over its limit.
+  const limiter = new InProcessLimiter({ windowMs: 60_000, maxRequests: LOW_LIMIT, dailyTokenCeiling: 1_000_000_000 });
+  const limited = await listen(createApp(appDepsOf(agent, { limiter, log: (l) => console.error(l) })), { port: 0, host: '127.0.0.1' });
+  say(`limiter: ${LOW_LIMIT} runs per minute, ${LIMIT_PHASE_REQUESTS} requests over ${CONNECTIONS} connections…`);
+  const capped = await autocannon({ url: limited.url, connections: CONNECTIONS, amount: LIMIT_PHASE_REQUESTS, timeout: 30, workers: 1, requests });
+  await limited.close(5_000);
+  const admitted = capped.statusCodeStats['200']?.count ?? 0;
+  const refused429 = capped.statusCodeStats['429']?.count ?? 0;
+  const otherStatuses = Object.entries(capped.statusCodeStats).filter(([s]) => s !== '200' && s !== '429');
+  const limiterHeld = admitted === LOW_LIMIT && refused429 === LIMIT_PHASE_REQUESTS - LOW_LIMIT && otherStatuses.length === 0 && capped.errors === 0;
 
-await agent.close();
-await store.close();
-if (admin) {
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
-}
+  await agent.close();
+  await store.close();
+  if (admin) {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  }
 
-const cpu = os.cpus();
-const figures: StoreFigures = {
-  store: storeKind,
-  date: new Date().toISOString(),
-  machine: `${cpu.length} cores (\`os.cpus().length\`), ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`,
-  node: process.version,
-  loadAverageAtStart,
-  loadAverageAtEnd: os.loadavg()[0] ?? 0,
-  connections: CONNECTIONS,
-  durationS: DURATION_S,
-  questions: QUESTIONS.length,
-  sequentialRuns: SEQUENTIAL_RUNS,
-  graphMs,
-  recordedMs,
-  statementsPerRun: recordCount.statements / SEQUENTIAL_RUNS,
-  commitsPerRun: recordCount.commits / SEQUENTIAL_RUNS,
-  runsPerSecond: runsPerS,
-  cpuMsPerRun: (cpuUsed.user + cpuUsed.system) / 1000 / Math.max(1, completed),
-  p50Ms: load.latency.p50,
-  p90Ms: load.latency.p90,
-  p99Ms: load.latency.p99,
-  maxMs: load.latency.max,
-  responses: `${statusList(load.statusCodeStats)}; ${load.errors} errors, ${load.timeouts} timeouts`,
-  completed,
-  failed,
-  limiter: {
-    limit: LOW_LIMIT,
-    requests: capped.requests.total,
-    admitted,
-    refused429,
-    other: otherStatuses.length ? otherStatuses.map(([s, v]) => `${s}: ${v.count}`).join(', ') : 'none',
-    errors: capped.errors,
-    held: limiterHeld,
-  },
-};
+  const cpu = os.cpus();
+  const figures: StoreFigures = {
+    store: storeKind,
+    date: new Date().toISOString(),
+    machine: `${cpu.length} cores (\`os.cpus().length\`), ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`,
+    node: process.version,
+    loadAverageAtStart,
+    loadAverageAtEnd: os.loadavg()[0] ?? 0,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    questions: QUESTIONS.length,
+    sequentialRuns: SEQUENTIAL_RUNS,
+    graphMs,
+    recordedMs,
+    statementsPerRun: recordCount.statements / SEQUENTIAL_RUNS,
+    commitsPerRun: recordCount.commits / SEQUENTIAL_RUNS,
+    runsPerSecond: runsPerS,
+    cpuMsPerRun: (cpuUsed.user + cpuUsed.system) / 1000 / Math.max(1, completed),
+    p50Ms: load.latency.p50,
+    p90Ms: load.latency.p90,
+    p99Ms: load.latency.p99,
+    maxMs: load.latency.max,
+    responses: `${statusList(load.statusCodeStats)}; ${load.errors} errors, ${load.timeouts} timeouts`,
+    completed,
+    failed,
+    limiter: {
+      limit: LOW_LIMIT,
+      requests: capped.requests.total,
+      admitted,
+      refused429,
+      other: otherStatuses.length ? otherStatuses.map(([s, v]) => `${s}: ${v.count}`).join(', ') : 'none',
+      errors: capped.errors,
+      held: limiterHeld,
+    },
+  };
 
-if (PROFILE_MARKS) {
-  // Under the profiler every figure is slower than in service: it is kept out of the record (scripts/load-profile.ts).
-  writeFileSync(PROFILE_MARKS, JSON.stringify({ store: storeKind, startUs: phaseStartUs, endUs: phaseEndUs, runs: completed, runsPerSecond: runsPerS, p99Ms: load.latency.p99 }));
-  say(`profiled: phase marks written to ${PROFILE_MARKS}; docs not written`);
-  if (JSON_OUT) console.log(JSON.stringify({ runsPerSecond: Math.round(runsPerS * 10) / 10, p50Ms: load.latency.p50, p99Ms: load.latency.p99, store: storeKind, profiled: true }));
-  return;
-}
-const record: LoadRecord = existsSync(RECORD) ? (JSON.parse(readFileSync(RECORD, 'utf8')) as LoadRecord) : {};
-record[storeKind] = figures;
-writeFileSync(RECORD, `${JSON.stringify(record, null, 2)}\n`);
-const report = renderReport(record);
-writeFileSync(OUT, report);
-say(report);
-say(`written to ${OUT} and ${RECORD}`);
-if (JSON_OUT) {
-  const { runsPerSecond, p50Ms, p99Ms, store: kind, connections, loadAverageAtStart: la1, loadAverageAtEnd: la2 } = figures;
-  const cpuMsPerRun = figures.cpuMsPerRun === undefined ? undefined : Math.round(figures.cpuMsPerRun * 100) / 100;
-  console.log(JSON.stringify({ runsPerSecond: Math.round(runsPerSecond * 10) / 10, p50Ms, p99Ms, store: kind, connections, cpuMsPerRun, loadAverage: { atStart: la1, atEnd: la2 } }));
-}
-process.exitCode = limiterHeld ? 0 : 1;
+  if (PROFILE_MARKS) {
+    // Under the profiler every figure is slower than in service: it is kept out of the record (scripts/load-profile.ts).
+    writeFileSync(
+      PROFILE_MARKS,
+      JSON.stringify({ store: storeKind, startUs: phaseStartUs, endUs: phaseEndUs, runs: completed, runsPerSecond: runsPerS, p99Ms: load.latency.p99 }),
+    );
+    say(`profiled: phase marks written to ${PROFILE_MARKS}; docs not written`);
+    if (JSON_OUT)
+      console.log(
+        JSON.stringify({ runsPerSecond: Math.round(runsPerS * 10) / 10, p50Ms: load.latency.p50, p99Ms: load.latency.p99, store: storeKind, profiled: true }),
+      );
+    return;
+  }
+  const record: LoadRecord = existsSync(RECORD) ? (JSON.parse(readFileSync(RECORD, 'utf8')) as LoadRecord) : {};
+  record[storeKind] = figures;
+  writeFileSync(RECORD, `${JSON.stringify(record, null, 2)}\n`);
+  const report = renderReport(record);
+  writeFileSync(OUT, report);
+  say(report);
+  say(`written to ${OUT} and ${RECORD}`);
+  if (JSON_OUT) {
+    const { runsPerSecond, p50Ms, p99Ms, store: kind, connections, loadAverageAtStart: la1, loadAverageAtEnd: la2 } = figures;
+    const cpuMsPerRun = figures.cpuMsPerRun === undefined ? undefined : Math.round(figures.cpuMsPerRun * 100) / 100;
+    console.log(
+      JSON.stringify({
+        runsPerSecond: Math.round(runsPerSecond * 10) / 10,
+        p50Ms,
+        p99Ms,
+        store: kind,
+        connections,
+        cpuMsPerRun,
+        loadAverage: { atStart: la1, atEnd: la2 },
+      }),
+    );
+  }
+  process.exitCode = limiterHeld ? 0 : 1;
 });
-

@@ -10,7 +10,9 @@ export async function runScript(name: string, body: () => Promise<void>): Promis
     await body();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(error instanceof UserError ? `${name}: ${message}\n` : `${name}: internal error: ${message}. This is a bug; rerun with SANDSCOPE_DEBUG=1 for details.\n`);
+    process.stderr.write(
+      error instanceof UserError ? `${name}: ${message}\n` : `${name}: internal error: ${message}. This is a bug; rerun with SANDSCOPE_DEBUG=1 for details.\n`,
+    );
     if (process.env.SANDSCOPE_DEBUG) console.error(error);
     process.exitCode = error instanceof UserError ? error.exitCode : 1;
   }

@@ -58,7 +58,11 @@ type Verdict = 'PASS' | 'FAIL' | 'KNOWN FAILING' | 'NOW PASSES' | 'UNAVAILABLE' 
 function runStep(step: Step, env: NodeJS.ProcessEnv): Promise<{ code: number; seconds: number; timedOut: boolean }> {
   const started = performance.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, step.file)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, step.file)], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -117,7 +121,9 @@ async function main(): Promise<number> {
     for (const step of steps) {
       if (step.pen && making && env[PGLITE_TEMPLATE_VAR] === undefined) {
         env[PGLITE_TEMPLATE_VAR] = await making;
-        console.log(`\nsecurity: a migrated PGlite template for the agents under test, ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the start`);
+        console.log(
+          `\nsecurity: a migrated PGlite template for the agents under test, ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the start`,
+        );
       }
       console.log(`\n== ${step.id}`);
       const { code, seconds } = await runStep(step, env);
@@ -131,10 +137,19 @@ async function main(): Promise<number> {
   }
 
   const requireAudit = process.env.SECURITY_REQUIRE_AUDIT === '1';
-  const failing = results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'NOW PASSES' || r.verdict === 'CANNOT RUN' || (r.verdict === 'UNAVAILABLE' && requireAudit));
+  const failing = results.filter(
+    (r) => r.verdict === 'FAIL' || r.verdict === 'NOW PASSES' || r.verdict === 'CANNOT RUN' || (r.verdict === 'UNAVAILABLE' && requireAudit),
+  );
   console.log('\n== security summary');
   for (const r of results) {
-    const note = r.verdict === 'KNOWN FAILING' ? ` — ${KNOWN_FAILING[r.step.id]}` : r.verdict === 'UNAVAILABLE' ? (requireAudit ? ' — required (SECURITY_REQUIRE_AUDIT=1)' : ' — not a pass; not required here (SECURITY_REQUIRE_AUDIT=1 requires it)') : '';
+    const note =
+      r.verdict === 'KNOWN FAILING'
+        ? ` — ${KNOWN_FAILING[r.step.id]}`
+        : r.verdict === 'UNAVAILABLE'
+          ? requireAudit
+            ? ' — required (SECURITY_REQUIRE_AUDIT=1)'
+            : ' — not a pass; not required here (SECURITY_REQUIRE_AUDIT=1 requires it)'
+          : '';
     console.log(`${r.verdict.padEnd(13)} ${r.step.id.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s${note}`);
   }
   const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;

@@ -43,7 +43,14 @@ async function main(): Promise<number> {
     console.log(`sbom: npm sbom failed (exit ${run.status}): ${run.stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
     return 1;
   }
-  const bom = JSON.parse(run.stdout) as { bomFormat?: string; specVersion?: string; serialNumber?: string; metadata?: { timestamp?: string; component?: Component }; components?: Component[]; dependencies?: unknown[] };
+  const bom = JSON.parse(run.stdout) as {
+    bomFormat?: string;
+    specVersion?: string;
+    serialNumber?: string;
+    metadata?: { timestamp?: string; component?: Component };
+    components?: Component[];
+    dependencies?: unknown[];
+  };
   if (bom.bomFormat !== 'CycloneDX' || !Array.isArray(bom.components) || bom.components.length === 0) {
     console.log(`sbom: npm printed no CycloneDX inventory (bomFormat ${bom.bomFormat}, ${bom.components?.length ?? 0} components)`);
     return 1;
@@ -65,7 +72,11 @@ async function main(): Promise<number> {
     previous = '';
   }
   writeFileSync(OUT, text);
-  const licences = new Set(bom.components.flatMap((c) => ((c.licenses as { license?: { id?: string; name?: string } }[] | undefined) ?? []).map((l) => l.license?.id ?? l.license?.name ?? '?')));
+  const licences = new Set(
+    bom.components.flatMap((c) =>
+      ((c.licenses as { license?: { id?: string; name?: string } }[] | undefined) ?? []).map((l) => l.license?.id ?? l.license?.name ?? '?'),
+    ),
+  );
   console.log(
     `sbom: CycloneDX ${bom.specVersion}, ${bom.components.length} components, ${bom.dependencies?.length ?? 0} dependency entries, ${licences.size} licences; ` +
       `produced offline (registry pointed at a closed port); docs/sbom.cdx.json ${previous === text ? 'unchanged' : previous ? 'UPDATED — commit it' : 'written — commit it'}`,

@@ -64,7 +64,8 @@ describe('secret scan: allowlist', () => {
 describe('secret scan: tree and history', () => {
   const repo = mkdtempSync(join(tmpdir(), 'secret-scan-test-'));
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
 
   it('finds a key that was committed and deleted in the history, not in the tree; an untracked file in the tree', async () => {
     git('init', '-q');

@@ -88,7 +88,14 @@ export function scanLine(text: string, at: { path: string; line: number; commit?
       const span = `${match.index}:${secret.length}`;
       if ([...seen].some((s) => overlaps(s, span))) continue;
       seen.add(span);
-      found.push({ rule: rule.id, fingerprint: fingerprintOf(secret), path: at.path, line: at.line, ...(at.commit ? { commit: at.commit } : {}), masked: masked(secret) });
+      found.push({
+        rule: rule.id,
+        fingerprint: fingerprintOf(secret),
+        path: at.path,
+        line: at.line,
+        ...(at.commit ? { commit: at.commit } : {}),
+        masked: masked(secret),
+      });
     }
   }
   return found;
@@ -185,7 +192,9 @@ export interface HistoryScan {
  * no diff of their own; what they bring in was added by commits that are scanned.
  */
 export async function scanHistory(root: string): Promise<HistoryScan> {
-  const child = spawn('git', ['-C', root, 'log', '-p', '--no-color', '--no-ext-diff', '--unified=0', '--format=commit %H', 'HEAD'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('git', ['-C', root, 'log', '-p', '--no-color', '--no-ext-diff', '--unified=0', '--format=commit %H', 'HEAD'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
@@ -241,9 +250,12 @@ async function main(): Promise<number> {
   console.log(`secret scan: tree ${tree.files} files (${tree.skippedBinary} binary skipped), ${tree.lines} lines: ${tree.findings.length} matches`);
   if (history) console.log(`secret scan: history ${history.commits} commits, ${history.addedLines} added lines: ${history.findings.length} matches`);
   else console.log('secret scan: history NOT scanned (--no-history)');
-  console.log(`secret scan: ${all.length - real.length} allowlisted (fake by design, ${used.size} of ${allow.length} allowlist entries used), ${real.length} findings`);
+  console.log(
+    `secret scan: ${all.length - real.length} allowlisted (fake by design, ${used.size} of ${allow.length} allowlist entries used), ${real.length} findings`,
+  );
   // An entry that matches nothing any more is dead weight that could one day match a real key; say so.
-  for (const entry of allow) if (!used.has(entry)) console.log(`secret scan: allowlist line ${entry.lineNo} (${entry.fingerprint} ${entry.path}) matched nothing — remove it`);
+  for (const entry of allow)
+    if (!used.has(entry)) console.log(`secret scan: allowlist line ${entry.lineNo} (${entry.fingerprint} ${entry.path}) matched nothing — remove it`);
   const shown = new Set<string>();
   for (const f of real) {
     const where = f.commit ? `${f.commit.slice(0, 10)}:${f.path}:${f.line}` : `${f.path}:${f.line}`;

@@ -17,10 +17,24 @@ const mode = process.env.E2E_AGENT === 'fake' ? 'fake' : 'real';
 const token = process.env.E2E_AGENT_TOKEN ?? 'e2e-token-set-by-run-sh';
 const web = typeof __dirname === 'string' ? __dirname : process.cwd();
 const root = path.resolve(web, '../..');
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const baseEnv = { NEXT_TELEMETRY_DISABLED: '1', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-const stubs = { GROQ_BASE_URL: `http://127.0.0.1:${PORTS.stubA}/v1`, GROQ_API_KEY: 'stub-key-a', GEMINI_BASE_URL: `http://127.0.0.1:${PORTS.stubB}/v1`, GEMINI_API_KEY: 'stub-key-b' };
+const stubs = {
+  GROQ_BASE_URL: `http://127.0.0.1:${PORTS.stubA}/v1`,
+  GROQ_API_KEY: 'stub-key-a',
+  GEMINI_BASE_URL: `http://127.0.0.1:${PORTS.stubB}/v1`,
+  GEMINI_API_KEY: 'stub-key-b',
+};
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(web, 'test-results/agent-data');
 
 const agentUnderTest =
@@ -74,7 +88,14 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: [
-    { command: 'npx tsx apps/web/e2e/stub-providers.mts', cwd: root, url: `http://127.0.0.1:${PORTS.stubB}/v1/models`, env: { ...baseEnv, STUB_PORTS: `${PORTS.stubA},${PORTS.stubB}` }, reuseExistingServer: false, timeout: 60_000 },
+    {
+      command: 'npx tsx apps/web/e2e/stub-providers.mts',
+      cwd: root,
+      url: `http://127.0.0.1:${PORTS.stubB}/v1/models`,
+      env: { ...baseEnv, STUB_PORTS: `${PORTS.stubA},${PORTS.stubB}` },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
     { ...agentUnderTest, reuseExistingServer: false, timeout: 180_000, stdout: 'pipe', stderr: 'pipe' },
     {
       command: `npx tsx apps/web/e2e/fake-agent.mts --port ${PORTS.faultAgent}`,

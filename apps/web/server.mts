@@ -57,14 +57,21 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolveListen) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') refuse(`port ${listen.port} on ${listen.host} is already in use. Stop what is using it, or pass --port with a free port (under \`npm start\` at the root: --web-port).`);
-      if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') refuse(`cannot listen on ${listen.host}: no such address on this machine. Pass --host 127.0.0.1 or 0.0.0.0.`);
+      if (error.code === 'EADDRINUSE')
+        refuse(
+          `port ${listen.port} on ${listen.host} is already in use. Stop what is using it, or pass --port with a free port (under \`npm start\` at the root: --web-port).`,
+        );
+      if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        refuse(`cannot listen on ${listen.host}: no such address on this machine. Pass --host 127.0.0.1 or 0.0.0.0.`);
       if (error.code === 'EACCES') refuse(`port ${listen.port} needs privileges this user does not have. Pass --port with a port above 1023.`);
       refuse(`cannot listen on ${listen.host}:${listen.port} (${error.code ?? error.message}).`);
     });
     server.listen(listen.port, listen.host, resolveListen);
   });
-  const proxies = trustedProxies.size === 0 ? 'no proxy is trusted: clients are told apart by their socket address' : `forwarding headers believed from ${trustedProxies.size} TRUSTED_PROXIES entr${trustedProxies.size === 1 ? 'y' : 'ies'}`;
+  const proxies =
+    trustedProxies.size === 0
+      ? 'no proxy is trusted: clients are told apart by their socket address'
+      : `forwarding headers believed from ${trustedProxies.size} TRUSTED_PROXIES entr${trustedProxies.size === 1 ? 'y' : 'ies'}`;
   say(`listening on http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port} (${proxies})`);
 
   let stopping = false;

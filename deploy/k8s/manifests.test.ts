@@ -44,11 +44,15 @@ function one(objects: readonly K8sObject[], kind: string, name: string): K8sObje
 }
 /** Whether a label selector (matchLabels) selects a set of labels. */
 const selects = (selector: { matchLabels?: Record<string, string> } | undefined, labels: Record<string, string> | undefined) =>
-  selector?.matchLabels !== undefined && Object.keys(selector.matchLabels).length > 0 && Object.entries(selector.matchLabels).every(([k, v]) => labels?.[k] === v);
+  selector?.matchLabels !== undefined &&
+  Object.keys(selector.matchLabels).length > 0 &&
+  Object.entries(selector.matchLabels).every(([k, v]) => labels?.[k] === v);
 
 /** Every workload's pod template, whatever the kind. */
 const podTemplates = (objects: readonly K8sObject[]) =>
-  objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind)).map((o) => ({ owner: `${o.kind}/${o.metadata.name}`, template: o.spec.template }));
+  objects
+    .filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind))
+    .map((o) => ({ owner: `${o.kind}/${o.metadata.name}`, template: o.spec.template }));
 
 /** Names looking like a secret: their value must come from a Secret, never a literal. */
 const SECRET_NAME = /_TOKEN$|_SALT$|PASSWORD|SECRET|_API_KEY$|^DATABASE_URL$|^REDIS_URL$|_BASE_URL$/;
@@ -107,7 +111,12 @@ describe('every container', () => {
 
   it('has readiness and liveness (and start-up) probes on /healthz, on a port it declares', () => {
     for (const { owner, c } of containers) {
-      const ports = new Map<string | number, number>((c.ports ?? []).flatMap((p: K8sObject) => [[p.name, p.containerPort], [p.containerPort, p.containerPort]]));
+      const ports = new Map<string | number, number>(
+        (c.ports ?? []).flatMap((p: K8sObject) => [
+          [p.name, p.containerPort],
+          [p.containerPort, p.containerPort],
+        ]),
+      );
       for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
         const where = `${owner} ${c.name} ${probe}`;
         expect(c[probe]?.httpGet?.path, where).toBe('/healthz');
@@ -151,8 +160,10 @@ describe('no manifest names a paid host', () => {
   });
 
   it('the check itself tells a paid host from an in-cluster one', () => {
-    for (const paid of ['api.groq.com', 'mydb.abc123.us-east-1.rds.amazonaws.com', 'redis-12345.c1.cloud.redislabs.com']) expect(isAllowedHost(paid)).toBe(false);
-    for (const fine of ['sandscope-agent', 'ingress-nginx-controller.ingress-nginx.svc.cluster.local', 'sandscope.example', 'sandscope.localhost']) expect(isAllowedHost(fine)).toBe(true);
+    for (const paid of ['api.groq.com', 'mydb.abc123.us-east-1.rds.amazonaws.com', 'redis-12345.c1.cloud.redislabs.com'])
+      expect(isAllowedHost(paid)).toBe(false);
+    for (const fine of ['sandscope-agent', 'ingress-nginx-controller.ingress-nginx.svc.cluster.local', 'sandscope.example', 'sandscope.localhost'])
+      expect(isAllowedHost(fine)).toBe(true);
   });
 });
 
@@ -207,7 +218,8 @@ describe('the manifests set only variables the deployables already read', () => 
     const { loadWebConfig } = (await import(webConfigModule)) as { loadWebConfig: LoadWebConfig };
     const container = webDeployment.spec.template.spec.containers[0];
     const env = environmentOf(base, container);
-    for (const name of Object.keys(env)) expect(['AGENT_URL', 'AGENT_TOKEN', 'TRUSTED_PROXIES', 'WEB_PORT', 'WEB_HOST', 'NEXT_TELEMETRY_DISABLED', 'NODE_ENV'], name).toContain(name);
+    for (const name of Object.keys(env))
+      expect(['AGENT_URL', 'AGENT_TOKEN', 'TRUSTED_PROXIES', 'WEB_PORT', 'WEB_HOST', 'NEXT_TELEMETRY_DISABLED', 'NODE_ENV'], name).toContain(name);
     const parsed = loadWebConfig(env);
     expect(parsed.ok ? 'ok' : parsed.problems.map((p) => p.message).join(' | ')).toBe('ok');
   });
@@ -249,7 +261,9 @@ describe('the Ingress hashes on the investigation id', () => {
   });
 
   it('while the rest of /v1 reaches the agent and / the website', () => {
-    const routes = ingresses.flatMap((i) => (i.spec.rules ?? []).flatMap((r: K8sObject) => r.http.paths.map((p: K8sObject) => ({ path: p.path, service: p.backend.service.name }))));
+    const routes = ingresses.flatMap((i) =>
+      (i.spec.rules ?? []).flatMap((r: K8sObject) => r.http.paths.map((p: K8sObject) => ({ path: p.path, service: p.backend.service.name }))),
+    );
     expect(routes).toContainEqual({ path: '/v1', service: 'sandscope-agent' });
     expect(routes).toContainEqual({ path: '/', service: 'sandscope-web' });
   });
@@ -302,7 +316,12 @@ describe('secret.example.yaml', () => {
     const [example] = parseYamlDocuments(readFileSync(join(BASE, 'secret.example.yaml'), 'utf8'), 'secret.example.yaml') as [K8sObject];
     const referenced = new Set(
       podTemplates(base).flatMap(({ template }) =>
-        template.spec.containers.flatMap((c: K8sObject) => (c.env ?? []).map((e: K8sObject) => e.valueFrom?.secretKeyRef).filter((r: K8sObject | undefined) => r?.name === 'sandscope-secrets').map((r: K8sObject) => r.key)),
+        template.spec.containers.flatMap((c: K8sObject) =>
+          (c.env ?? [])
+            .map((e: K8sObject) => e.valueFrom?.secretKeyRef)
+            .filter((r: K8sObject | undefined) => r?.name === 'sandscope-secrets')
+            .map((r: K8sObject) => r.key),
+        ),
       ),
     );
     expect(Object.keys(example.stringData).sort()).toEqual([...referenced].sort());
@@ -327,7 +346,9 @@ describe.skipIf(!kubectl)('deploy/k8s/overlays/local (kubectl kustomize)', () =>
     expect(images.some((i) => i.startsWith('redis:'))).toBe(true);
     for (const name of ['sandscope-postgres', 'sandscope-redis']) {
       const policy = one(local, 'NetworkPolicy', name);
-      expect(policy.spec.ingress.flatMap((r: K8sObject) => r.from)).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sandscope-agent' } } }]);
+      expect(policy.spec.ingress.flatMap((r: K8sObject) => r.from)).toEqual([
+        { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sandscope-agent' } } },
+      ]);
     }
   });
 

@@ -34,16 +34,17 @@ export function send(base: string, req: RawRequest): Promise<RawResponse> {
     const started = performance.now();
     const headers: Record<string, string> = { ...req.headers };
     if (req.body !== undefined && !req.chunked) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const r = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false },
-      (res) => {
-        const pieces: Buffer[] = [];
-        res.on('data', (d: Buffer) => pieces.push(d));
-        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(pieces).toString('utf8'), ms: performance.now() - started }));
-        res.on('error', fail);
-      },
+    const r = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false }, (res) => {
+      const pieces: Buffer[] = [];
+      res.on('data', (d: Buffer) => pieces.push(d));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(pieces).toString('utf8'), ms: performance.now() - started }),
+      );
+      res.on('error', fail);
+    });
+    r.setTimeout(req.timeoutMs ?? 60_000, () =>
+      r.destroy(new Error(`${req.method} ${req.path.slice(0, 120)}: no answer within ${req.timeoutMs ?? 60_000} ms`)),
     );
-    r.setTimeout(req.timeoutMs ?? 60_000, () => r.destroy(new Error(`${req.method} ${req.path.slice(0, 120)}: no answer within ${req.timeoutMs ?? 60_000} ms`)));
     r.on('error', (error: NodeJS.ErrnoException) => {
       // The server may answer 413 and close before it has read a huge body; the answer is what counts.
       fail(error);
@@ -86,12 +87,14 @@ export function contractBreach(res: RawResponse, maxErrorBytes = 4_096): string 
     return `${res.status} with a body that is not JSON: ${res.text.slice(0, 120)}`;
   }
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return `${res.status} without { error: { code, message } }: ${res.text.slice(0, 120)}`;
+  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string')
+    return `${res.status} without { error: { code, message } }: ${res.text.slice(0, 120)}`;
   if (!ERROR_CODES.has(error.code as ApiErrorCode)) return `${res.status} code ${error.code} is not in the vocabulary`;
   const expected = API_ERRORS[error.code as ApiErrorCode].status;
   if (expected !== res.status) return `${error.code} answered with ${res.status}, its status is ${expected}`;
   if (error.code === 'internal') return '500 internal';
-  if (Buffer.byteLength(res.text) > maxErrorBytes) return `${error.code} body of ${Buffer.byteLength(res.text)} bytes (over ${maxErrorBytes}: the request is echoed back)`;
+  if (Buffer.byteLength(res.text) > maxErrorBytes)
+    return `${error.code} body of ${Buffer.byteLength(res.text)} bytes (over ${maxErrorBytes}: the request is echoed back)`;
   return null;
 }
 

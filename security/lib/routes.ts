@@ -16,7 +16,14 @@ export interface Route {
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /healthz', 'GET /metrics']);
 
 /** Never called: createApp only wires middleware and handlers when it is built. */
-const inert = new Proxy({}, { get: () => () => { throw new Error('security/lib/routes.ts: an inert dependency was called'); } });
+const inert = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error('security/lib/routes.ts: an inert dependency was called');
+    },
+  },
+);
 
 export function routeTable(): Route[] {
   const deps = {

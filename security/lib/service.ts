@@ -130,7 +130,10 @@ export async function startAgent(options: StartOptions = {}): Promise<RunningAge
   onExit(() => stop(2_000));
 
   const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`sandscope serve did not listen within ${options.timeoutMs ?? 120_000} ms:\n${out}`)), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => fail(new Error(`sandscope serve did not listen within ${options.timeoutMs ?? 120_000} ms:\n${out}`)),
+      options.timeoutMs ?? 120_000,
+    );
     const look = () => {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
@@ -144,6 +147,8 @@ export async function startAgent(options: StartOptions = {}): Promise<RunningAge
       fail(new Error(`sandscope serve exited (${code ?? signal}) before listening:\n${out}`));
     });
   });
-  console.log(`  agent pid ${child.pid} listening on ${url} after ${((performance.now() - started) / 1000).toFixed(1)} s${template ? ' (PGlite from the template)' : ''}`);
+  console.log(
+    `  agent pid ${child.pid} listening on ${url} after ${((performance.now() - started) / 1000).toFixed(1)} s${template ? ' (PGlite from the template)' : ''}`,
+  );
   return { url, token, salt: options.env?.IP_SALT ?? salt, pid: child.pid!, dataDir, output: () => out, stop };
 }

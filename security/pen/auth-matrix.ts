@@ -60,7 +60,11 @@ await runCheck('auth matrix (T-3)', async (t) => {
   const routes = routeTable();
   const agent = await startAgent({ env: { RATE_LIMIT_MAX: '100000' } });
   t.line(`${routes.length} routes from the router's table (${routes.filter((r) => PUBLIC_ROUTES.has(routeName(r))).length} public by design)`);
-  for (const name of PUBLIC_ROUTES) t.expect(routes.some((r) => routeName(r) === name), `public route ${name} is no longer in the table: update PUBLIC_ROUTES`);
+  for (const name of PUBLIC_ROUTES)
+    t.expect(
+      routes.some((r) => routeName(r) === name),
+      `public route ${name} is no longer in the table: update PUBLIC_ROUTES`,
+    );
   // T-4/T-5: the corpus is loaded at start-up and nothing at runtime may change it.
   const corpusWrites = routes.filter((r) => r.path.startsWith('/v1/corpus') && r.method !== 'GET');
   t.expect(corpusWrites.length === 0, `the router's table has a route that writes the corpus: ${corpusWrites.map(routeName).join(', ')}`);
@@ -78,20 +82,28 @@ await runCheck('auth matrix (T-3)', async (t) => {
       t.expect(res.status !== 401 && res.status < 500, `${name} with the right token answered ${res.status}: ${res.text.slice(0, 160)}`);
       return;
     }
-    t.expect(res.status === 401 && errorCodeOf(res) === 'unauthorized', `${name} with ${mode} token answered ${res.status} ${res.text.slice(0, 160)} (expected 401 unauthorized)`);
+    t.expect(
+      res.status === 401 && errorCodeOf(res) === 'unauthorized',
+      `${name} with ${mode} token answered ${res.status} ${res.text.slice(0, 160)} (expected 401 unauthorized)`,
+    );
     t.expect(res.status !== 401 || String(res.headers['www-authenticate'] ?? '').startsWith('Bearer'), `${name} 401 without WWW-Authenticate: Bearer`);
   };
 
   const issued = await send(agent.url, { method: 'GET', path: '/v1/providers', headers: authHeader('right', agent.token) });
   sessionCookie = String(issued.headers['set-cookie'] ?? '').split(';')[0] ?? '';
-  t.expect(sessionCookie.startsWith('sandscope_session='), `the right token was issued no session cookie (${issued.headers['set-cookie']}): the cookie-only case would test nothing`);
+  t.expect(
+    sessionCookie.startsWith('sandscope_session='),
+    `the right token was issued no session cookie (${issued.headers['set-cookie']}): the cookie-only case would test nothing`,
+  );
 
   // Warm-up, uncounted: the first requests pay for JIT and connection set-up, not for the code under test.
   for (let i = 0; i < 20; i += 1) await send(agent.url, requestFor(routes[2]!, 'none', agent.token));
 
   // The matrix, every route × every mode; then more rounds of the three refusals, interleaved in a shuffled
   // order each round so a slow moment on the shared machine lands on all three alike.
-  for (const route of routes) for (const mode of ['none', 'wrong', 'near-miss', 'malformed', 'cookie-only', 'right'] as const) check(route, mode, await send(agent.url, requestFor(route, mode, agent.token)));
+  for (const route of routes)
+    for (const mode of ['none', 'wrong', 'near-miss', 'malformed', 'cookie-only', 'right'] as const)
+      check(route, mode, await send(agent.url, requestFor(route, mode, agent.token)));
   const protectedRoutes = routes.filter((r) => !PUBLIC_ROUTES.has(routeName(r)));
   for (let round = 0; round < TIMING_ROUNDS; round += 1) {
     for (const route of protectedRoutes) {

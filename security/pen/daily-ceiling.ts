@@ -24,7 +24,10 @@ const CONCURRENT = Number(process.env.SECURITY_CEILING_CONCURRENT ?? 200);
 
 await runCheck(`daily token ceiling under ${CONCURRENT} concurrent runs (T-1, defect 1)`, async (t) => {
   // Every call takes 3 s and reports 500 tokens: all 200 runs are in flight at once, as behind a real provider.
-  const provider = await startSlowProvider({ delayMs: 3_000, fallback: { kind: 'reply', text: '{"claims":[]}', usage: { promptTokens: 400, completionTokens: 100 } } });
+  const provider = await startSlowProvider({
+    delayMs: 3_000,
+    fallback: { kind: 'reply', text: '{"claims":[]}', usage: { promptTokens: 400, completionTokens: 100 } },
+  });
   const agent = await startAgent({
     env: {
       DAILY_TOKEN_CEILING: String(CEILING),
@@ -41,7 +44,13 @@ await runCheck(`daily token ceiling under ${CONCURRENT} concurrent runs (T-1, de
   const started = performance.now();
   const responses = await Promise.all(
     Array.from({ length: CONCURRENT }, (_, i) =>
-      send(agent.url, { method: 'POST', path: '/v1/runs', headers: json, body: JSON.stringify({ question: questions[i % questions.length] }), timeoutMs: 240_000 }).catch((error: Error) => error),
+      send(agent.url, {
+        method: 'POST',
+        path: '/v1/runs',
+        headers: json,
+        body: JSON.stringify({ question: questions[i % questions.length] }),
+        timeoutMs: 240_000,
+      }).catch((error: Error) => error),
     ),
   );
   let admitted = 0;
@@ -60,11 +69,14 @@ await runCheck(`daily token ceiling under ${CONCURRENT} concurrent runs (T-1, de
       t.count(`refused ${code}`);
       const remedy = code && code in LIMIT_ERROR_REMEDIES ? LIMIT_ERROR_REMEDIES[code] : undefined;
       const exact = res.status === 429 && remedy !== undefined && (JSON.parse(res.text) as { error: { message: string } }).error.message === remedy;
-      if (!exact && !t.findings.some((f) => f.startsWith('refusal'))) t.finding(`refusal ${res.status} ${res.text.slice(0, 160)} (expected 429 with the limiter's code and remedy)`);
+      if (!exact && !t.findings.some((f) => f.startsWith('refusal')))
+        t.finding(`refusal ${res.status} ${res.text.slice(0, 160)} (expected 429 with the limiter's code and remedy)`);
       continue;
     }
     admitted += 1;
-    const result = safeSse(res.text).find((e) => e.event === 'result')?.data as { providers?: { kind: string; tokensIn?: number; tokensOut?: number }[] } | undefined;
+    const result = safeSse(res.text).find((e) => e.event === 'result')?.data as
+      | { providers?: { kind: string; tokensIn?: number; tokensOut?: number }[] }
+      | undefined;
     if (!result && !t.findings.some((f) => f.startsWith('an admitted run'))) t.finding(`an admitted run ended without a result: ${res.text.slice(-200)}`);
     const tokens = (result?.providers ?? []).filter((p) => p.kind === 'served').reduce((n, p) => n + (p.tokensIn ?? 0) + (p.tokensOut ?? 0), 0);
     used += tokens;
@@ -73,8 +85,13 @@ await runCheck(`daily token ceiling under ${CONCURRENT} concurrent runs (T-1, de
   const seconds = (performance.now() - started) / 1000;
   t.line(`provider calls ${provider.stub.requests.length}`);
   t.line(`requests ${CONCURRENT} at once in ${seconds.toFixed(1)} s; statuses ${t.summary('status ')}; refused ${t.summary('refused ') || 'none'}`);
-  t.line(`admitted ${admitted}, tokens used ${used} (largest run ${largestRun}) against DAILY_TOKEN_CEILING ${CEILING} + one reservation ${RESERVATION} = ${CEILING + RESERVATION} (${(used / CEILING).toFixed(1)}× the ceiling)`);
+  t.line(
+    `admitted ${admitted}, tokens used ${used} (largest run ${largestRun}) against DAILY_TOKEN_CEILING ${CEILING} + one reservation ${RESERVATION} = ${CEILING + RESERVATION} (${(used / CEILING).toFixed(1)}× the ceiling)`,
+  );
   t.expect(admitted > 0, 'no run was admitted: the ceiling holds only because nothing runs');
-  t.expect(used <= CEILING + RESERVATION, `${admitted} concurrent runs used ${used} tokens, past DAILY_TOKEN_CEILING ${CEILING} by more than one run's reservation (${RESERVATION})`);
+  t.expect(
+    used <= CEILING + RESERVATION,
+    `${admitted} concurrent runs used ${used} tokens, past DAILY_TOKEN_CEILING ${CEILING} by more than one run's reservation (${RESERVATION})`,
+  );
   await agent.stop();
 });

@@ -15,7 +15,7 @@
  * agent is still healthy and logged no bug.
  */
 import { contractBreach, type RawRequest, type RawResponse, send } from '../lib/http.ts';
-import { runCheck, } from '../lib/report.ts';
+import { runCheck } from '../lib/report.ts';
 import { concretePath, type Route, routeName, routeTable } from '../lib/routes.ts';
 import { startAgent } from '../lib/service.ts';
 
@@ -39,9 +39,28 @@ const random = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\udbff\udfff', '\ufeff', '\u202e', '%00', '../../etc/passwd',
-  "' OR 1=1 --", '"; DROP TABLE run; --', '<script>window.__pwned=1</script>', '{{7*7}}', '${7*7}', '\\', '\r\n\r\nHTTP/1.1 200 OK',
-  'é'.repeat(300), '😀'.repeat(50), 'a'.repeat(1_001), 'What is the connection pool ceiling for orders-db?',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udc00y',
+  '\udbff\udfff',
+  '\ufeff',
+  '\u202e',
+  '%00',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '"; DROP TABLE run; --',
+  '<script>window.__pwned=1</script>',
+  '{{7*7}}',
+  '${7*7}',
+  '\\',
+  '\r\n\r\nHTTP/1.1 200 OK',
+  'é'.repeat(300),
+  '😀'.repeat(50),
+  'a'.repeat(1_001),
+  'What is the connection pool ceiling for orders-db?',
 ];
 
 function randomString(): string {
@@ -51,7 +70,14 @@ function randomString(): string {
   for (let i = 0; i < length; i += 1) {
     const r = random();
     // Mostly printable, sometimes a control character, a lone surrogate half or an astral character.
-    s += r < 0.7 ? String.fromCharCode(32 + Math.floor(random() * 95)) : r < 0.8 ? String.fromCharCode(Math.floor(random() * 32)) : r < 0.9 ? String.fromCharCode(0xd800 + Math.floor(random() * 0x800)) : String.fromCodePoint(0x1f300 + Math.floor(random() * 200));
+    s +=
+      r < 0.7
+        ? String.fromCharCode(32 + Math.floor(random() * 95))
+        : r < 0.8
+          ? String.fromCharCode(Math.floor(random() * 32))
+          : r < 0.9
+            ? String.fromCharCode(0xd800 + Math.floor(random() * 0x800))
+            : String.fromCodePoint(0x1f300 + Math.floor(random() * 200));
   }
   return s;
 }
@@ -105,19 +131,65 @@ function hostileBodies(route: Route): { label: string; body: string | Buffer; ch
 }
 
 const HOSTILE_IDS = [
-  'pen-unknown', '00000000-0000-0000-0000-000000000000', '..', '.', '%2e%2e', '..%2F..%2F..%2Fetc%2Fpasswd', '%2F..%2F..%2Fetc%2Fpasswd', '%00', 'a%00b',
-  '%ED%A0%80', '%ED%B0%80x', '%FF%FE', '%zz', '%', "'%20OR%201=1--", '%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E', '__proto__', 'constructor',
-  '-1', '1e309', 'a'.repeat(4_000), '%F0%9F%98%80',
+  'pen-unknown',
+  '00000000-0000-0000-0000-000000000000',
+  '..',
+  '.',
+  '%2e%2e',
+  '..%2F..%2F..%2Fetc%2Fpasswd',
+  '%2F..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%ED%B0%80x',
+  '%FF%FE',
+  '%zz',
+  '%',
+  "'%20OR%201=1--",
+  '%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E',
+  '__proto__',
+  'constructor',
+  '-1',
+  '1e309',
+  'a'.repeat(4_000),
+  '%F0%9F%98%80',
 ];
 
 // Backslashes go percent-encoded: a raw one is refused by Node's HTTP parser (an empty 400) before any code of ours runs.
 const HOSTILE_PATHS = [
-  '../../../../etc/passwd', '..%2F..%2F..%2F..%2Fetc%2Fpasswd', '%2Fetc%2Fpasswd', '/etc/passwd', 'a/../../../etc/passwd', '..%5C..%5C..%5Cetc%5Cpasswd',
-  'notes.md%00.txt', '%00', '.', '..', './.', 'a/./b.md', '~/.ssh/id_rsa', '%ED%A0%80.md', `${'d/'.repeat(200)}x.md`, `${'x'.repeat(3_000)}.md`,
-  'C:%5CWindows%5Cwin.ini', '%252e%252e%252fetc%252fpasswd',
+  '../../../../etc/passwd',
+  '..%2F..%2F..%2F..%2Fetc%2Fpasswd',
+  '%2Fetc%2Fpasswd',
+  '/etc/passwd',
+  'a/../../../etc/passwd',
+  '..%5C..%5C..%5Cetc%5Cpasswd',
+  'notes.md%00.txt',
+  '%00',
+  '.',
+  '..',
+  './.',
+  'a/./b.md',
+  '~/.ssh/id_rsa',
+  '%ED%A0%80.md',
+  `${'d/'.repeat(200)}x.md`,
+  `${'x'.repeat(3_000)}.md`,
+  'C:%5CWindows%5Cwin.ini',
+  '%252e%252e%252fetc%252fpasswd',
 ];
 
-const HOSTILE_QUERIES = ['page=0', 'page=-1', 'page=abc', 'pageSize=1000', 'page=1e309', 'page[]=1', 'pageSize=%00', 'page=9007199254740993', 'page=1&page=2', 'pageSize=%ED%A0%80', `page=${'9'.repeat(5_000)}`];
+const HOSTILE_QUERIES = [
+  'page=0',
+  'page=-1',
+  'page=abc',
+  'pageSize=1000',
+  'page=1e309',
+  'page[]=1',
+  'pageSize=%00',
+  'page=9007199254740993',
+  'page=1&page=2',
+  'pageSize=%ED%A0%80',
+  `page=${'9'.repeat(5_000)}`,
+];
 
 await runCheck('fuzz (every route)', async (t) => {
   const routes = routeTable();
@@ -129,8 +201,18 @@ await runCheck('fuzz (every route)', async (t) => {
   // Real ids, so hostile paths and bodies also reach handlers that found what they asked for.
   const created = await send(agent.url, { method: 'POST', path: '/v1/investigations', headers: json, body: JSON.stringify({ title: 'fuzz target' }) });
   const investigationId = (JSON.parse(created.text) as { investigation: { id: string } }).investigation.id;
-  await send(agent.url, { method: 'PUT', path: `/v1/investigations/${investigationId}/files/notes.md`, headers: auth, body: 'orders-db pool exhausted at 10:02\n' });
-  const asked = await send(agent.url, { method: 'POST', path: '/v1/runs', headers: json, body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }) });
+  await send(agent.url, {
+    method: 'PUT',
+    path: `/v1/investigations/${investigationId}/files/notes.md`,
+    headers: auth,
+    body: 'orders-db pool exhausted at 10:02\n',
+  });
+  const asked = await send(agent.url, {
+    method: 'POST',
+    path: '/v1/runs',
+    headers: json,
+    body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+  });
   const runId = /"runId":"([^"]+)"/.exec(asked.text)?.[1];
   if (!runId) throw new Error(`could not start a run to fuzz around: ${asked.status} ${asked.text.slice(0, 200)}`);
 
@@ -200,11 +282,16 @@ await runCheck('fuzz (every route)', async (t) => {
         ['over the file limit, declared', Buffer.alloc(FILE_MAX_BYTES * 3, 0x61)],
         ['over the file limit, chunked', Buffer.alloc(FILE_MAX_BYTES * 3, 0x61), true],
       ];
-      for (const [label, body, chunked] of files) await attempt(`${name} ${label}`, { method: route.method, path: target, headers: auth, body, chunked: chunked ?? false }, label.startsWith('over'));
+      for (const [label, body, chunked] of files)
+        await attempt(`${name} ${label}`, { method: route.method, path: target, headers: auth, body, chunked: chunked ?? false }, label.startsWith('over'));
       continue;
     }
     for (const b of hostileBodies(route)) {
-      await attempt(`${name} body: ${b.label}`, { method: route.method, path: target, headers: { ...auth, 'content-type': b.type ?? 'application/json' }, body: b.body, chunked: b.chunked ?? false }, b.label.startsWith('oversize'));
+      await attempt(
+        `${name} body: ${b.label}`,
+        { method: route.method, path: target, headers: { ...auth, 'content-type': b.type ?? 'application/json' }, body: b.body, chunked: b.chunked ?? false },
+        b.label.startsWith('oversize'),
+      );
     }
     for (let i = 0; i < RANDOM_BODIES; i += 1) {
       const body = JSON.stringify(random() < 0.5 ? { [fieldOf(route)]: randomString() } : randomJson());
@@ -214,7 +301,10 @@ await runCheck('fuzz (every route)', async (t) => {
 
   const health = await send(agent.url, { method: 'GET', path: '/healthz' });
   t.expect(health.status === 200, `after the fuzz /healthz answered ${health.status}: ${health.text.slice(0, 200)}`);
-  const bugs = agent.output().split('\n').filter((l) => / failed: /.test(l));
+  const bugs = agent
+    .output()
+    .split('\n')
+    .filter((l) => / failed: /.test(l));
   t.expect(bugs.length === 0, `the agent logged ${bugs.length} bug(s), first: ${bugs[0]?.slice(0, 300)}`);
   t.line(`requests ${t.counts.get('requests')}; 5xx ${t.counts.get('5xx') ?? 0}; statuses ${t.summary('status ')}`);
   t.line(`error codes ${t.summary('code ')}`);

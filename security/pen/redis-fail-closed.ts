@@ -23,7 +23,11 @@ const QUESTION = JSON.stringify({ question: 'What is the connection pool ceiling
 await runCheck('fail closed: Redis unreachable', async (t) => {
   if (!redisServerAvailable()) throw new CannotRun(`no redis-server at ${REDIS_SERVER_BIN} to bring Redis back with (set SANDSCOPE_REDIS_SERVER_BIN)`);
   const routes = routeTable();
-  for (const name of SPENDING_ROUTES) t.expect(routes.some((r) => routeName(r) === name), `${name} is not in the router's table: update SPENDING_ROUTES`);
+  for (const name of SPENDING_ROUTES)
+    t.expect(
+      routes.some((r) => routeName(r) === name),
+      `${name} is not in the router's table: update SPENDING_ROUTES`,
+    );
   const port = await closedPort();
   const agent = await startAgent({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_MAX: '100000' } });
   const json = { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' };
@@ -37,7 +41,10 @@ await runCheck('fail closed: Redis unreachable', async (t) => {
     t.count(`refused-phase status ${res.status}`);
     refusalMs.push(res.ms);
     const code = errorCodeOf(res);
-    const exact = res.status === 503 && code === 'limiter_unavailable' && (JSON.parse(res.text) as { error: { message: string } }).error.message === API_ERRORS.limiter_unavailable.remedy;
+    const exact =
+      res.status === 503 &&
+      code === 'limiter_unavailable' &&
+      (JSON.parse(res.text) as { error: { message: string } }).error.message === API_ERRORS.limiter_unavailable.remedy;
     t.expect(exact, `${label}: ${res.status} ${res.text.slice(0, 160)} (expected exactly 503 limiter_unavailable)`);
   };
 
@@ -65,7 +72,9 @@ await runCheck('fail closed: Redis unreachable', async (t) => {
   const runs = JSON.parse((await send(agent.url, { method: 'GET', path: '/v1/runs', headers: json })).text) as { total?: number; runs?: unknown[] };
   const started = runs.total ?? runs.runs?.length ?? -1;
   t.expect(started === 0, `${started} run(s) were started while the limiter was unreachable`);
-  t.line(`refused phase: ${refusalMs.length} requests to the spending routes, median ${median(refusalMs).toFixed(1)} ms, slowest ${Math.max(...refusalMs).toFixed(1)} ms; runs started ${started}`);
+  t.line(
+    `refused phase: ${refusalMs.length} requests to the spending routes, median ${median(refusalMs).toFixed(1)} ms, slowest ${Math.max(...refusalMs).toFixed(1)} ms; runs started ${started}`,
+  );
   t.expect(median(refusalMs) < 1_000, `refusals take ${median(refusalMs).toFixed(0)} ms (median): the limiter queues instead of failing fast`);
 
   // Redis comes back on the same port: admitted again, no restart.
@@ -90,6 +99,8 @@ await runCheck('fail closed: Redis unreachable', async (t) => {
   // And killed again: refused again.
   await redis.kill();
   await expectRefused('after Redis was killed again', '/v1/runs', '198.51.100.253');
-  t.line(`requests ${t.counts.get('requests')}; statuses ${t.summary('refused-phase status ')} (spending, Redis down) | ${t.summary('other-routes status ')} (other routes) | ${t.summary('recovery status ')} (recovery)`);
+  t.line(
+    `requests ${t.counts.get('requests')}; statuses ${t.summary('refused-phase status ')} (spending, Redis down) | ${t.summary('other-routes status ')} (other routes) | ${t.summary('recovery status ')} (recovery)`,
+  );
   await agent.stop();
 });

@@ -48,7 +48,9 @@ await runCheck('run budget against a provider reporting 20,000 prompt tokens (T-
     },
   });
   const json = { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' };
-  t.line(`RUN_BUDGET_USD ${BUDGET_USD}; each call billed $${CALL_USD.toFixed(2)} (${REPORTED_PROMPT_TOKENS} prompt tokens reported at $${INPUT_USD_PER_MTOK}/M)`);
+  t.line(
+    `RUN_BUDGET_USD ${BUDGET_USD}; each call billed $${CALL_USD.toFixed(2)} (${REPORTED_PROMPT_TOKENS} prompt tokens reported at $${INPUT_USD_PER_MTOK}/M)`,
+  );
 
   // Different questions, one at a time: a repeated one is served by the semantic cache, and the stub's
   // request count between two runs is then exactly what one run sent.
@@ -59,17 +61,26 @@ await runCheck('run budget against a provider reporting 20,000 prompt tokens (T-
   for (let i = 0; asked < RUNS && i < questions.length; i += 1) {
     asked += 1;
     const before = stub.requests.length;
-    const res = await send(agent.url, { method: 'POST', path: '/v1/runs', headers: json, body: JSON.stringify({ question: questions[i] }), timeoutMs: 120_000 });
+    const res = await send(agent.url, {
+      method: 'POST',
+      path: '/v1/runs',
+      headers: json,
+      body: JSON.stringify({ question: questions[i] }),
+      timeoutMs: 120_000,
+    });
     const calls = stub.requests.length - before;
     t.count(`status ${res.status}`);
     const events = safeSse(res.text);
     const last = events.at(-1);
-    const result = events.find((e) => e.event === 'result')?.data as { terminal?: string; outcome?: unknown; reasons?: unknown; attempts?: unknown; spend?: { spentUsd?: number } } | undefined;
+    const result = events.find((e) => e.event === 'result')?.data as
+      | { terminal?: string; outcome?: unknown; reasons?: unknown; attempts?: unknown; spend?: { spentUsd?: number } }
+      | undefined;
     const errorCode = last?.event === 'error' ? (last.data as { error?: { code?: string } }).error?.code : undefined;
     const ending = errorCode ? `error ${errorCode}` : `result ${result?.terminal}`;
     // The guard remembers a provider that bills past the prompt it was sent and prices its next prompts by that:
     // once one run has been over-billed, the next runs are refused before anything is sent (defect 6's fix).
-    const namesBudget = errorCode === 'budget_exceeded' || /budget/i.test(JSON.stringify([result?.terminal, result?.outcome, result?.reasons, result?.attempts]));
+    const namesBudget =
+      errorCode === 'budget_exceeded' || /budget/i.test(JSON.stringify([result?.terminal, result?.outcome, result?.reasons, result?.attempts]));
     if (calls === 0) {
       t.count(namesBudget ? 'not sent: refused, naming the budget' : 'not sent: the gate refused or the cache answered');
       continue;
@@ -82,20 +93,34 @@ await runCheck('run budget against a provider reporting 20,000 prompt tokens (T-
     t.count(`ending ${ending}`);
     if (billed > BUDGET_USD) t.count('over budget');
     const label = `run ${measured} ("${questions[i]!.slice(0, 50)}…")`;
-    t.expect(billed <= BUDGET_USD + CALL_USD, `${label}: ${calls} calls billed $${billed.toFixed(2)}, more than the budget plus one call ($${(BUDGET_USD + CALL_USD).toFixed(2)}): a call was sent after the run was over budget`);
+    t.expect(
+      billed <= BUDGET_USD + CALL_USD,
+      `${label}: ${calls} calls billed $${billed.toFixed(2)}, more than the budget plus one call ($${(BUDGET_USD + CALL_USD).toFixed(2)}): a call was sent after the run was over budget`,
+    );
     if (billed > BUDGET_USD) {
-      t.expect(namesBudget, `${label}: billed $${billed.toFixed(2)} against $${BUDGET_USD} and ended with ${ending}, as if within budget (expected it to say the budget stopped it)`);
+      t.expect(
+        namesBudget,
+        `${label}: billed $${billed.toFixed(2)} against $${BUDGET_USD} and ended with ${ending}, as if within budget (expected it to say the budget stopped it)`,
+      );
     }
     const books = result?.spend?.spentUsd;
-    if (books !== undefined) t.expect(Math.abs(books - billed) < 1e-6, `${label}: the agent's books say $${books} spent, the provider billed $${billed.toFixed(4)}`);
+    if (books !== undefined)
+      t.expect(Math.abs(books - billed) < 1e-6, `${label}: the agent's books say $${books} spent, the provider billed $${billed.toFixed(4)}`);
   }
   t.expect(asked >= Math.min(RUNS, 5), `only ${asked} question(s) asked: too few to measure`);
   // Across every run, at most one call is billed past the budget: the one that taught the guard this provider over-bills.
   const total = spends.reduce((a, b) => a + b, 0);
-  t.expect(total <= BUDGET_USD + CALL_USD + 1e-9, `${measured} run(s) reached the provider and were billed $${total.toFixed(2)} in all: more than one call past the budget`);
+  t.expect(
+    total <= BUDGET_USD + CALL_USD + 1e-9,
+    `${measured} run(s) reached the provider and were billed $${total.toFixed(2)} in all: more than one call past the budget`,
+  );
   const sorted = [...spends].sort((a, b) => a - b);
   t.line(`requests ${[...t.counts].filter(([k]) => k.startsWith('status ')).reduce((n, [, v]) => n + v, 0)}: ${t.summary('status ')}`);
-  t.line(`runs asked ${asked}; reached the provider ${measured}; not sent: ${t.summary('not sent: ')}; over budget ${t.counts.get('over budget') ?? 0}; ${t.summary('calls per run ')} (calls per run); endings ${t.summary('ending ')}`);
-  t.line(`billed per run: min $${(sorted[0] ?? 0).toFixed(2)}, median $${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(2)}, max $${(sorted.at(-1) ?? 0).toFixed(2)}; total $${spends.reduce((a, b) => a + b, 0).toFixed(2)} against ${measured} × $${BUDGET_USD}`);
+  t.line(
+    `runs asked ${asked}; reached the provider ${measured}; not sent: ${t.summary('not sent: ')}; over budget ${t.counts.get('over budget') ?? 0}; ${t.summary('calls per run ')} (calls per run); endings ${t.summary('ending ')}`,
+  );
+  t.line(
+    `billed per run: min $${(sorted[0] ?? 0).toFixed(2)}, median $${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(2)}, max $${(sorted.at(-1) ?? 0).toFixed(2)}; total $${spends.reduce((a, b) => a + b, 0).toFixed(2)} against ${measured} × $${BUDGET_USD}`,
+  );
   await agent.stop();
 });

@@ -26,7 +26,10 @@ const POOL_CHUNK = 'architecture-order-path#orders-db-connection-pool-ceiling';
 
 await runCheck('secret scrubbing (T-18, defect 3)', async (t) => {
   // Made per run and shaped like a real Groq key, so pattern-based redaction and the configured-value scrub are both exercised.
-  const key = `gsk_${randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+  const key = `gsk_${randomBytes(30)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 40)}`;
   const stub = await startStubOpenAIServer({ fallback: { kind: 'echo-key', status: 401 } });
   onExit(() => stub.close());
   const agent = await startAgent({ env: { GROQ_API_KEY: key, GROQ_BASE_URL: stub.baseURL, RATE_LIMIT_MAX: '100000' } });
@@ -46,11 +49,15 @@ await runCheck('secret scrubbing (T-18, defect 3)', async (t) => {
       t.count('requests');
       t.count(`status ${res.status}`);
       streams.push(res.text);
-      const result = safeSse(res.text).find((e) => e.event === 'result')?.data as { runId?: string; terminal?: string; providers?: { provider: string; kind: string; status?: number }[] } | undefined;
+      const result = safeSse(res.text).find((e) => e.event === 'result')?.data as
+        | { runId?: string; terminal?: string; providers?: { provider: string; kind: string; status?: number }[] }
+        | undefined;
       t.expect(res.status === 200 && !!result?.runId, `${label}: ${res.status} ${res.text.slice(-200)}`);
       if (result?.runId) runIds.push(result.runId);
       if (stub.requests.length === calls) continue;
-      t.line(`${label}: ${res.status}, terminal ${result?.terminal}, providers ${(result?.providers ?? []).map((p) => `${p.provider} ${p.kind}${p.status ? ` ${p.status}` : ''}`).join(' > ')}`);
+      t.line(
+        `${label}: ${res.status}, terminal ${result?.terminal}, providers ${(result?.providers ?? []).map((p) => `${p.provider} ${p.kind}${p.status ? ` ${p.status}` : ''}`).join(' > ')}`,
+      );
       return;
     }
     t.finding(`${label}: no question reached the provider`);
@@ -81,7 +88,9 @@ await runCheck('secret scrubbing (T-18, defect 3)', async (t) => {
   let tables = 0;
   const stored: string[] = [];
   try {
-    const names = await store.db.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
+    const names = await store.db.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+    );
     for (const { table_name } of names) {
       const all = await store.db.query(`select * from "${table_name}"`);
       tables += 1;
@@ -92,13 +101,20 @@ await runCheck('secret scrubbing (T-18, defect 3)', async (t) => {
     await store.close();
   }
   const providerEvents = stored.join('\n').match(/HTTP 40[13] authentication/g)?.length ?? 0;
-  t.line(`looked in: ${streams.length} streams (${streams.join('').length} chars), ${reads.length} API reads (${reads.join('').length} chars), ${rows} rows in ${tables} tables, ${agent.output().split('\n').length} log lines`);
+  t.line(
+    `looked in: ${streams.length} streams (${streams.join('').length} chars), ${reads.length} API reads (${reads.join('').length} chars), ${rows} rows in ${tables} tables, ${agent.output().split('\n').length} log lines`,
+  );
   t.line(`stored provider failures recorded as status and class: ${providerEvents}`);
   t.expect(providerEvents > 0, 'no stored provider event says "HTTP 401/403 authentication": the failure was not recorded, so its scrubbing was not tested');
 
   let found = 0;
   for (const [what, secret] of Object.entries(secrets)) {
-    for (const [where, texts] of [['stream', streams], ['API', reads], ['database', stored], ['log', [agent.output()]]] as const) {
+    for (const [where, texts] of [
+      ['stream', streams],
+      ['API', reads],
+      ['database', stored],
+      ['log', [agent.output()]],
+    ] as const) {
       let hits = 0;
       for (const text of texts) hits += text.split(secret).length - 1;
       found += hits;

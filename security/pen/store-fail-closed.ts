@@ -53,11 +53,15 @@ await runCheck('fail closed: database unreachable', async (t) => {
   const agent = await startAgent({ env: { DATABASE_URL: url.href, RATE_LIMIT_MAX: '100000' } });
   const json = { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' };
   t.line(`database ${name} on ${admin.hostname}:${admin.port || 5432}, through a proxy on 127.0.0.1:${proxy.port}`);
-  if (TODO) t.line('TODO(issue 12 defect 4): this branch has no store_unavailable code yet, so the checks below fail; they are expected to pass once that fix lands');
+  if (TODO)
+    t.line('TODO(issue 12 defect 4): this branch has no store_unavailable code yet, so the checks below fail; they are expected to pass once that fix lands');
 
   const ask = () => send(agent.url, { method: 'POST', path: '/v1/runs', headers: json, body: QUESTION, timeoutMs: 60_000 });
   const before = await ask();
-  t.expect(before.status === 200 && safeSse(before.text).at(-1)?.event === 'result', `with the database up, a run answered ${before.status} ${before.text.slice(-200)}`);
+  t.expect(
+    before.status === 200 && safeSse(before.text).at(-1)?.event === 'result',
+    `with the database up, a run answered ${before.status} ${before.text.slice(-200)}`,
+  );
 
   await proxy.down();
   t.line('database cut (connections reset, port refusing)');
@@ -65,7 +69,10 @@ await runCheck('fail closed: database unreachable', async (t) => {
     const res = await ask();
     t.count('requests');
     const last = safeSse(res.text).at(-1);
-    const shape = res.status === 200 ? `200 then ${last?.event}${last?.event === 'error' ? ` ${(last.data as { error?: { code?: string } }).error?.code}` : ''}` : `${res.status} ${errorCodeOf(res)}`;
+    const shape =
+      res.status === 200
+        ? `200 then ${last?.event}${last?.event === 'error' ? ` ${(last.data as { error?: { code?: string } }).error?.code}` : ''}`
+        : `${res.status} ${errorCodeOf(res)}`;
     t.count(`outage POST /v1/runs ${shape}`);
     if (!(res.status === 503 && errorCodeOf(res) === 'store_unavailable') && !t.findings.some((f) => f.includes('POST /v1/runs during the outage'))) {
       t.finding(`${TODO}POST /v1/runs during the outage answered ${shape} (expected 503 store_unavailable before the stream opens)`);
@@ -74,11 +81,20 @@ await runCheck('fail closed: database unreachable', async (t) => {
   for (const route of routeTable()) {
     const path = concretePath(route.path, (p) => (p === 'path' ? 'notes.md' : '00000000-0000-0000-0000-000000000000'));
     const writes = route.method !== 'GET' && route.method !== 'DELETE';
-    const res = await send(agent.url, { method: route.method, path, headers: json, ...(writes ? { body: route.path.endsWith('/turns') ? '{"message":"x"}' : '{"title":"x"}' } : {}), timeoutMs: 60_000 });
+    const res = await send(agent.url, {
+      method: route.method,
+      path,
+      headers: json,
+      ...(writes ? { body: route.path.endsWith('/turns') ? '{"message":"x"}' : '{"title":"x"}' } : {}),
+      timeoutMs: 60_000,
+    });
     t.count('requests');
     t.count(`outage other ${res.status}${res.status >= 400 ? ` ${errorCodeOf(res)}` : ''}`);
     const fine = res.status < 500 || (res.status === 503 && errorCodeOf(res) === 'store_unavailable');
-    t.expect(fine, `${TODO}${routeName(route)} during the outage answered ${res.status} ${errorCodeOf(res) ?? res.text.slice(0, 80)} (expected 503 store_unavailable or an answer that needs no database)`);
+    t.expect(
+      fine,
+      `${TODO}${routeName(route)} during the outage answered ${res.status} ${errorCodeOf(res) ?? res.text.slice(0, 80)} (expected 503 store_unavailable or an answer that needs no database)`,
+    );
   }
 
   await proxy.up();
@@ -97,12 +113,19 @@ await runCheck('fail closed: database unreachable', async (t) => {
   t.line(`database back: ${recovered ? `a run answered after ${((performance.now() - back) / 1000).toFixed(1)} s` : 'NO run answered within 30 s'}`);
   // Give recovery (marking runs cut by the outage interrupted) a moment, then read what was left behind.
   await new Promise((r) => setTimeout(r, 2_000));
-  const list = JSON.parse((await send(agent.url, { method: 'GET', path: '/v1/runs?pageSize=100', headers: json })).text) as { runs: { id: string; status: string }[] };
+  const list = JSON.parse((await send(agent.url, { method: 'GET', path: '/v1/runs?pageSize=100', headers: json })).text) as {
+    runs: { id: string; status: string }[];
+  };
   const statuses = new Map<string, number>();
   for (const run of list.runs) statuses.set(run.status, (statuses.get(run.status) ?? 0) + 1);
   t.line(`runs recorded: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ') || 'none'}`);
   const running = list.runs.filter((r) => r.status === 'running');
-  t.expect(running.length === 0, `${TODO}${running.length} run(s) still \`running\` after the database came back (expected none: refused, or marked interrupted)`);
-  t.line(`requests ${t.counts.get('requests')}; during the outage: ${t.summary('outage POST /v1/runs ')} (POST /v1/runs) | ${t.summary('outage other ')} (every route)`);
+  t.expect(
+    running.length === 0,
+    `${TODO}${running.length} run(s) still \`running\` after the database came back (expected none: refused, or marked interrupted)`,
+  );
+  t.line(
+    `requests ${t.counts.get('requests')}; during the outage: ${t.summary('outage POST /v1/runs ')} (POST /v1/runs) | ${t.summary('outage other ')} (every route)`,
+  );
   await agent.stop();
 });

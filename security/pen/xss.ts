@@ -77,7 +77,12 @@ function ensureBuild(t: { line(s: string): void }): void {
     return;
   }
   t.line('website: no build newer than its sources; running `next build` (a few minutes on this machine)');
-  const built = spawnSync('npx', ['next', 'build'], { cwd: WEB, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const built = spawnSync('npx', ['next', 'build'], {
+    cwd: WEB,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (built.status !== 0) throw new Error(`next build failed:\n${built.stdout.slice(-2000)}\n${built.stderr.slice(-2000)}`);
 }
 
@@ -131,7 +136,10 @@ await runCheck('XSS through the website (Chromium)', async (t) => {
   }
   const web = await startWebsite(agent.url, agent.token);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   onExit(() => browser.close());
   const pages = ['/', '/data', '/runs', ...runIds.map((id) => `/runs/${id}`)];
   for (const path of pages) {
@@ -155,7 +163,11 @@ await runCheck('XSS through the website (Chromium)', async (t) => {
       const dangerous = /^\s*(javascript|vbscript|data):/i;
       const links = Array.from(document.querySelectorAll('a[href], area[href]')).map((a) => a.getAttribute('href') ?? '');
       const frames = Array.from(document.querySelectorAll('iframe, frame, object, embed')).map((f) => f.outerHTML.slice(0, 120));
-      const handlers = Array.from(document.querySelectorAll('*')).flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `<${el.tagName.toLowerCase()} ${a.name}>`));
+      const handlers = Array.from(document.querySelectorAll('*')).flatMap((el) =>
+        Array.from(el.attributes)
+          .filter((a) => /^on/i.test(a.name))
+          .map((a) => `<${el.tagName.toLowerCase()} ${a.name}>`),
+      );
       // A payload that became a script element starts with its own code. Next's inline data scripts
       // (self.__next_f.push) carry the page's text as escaped JSON strings, payloads included, and are data.
       const scripts = Array.from(document.querySelectorAll('script')).filter((s) => /^\s*(window|parent|self)\.__pwned/.test(s.textContent ?? '')).length;
@@ -171,7 +183,9 @@ await runCheck('XSS through the website (Chromium)', async (t) => {
     });
     t.count('pages');
     t.count('links checked', seen.links);
-    t.line(`${path}: HTTP ${response?.status()}, ${seen.links} links, window.__pwned ${seen.pwned === null ? 'unset' : JSON.stringify(seen.pwned)}, dialogs ${dialogs.length}, handler attributes ${seen.handlers.length}, dangerous links ${seen.dangerousLinks.length}, frames ${seen.frames.length}`);
+    t.line(
+      `${path}: HTTP ${response?.status()}, ${seen.links} links, window.__pwned ${seen.pwned === null ? 'unset' : JSON.stringify(seen.pwned)}, dialogs ${dialogs.length}, handler attributes ${seen.handlers.length}, dangerous links ${seen.dangerousLinks.length}, frames ${seen.frames.length}`,
+    );
     t.expect(response?.status() === 200, `${path}: HTTP ${response?.status()}`);
     t.expect(seen.pwned === null, `${path}: a payload ran (window.__pwned = ${JSON.stringify(seen.pwned)})`);
     t.expect(dialogs.length === 0, `${path}: a dialog opened: ${dialogs.join(' | ')}`);
@@ -180,10 +194,13 @@ await runCheck('XSS through the website (Chromium)', async (t) => {
     t.expect(seen.frames.length === 0, `${path}: frames or objects rendered: ${seen.frames.slice(0, 3).join(' ')}`);
     t.expect(seen.scripts === 0, `${path}: a payload <script> element is in the DOM (${seen.scripts})`);
     // The payloads must be on the page as text, or the page proved nothing.
-    if (path === '/data') t.expect(seen.text.includes("window.__pwned='img-onerror'"), '/data does not show the payload document as text: the corpus document was not rendered');
+    if (path === '/data')
+      t.expect(seen.text.includes("window.__pwned='img-onerror'"), '/data does not show the payload document as text: the corpus document was not rendered');
     if (path.startsWith('/runs/')) t.expect(seen.text.includes('__pwned'), `${path} does not show the hostile question as text`);
     await page.close();
   }
-  t.line(`pages ${t.counts.get('pages')}; links checked ${t.counts.get('links checked') ?? 0}; hostile questions ${runIds.length}; payload lines in the corpus document ${PAYLOADS.split('\n').filter((l) => l.includes('__pwned')).length}`);
+  t.line(
+    `pages ${t.counts.get('pages')}; links checked ${t.counts.get('links checked') ?? 0}; hostile questions ${runIds.length}; payload lines in the corpus document ${PAYLOADS.split('\n').filter((l) => l.includes('__pwned')).length}`,
+  );
   await agent.stop();
 });

@@ -21,7 +21,11 @@ let stub: StubOpenAIServer;
 beforeAll(async () => {
   const source = loadCorpusSource();
   const shipped = shippedAnswerabilityModel();
-  kb = await KnowledgeBase.build({ documents: source.documents, estate: source.estate, model: { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 1 } } });
+  kb = await KnowledgeBase.build({
+    documents: source.documents,
+    estate: source.estate,
+    model: { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 1 } },
+  });
   stub = await startStubOpenAIServer();
 });
 afterAll(() => stub.close());
@@ -34,7 +38,10 @@ const judgementRequests = () => stub.requests.filter((r) => JSON.stringify(r.bod
 describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
   it('lets an answer through flagged partial, from the passage the model names, and never as sufficient', async () => {
     const sentence = sentencesOf(kb.chunk(POOL)!.text)[0]!;
-    stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), { kind: 'json', text: JSON.stringify({ claims: [{ text: sentence, citations: [POOL] }] }) });
+    stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentence, citations: [POOL] }] }),
+    });
     const before = judgementRequests().length;
     const r = await runAgent({ kb, question: QUESTION, services: services() });
     expect(judgementRequests().length).toBe(before + 1);
@@ -52,7 +59,10 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
   });
 
   it('decides as offline when the reply is no judgement, or names a passage it was not shown', async () => {
-    for (const reply of [{ kind: 'json', text: 'Sure! The pool looks fine.' } as const, judgement({ answers: true, passage: 'not-shown#x', reason: 'made up' })]) {
+    for (const reply of [
+      { kind: 'json', text: 'Sure! The pool looks fine.' } as const,
+      judgement({ answers: true, passage: 'not-shown#x', reason: 'made up' }),
+    ]) {
       stub.script(reply, { kind: 'json', text: '{"claims":[]}' });
       const r = await runAgent({ kb, question: QUESTION, services: services() });
       expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);

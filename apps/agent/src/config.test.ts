@@ -110,7 +110,17 @@ describe('loadConfig defaults', () => {
       dataDir: '/var/lib/sandscope',
       redisUrl: 'redis://127.0.0.1:6379/0',
       redisKeyPrefix: 'team-a:',
-      providers: [{ kind: 'http', name: 'groq', baseURL: 'https://api.groq.com/openai/v1', model: 'llama-3.1-8b-instant', apiKey: 'gsk-groq-key', pricing: KNOWN_PROVIDERS[0]!.pricing }, OFFLINE_PROVIDER],
+      providers: [
+        {
+          kind: 'http',
+          name: 'groq',
+          baseURL: 'https://api.groq.com/openai/v1',
+          model: 'llama-3.1-8b-instant',
+          apiKey: 'gsk-groq-key',
+          pricing: KNOWN_PROVIDERS[0]!.pricing,
+        },
+        OFFLINE_PROVIDER,
+      ],
       runBudgetUsd: 0.5,
       dailySpendCeilingUsd: 25,
       rateLimit: { windowMs: 1000, maxRequests: 5, dailyTokenCeiling: 42 },
@@ -161,13 +171,13 @@ describe('loadConfig error messages name the variable and the remedy', () => {
     expect(failure({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' })).toBe(
       'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (got "otel-collector:4318"). Set it to your OpenTelemetry collector\'s OTLP/HTTP base URL, such as http://otel-collector:4318, or unset it to export no traces.',
     );
-    expect(failure({ SANDSCOPE_REPLICA: 'agent a' })).toMatch(/^SANDSCOPE_REPLICA must be 1 to 63 letters, digits, dots, colons, underscores or hyphens \(got "agent a"\)\./);
+    expect(failure({ SANDSCOPE_REPLICA: 'agent a' })).toMatch(
+      /^SANDSCOPE_REPLICA must be 1 to 63 letters, digits, dots, colons, underscores or hyphens \(got "agent a"\)\./,
+    );
   });
 
   it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {
-    expect(failure({ RUN_BUDGET_USD: '0' })).toBe(
-      'RUN_BUDGET_USD must be a number greater than 0 (got "0"). Set it to a positive USD amount such as 0.02.',
-    );
+    expect(failure({ RUN_BUDGET_USD: '0' })).toBe('RUN_BUDGET_USD must be a number greater than 0 (got "0"). Set it to a positive USD amount such as 0.02.');
   });
 
   it.each(['-1', 'abc', '0.00', 'NaN', 'Infinity', '1e3', '$0.02'])('RUN_BUDGET_USD = %s is refused', (value) => {
@@ -182,9 +192,7 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   });
 
   it('PORT', () => {
-    expect(failure({ PORT: 'http' })).toBe(
-      'PORT must be a whole number from 0 to 65535 (got "http"). Set it to a free TCP port such as 7860.',
-    );
+    expect(failure({ PORT: 'http' })).toBe('PORT must be a whole number from 0 to 65535 (got "http"). Set it to a free TCP port such as 7860.');
     expect(failure({ PORT: '70000' })).toMatch(/^PORT must be a whole number from 0 to 65535 \(got "70000"\)/);
     expect(failure({ PORT: '80.5' })).toMatch(/^PORT must be a whole number/);
   });
@@ -212,9 +220,7 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   });
 
   it('AGENT_TOKEN with stray whitespace', () => {
-    expect(failure({ AGENT_TOKEN: `${TOKEN}\n` })).toBe(
-      'AGENT_TOKEN has leading or trailing whitespace. Remove it: the value is used exactly as given.',
-    );
+    expect(failure({ AGENT_TOKEN: `${TOKEN}\n` })).toBe('AGENT_TOKEN has leading or trailing whitespace. Remove it: the value is used exactly as given.');
   });
 
   it('IP_SALT too short', () => {
@@ -247,9 +253,7 @@ describe('loadConfig error messages name the variable and the remedy', () => {
     expect(failure({ REDIS_URL: '127.0.0.1:6379', IP_SALT: SALT })).toBe(
       'REDIS_URL must be a redis:// or rediss:// URL; the value given is not one (not shown: it may hold a password). Set it to the Redis connection string, or unset it to use the in-process rate limiter and keep the semantic cache in the database (a single replica only).',
     );
-    expect(ok({ REDIS_URL: 'rediss://:pw@cache.example:6380', IP_SALT: SALT }).redisUrl).toBe(
-      'rediss://:pw@cache.example:6380',
-    );
+    expect(ok({ REDIS_URL: 'rediss://:pw@cache.example:6380', IP_SALT: SALT }).redisUrl).toBe('rediss://:pw@cache.example:6380');
   });
 
   it('RATE_LIMIT_WINDOW_MS', () => {
@@ -312,11 +316,11 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   });
 
   it('reports field and cross-field problems in the same attempt', () => {
-    expect(failure({ PORT: 'x', REDIS_URL: 'redis://127.0.0.1:6379' }, { requireToken: true }).split('\n').map((l) => l.split(' ')[0])).toEqual([
-      'PORT',
-      'AGENT_TOKEN',
-      'IP_SALT',
-    ]);
+    expect(
+      failure({ PORT: 'x', REDIS_URL: 'redis://127.0.0.1:6379' }, { requireToken: true })
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['PORT', 'AGENT_TOKEN', 'IP_SALT']);
   });
 
   it('does not call a variable that is set but wrong "missing"', () => {
@@ -335,9 +339,7 @@ describe('loadConfig for `sandscope start` (the agent and the website side by si
   });
 
   it('WEB_PORT that is not a port', () => {
-    expect(failure({ WEB_PORT: 'web' })).toBe(
-      'WEB_PORT must be a whole number from 1 to 65535 (got "web"). Set it to a free TCP port such as 3000.',
-    );
+    expect(failure({ WEB_PORT: 'web' })).toBe('WEB_PORT must be a whole number from 1 to 65535 (got "web"). Set it to a free TCP port such as 3000.');
     expect(failure({ WEB_PORT: '0' })).toMatch(/^WEB_PORT must be a whole number from 1 to 65535/);
   });
 
@@ -370,7 +372,13 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
 
   it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES and INVESTIGATION_FILE_MAX_BYTES', () => {
     expect(
-      ok({ READ_FILE_MAX_LINES: '500', READ_FILE_MAX_CHARS: '50000', HISTORY_MAX_MESSAGES: '0', INVESTIGATION_FILE_MAX_BYTES: '1024', INVESTIGATION_MAX_STEPS: '1' }).workspace,
+      ok({
+        READ_FILE_MAX_LINES: '500',
+        READ_FILE_MAX_CHARS: '50000',
+        HISTORY_MAX_MESSAGES: '0',
+        INVESTIGATION_FILE_MAX_BYTES: '1024',
+        INVESTIGATION_MAX_STEPS: '1',
+      }).workspace,
     ).toEqual({
       readFileMaxLines: 500,
       readFileMaxChars: 50_000,
@@ -402,7 +410,14 @@ describe('loadConfig providers', () => {
   const names = (env: Record<string, string>) => ok(env).providers.map((p) => p.name);
 
   it('turns a provider on by its key (Ollama by OLLAMA_BASE_URL), in failover order, offline always last', () => {
-    const all = { MISTRAL_API_KEY: 'm', OLLAMA_BASE_URL: 'http://127.0.0.1:11434', GROQ_API_KEY: 'g', OPENROUTER_API_KEY: 'o', CEREBRAS_API_KEY: 'c', GEMINI_API_KEY: 'ge' };
+    const all = {
+      MISTRAL_API_KEY: 'm',
+      OLLAMA_BASE_URL: 'http://127.0.0.1:11434',
+      GROQ_API_KEY: 'g',
+      OPENROUTER_API_KEY: 'o',
+      CEREBRAS_API_KEY: 'c',
+      GEMINI_API_KEY: 'ge',
+    };
     expect(names(all)).toEqual(['groq', 'gemini', 'cerebras', 'openrouter', 'mistral', 'ollama', 'offline']);
     expect(names({ MISTRAL_API_KEY: 'm', GROQ_API_KEY: 'g', GEMINI_API_KEY: '' })).toEqual(['groq', 'mistral', 'offline']);
     expect(names({ OLLAMA_MODEL: 'qwen2.5' })).toEqual(['offline']);

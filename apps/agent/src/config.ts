@@ -310,7 +310,10 @@ export const ADJUDICATOR_VAR = envVar<AdjudicationMode>({
   parse: (raw) =>
     raw === 'offline' || raw === 'model'
       ? { ok: true, value: raw }
-      : { ok: false, problem: `must be offline or model (got ${shown(raw, false)}). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.` },
+      : {
+          ok: false,
+          problem: `must be offline or model (got ${shown(raw, false)}). Set it to model to have an LLM judge the questions the answerability model is unsure of, or unset it.`,
+        },
 });
 
 /** The variables that configure one provider. Ollama needs no key: its base URL turns it on. */
@@ -332,7 +335,10 @@ function pricePerMillion(name: string) {
       const value = Number(raw);
       return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value)
         ? { ok: true, value: value / 1_000_000 }
-        : { ok: false, problem: `must be a non-negative price in US dollars per million tokens (got ${shown(raw, false)}). Set it to the provider's list price, such as 0.10.` };
+        : {
+            ok: false,
+            problem: `must be a non-negative price in US dollars per million tokens (got ${shown(raw, false)}). Set it to the provider's list price, such as 0.10.`,
+          };
     },
   });
 }
@@ -442,12 +448,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         Number.MAX_SAFE_INTEGER,
         'Set it to the sliding-window length in milliseconds, such as 60000 for one minute.',
       ),
-      RATE_LIMIT_MAX: wholeNumber(
-        'RATE_LIMIT_MAX',
-        1,
-        Number.MAX_SAFE_INTEGER,
-        'Set it to the requests allowed per client per window, such as 30.',
-      ),
+      RATE_LIMIT_MAX: wholeNumber('RATE_LIMIT_MAX', 1, Number.MAX_SAFE_INTEGER, 'Set it to the requests allowed per client per window, such as 30.'),
       DAILY_TOKEN_CEILING: wholeNumber(
         'DAILY_TOKEN_CEILING',
         1,
@@ -460,12 +461,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         Number.MAX_SAFE_INTEGER,
         'Set it to the model tokens one run may use, such as 16000; it is reserved from the daily ceiling while the run lasts.',
       ),
-      MAX_BODY_BYTES: wholeNumber(
-        'MAX_BODY_BYTES',
-        1,
-        Number.MAX_SAFE_INTEGER,
-        'Set it to the largest request body to accept, in bytes, such as 16384.',
-      ),
+      MAX_BODY_BYTES: wholeNumber('MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER, 'Set it to the largest request body to accept, in bytes, such as 16384.'),
       MAX_QUESTION_CHARS: wholeNumber(
         'MAX_QUESTION_CHARS',
         1,
@@ -542,86 +538,92 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           const value = Number(raw);
           return /^(\d+\.?\d*|\.\d+)$/.test(raw) && Number.isFinite(value) && value > 0 && value <= 3600
             ? { ok: true, value }
-            : { ok: false, problem: `must be a number of seconds greater than 0, at most 3600 (got ${shown(raw, false)}). Set it to how long one embedding request may take, such as 60.` };
+            : {
+                ok: false,
+                problem: `must be a number of seconds greater than 0, at most 3600 (got ${shown(raw, false)}). Set it to how long one embedding request may take, such as 60.`,
+              };
         },
       }),
       KB_EMBED_NUM_RETRIES: wholeNumber('KB_EMBED_NUM_RETRIES', 0, 10, 'Set it to how many times a failed embedding batch is retried, such as 2.'),
       KB_EMBED_BATCH_SIZE: wholeNumber('KB_EMBED_BATCH_SIZE', 1, 2048, 'Set it to how many texts one embedding request carries, such as 64.'),
       ...providerFields(),
     })
-    .superRefine((env, ctx) => {
-      if (requireToken && env.AGENT_TOKEN === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            `AGENT_TOKEN is required to serve (it is the bearer token every route checks). ` +
-            `Set it to ${SECRET_HINT}, at least ${MIN_SECRET_CHARS} characters, and give the website the same value.`,
-        });
-      }
-      if (env.REDIS_URL !== undefined && env.IP_SALT === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'IP_SALT is required when REDIS_URL is set: replicas sharing one Redis must digest client addresses ' +
-            'with the same salt, or each replica counts a client separately and the rate limit multiplies. ' +
-            `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
-        });
-      }
-      const dailySpend = env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd;
-      const runBudget = env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd;
-      if (typeof dailySpend === 'number' && typeof runBudget === 'number' && runBudget > dailySpend) {
-        // One run's reservation comes out of the day's money: a run budget above it could never be booked.
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            `RUN_BUDGET_USD (${runBudget}) must not exceed DAILY_SPEND_CEILING_USD (${dailySpend}): each model call of a run is booked ` +
-            "against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
-        });
-      }
-      const ceiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
-      if (typeof env.RUN_TOKEN_BUDGET === 'number' && typeof ceiling === 'number' && env.RUN_TOKEN_BUDGET > ceiling) {
-        // Defect 1: a run reserves its budget from the daily ceiling, so a budget above the ceiling could never be reserved honestly.
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            `RUN_TOKEN_BUDGET (${env.RUN_TOKEN_BUDGET}) must not exceed DAILY_TOKEN_CEILING (${ceiling}): each run reserves its budget ` +
-            'from the daily ceiling when it is admitted. Lower RUN_TOKEN_BUDGET or raise DAILY_TOKEN_CEILING.',
-        });
-      }
-      const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
-      const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
-      // Both must have parsed (a failed field holds no number) before they can be compared.
-      if (supervise) {
-        const port = env.PORT ?? CONFIG_DEFAULTS.port;
-        const webPort = env.WEB_PORT ?? CONFIG_DEFAULTS.webPort;
-        if (port === 0) {
-          // An ephemeral agent port would be known only after the agent binds, and the website must be told it first.
+    .superRefine(
+      (env, ctx) => {
+        if (requireToken && env.AGENT_TOKEN === undefined) {
           ctx.addIssue({
             code: 'custom',
-            message: `${named('PORT')} is 0, which \`sandscope start\` cannot use: the website must be told the agent's port before either starts. Use a free port such as 7861.`,
-          });
-        } else if (typeof port === 'number' && port === webPort) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `${named('PORT')} and ${named('WEB_PORT')} are both ${port}: the agent and the website need a port each. Give them different free ports.`,
+            message:
+              `AGENT_TOKEN is required to serve (it is the bearer token every route checks). ` +
+              `Set it to ${SECRET_HINT}, at least ${MIN_SECRET_CHARS} characters, and give the website the same value.`,
           });
         }
-      }
-      if (typeof maxBodyBytes === 'number' && typeof maxQuestionChars === 'number' && maxBodyBytes < maxQuestionChars * 4) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            `MAX_BODY_BYTES (${maxBodyBytes}) must be at least 4 × MAX_QUESTION_CHARS (${maxQuestionChars * 4}), ` +
-            'so a question of the maximum length fits in a request body (UTF-8 takes up to 4 bytes per character). ' +
-            'Raise MAX_BODY_BYTES or lower MAX_QUESTION_CHARS.',
-        });
-      }
-    }, {
-      // Run the cross-field checks even when a field failed, so one start-up attempt
-      // reports every problem. A failed field is not `undefined`, so "missing" checks
-      // do not fire for a variable that was set but wrong.
-      when: () => true,
-    })
+        if (env.REDIS_URL !== undefined && env.IP_SALT === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'IP_SALT is required when REDIS_URL is set: replicas sharing one Redis must digest client addresses ' +
+              'with the same salt, or each replica counts a client separately and the rate limit multiplies. ' +
+              `Set IP_SALT to ${SECRET_HINT}, the same on every replica.`,
+          });
+        }
+        const dailySpend = env.DAILY_SPEND_CEILING_USD ?? CONFIG_DEFAULTS.dailySpendCeilingUsd;
+        const runBudget = env.RUN_BUDGET_USD ?? CONFIG_DEFAULTS.runBudgetUsd;
+        if (typeof dailySpend === 'number' && typeof runBudget === 'number' && runBudget > dailySpend) {
+          // One run's reservation comes out of the day's money: a run budget above it could never be booked.
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `RUN_BUDGET_USD (${runBudget}) must not exceed DAILY_SPEND_CEILING_USD (${dailySpend}): each model call of a run is booked ` +
+              "against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
+          });
+        }
+        const ceiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
+        if (typeof env.RUN_TOKEN_BUDGET === 'number' && typeof ceiling === 'number' && env.RUN_TOKEN_BUDGET > ceiling) {
+          // Defect 1: a run reserves its budget from the daily ceiling, so a budget above the ceiling could never be reserved honestly.
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `RUN_TOKEN_BUDGET (${env.RUN_TOKEN_BUDGET}) must not exceed DAILY_TOKEN_CEILING (${ceiling}): each run reserves its budget ` +
+              'from the daily ceiling when it is admitted. Lower RUN_TOKEN_BUDGET or raise DAILY_TOKEN_CEILING.',
+          });
+        }
+        const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
+        const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
+        // Both must have parsed (a failed field holds no number) before they can be compared.
+        if (supervise) {
+          const port = env.PORT ?? CONFIG_DEFAULTS.port;
+          const webPort = env.WEB_PORT ?? CONFIG_DEFAULTS.webPort;
+          if (port === 0) {
+            // An ephemeral agent port would be known only after the agent binds, and the website must be told it first.
+            ctx.addIssue({
+              code: 'custom',
+              message: `${named('PORT')} is 0, which \`sandscope start\` cannot use: the website must be told the agent's port before either starts. Use a free port such as 7861.`,
+            });
+          } else if (typeof port === 'number' && port === webPort) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `${named('PORT')} and ${named('WEB_PORT')} are both ${port}: the agent and the website need a port each. Give them different free ports.`,
+            });
+          }
+        }
+        if (typeof maxBodyBytes === 'number' && typeof maxQuestionChars === 'number' && maxBodyBytes < maxQuestionChars * 4) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `MAX_BODY_BYTES (${maxBodyBytes}) must be at least 4 × MAX_QUESTION_CHARS (${maxQuestionChars * 4}), ` +
+              'so a question of the maximum length fits in a request body (UTF-8 takes up to 4 bytes per character). ' +
+              'Raise MAX_BODY_BYTES or lower MAX_QUESTION_CHARS.',
+          });
+        }
+      },
+      {
+        // Run the cross-field checks even when a field failed, so one start-up attempt
+        // reports every problem. A failed field is not `undefined`, so "missing" checks
+        // do not fire for a variable that was set but wrong.
+        when: () => true,
+      },
+    )
     .transform((env): AgentConfig => {
       const dataDir = env.SANDSCOPE_DATA_DIR ?? CONFIG_DEFAULTS.dataDir;
       const dailyTokenCeiling = env.DAILY_TOKEN_CEILING ?? CONFIG_DEFAULTS.dailyTokenCeiling;
@@ -631,10 +633,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         agentToken: env.AGENT_TOKEN,
         ipSalt: env.IP_SALT ?? randomBytes(32).toString('hex'),
         ipSaltSource: env.IP_SALT === undefined ? 'random' : 'env',
-        database:
-          env.DATABASE_URL === undefined
-            ? { kind: 'pglite', dir: join(dataDir, 'pglite') }
-            : { kind: 'postgres', url: env.DATABASE_URL },
+        database: env.DATABASE_URL === undefined ? { kind: 'pglite', dir: join(dataDir, 'pglite') } : { kind: 'postgres', url: env.DATABASE_URL },
         dataDir,
         redisUrl: env.REDIS_URL,
         redisKeyPrefix: env.REDIS_KEY_PREFIX ?? CONFIG_DEFAULTS.redisKeyPrefix,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCorpusSource } from './corpus-source.ts';
 
 describe('which bands a corpus is scored with', () => {
-  it('a corpus never calibrated uses the shipped model\'s bands (trained, validated leave-one-corpus-out), and says so', async () => {
+  it("a corpus never calibrated uses the shipped model's bands (trained, validated leave-one-corpus-out), and says so", async () => {
     const source = loadCorpusSource(join(import.meta.dirname, '../../../eval-corpora/harbor-runbooks'));
     expect(source.thresholdsFrom).toBe('shipped');
     expect(source.thresholds).toBeNull();
@@ -42,7 +42,9 @@ describe('a file named .md that is not text (issue 12, defect 10)', () => {
     expect(source.documents[1]!.text).toContain('naïve résumé 🙂');
     expect(source.skipped.map((s) => s.doc)).toEqual(['diagram.md', 'latin1.md', 'utf16.md']);
     expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toBe(`corpus: skipped ${join(dir, 'diagram.md')}: it is binary, not text (a NUL byte at offset 8). Remove it from the corpus or give it an extension other than .md.`);
+    expect(warnings[0]).toBe(
+      `corpus: skipped ${join(dir, 'diagram.md')}: it is binary, not text (a NUL byte at offset 8). Remove it from the corpus or give it an extension other than .md.`,
+    );
     expect(warnings[1]).toBe(`corpus: skipped ${join(dir, 'latin1.md')}: it is not valid UTF-8 (the byte at offset 5). Save it as UTF-8 to have it indexed.`);
     expect(warnings[2]).toBe(`corpus: skipped ${join(dir, 'utf16.md')}: it is UTF-16 text. Save it as UTF-8 to have it indexed.`);
   });

@@ -114,7 +114,8 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
 function unreadable(file: string, error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') {
     try {
-      if (lstatSync(file).isSymbolicLink()) return `${file} is a broken symbolic link: it points to ${readlinkSync(file)}, which does not exist. Fix the link or remove it.`;
+      if (lstatSync(file).isSymbolicLink())
+        return `${file} is a broken symbolic link: it points to ${readlinkSync(file)}, which does not exist. Fix the link or remove it.`;
     } catch {
       // gone between the listing and the read: fall through to the plain message
     }
@@ -143,6 +144,9 @@ function readThresholds(root: string): BandsFile | null {
   const path = join(root, 'thresholds.json');
   if (!existsSync(path)) return null;
   const parsed = parseBands(readJson(path, 'thresholds.json'));
-  if (!parsed.ok) throw new UserError(`${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it, or delete it to use the shipped model's bands.`);
+  if (!parsed.ok)
+    throw new UserError(
+      `${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it, or delete it to use the shipped model's bands.`,
+    );
   return parsed.bands;
 }

@@ -20,7 +20,11 @@ export function indexCodeTag(embedder: Embedder | null, root = REPO_ROOT): strin
     const engine = join(root, 'packages/engine');
     const files = [...sourceFiles(join(engine, 'src')), join(engine, 'package.json'), join(root, 'package-lock.json')];
     const hash = createHash('sha256');
-    for (const file of files) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+    for (const file of files)
+      hash
+        .update(`${relative(root, file)}\0`)
+        .update(readFileSync(file))
+        .update('\0');
     return `${SNAPSHOT_LAYOUT}/${embedder?.id ?? 'no-embedder'}/${hash.digest('hex').slice(0, 16)}`;
   } catch {
     return null;

@@ -6,7 +6,16 @@
  * Lighter entries: `sandscope/corpus` (corpora and knowledge bases) and
  * `sandscope/user-error` (a script's boundary); test helpers are `sandscope/testing`.
  */
-export { CONFIG_DEFAULTS, createAgentConfigSchema, loadConfig, providerVariables, type AgentConfig, type ConfigResult, type LoadConfigOptions, type ServeConfig } from './config.ts';
+export {
+  CONFIG_DEFAULTS,
+  createAgentConfigSchema,
+  loadConfig,
+  providerVariables,
+  type AgentConfig,
+  type ConfigResult,
+  type LoadConfigOptions,
+  type ServeConfig,
+} from './config.ts';
 export { startAgentService, type AgentService, type AgentServiceOptions } from './service/compose.ts';
 export { appDepsOf, createApp, type AppDeps } from './http/app.ts';
 export { API_ERRORS, type ApiErrorCode } from './http/api-error.ts';

@@ -20,7 +20,10 @@ export interface StartedKnowledgeBase {
  * documents), with the estate's digest beside it — the estate's service names are in the lexicon.
  */
 export function snapshotCorpusVersion(source: CorpusSource): string {
-  const estate = createHash('sha256').update(JSON.stringify(source.estate ?? EMPTY_ESTATE)).digest('hex').slice(0, 16);
+  const estate = createHash('sha256')
+    .update(JSON.stringify(source.estate ?? EMPTY_ESTATE))
+    .digest('hex')
+    .slice(0, 16);
   return `${corpusVersion(source.documents)}+estate-${estate}`;
 }
 
@@ -42,7 +45,11 @@ export async function startKnowledgeBase(db: Database, source: CorpusSource, opt
   if (loaded.status === 'found') {
     try {
       const kb = knowledgeBaseFromSnapshot(source, loaded.bytes);
-      return { kb, from: 'snapshot', note: `index: loaded from snapshot (corpus ${key.corpusVersion}, ${(loaded.bytes.length / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms` };
+      return {
+        kb,
+        from: 'snapshot',
+        note: `index: loaded from snapshot (corpus ${key.corpusVersion}, ${(loaded.bytes.length / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`,
+      };
     } catch (error) {
       if (!(error instanceof SnapshotError)) throw error;
       why = `the saved one is unusable: ${error.message}`;

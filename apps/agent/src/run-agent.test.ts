@@ -54,7 +54,9 @@ describe('runAgent (the composition root)', () => {
   it('turns bad input into a one-line UserError', async () => {
     const services = modelServicesFromEnv({});
     await expect(runAgent({ kb, question: QUESTION, services, workload: 'deploy' })).rejects.toThrow(UserError);
-    await expect(runAgent({ kb, question: QUESTION, services, workload: 'deploy' })).rejects.toThrow(/^unknown workload "deploy"\. Choose one of: triage, change, postmortem/);
+    await expect(runAgent({ kb, question: QUESTION, services, workload: 'deploy' })).rejects.toThrow(
+      /^unknown workload "deploy"\. Choose one of: triage, change, postmortem/,
+    );
     await expect(runAgent({ kb, question: QUESTION, services, failProviders: ['grok'] })).rejects.toThrow(/^unknown provider "grok" to fail/);
     expect(() => modelServicesFromEnv({ RUN_BUDGET_USD: '0' })).toThrow(UserError);
   });

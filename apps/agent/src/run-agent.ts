@@ -121,7 +121,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   if (!workload.ok) throw new UserError(workload.message);
   const unknown = (options.failProviders ?? []).filter((p) => !INJECTABLE_PROVIDERS.includes(p));
   if (unknown.length > 0) {
-    throw new UserError(`unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`);
+    throw new UserError(
+      `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`,
+    );
   }
   const services = options.services ?? (defaultServices ??= modelServicesFromEnv(options.env ?? process.env));
   return orchestratorFor(options.kb, services).run({

@@ -18,10 +18,23 @@ try {
   process.exit(1);
 }
 
-const LEVELS = { fatal: 'FATAL', critical: 'FATAL', crit: 'FATAL', error: 'ERROR', err: 'ERROR', warning: 'WARN', warn: 'WARN', info: 'INFO', notice: 'INFO', debug: 'DEBUG', trace: 'TRACE' };
+const LEVELS = {
+  fatal: 'FATAL',
+  critical: 'FATAL',
+  crit: 'FATAL',
+  error: 'ERROR',
+  err: 'ERROR',
+  warning: 'WARN',
+  warn: 'WARN',
+  info: 'INFO',
+  notice: 'INFO',
+  debug: 'DEBUG',
+  trace: 'TRACE',
+};
 const ERRORISH = new Set(['FATAL', 'ERROR']);
 // A text line: an optional timestamp, then a level word (bracketed or not), then the message.
-const TEXT_LINE = /^\s*(?<time>\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|\d\d:\d\d:\d\d(?:[.,]\d+)?)?\s*\[?(?<level>fatal|critical|crit|error|err|warning|warn|info|notice|debug|trace)\]?:?\s+(?<msg>.*)$/i;
+const TEXT_LINE =
+  /^\s*(?<time>\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|\d\d:\d\d:\d\d(?:[.,]\d+)?)?\s*\[?(?<level>fatal|critical|crit|error|err|warning|warn|info|notice|debug|trace)\]?:?\s+(?<msg>.*)$/i;
 
 const byLevel = new Map();
 const messages = new Map();

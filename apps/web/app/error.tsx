@@ -10,8 +10,8 @@ export default function PageError({ error, reset }: { error: Error & { digest?: 
     <div className="problem problem-operator" role="alert" data-problem="page_error">
       <strong className="problem-title">This page failed to render</strong>
       <p className="problem-remedy">
-        Something unexpected went wrong while building this page — a bug, not something you did. Try again; if it repeats, the website’s server log
-        has the details{error.digest ? ' under the reference below' : ''}. The other pages may still work.
+        Something unexpected went wrong while building this page — a bug, not something you did. Try again; if it repeats, the website’s server log has the
+        details{error.digest ? ' under the reference below' : ''}. The other pages may still work.
       </p>
       {error.digest ? (
         <p className="problem-code">

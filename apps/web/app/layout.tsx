@@ -26,8 +26,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <main id="main">{children}</main>
         <footer className="site-foot">
           <p>
-            Larkspur is an invented company: every service, document and incident was written for this project, and the <a href="/data">data page</a>{' '}
-            publishes all of it. The engineering is real.
+            Larkspur is an invented company: every service, document and incident was written for this project, and the <a href="/data">data page</a> publishes
+            all of it. The engineering is real.
           </p>
         </footer>
       </body>

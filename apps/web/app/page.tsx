@@ -20,8 +20,8 @@ export default async function ConsolePage({ searchParams }: { searchParams: Sear
       <header className="page-head">
         <h1>Console</h1>
         <p className="lede">
-          Ask about Larkspur’s production estate. Every claim in an answer cites a passage from the library; when the library does not answer, the
-          console says so and writes nothing.
+          Ask about Larkspur’s production estate. Every claim in an answer cites a passage from the library; when the library does not answer, the console says
+          so and writes nothing.
         </p>
       </header>
       {problem ? <ProblemPanel problem={problem} context="Your question was not answered." /> : null}

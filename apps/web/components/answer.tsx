@@ -48,7 +48,9 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
                   <div className="passage-head">
                     <span className="passage-heading">{s.heading}</span> <code className="chunk-id">{s.chunkId}</code>
                   </div>
-                  <div className="passage-body">{s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}</div>
+                  <div className="passage-body">
+                    {s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}
+                  </div>
                   <a className="passage-link" href={chunkHref(s.chunkId)}>
                     Open in the library →
                   </a>

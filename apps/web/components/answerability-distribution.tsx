@@ -71,7 +71,14 @@ export function AnswerabilityDistribution({ rows, bands }: { rows: readonly Dist
         <rect x={X(sufficientAbove)} y={top} width={left + plotW - X(sufficientAbove)} height={height - top - bottom} className="zone zone-answer" />
         {a.map((n, i) =>
           n > 0 ? (
-            <rect key={`a${i}`} x={left + i * binW + 0.5} width={binW - 1} y={mid - (n / peak) * half} height={(n / peak) * half} className="bar bar-answerable">
+            <rect
+              key={`a${i}`}
+              x={left + i * binW + 0.5}
+              width={binW - 1}
+              y={mid - (n / peak) * half}
+              height={(n / peak) * half}
+              className="bar bar-answerable"
+            >
               <title>{`${n} answerable, answerability ${(i / BINS).toFixed(2)}–${((i + 1) / BINS).toFixed(2)}`}</title>
             </rect>
           ) : null,
@@ -84,22 +91,36 @@ export function AnswerabilityDistribution({ rows, bands }: { rows: readonly Dist
           ) : null,
         )}
         <line x1={left} x2={left + plotW} y1={mid} y2={mid} className="axis" />
-        <text x={left + 4} y={top + 14} textAnchor="start" className="svg-label label-answerable">▲ answerable</text>
-        <text x={left + 4} y={height - bottom - 6} textAnchor="start" className="svg-label label-unanswerable">▼ unanswerable</text>
+        <text x={left + 4} y={top + 14} textAnchor="start" className="svg-label label-answerable">
+          ▲ answerable
+        </text>
+        <text x={left + 4} y={height - bottom - 6} textAnchor="start" className="svg-label label-unanswerable">
+          ▼ unanswerable
+        </text>
         {TICKS.map((t) => (
           <g key={t} className="tick">
             <line x1={X(t)} x2={X(t)} y1={height - bottom} y2={height - bottom + 5} />
-            <text x={X(t)} y={height - bottom + 18} textAnchor="middle">{t === 0 || t === 1 ? String(t) : t.toFixed(1)}</text>
+            <text x={X(t)} y={height - bottom + 18} textAnchor="middle">
+              {t === 0 || t === 1 ? String(t) : t.toFixed(1)}
+            </text>
           </g>
         ))}
-        <text x={left + plotW / 2} y={height - 6} textAnchor="middle" className="svg-label">answerability (the model’s probability that the library answers the question)</text>
+        <text x={left + plotW / 2} y={height - 6} textAnchor="middle" className="svg-label">
+          answerability (the model’s probability that the library answers the question)
+        </text>
         {line(insufficientBelow, 'refuse below', 'threshold threshold-low', 0)}
         {line(sufficientAbove, 'answer from', 'threshold threshold-high', 1)}
       </svg>
       <figcaption>
-        Each bar counts questions in an answerability bin of 0.02: answerable up, unanswerable down. Left of the red line the gate refuses; from the green
-        line on it answers{insufficientBelow === sufficientAbove ? ' (here the two lines coincide: there is no ambiguous band, so nothing is deferred)' : '; between them is the ambiguous band, where adjudication decides'}.
-        {unscored > 0 ? ` ${unscored} question${unscored === 1 ? '' : 's'} had no answerability (degraded retrieval or nothing found) and ${unscored === 1 ? 'is' : 'are'} not drawn.` : ''}
+        Each bar counts questions in an answerability bin of 0.02: answerable up, unanswerable down. Left of the red line the gate refuses; from the green line
+        on it answers
+        {insufficientBelow === sufficientAbove
+          ? ' (here the two lines coincide: there is no ambiguous band, so nothing is deferred)'
+          : '; between them is the ambiguous band, where adjudication decides'}
+        .
+        {unscored > 0
+          ? ` ${unscored} question${unscored === 1 ? '' : 's'} had no answerability (degraded retrieval or nothing found) and ${unscored === 1 ? 'is' : 'are'} not drawn.`
+          : ''}
       </figcaption>
     </figure>
   );

@@ -120,7 +120,10 @@ export function EstateGraph({ estate }: { estate: Estate }) {
           ))}
         </g>
       </svg>
-      <figcaption>Columns are criticality tiers. An arrow points from a service to a service it depends on; a curve on a column’s left links two services of the same tier. Box edges: red tier 1, amber tier 2, blue tier 3.</figcaption>
+      <figcaption>
+        Columns are criticality tiers. An arrow points from a service to a service it depends on; a curve on a column’s left links two services of the same
+        tier. Box edges: red tier 1, amber tier 2, blue tier 3.
+      </figcaption>
     </figure>
   );
 }

@@ -43,7 +43,13 @@ export function FeedbackForm({ runId, current, saved, problem }: { runId: string
         </fieldset>
         <label className="feedback-note-field">
           Note (optional)
-          <textarea name="note" rows={3} maxLength={MAX_NOTE_CHARS} defaultValue={current?.note ?? ''} placeholder="What was wrong, or which runbook answers it" />
+          <textarea
+            name="note"
+            rows={3}
+            maxLength={MAX_NOTE_CHARS}
+            defaultValue={current?.note ?? ''}
+            placeholder="What was wrong, or which runbook answers it"
+          />
         </label>
         <div className="feedback-actions">
           <button type="submit" className="button">

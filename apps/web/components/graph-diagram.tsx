@@ -132,7 +132,12 @@ export function GraphDiagram({ graph: full }: { graph: Graph }) {
               d = `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`;
             }
             return (
-              <path key={`${e.from}->${e.to}`} d={d} markerEnd="url(#garrow)" className={`edge ${e.conditional ? 'edge-conditional' : ''} ${isBack ? 'edge-back' : ''}`}>
+              <path
+                key={`${e.from}->${e.to}`}
+                d={d}
+                markerEnd="url(#garrow)"
+                className={`edge ${e.conditional ? 'edge-conditional' : ''} ${isBack ? 'edge-back' : ''}`}
+              >
                 <title>{`${e.from} → ${e.to}${e.conditional ? ' (conditional)' : ''}${isBack ? ' — loops back' : ''}`}</title>
               </path>
             );
@@ -170,8 +175,8 @@ export function GraphDiagram({ graph: full }: { graph: Graph }) {
         </g>
       </svg>
       <figcaption>
-        Solid arrows always run; dashed arrows are conditional (the node chooses). A curve on the right loops back. Boxes with a double edge are
-        terminal: the run ends there.
+        Solid arrows always run; dashed arrows are conditional (the node chooses). A curve on the right loops back. Boxes with a double edge are terminal: the
+        run ends there.
       </figcaption>
     </figure>
   );

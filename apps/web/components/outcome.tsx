@@ -11,7 +11,19 @@ import { score as fmtScore } from '@/lib/format';
  */
 const MARK: Record<Outcome, string> = { answered: '✓', partial: '!', awaiting_approval: '‖', escalated: '↑', refused: '✕' };
 
-export function OutcomeBanner({ outcome, verdict, band, score, degraded }: { outcome: Outcome; verdict: Verdict | null; band?: Band | null; score?: number | null; degraded?: boolean }) {
+export function OutcomeBanner({
+  outcome,
+  verdict,
+  band,
+  score,
+  degraded,
+}: {
+  outcome: Outcome;
+  verdict: Verdict | null;
+  band?: Band | null;
+  score?: number | null;
+  degraded?: boolean;
+}) {
   const words = OUTCOME_WORDS[outcome];
   // A held draft keeps the gate's flag: a partial answer awaiting approval says so, in the partial outcome's words.
   const heldPartial = outcome === 'awaiting_approval' && verdict === 'partial';
@@ -31,8 +43,18 @@ export function OutcomeBanner({ outcome, verdict, band, score, degraded }: { out
               <b className={`band band-${band}`}>{band}</b>
             </>
           ) : null}
-          {score !== undefined ? <> · score <code>{fmtScore(score)}</code></> : null}
-          {degraded ? <> · <b className="degraded">degraded: lexical retrieval only</b></> : null}
+          {score !== undefined ? (
+            <>
+              {' '}
+              · score <code>{fmtScore(score)}</code>
+            </>
+          ) : null}
+          {degraded ? (
+            <>
+              {' '}
+              · <b className="degraded">degraded: lexical retrieval only</b>
+            </>
+          ) : null}
         </span>
       </div>
     </div>

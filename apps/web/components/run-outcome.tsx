@@ -71,7 +71,13 @@ export function RiskPanel({ risk, action, terminal, sources }: { risk: Risk | nu
             </>
           ) : null}{' '}
           —{' '}
-          {terminal === 'await_approval' ? <b className="tag tag-terminal-await_approval">held for a person</b> : risk.score >= risk.threshold ? <b>at or over the gate</b> : <b>under the gate, emitted</b>}
+          {terminal === 'await_approval' ? (
+            <b className="tag tag-terminal-await_approval">held for a person</b>
+          ) : risk.score >= risk.threshold ? (
+            <b>at or over the gate</b>
+          ) : (
+            <b>under the gate, emitted</b>
+          )}
         </p>
       ) : null}
       {risk && risk.factors.length > 0 ? (
@@ -119,7 +125,9 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
   const answered = outcome !== null && outcomeHasAnswer(outcome);
   return (
     <div className="outcome">
-      {outcome ? <OutcomeBanner outcome={outcome} verdict={verdict} band={view.band} score={view.score} {...(view.degraded ? { degraded: true } : {})} /> : null}
+      {outcome ? (
+        <OutcomeBanner outcome={outcome} verdict={verdict} band={view.band} score={view.score} {...(view.degraded ? { degraded: true } : {})} />
+      ) : null}
       {answered ? (
         <>
           <Answer claims={view.claims} verdict={verdict ?? 'answered'} />
@@ -132,7 +140,10 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
           ) : null}
         </>
       ) : outcome ? (
-        <section className={outcome === 'escalated' ? 'refusal escalation' : 'refusal'} aria-label={outcome === 'escalated' ? 'Why it escalated' : 'Why it refused'}>
+        <section
+          className={outcome === 'escalated' ? 'refusal escalation' : 'refusal'}
+          aria-label={outcome === 'escalated' ? 'Why it escalated' : 'Why it refused'}
+        >
           {outcome === 'escalated' && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
           <h3>Why</h3>
           <Reasons reasons={view.reasons} />

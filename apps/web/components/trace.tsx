@@ -24,7 +24,11 @@ export function stepsOf(events: readonly NodeEvent[]): NodeStep[] {
       continue;
     }
     let open = -1;
-    for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.node === e.node && !steps[i]!.ended) { open = i; break; }
+    for (let i = steps.length - 1; i >= 0; i--)
+      if (steps[i]!.node === e.node && !steps[i]!.ended) {
+        open = i;
+        break;
+      }
     if (open < 0) {
       steps.push({ key: `${e.seq}`, node: e.node, seq: e.seq, startedAt: e.at, ended: true, durationMs: e.durationMs ?? null, data: { ...data } });
     } else {
@@ -67,7 +71,13 @@ function primitive(key: string, value: unknown): ReactNode {
 
 /** `tokensIn` → `tokens in`: a readable label for a field the agent may add later. */
 function labelOf(key: string): string {
-  return LABELS[key] ?? key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return (
+    LABELS[key] ??
+    key
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/[_-]+/g, ' ')
+      .toLowerCase()
+  );
 }
 
 const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
@@ -228,7 +238,9 @@ export function SpendSummary({ spend }: { spend: Spend | null | undefined }) {
       </div>
       {spend.ledger && spend.ledger.length > 0 ? (
         <details className="raw">
-          <summary>Ledger ({spend.ledger.length} {spend.ledger.length === 1 ? 'entry' : 'entries'})</summary>
+          <summary>
+            Ledger ({spend.ledger.length} {spend.ledger.length === 1 ? 'entry' : 'entries'})
+          </summary>
           <div className="table-scroll">
             <table>
               <thead>
@@ -242,7 +254,13 @@ export function SpendSummary({ spend }: { spend: Spend | null | undefined }) {
                 {spend.ledger.map((row, i) => (
                   <tr key={i}>
                     {Object.keys(spend.ledger![0]!).map((k) => (
-                      <td key={k}>{typeof row[k] === 'number' && /usd/i.test(k) ? usd(row[k] as number) : typeof row[k] === 'object' ? JSON.stringify(row[k]) : String(row[k] ?? '')}</td>
+                      <td key={k}>
+                        {typeof row[k] === 'number' && /usd/i.test(k)
+                          ? usd(row[k] as number)
+                          : typeof row[k] === 'object'
+                            ? JSON.stringify(row[k])
+                            : String(row[k] ?? '')}
+                      </td>
                     ))}
                   </tr>
                 ))}

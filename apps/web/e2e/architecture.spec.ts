@@ -16,7 +16,9 @@ test('the node table has room: every file path on one line, the page not a tower
   const paths = table.locator('tr[data-node] .file-path');
   expect(await paths.count()).toBeGreaterThan(5);
   // The lines a path spans: its inline fragments' distinct tops (a wrapped path has fragments on more than one line).
-  const lines = await paths.evaluateAll((els) => els.map((e) => ({ path: e.textContent, lines: new Set([...e.getClientRects()].map((r) => Math.round(r.top))).size })));
+  const lines = await paths.evaluateAll((els) =>
+    els.map((e) => ({ path: e.textContent, lines: new Set([...e.getClientRects()].map((r) => Math.round(r.top))).size })),
+  );
   expect(lines.filter((l) => l.lines !== 1)).toEqual([]);
   const box = (await table.boundingBox())!;
   expect(box.width).toBeGreaterThan(700);
@@ -64,7 +66,14 @@ test('every file on the architecture page is a link to a page that shows it', as
 });
 
 test('the source page shows only the files the architecture page names', async ({ page }) => {
-  for (const path of ['package.json', 'apps/web/lib/web-config.ts', 'apps/agent/src/http/..%2F..%2F..%2F..%2Fpackage.json', '..%2F..%2Fetc%2Fpasswd', 'apps/agent/src/config.ts', 'apps/agent/src/http/testing']) {
+  for (const path of [
+    'package.json',
+    'apps/web/lib/web-config.ts',
+    'apps/agent/src/http/..%2F..%2F..%2F..%2Fpackage.json',
+    '..%2F..%2Fetc%2Fpasswd',
+    'apps/agent/src/config.ts',
+    'apps/agent/src/http/testing',
+  ]) {
     const res = await page.goto(`/architecture/source/${path}`);
     expect(res?.status(), path).toBe(404);
   }

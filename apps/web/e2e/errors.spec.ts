@@ -72,7 +72,11 @@ test('agent down: every page says the agent is unreachable and what to do', asyn
 });
 
 test('a cross-site form post to the BFF is refused', async ({ request }) => {
-  const res = await request.post('/api/runs', { headers: { origin: 'http://evil.example' }, form: { question: 'What is the connection pool ceiling for orders-db?' }, maxRedirects: 0 });
+  const res = await request.post('/api/runs', {
+    headers: { origin: 'http://evil.example' },
+    form: { question: 'What is the connection pool ceiling for orders-db?' },
+    maxRedirects: 0,
+  });
   expect(res.status()).toBe(403);
   const approve = await request.post('/api/runs/any-run/approve', { headers: { origin: 'http://evil.example' }, maxRedirects: 0 });
   expect(approve.status()).toBe(403);

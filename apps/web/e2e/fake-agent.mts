@@ -25,7 +25,7 @@ import { generateQuestions, parseGaps } from '@sandscope/eval';
 const CORPUS = resolve(import.meta.dirname, '../../../corpus');
 const TOKEN = process.env.AGENT_TOKEN ?? '';
 const portArg = process.argv.indexOf('--port');
-const PORT = Number(portArg > 0 ? process.argv[portArg + 1] : process.env.PORT ?? 7861);
+const PORT = Number(portArg > 0 ? process.argv[portArg + 1] : (process.env.PORT ?? 7861));
 const MAX_QUESTION_CHARS = 2000;
 const STEP_MS = Number(process.env.FAKE_STEP_MS ?? 60);
 if (!TOKEN) {
@@ -55,7 +55,10 @@ if (!process.env.FAKE_NO_EVAL && existsSync(REPORT)) {
 }
 
 const PROVIDERS = [
-  ...(process.env.FAKE_PROVIDERS ?? 'groq,gemini').split(',').filter(Boolean).map((name) => ({ name, model: `${name}-stub-model`, configured: true })),
+  ...(process.env.FAKE_PROVIDERS ?? 'groq,gemini')
+    .split(',')
+    .filter(Boolean)
+    .map((name) => ({ name, model: `${name}-stub-model`, configured: true })),
   { name: 'offline', model: 'extractive-v1', configured: true },
 ];
 
@@ -112,10 +115,15 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
-const fail = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(res, status, { error: { code, message } }, headers);
+const fail = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  send(res, status, { error: { code, message } }, headers);
 
 function authorised(req: IncomingMessage): boolean {
-  const got = Buffer.from(createHash('sha256').update(req.headers.authorization ?? '').digest('hex'));
+  const got = Buffer.from(
+    createHash('sha256')
+      .update(req.headers.authorization ?? '')
+      .digest('hex'),
+  );
   const want = Buffer.from(createHash('sha256').update(`Bearer ${TOKEN}`).digest('hex'));
   return timingSafeEqual(got, want);
 }
@@ -236,7 +244,10 @@ async function executeRun(run: StoredRun, failProviders: string[], emit: (event:
       await node('verify', { claims: asked.claims.length, unresolved: 0 });
       risk = riskOf(run.question, run.workload);
       // Like the real agent's: the action cites the answer by its footnotes instead of repeating it.
-      action = run.workload === 'change' ? `Change under review: ${run.question}\nWhat the library requires of it: the answer above (${asked.claims.length} points, cited [1]).` : null;
+      action =
+        run.workload === 'change'
+          ? `Change under review: ${run.question}\nWhat the library requires of it: the answer above (${asked.claims.length} points, cited [1]).`
+          : null;
       await node('propose_action', { action: action ?? 'none' });
       const gated = risk !== null && risk.score >= risk.threshold;
       await node('risk_gate', { terminal: gated ? 'await_approval' : 'emit', ...(risk ? { risk: risk.score } : {}) });
@@ -264,7 +275,8 @@ async function executeRun(run: StoredRun, failProviders: string[], emit: (event:
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   try {
-    if (url.pathname === '/healthz') return send(res, 200, { status: 'ok', parts: { database: 'ok', limiter: 'ok', embedder: 'ok', vectorSearch: 'ok', providers: 'ok' } });
+    if (url.pathname === '/healthz')
+      return send(res, 200, { status: 'ok', parts: { database: 'ok', limiter: 'ok', embedder: 'ok', vectorSearch: 'ok', providers: 'ok' } });
     if (!url.pathname.startsWith('/v1/')) return fail(res, 404, 'not_found', 'no such route');
     if (!authorised(req)) return fail(res, 401, 'unauthorized', 'missing or wrong bearer token: set AGENT_TOKEN to the agent’s value');
     const sid = session(req, res);
@@ -283,7 +295,18 @@ const server = createServer(async (req, res) => {
       if (hook?.[1] === '500') return fail(res, 500, 'internal', 'an internal error occurred');
       const workload = b.workload ?? 'triage';
       if (!['triage', 'change', 'postmortem'].includes(workload)) return fail(res, 400, 'invalid_request', 'workload: triage, change or postmortem');
-      const run: StoredRun = { id: randomUUID(), session: sid, question: b.question, workload, status: 'running', createdAt: new Date().toISOString(), parentRunId: null, result: null, spans: [], providerEvents: [] };
+      const run: StoredRun = {
+        id: randomUUID(),
+        session: sid,
+        question: b.question,
+        workload,
+        status: 'running',
+        createdAt: new Date().toISOString(),
+        parentRunId: null,
+        result: null,
+        spans: [],
+        providerEvents: [],
+      };
       runs.unshift(run);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const emit = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -308,12 +331,28 @@ const server = createServer(async (req, res) => {
       if (req.method === 'POST' && parts[3] === 'approve') {
         if (run.result?.terminal !== 'await_approval') return fail(res, 409, 'not_awaiting_approval', 'this run did not stop for approval');
         if (run.session !== sid) return fail(res, 403, 'forbidden_session', 'only the session that requested this run can approve it');
-        const child: StoredRun = { ...run, id: randomUUID(), createdAt: new Date().toISOString(), parentRunId: run.id, spans: [], providerEvents: [], status: 'completed' };
+        const child: StoredRun = {
+          ...run,
+          id: randomUUID(),
+          createdAt: new Date().toISOString(),
+          parentRunId: run.id,
+          spans: [],
+          providerEvents: [],
+          status: 'completed',
+        };
         child.spans = [
           { runId: child.id, seq: 0, node: 'approval', kind: 'start', at: child.createdAt, data: { approves: run.id } },
           { runId: child.id, seq: 1, node: 'emit', kind: 'end', at: child.createdAt, durationMs: 1, data: { terminal: 'emit' } },
         ];
-        child.result = { ...run.result, runId: child.id, parentRunId: run.id, terminal: 'emit', outcome: outcomeOf(run.result.verdict, 'emit'), trace: child.spans, providers: [] };
+        child.result = {
+          ...run.result,
+          runId: child.id,
+          parentRunId: run.id,
+          terminal: 'emit',
+          outcome: outcomeOf(run.result.verdict, 'emit'),
+          trace: child.spans,
+          providers: [],
+        };
         runs.unshift(child);
         return send(res, 201, { run: child.result });
       }
@@ -321,11 +360,23 @@ const server = createServer(async (req, res) => {
         const r = run.result;
         const byId = new Map((r?.sources ?? []).map((s: any) => [s.chunkId, s]));
         return send(res, 200, {
-          run: { ...summary(run), answer: r?.answer ?? null, action: r?.action ?? null, risk: r?.risk ?? null, reasons: r?.reasons ?? [], sessionOwned: run.session === sid },
+          run: {
+            ...summary(run),
+            answer: r?.answer ?? null,
+            action: r?.action ?? null,
+            risk: r?.risk ?? null,
+            reasons: r?.reasons ?? [],
+            sessionOwned: run.session === sid,
+          },
           spans: run.spans,
           claims: (r?.claims ?? []).map((c: any, index: number) => ({ index, text: c.text, citations: c.citations.map((id: string) => byId.get(id)) })),
           providerEvents: run.providerEvents,
-          spend: r?.spend ? { ...r.spend, ledger: run.providerEvents.filter((e) => e.kind === 'served').map((e) => ({ provider: e.provider, reservedUsd: 0.0004, spentUsd: e.costUsd })) } : null,
+          spend: r?.spend
+            ? {
+                ...r.spend,
+                ledger: run.providerEvents.filter((e) => e.kind === 'served').map((e) => ({ provider: e.provider, reservedUsd: 0.0004, spentUsd: e.costUsd })),
+              }
+            : null,
           parent: run.parentRunId ? { id: run.parentRunId, terminal: runs.find((x) => x.id === run.parentRunId)?.result?.terminal ?? null } : null,
           children: runs.filter((x) => x.parentRunId === run.id).map((x) => ({ id: x.id, terminal: x.result?.terminal ?? null, createdAt: x.createdAt })),
         });
@@ -345,7 +396,8 @@ const server = createServer(async (req, res) => {
     if (req.method === 'GET' && url.pathname === '/v1/estate') return send(res, 200, estate);
     if (req.method === 'GET' && url.pathname === '/v1/graph') return send(res, 200, GRAPH);
     if (req.method === 'GET' && url.pathname === '/v1/providers') return send(res, 200, { providers: PROVIDERS });
-    if (req.method === 'GET' && url.pathname === '/v1/eval/latest') return evalLatest ? send(res, 200, evalLatest) : fail(res, 404, 'not_found', 'no evaluation recorded; run `npm run eval:report`');
+    if (req.method === 'GET' && url.pathname === '/v1/eval/latest')
+      return evalLatest ? send(res, 200, evalLatest) : fail(res, 404, 'not_found', 'no evaluation recorded; run `npm run eval:report`');
     return fail(res, 404, 'not_found', 'no such route');
   } catch (error) {
     if (!res.headersSent) fail(res, 500, 'internal', 'an internal error occurred');

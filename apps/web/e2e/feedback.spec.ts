@@ -93,5 +93,11 @@ test('a run marked wrong-answer on its page shows the mark, and the eval --feedb
   const mark = marks.find((m) => m.runId === runId);
   expect(mark).toMatchObject({ label: 'wrong-answer', note, question: QUESTION, verdict });
   // …and the question it scores: the library cannot answer it (the run answered wrongly), no evidence, the note kept.
-  expect(await feedbackToQuestion(mark!)).toEqual({ id: `feedback-${runId}`, question: QUESTION, label: 'unanswerable', mechanism: 'feedback-wrong-answer', note });
+  expect(await feedbackToQuestion(mark!)).toEqual({
+    id: `feedback-${runId}`,
+    question: QUESTION,
+    label: 'unanswerable',
+    mechanism: 'feedback-wrong-answer',
+    note,
+  });
 });

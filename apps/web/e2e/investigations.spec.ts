@@ -53,7 +53,9 @@ async function expectCitedAndMeasured(answer: ReturnType<Page['locator']>, cited
   await expect(metrics.locator('[data-metric="provider"]')).toHaveText(/\S/);
 }
 
-test('an investigation: upload a 5,000-line log and a config, ask and follow up, open the cited lines, reload and still see the answers with their metrics', async ({ page }) => {
+test('an investigation: upload a 5,000-line log and a config, ask and follow up, open the cited lines, reload and still see the answers with their metrics', async ({
+  page,
+}) => {
   await page.goto('/investigations');
   await page.getByLabel('Title').fill('checkout 502s 2024-05-01');
   await page.getByRole('button', { name: 'Create' }).click();

@@ -4,7 +4,10 @@ import { PORTS } from './ports';
 
 test('runs list links every run', async ({ page }) => {
   // a run of its own: this spec must not depend on another having asked first (run alone, the list was empty)
-  const asked = await page.request.post('/api/runs', { form: { question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' }, maxRedirects: 0 });
+  const asked = await page.request.post('/api/runs', {
+    form: { question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' },
+    maxRedirects: 0,
+  });
   expect(asked.status()).toBe(303);
   await page.goto('/runs');
   await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();

@@ -5,7 +5,9 @@
  */
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0) || 0;
 const DEFAULT_PORTS = { web: 3100, webFaults: 3101, webDown: 3102, agent: 7870, faultAgent: 7871, nothing: 7879, stubA: 7881, stubB: 7882 } as const;
-export const PORTS = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset])) as { readonly [K in keyof typeof DEFAULT_PORTS]: number };
+export const PORTS = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset])) as {
+  readonly [K in keyof typeof DEFAULT_PORTS]: number;
+};
 
 /**
  * INVESTIGATION_FILE_MAX_BYTES of the agent under test: above the 5,000-line

@@ -24,13 +24,22 @@ function textOf(messages: unknown): string {
     .join('\n');
 }
 
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** One claim citing the first passage of the prompt; no passages → no claims (the prompt's own rule). */
 export function draftFor(prompt: string): string {
   const m = /<passage id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/passage>/.exec(prompt);
   if (!m) return JSON.stringify({ claims: [] });
-  const body = unescapeHtml(m[2]!).replace(/^#+\s.*$/gm, '').replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '').trim();
+  const body = unescapeHtml(m[2]!)
+    .replace(/^#+\s.*$/gm, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
+    .trim();
   const sentences = body.split(/(?<=[.!?])\s+/).map((s) => s.trim());
   const sentence = sentences.find((s) => s.length >= 20) ?? sentences[0] ?? body;
   return JSON.stringify({ claims: [{ text: sentence, citations: [unescapeHtml(m[1]!)] }] });
@@ -58,12 +67,18 @@ export function investigatorStep(messages: ChatMessage[]): { call: { name: strin
   if (hits.length === 0) return { content: JSON.stringify({ claims: [], unknown: ['No line in the files contains ERROR.'] }) };
   const followUp = messages.slice(0, lastUser).some((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '');
   const first = hits[0]!;
-  if (followUp) return { content: JSON.stringify({ claims: [{ text: `It started with: ${first.text}`, citations: [`${first.path}:${first.line}`] }], unknown: [] }) };
+  if (followUp)
+    return { content: JSON.stringify({ claims: [{ text: `It started with: ${first.text}`, citations: [`${first.path}:${first.line}`] }], unknown: [] }) };
   // The first run of consecutive lines: the burst, cited as one range.
   let end = 0;
   while (end + 1 < hits.length && end < 29 && hits[end + 1]!.path === first.path && hits[end + 1]!.line === hits[end]!.line + 1) end++;
   const last = hits[end]!;
-  return { content: JSON.stringify({ claims: [{ text: `The log has a burst of errors: ${last.text}`, citations: [`${first.path}:${first.line}-${last.line}`] }], unknown: [] }) };
+  return {
+    content: JSON.stringify({
+      claims: [{ text: `The log has a burst of errors: ${last.text}`, citations: [`${first.path}:${first.line}-${last.line}`] }],
+      unknown: [],
+    }),
+  };
 }
 
 function reply(req: IncomingMessage, res: ServerResponse, name: string) {
@@ -88,7 +103,8 @@ function reply(req: IncomingMessage, res: ServerResponse, name: string) {
       const toolCall = { id: `call-${Date.now()}`, type: 'function', function: { name: step.call.name, arguments: JSON.stringify(step.call.args) } };
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        const data = (o: object) => res.write(`data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, ...o })}\n\n`);
+        const data = (o: object) =>
+          res.write(`data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, ...o })}\n\n`);
         data({ choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }] });
         data({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
         data({ choices: [], usage });
@@ -96,14 +112,25 @@ function reply(req: IncomingMessage, res: ServerResponse, name: string) {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'stub', object: 'chat.completion', created: 1_700_000_000, model, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall] }, finish_reason: 'tool_calls' }], usage }));
+      res.end(
+        JSON.stringify({
+          id: 'stub',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall] }, finish_reason: 'tool_calls' }],
+          usage,
+        }),
+      );
       return;
     }
     const content = step ? step.content : draftFor(textOf(body.messages));
     if (body.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const chunk = (delta: object, finish: string | null) =>
-        res.write(`data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
       chunk({ role: 'assistant', content }, null);
       chunk({}, 'stop');
       res.write(`data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage })}\n\n`);
@@ -111,7 +138,16 @@ function reply(req: IncomingMessage, res: ServerResponse, name: string) {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: 'stub', object: 'chat.completion', created: 1_700_000_000, model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage }));
+    res.end(
+      JSON.stringify({
+        id: 'stub',
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
   });
 }
 

@@ -38,5 +38,11 @@ export async function problemFromResponse(res: Response): Promise<Problem> {
     detail = `The agent answered HTTP ${res.status} with an error body the contract does not know.`;
   }
   const retry = retryAfterSeconds(res);
-  return { code, status: res.status, ...(message ? { message } : {}), ...(detail ? { detail } : {}), ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) };
+  return {
+    code,
+    status: res.status,
+    ...(message ? { message } : {}),
+    ...(detail ? { detail } : {}),
+    ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+  };
 }

@@ -88,7 +88,10 @@ function agentConfig(): AgentConfig {
  */
 export function clientAddressFrom(forwardedFor: string | null): string | null {
   if (!forwardedFor) return null;
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const last = hops[hops.length - 1];
   return last && /^[0-9A-Fa-f:.]{2,64}$/.test(last) ? last : null;
 }
@@ -102,7 +105,10 @@ function sessionFrom(value: string | undefined | null): string | null {
 /** The caller behind a route handler's request. */
 export function callerFromRequest(request: Request): Caller {
   const cookieHeader = request.headers.get('cookie') ?? '';
-  const match = cookieHeader.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  const match = cookieHeader
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   return {
     sessionCookie: sessionFrom(match?.slice(SESSION_COOKIE.length + 1)),
     clientAddress: clientAddressFrom(request.headers.get('x-forwarded-for')),
@@ -179,7 +185,11 @@ export function parseContract<S extends z.ZodType>(schema: S, body: unknown, wha
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'the body';
-  throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: `The agent’s ${what} does not match the contract at ${where}: ${issue?.message ?? 'invalid'}.` });
+  throw new AgentProblem({
+    code: 'bad_gateway',
+    status: 502,
+    detail: `The agent’s ${what} does not match the contract at ${where}: ${issue?.message ?? 'invalid'}.`,
+  });
 }
 
 async function getParsed<S extends z.ZodType>(schema: S, path: string, caller: Caller | null): Promise<z.infer<S>> {
@@ -244,7 +254,11 @@ export async function approveRun(id: string, caller: Caller): Promise<{ run: Run
 }
 
 /** Mark a run (`POST /v1/runs/:id/feedback`); the agent keeps one mark per run, so this replaces any earlier one. */
-export async function markRun(id: string, body: { label: FeedbackLabel; note: string | null }, caller: Caller): Promise<{ feedback: Feedback; setCookies: string[] }> {
+export async function markRun(
+  id: string,
+  body: { label: FeedbackLabel; note: string | null },
+  caller: Caller,
+): Promise<{ feedback: Feedback; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/feedback`, { method: 'POST', body, caller });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
   let saved: unknown;
@@ -286,7 +300,8 @@ export async function getInvestigationFile(id: string, path: string): Promise<In
 }
 
 export async function createInvestigation(title: string, caller: Caller): Promise<string> {
-  return (await sendParsed(investigationResponseSchema, '/v1/investigations', { method: 'POST', body: { title }, caller }, 'new investigation')).investigation.id;
+  return (await sendParsed(investigationResponseSchema, '/v1/investigations', { method: 'POST', body: { title }, caller }, 'new investigation')).investigation
+    .id;
 }
 
 /** Adds (or replaces) a file; the agent refuses what is not text, too large, or a path outside the workspace. */
@@ -315,7 +330,9 @@ export async function removeInvestigationFile(id: string, path: string, caller: 
 
 /** One turn, answered whole (JSON): the page is re-rendered from the stored conversation afterwards. */
 export async function askInvestigation(id: string, message: string, caller: Caller): Promise<Turn> {
-  return (await sendParsed(turnResponseSchema, investigationPath(id, '/turns'), { method: 'POST', body: { message }, caller, timeoutMs: RUN_TIMEOUT_MS }, 'turn')).turn;
+  return (
+    await sendParsed(turnResponseSchema, investigationPath(id, '/turns'), { method: 'POST', body: { message }, caller, timeoutMs: RUN_TIMEOUT_MS }, 'turn')
+  ).turn;
 }
 
 export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };

@@ -133,7 +133,11 @@ export interface Rates {
  * chosen on the very questions they are scored on are a memory, not a measurement.
  */
 export function rates<R extends Pick<ReplayRow, 'label'>>(rows: readonly R[], outcome: (row: R) => Pick<Outcome, 'band' | 'verdict'>): Rates {
-  let answerable = 0, unanswerable = 0, falseAnswers = 0, falseRefusals = 0, ambiguous = 0;
+  let answerable = 0,
+    unanswerable = 0,
+    falseAnswers = 0,
+    falseRefusals = 0,
+    ambiguous = 0;
   for (const row of rows) {
     const { band, verdict } = outcome(row);
     if (band === 'ambiguous') ambiguous++;
@@ -146,7 +150,14 @@ export function rates<R extends Pick<ReplayRow, 'label'>>(rows: readonly R[], ou
     }
   }
   const r = (a: number, b: number) => (b === 0 ? 0 : a / b);
-  return { falseAnswerRate: r(falseAnswers, unanswerable), falseRefusalRate: r(falseRefusals, answerable), deferralRate: r(ambiguous, rows.length), answerable, unanswerable, n: rows.length };
+  return {
+    falseAnswerRate: r(falseAnswers, unanswerable),
+    falseRefusalRate: r(falseRefusals, answerable),
+    deferralRate: r(ambiguous, rows.length),
+    answerable,
+    unanswerable,
+    n: rows.length,
+  };
 }
 
 /** Rates with every row replayed under `bands` (in-sample). */

@@ -75,7 +75,10 @@ export function clientAddress(arrival: Arrival, proxies: TrustedProxies): string
   if (current === null) return null;
   if (!proxies.trusts(current)) return current;
   const header = typeof arrival.forwardedFor === 'string' ? arrival.forwardedFor : (arrival.forwardedFor ?? []).join(',');
-  const hops = header.split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = header
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = normalisedAddress(hops[i]!);
     // A trusted proxy passed on something that is not an address: stop at the last one we can vouch for.

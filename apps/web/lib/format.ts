@@ -6,7 +6,10 @@ export function usd(value: number | null | undefined): string {
   const abs = Math.abs(value);
   // below a cent, three significant digits (the comment once said two; the arithmetic has always given three): model calls cost fractions of a cent
   const digits = abs >= 0.01 ? 4 : Math.min(10, Math.max(4, 1 - Math.floor(Math.log10(abs)) + 1));
-  return `$${value.toFixed(digits).replace(/(\.\d*?[1-9])0+$/, '$1').replace(/\.0+$/, '')}`;
+  return `$${value
+    .toFixed(digits)
+    .replace(/(\.\d*?[1-9])0+$/, '$1')
+    .replace(/\.0+$/, '')}`;
 }
 
 export function score(value: number | null | undefined): string {

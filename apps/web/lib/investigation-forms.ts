@@ -40,7 +40,8 @@ export function formFromQuery(value: string | string[] | undefined): Investigati
  * of their own here; every other code is the site-wide problem panel's.
  */
 export function inputRefusal(during: InvestigationForm, code: string): string | null {
-  if (code === 'payload_too_large') return 'The file was not added: it is larger than the agent accepts (INVESTIGATION_FILE_MAX_BYTES). Upload the part of the log around the incident.';
+  if (code === 'payload_too_large')
+    return 'The file was not added: it is larger than the agent accepts (INVESTIGATION_FILE_MAX_BYTES). Upload the part of the log around the incident.';
   if (code !== 'invalid_request') return null;
   if (during === 'new') return 'The investigation was not created: give it a title (at most 200 characters), e.g. “checkout 502s 2024-05-01”.';
   if (during === 'rename') return 'The investigation was not renamed: give it a title (at most 200 characters), e.g. “checkout 502s 2024-05-01”.';

@@ -16,4 +16,7 @@ export function crossSite(request: Request): boolean {
 }
 
 export const crossSiteRefusal = () =>
-  new Response('Refused: this form can only be posted from the Sandscope website itself.\n', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  new Response('Refused: this form can only be posted from the Sandscope website itself.\n', {
+    status: 403,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });

@@ -88,7 +88,10 @@ export async function readSource(root: string, relative: string, allow: SourceAl
     if (!real) return null;
     try {
       const dirents = await readdir(real, { withFileTypes: true });
-      const entries = dirents.filter((d) => d.isFile() && isSource(d.name) && isPlainRepoPath(d.name)).map((d) => d.name).sort();
+      const entries = dirents
+        .filter((d) => d.isFile() && isSource(d.name) && isPlainRepoPath(d.name))
+        .map((d) => d.name)
+        .sort();
       return { kind: 'folder', path: relative, entries };
     } catch {
       return null;

@@ -79,7 +79,10 @@ const schema = z.object({
       if (value === '') return DEFAULT_LISTEN.port;
       const port = Number(value);
       if (/^\d+$/.test(value) && port >= 1 && port <= 65_535) return port;
-      ctx.addIssue({ code: 'custom', message: `WEB_PORT (or --port) must be a whole number from 1 to 65535 (got ${JSON.stringify(value)}). Set it to a free TCP port such as 3000.` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `WEB_PORT (or --port) must be a whole number from 1 to 65535 (got ${JSON.stringify(value)}). Set it to a free TCP port such as 3000.`,
+      });
       return z.NEVER;
     }),
   WEB_HOST: z

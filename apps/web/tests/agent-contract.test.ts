@@ -14,7 +14,10 @@ vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined })
 const { attempt, getCorpus, getEstate, getEvalLatest, getGraph, getProviders } = await import('../lib/agent');
 
 function agentAnswers(body: unknown, status = 200) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })),
+  );
 }
 
 beforeEach(() => {

@@ -12,7 +12,11 @@ describe('approvalOf', () => {
   });
 
   it('approved by the earliest child that reached a terminal, whatever the order given', () => {
-    const children = [child('late', 'emit', '2026-01-01T00:00:02Z'), child('lost-race', null, '2026-01-01T00:00:00Z'), child('first', 'emit', '2026-01-01T00:00:01Z')];
+    const children = [
+      child('late', 'emit', '2026-01-01T00:00:02Z'),
+      child('lost-race', null, '2026-01-01T00:00:00Z'),
+      child('first', 'emit', '2026-01-01T00:00:01Z'),
+    ];
     expect(approvalOf(children)).toEqual({ kind: 'approved', by: 'first' });
   });
 
@@ -38,7 +42,12 @@ describe('gatedOnPage', () => {
   });
 
   it('lists each gated run with the child runs the same page shows', () => {
-    const gated = gatedOnPage([row('child', 'emit', 'gated'), row('gated', 'await_approval', null), row('other', 'await_approval', null), row('orphan', 'emit', 'elsewhere')]);
+    const gated = gatedOnPage([
+      row('child', 'emit', 'gated'),
+      row('gated', 'await_approval', null),
+      row('other', 'await_approval', null),
+      row('orphan', 'emit', 'elsewhere'),
+    ]);
     expect([...gated.keys()]).toEqual(['gated', 'other']);
     expect(gated.get('gated')?.map((c) => c.id)).toEqual(['child']);
     expect(gated.get('other')).toEqual([]);

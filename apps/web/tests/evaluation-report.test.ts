@@ -35,9 +35,26 @@ describe('readReport', () => {
 
   it('reads an older report (score thresholds, rows without answerability) as legacy, never as bands', () => {
     const view = readReport({
-      summary: { mode: 'cross-validated', n: 2, falseAnswerRate: 0.02, thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 }, folds: [{}] },
+      summary: {
+        mode: 'cross-validated',
+        n: 2,
+        falseAnswerRate: 0.02,
+        thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 },
+        folds: [{}],
+      },
       questions: [
-        { id: 'q1', question: 'a?', label: 'answerable', mechanism: 'm', score: 9.5, coverage: 1, band: 'sufficient', verdict: 'answered', downgrade: false, carrierConcentration: 0.4 },
+        {
+          id: 'q1',
+          question: 'a?',
+          label: 'answerable',
+          mechanism: 'm',
+          score: 9.5,
+          coverage: 1,
+          band: 'sufficient',
+          verdict: 'answered',
+          downgrade: false,
+          carrierConcentration: 0.4,
+        },
         { id: 'q2', label: 'unanswerable', band: 'nonsense', verdict: 'refused' },
       ],
     });
@@ -51,7 +68,11 @@ describe('readReport', () => {
   });
 
   it('drops what is not a number or a probability instead of showing it', () => {
-    const summary = { falseAnswerRate: 'high', bands: { insufficientBelow: 0.2, sufficientAbove: 3 }, corpora: [null, { name: 'x', questions: 4, bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }] };
+    const summary = {
+      falseAnswerRate: 'high',
+      bands: { insufficientBelow: 0.2, sufficientAbove: 3 },
+      corpora: [null, { name: 'x', questions: 4, bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }],
+    };
     const view = readReport({ summary: summary as never });
     expect(view.pooled.falseAnswerRate).toBeUndefined();
     expect(view.bands).toBeNull();
@@ -71,7 +92,9 @@ describe('readReport', () => {
     expect(corpusStatus('no status recorded')).toBe('not recorded');
     expect(corpusStatus('unseen')).toBe('unseen');
     expect(corpusStatus('seen')).toBe('seen');
-    expect(corpusStatus('written by a colleague who never saw the gate; unseen until its first run at commit 01f7210; no change was made because of its results')).toBe('unseen');
+    expect(
+      corpusStatus('written by a colleague who never saw the gate; unseen until its first run at commit 01f7210; no change was made because of its results'),
+    ).toBe('unseen');
     expect(corpusStatus('unseen until its first run at commit a026cb6, then seen (S-021 and S-022 were found on it).')).toBe('seen');
     expect(corpusStatus('seen during development (S-014 …), so it is not an unseen check.')).toBe('seen');
   });
@@ -81,7 +104,10 @@ describe('againstTargetEverywhere (issue 9: each held-out corpus and pooled)', (
   it('misses a budget any corpus is over, though the pooled figure is under it, and counts them', () => {
     const corpora = [{ falseAnswerRate: 0.02 }, { falseAnswerRate: 0.11 }, { falseAnswerRate: 0.0 }];
     expect(againstTargetEverywhere('falseAnswerRate', 0.049, corpora, 0.05)).toEqual({ verdict: 'missed', over: 1 });
-    expect(againstTargetEverywhere('falseAnswerRate', 0.049, [{ falseAnswerRate: 0.04 }, { falseAnswerRate: 0.05 }], 0.05)).toEqual({ verdict: 'met', over: 0 });
+    expect(againstTargetEverywhere('falseAnswerRate', 0.049, [{ falseAnswerRate: 0.04 }, { falseAnswerRate: 0.05 }], 0.05)).toEqual({
+      verdict: 'met',
+      over: 0,
+    });
     // a floor (right source) is read pooled, as the report states it
     expect(againstTargetEverywhere('rightSourceRate', 0.96, [{ rightSourceRate: 0.5 }, { rightSourceRate: 1 }], 0.95).verdict).toBe('met');
   });
@@ -110,7 +136,13 @@ describe.skipIf(!existsSync(REPORT))('the committed report (docs/evaluation.json
   it('carries what the adjudicated bands decide alone and defer, when the report has them', () => {
     const a = report.adjudicated as Record<string, number> | undefined;
     if (!a) return expect(view.adjudicated).toBeUndefined();
-    expect(view.adjudicated).toEqual({ falseAnswerRate: a.falseAnswerRate, falseRefusalRate: a.falseRefusalRate, deferralRate: a.deferralRate, deferredAnswerable: a.deferredAnswerable, deferredUnanswerable: a.deferredUnanswerable });
+    expect(view.adjudicated).toEqual({
+      falseAnswerRate: a.falseAnswerRate,
+      falseRefusalRate: a.falseRefusalRate,
+      deferralRate: a.deferralRate,
+      deferredAnswerable: a.deferredAnswerable,
+      deferredUnanswerable: a.deferredUnanswerable,
+    });
   });
 
   it('its rows add up to its pooled figures', () => {
@@ -146,9 +178,23 @@ describe('the server render (what a browser without JavaScript gets)', () => {
   });
 
   it('the band explorer draws the chart at ITS bands, not the report’s (the slider moves the lines)', () => {
-    const explorerRows = [{ id: 'q1', corpus: 'c', question: 'q?', mechanism: 'm', label: 'answerable', band: 'sufficient' as const, verdict: 'answered' as const, answerability: 0.9, adjudicable: true }];
+    const explorerRows = [
+      {
+        id: 'q1',
+        corpus: 'c',
+        question: 'q?',
+        mechanism: 'm',
+        label: 'answerable',
+        band: 'sufficient' as const,
+        verdict: 'answered' as const,
+        answerability: 0.9,
+        adjudicable: true,
+      },
+    ];
     const render = (initial: { insufficientBelow: number; sufficientAbove: number }) =>
-      renderToStaticMarkup(createElement(BandExplorer, { rows: explorerRows, reportBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, initial, perCorpusBands: false }));
+      renderToStaticMarkup(
+        createElement(BandExplorer, { rows: explorerRows, reportBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, initial, perCorpusBands: false }),
+      );
     const atReport = render({ insufficientBelow: 0.5, sufficientAbove: 0.5 });
     const moved = render({ insufficientBelow: 0.95, sufficientAbove: 0.97 });
     expect(xOf(moved, 'threshold-low')).toBeGreaterThan(xOf(atReport, 'threshold-low'));
@@ -173,8 +219,16 @@ describe('the report page renders whatever report it is given', () => {
 
   it('an older report: its figures as recorded, a notice instead of the chart, its thresholds never drawn as bands', () => {
     const html = page({
-      summary: { mode: 'cross-validated', n: 2, falseAnswerRate: 0.02, falseRefusalRate: 0.2, thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 } } as never,
-      questions: [{ id: 'q1', label: 'answerable', score: 9.5, band: 'sufficient', verdict: 'answered', coverage: 1, downgrade: false, carrierConcentration: 0.4 }],
+      summary: {
+        mode: 'cross-validated',
+        n: 2,
+        falseAnswerRate: 0.02,
+        falseRefusalRate: 0.2,
+        thresholds: { insufficientBelow: 0.7, sufficientAbove: 4.2, minTermCoverage: 0.5, minConcentration: 0.3 },
+      } as never,
+      questions: [
+        { id: 'q1', label: 'answerable', score: 9.5, band: 'sufficient', verdict: 'answered', coverage: 1, downgrade: false, carrierConcentration: 0.4 },
+      ],
     });
     expect(html).toContain('predates the answerability model');
     expect(html).toMatch(/false answers \(held out\).*2\.0%.*— <b>met<\/b>/);
@@ -182,14 +236,18 @@ describe('the report page renders whatever report it is given', () => {
     expect(html).not.toContain('<svg');
   });
 
-  it.skipIf(!existsSync(REPORT))('the committed report: headline against targets in words, every corpus with a status, the upper bound, the chart at the query’s bands', () => {
-    const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Record<string, unknown>;
-    const html = page(asLatest(report), 0.2, 0.9);
-    expect(html).toContain('Leave-one-corpus-out (the headline)');
-    expect(html.match(/— <b>(met|missed)<\/b>/g)?.length).toBe(8); // four headline figures, four generated
-    for (const c of report.corpora as { name: string }[]) expect(html).toMatch(new RegExp(`data-corpus="${c.name}".*?data-status="(seen|unseen|not recorded)"`));
-    expect(html).toContain('an upper bound');
-    expect(html).toContain('data-value="0.200"');
-    expect(html).toContain('data-value="0.900"');
-  });
+  it.skipIf(!existsSync(REPORT))(
+    'the committed report: headline against targets in words, every corpus with a status, the upper bound, the chart at the query’s bands',
+    () => {
+      const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Record<string, unknown>;
+      const html = page(asLatest(report), 0.2, 0.9);
+      expect(html).toContain('Leave-one-corpus-out (the headline)');
+      expect(html.match(/— <b>(met|missed)<\/b>/g)?.length).toBe(8); // four headline figures, four generated
+      for (const c of report.corpora as { name: string }[])
+        expect(html).toMatch(new RegExp(`data-corpus="${c.name}".*?data-status="(seen|unseen|not recorded)"`));
+      expect(html).toContain('an upper bound');
+      expect(html).toContain('data-value="0.200"');
+      expect(html).toContain('data-value="0.900"');
+    },
+  );
 });

@@ -14,7 +14,12 @@ const message = investigationMessageSchema.parse({
   role: 'assistant',
   text: 'values.json sets orders-db.pool.max = 100',
   result: {
-    claims: [{ text: 'values.json sets orders-db.pool.max = 100 (read with jq, run in the sandbox)', citations: [{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }] }],
+    claims: [
+      {
+        text: 'values.json sets orders-db.pool.max = 100 (read with jq, run in the sandbox)',
+        citations: [{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }],
+      },
+    ],
     citations: [{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }],
     toolCalls: [
       { tool: 'search_files', args: { pattern: 'pool' }, ok: true },

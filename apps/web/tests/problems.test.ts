@@ -56,7 +56,10 @@ describe('problemFromResponse', () => {
       status: 503,
       detail: 'The agent answered HTTP 503 with an error body the contract does not know.',
     });
-    expect(await problemFromResponse(answer(401, 'not json'))).toMatchObject({ code: 'unauthorized', detail: 'The agent answered HTTP 401 without a JSON error body.' });
+    expect(await problemFromResponse(answer(401, 'not json'))).toMatchObject({
+      code: 'unauthorized',
+      detail: 'The agent answered HTTP 401 without a JSON error body.',
+    });
   });
 
   it('cuts a long message to 500 characters', async () => {

@@ -5,7 +5,10 @@ import { isWorkload, parseRunRequest } from '../lib/run-request';
 
 describe('parseRunRequest', () => {
   it('trims the question and defaults the workload to triage', () => {
-    expect(parseRunRequest({ question: '  what is the orders-db pool ceiling?  ' })).toEqual({ ok: true, request: { question: 'what is the orders-db pool ceiling?', workload: 'triage' } });
+    expect(parseRunRequest({ question: '  what is the orders-db pool ceiling?  ' })).toEqual({
+      ok: true,
+      request: { question: 'what is the orders-db pool ceiling?', workload: 'triage' },
+    });
     expect(parseRunRequest({ question: 'q', workload: '' })).toMatchObject({ ok: true, request: { workload: 'triage' } });
   });
 

@@ -28,7 +28,8 @@ const allow = sourceAllowlist(['apps/web/app/runs/[id]/page.tsx', 'apps/agent/sr
 
 describe('source files', () => {
   it('takes only plain relative paths', () => {
-    for (const bad of ['', '/etc/passwd', '../x.ts', 'a/../b.ts', 'a/./b.ts', 'a//b.ts', 'a/.env', '.git/config', 'a\\b.ts']) expect(isPlainRepoPath(bad), bad).toBe(false);
+    for (const bad of ['', '/etc/passwd', '../x.ts', 'a/../b.ts', 'a/./b.ts', 'a//b.ts', 'a/.env', '.git/config', 'a\\b.ts'])
+      expect(isPlainRepoPath(bad), bad).toBe(false);
     expect(isPlainRepoPath('apps/web/app/api/runs/[id]/approve/route.ts')).toBe(true);
   });
 
@@ -44,7 +45,16 @@ describe('source files', () => {
   });
 
   it('refuses what is not named, not source, a dot-file, below a named folder, or a link out of the repository', async () => {
-    for (const p of ['apps/agent/src/config.ts', 'package.json', 'apps/agent/src/http/notes.md', 'apps/agent/src/http/.env.ts', 'apps/agent/src/http/testing/fake.ts', 'apps/agent/src/http/escape.ts', 'apps/agent/src/http/../config.ts', 'apps/agent/src/http/missing.ts']) {
+    for (const p of [
+      'apps/agent/src/config.ts',
+      'package.json',
+      'apps/agent/src/http/notes.md',
+      'apps/agent/src/http/.env.ts',
+      'apps/agent/src/http/testing/fake.ts',
+      'apps/agent/src/http/escape.ts',
+      'apps/agent/src/http/../config.ts',
+      'apps/agent/src/http/missing.ts',
+    ]) {
       expect(await readSource(root, p, allow), p).toBeNull();
     }
   });

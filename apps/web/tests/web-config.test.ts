@@ -14,7 +14,13 @@ describe('loadWebConfig (the website’s one schema)', () => {
   });
 
   it('reads every variable', () => {
-    const parsed = loadWebConfig({ AGENT_TOKEN: TOKEN, AGENT_URL: 'http://127.0.0.1:7861', WEB_PORT: '3001', WEB_HOST: '0.0.0.0', TRUSTED_PROXIES: '10.0.0.0/8' });
+    const parsed = loadWebConfig({
+      AGENT_TOKEN: TOKEN,
+      AGENT_URL: 'http://127.0.0.1:7861',
+      WEB_PORT: '3001',
+      WEB_HOST: '0.0.0.0',
+      TRUSTED_PROXIES: '10.0.0.0/8',
+    });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     expect(parsed.config.agentUrl.port).toBe('7861');
     expect(parsed.config.listen).toEqual({ port: 3001, host: '0.0.0.0' });
@@ -26,7 +32,9 @@ describe('loadWebConfig (the website’s one schema)', () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.problems.map((p) => p.variable)).toEqual(['AGENT_URL', 'AGENT_TOKEN', 'TRUSTED_PROXIES', 'WEB_PORT']);
-    expect(parsed.problems[3]!.message).toBe('WEB_PORT (or --port) must be a whole number from 1 to 65535 (got "3000x"). Set it to a free TCP port such as 3000.');
+    expect(parsed.problems[3]!.message).toBe(
+      'WEB_PORT (or --port) must be a whole number from 1 to 65535 (got "3000x"). Set it to a free TCP port such as 3000.',
+    );
   });
 
   it('takes WEB_PORT and WEB_HOST from the environment when no flag overrides them (server.mts passes undefined for a flag not given)', () => {

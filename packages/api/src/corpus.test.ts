@@ -14,7 +14,12 @@ const corpus = {
 
 describe('corpusSchema', () => {
   it('parses a corpus view with its gaps and corrections', () => {
-    expect(corpusSchema.parse(corpus).gaps.filter((g) => g.correction).map((g) => g.topic)).toEqual(['Failover']);
+    expect(
+      corpusSchema
+        .parse(corpus)
+        .gaps.filter((g) => g.correction)
+        .map((g) => g.topic),
+    ).toEqual(['Failover']);
   });
 
   it('refuses a chunk whose heading is renamed', () => {

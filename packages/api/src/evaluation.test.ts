@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { evalLatestSchema } from './evaluation.ts';
 
 // The committed report, split as the agent's file fallback splits it (apps/agent/src/service/eval-latest.ts).
-const { questions, ...summary } = JSON.parse(readFileSync(new URL('../../../docs/evaluation.json', import.meta.url), 'utf8')) as { questions: Record<string, unknown>[] } & Record<string, unknown>;
+const { questions, ...summary } = JSON.parse(readFileSync(new URL('../../../docs/evaluation.json', import.meta.url), 'utf8')) as {
+  questions: Record<string, unknown>[];
+} & Record<string, unknown>;
 const latest = { summary, questions, source: 'file' };
 
 describe('evalLatestSchema', () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { providerListSchema } from './providers.ts';
 
-const listed = { providers: [{ name: 'groq', model: 'llama-3.3-70b', configured: true }, { name: 'offline', model: 'extractive-v1', configured: true }] };
+const listed = {
+  providers: [
+    { name: 'groq', model: 'llama-3.3-70b', configured: true },
+    { name: 'offline', model: 'extractive-v1', configured: true },
+  ],
+};
 
 describe('providerListSchema', () => {
   it('parses the providers in the order the agent tries them', () => {

@@ -42,7 +42,20 @@ describe('runResultSchema', () => {
 
 describe('runSummarySchema', () => {
   it('allows a run with no outcome yet (still running)', () => {
-    const running = { id: 'r2', question: 'q', workload: 'triage', status: 'running', terminal: null, verdict: null, outcome: null, band: null, score: null, costUsd: 0, createdAt: '2026-01-01T00:00:00Z', parentRunId: null };
+    const running = {
+      id: 'r2',
+      question: 'q',
+      workload: 'triage',
+      status: 'running',
+      terminal: null,
+      verdict: null,
+      outcome: null,
+      band: null,
+      score: null,
+      costUsd: 0,
+      createdAt: '2026-01-01T00:00:00Z',
+      parentRunId: null,
+    };
     expect(runSummarySchema.parse(running).outcome).toBeNull();
   });
 });

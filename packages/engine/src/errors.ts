@@ -14,8 +14,7 @@ export type EngineErrorCode = 'all_providers_failed' | 'budget_exceeded' | 'inva
 
 /** One line each: what a person can do about it (STYLE 8). */
 export const ENGINE_ERROR_REMEDIES: Readonly<Record<EngineErrorCode, string>> = {
-  all_providers_failed:
-    'Check provider keys and status, or wait for rate-limit cooldowns to expire; the offline model should always be the last candidate.',
+  all_providers_failed: 'Check provider keys and status, or wait for rate-limit cooldowns to expire; the offline model should always be the last candidate.',
   budget_exceeded: 'Ask a narrower question, or raise RUN_BUDGET_USD (or RUN_TOKEN_BUDGET, when the message names it) for this deployment.',
   invalid_budget: 'Set RUN_BUDGET_USD to a positive number of US dollars, or unset it for the default.',
   not_awaiting_approval: 'Only a completed run whose terminal is await_approval can be approved, once; ask the question again for a fresh result.',

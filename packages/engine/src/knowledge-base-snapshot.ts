@@ -117,7 +117,8 @@ export function encodeSnapshot(index: IndexParts): Uint8Array {
     const shapeKey = keys.join(',');
     let id = shapeIds.get(shapeKey);
     if (id === undefined) {
-      for (const k of keys) if (!STRING_KEYS.has(k) && k !== 'level' && k !== 'path') throw new SnapshotError(`a passage has the field "${k}", which snapshots do not hold`);
+      for (const k of keys)
+        if (!STRING_KEYS.has(k) && k !== 'level' && k !== 'path') throw new SnapshotError(`a passage has the field "${k}", which snapshots do not hold`);
       shapeIds.set(shapeKey, (id = shapes.length));
       shapes.push(keys);
     }
@@ -321,7 +322,8 @@ export function decodeSnapshot(bytes: Uint8Array): IndexParts {
   const documents = new Map<string, DocumentKnowledge>();
   const docTermStart = a.docTermStart;
   const docPassageStart = a.docPassageStart;
-  if (docTermStart.length !== header.lists.documents + 1 || docPassageStart.length !== header.lists.documents + 1) throw new SnapshotError('index snapshot documents disagree with their arrays');
+  if (docTermStart.length !== header.lists.documents + 1 || docPassageStart.length !== header.lists.documents + 1)
+    throw new SnapshotError('index snapshot documents disagree with their arrays');
   for (let j = 0; j < header.lists.documents; j++) {
     const [doc, lead, sectionsJson] = [next(), next(), next()];
     let terms: Set<string> | undefined;

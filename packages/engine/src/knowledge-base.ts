@@ -118,7 +118,8 @@ export function documentIndex(chunks: readonly Chunk[]): Map<string, DocumentKno
 export function nameVocabulary(chunks: readonly Chunk[]): Set<string> {
   const out = new Set<string>();
   for (const c of chunks) {
-    for (const t of tokenize(`${c.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${c.docTitle}\n${(c.path ?? []).join('\n')}\n${c.heading}`)) out.add(t);
+    for (const t of tokenize(`${c.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${c.docTitle}\n${(c.path ?? []).join('\n')}\n${c.heading}`))
+      out.add(t);
     for (const line of c.text.split('\n')) if (/^#{1,6}\s/.test(line)) for (const t of tokenize(line)) out.add(t);
   }
   return out;
@@ -151,11 +152,26 @@ export class KnowledgeBase {
     const retriever = await HybridRetriever.build(chunks, embedder);
     const estateNames = input.estate ? input.estate.services.flatMap((s) => [s.id, s.name]) : [];
     const lexicon = new EntityLexicon(chunks, estateNames);
-    const hazards = new Map(chunks.flatMap((c) => {
-      const h = hazardsOf(c);
-      return h.length ? [[c.id, h] as const] : [];
-    }));
-    return KnowledgeBase.assemble(input, { version: corpusVersion(input.documents), chunks, retriever: retriever.parts, lexicon: lexicon.parts, documents: documentIndex(chunks), names: nameVocabulary(chunks), hazards }, retriever, lexicon);
+    const hazards = new Map(
+      chunks.flatMap((c) => {
+        const h = hazardsOf(c);
+        return h.length ? [[c.id, h] as const] : [];
+      }),
+    );
+    return KnowledgeBase.assemble(
+      input,
+      {
+        version: corpusVersion(input.documents),
+        chunks,
+        retriever: retriever.parts,
+        lexicon: lexicon.parts,
+        documents: documentIndex(chunks),
+        names: nameVocabulary(chunks),
+        hazards,
+      },
+      retriever,
+      lexicon,
+    );
   }
 
   /**
@@ -171,7 +187,9 @@ export class KnowledgeBase {
     // A snapshot made without vectors (no embedder, or one that failed at index time) would pin that
     // degradation on a base meant to have them, and vectors of another space would rank nonsense.
     if (index.retriever.embedderId !== (embedder?.id ?? null)) {
-      throw new SnapshotError(`index snapshot has ${index.retriever.embedderId ? `vectors of ${index.retriever.embedderId}` : 'no vectors'}; this knowledge base embeds with ${embedder?.id ?? 'nothing'}`);
+      throw new SnapshotError(
+        `index snapshot has ${index.retriever.embedderId ? `vectors of ${index.retriever.embedderId}` : 'no vectors'}; this knowledge base embeds with ${embedder?.id ?? 'nothing'}`,
+      );
     }
     const retriever = HybridRetriever.restore(index.chunks, index.retriever, embedder);
     return KnowledgeBase.assemble(input, index, retriever, EntityLexicon.restore(index.chunks, index.lexicon));
@@ -180,8 +198,27 @@ export class KnowledgeBase {
   private static assemble(input: KnowledgeBaseInput, index: IndexParts, retriever: HybridRetriever, lexicon: EntityLexicon): KnowledgeBase {
     const thesaurus = input.thesaurus ?? NO_THESAURUS;
     const { documents: docs, names } = index;
-    const knowledge: CorpusKnowledge = { lexicon, idf: (t) => retriever.idf(t), knows: (t) => retriever.knows(t), documentOf: (doc) => docs.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
-    return new KnowledgeBase(input.documents, index.chunks, input.estate ?? null, retriever, lexicon, input.model, input.bands, index.version, knowledge, index.hazards, index);
+    const knowledge: CorpusKnowledge = {
+      lexicon,
+      idf: (t) => retriever.idf(t),
+      knows: (t) => retriever.knows(t),
+      documentOf: (doc) => docs.get(doc),
+      isName: (t) => names.has(t),
+      related: (t) => thesaurus.related(t),
+    };
+    return new KnowledgeBase(
+      input.documents,
+      index.chunks,
+      input.estate ?? null,
+      retriever,
+      lexicon,
+      input.model,
+      input.bands,
+      index.version,
+      knowledge,
+      index.hazards,
+      index,
+    );
   }
 
   /** This knowledge base's index as bytes, for a replica to `restore` instead of building (issue 11). */
@@ -240,7 +277,12 @@ export class KnowledgeBase {
 
 export type { Adjudication, Assessment, Decision };
 
-export function toAskResult(exam: Examination, claims: readonly Claim[], chunkOf: (id: string) => Chunk | undefined, timingsMs: Record<string, number>): AskResult {
+export function toAskResult(
+  exam: Examination,
+  claims: readonly Claim[],
+  chunkOf: (id: string) => Chunk | undefined,
+  timingsMs: Record<string, number>,
+): AskResult {
   const sourceIds = footnoteIds(claims);
   const sources = sourceIds.flatMap((id) => {
     const c = chunkOf(id);

@@ -16,7 +16,10 @@ const FORBIDDEN: readonly { readonly what: string; readonly pattern: RegExp }[] 
   { what: 'process.env / process[…]', pattern: /\bprocess\s*(\.|\[)/ },
   { what: "an import of 'process'", pattern: /from\s+['"](node:)?process['"]/ },
   { what: 'import.meta.env', pattern: /import\.meta\.env/ },
-  { what: 'a configuration variable named in a string', pattern: /['"`](RUN_BUDGET_USD|RUN_TOKEN_BUDGET|[A-Z]+_(API_KEY|BASE_URL|MODEL|INPUT_USD_PER_MTOK|OUTPUT_USD_PER_MTOK))['"`]/ },
+  {
+    what: 'a configuration variable named in a string',
+    pattern: /['"`](RUN_BUDGET_USD|RUN_TOKEN_BUDGET|[A-Z]+_(API_KEY|BASE_URL|MODEL|INPUT_USD_PER_MTOK|OUTPUT_USD_PER_MTOK))['"`]/,
+  },
   { what: 'a configuration variable built from a provider name', pattern: /\$\{[^}]*\}_(API_KEY|BASE_URL|MODEL|INPUT_USD_PER_MTOK|OUTPUT_USD_PER_MTOK)/ },
 ];
 

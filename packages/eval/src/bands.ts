@@ -65,7 +65,9 @@ export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): 
     .map((i) => i.ratings?.answerability ?? null)
     .filter((p): p is number => p !== null)
     .sort((a, b) => a - b);
-  const grid = [...new Set([0, ...Array.from({ length: GRID + 1 }, (_, q) => ps[Math.min(ps.length - 1, Math.floor((q / GRID) * ps.length))] ?? 0), 1])].sort((a, b) => a - b);
+  const grid = [...new Set([0, ...Array.from({ length: GRID + 1 }, (_, q) => ps[Math.min(ps.length - 1, Math.floor((q / GRID) * ps.length))] ?? 0), 1])].sort(
+    (a, b) => a - b,
+  );
   let best: { bands: Bands; key: number[]; r: ReturnType<typeof ratesUnder> } | null = null;
   let feasibleFound = false;
   for (let a = 0; a < grid.length; a++) {
@@ -79,7 +81,11 @@ export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): 
       // Infeasible: the false-answer budget first (seed §Two: a wrong answer about production costs far
       // more than an unnecessary refusal), then the fewest false refusals, then the least deferral.
       const faMet = fa <= budgets.falseAnswerRate;
-      const key = feasible ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate] : faMet ? [1, r.falseRefusalRate, r.deferralRate, 0] : [2, fa, r.falseRefusalRate, r.deferralRate];
+      const key = feasible
+        ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate]
+        : faMet
+          ? [1, r.falseRefusalRate, r.deferralRate, 0]
+          : [2, fa, r.falseRefusalRate, r.deferralRate];
       if (!best || lexLess(key, best.key)) best = { bands, key, r };
     }
   }

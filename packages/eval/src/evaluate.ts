@@ -88,26 +88,54 @@ const figures = (name: string, m: Metrics, extra: Partial<CorpusFigures> = {}): 
   return { name, questions: m.n, ...rest, ...extra };
 };
 
-function report(mode: EvaluationReport['mode'], outcomes: readonly Outcome[], corpora: CorpusFigures[], measured: readonly Measured[], bands: Bands, evidenceErrors: EvaluationReport['evidenceErrors']): EvaluationReport {
+function report(
+  mode: EvaluationReport['mode'],
+  outcomes: readonly Outcome[],
+  corpora: CorpusFigures[],
+  measured: readonly Measured[],
+  bands: Bands,
+  evidenceErrors: EvaluationReport['evidenceErrors'],
+): EvaluationReport {
   const { falseAnswers: _a, falseRefusals: _r, ...pooled } = computeMetrics(outcomes);
   return { mode, ...pooled, corpora, bands, budgets: BUDGETS, targets: DECISION_TARGETS, evidenceErrors, questions: rows(measured, outcomes) };
 }
 
 /** Score a set with a model as it is: nothing tuned on it (an external set, feedback, a foreign corpus). */
-export function evaluateShipped(measured: readonly Measured[], model: AnswerabilityModel, options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {}): EvaluationReport {
+export function evaluateShipped(
+  measured: readonly Measured[],
+  model: AnswerabilityModel,
+  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+): EvaluationReport {
   const outcomes = measured.map((m) => outcomeOf(m, model));
   const name = options.name ?? measured[0]?.corpus ?? 'corpus';
-  return report('shipped-model', outcomes, [figures(name, computeMetrics(outcomes))], measured, model.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })));
+  return report(
+    'shipped-model',
+    outcomes,
+    [figures(name, computeMetrics(outcomes))],
+    measured,
+    model.bands,
+    (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+  );
 }
 
 /**
  * k-fold cross-validation of the whole training procedure on one set (the
  * generated set's figure): for each fold, train on the other folds, score it.
  */
-export function crossValidateSet(measured: readonly Measured[], options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {}): EvaluationReport {
+export function crossValidateSet(
+  measured: readonly Measured[],
+  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {},
+): EvaluationReport {
   const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
-  const assignment = assignFolds(measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })), k, options.seed ?? 11);
-  const folds: TrainingGroup[] = Array.from({ length: k }, (_, f) => ({ name: `fold ${f + 1}`, measured: measured.filter((m) => assignment.get(m.question.id) === f) })).filter((g) => g.measured.length);
+  const assignment = assignFolds(
+    measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })),
+    k,
+    options.seed ?? 11,
+  );
+  const folds: TrainingGroup[] = Array.from({ length: k }, (_, f) => ({
+    name: `fold ${f + 1}`,
+    measured: measured.filter((m) => assignment.get(m.question.id) === f),
+  })).filter((g) => g.measured.length);
   const outcomes: Outcome[] = [];
   const corpora: CorpusFigures[] = [];
   for (const fold of folds) {
@@ -119,7 +147,14 @@ export function crossValidateSet(measured: readonly Measured[], options: { folds
   }
   const whole = trainModel(folds);
   const name = measured[0]?.corpus ?? 'corpus';
-  return report('cross-validated', outcomes, corpora, measured, whole.model.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })));
+  return report(
+    'cross-validated',
+    outcomes,
+    corpora,
+    measured,
+    whole.model.bands,
+    (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+  );
 }
 
 /** The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training. */
@@ -135,7 +170,14 @@ export function evaluateLeaveOneCorpusOut(
   });
   const errors = corpora.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
   return {
-    ...report('leave-one-corpus-out', loco.outcomes, figs, corpora.flatMap((c) => c.measured), options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 }, errors),
+    ...report(
+      'leave-one-corpus-out',
+      loco.outcomes,
+      figs,
+      corpora.flatMap((c) => c.measured),
+      options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 },
+      errors,
+    ),
     adjudicated: loco.adjudicated,
   };
 }
@@ -145,9 +187,17 @@ export function evaluateLeaveOneCorpusOut(
  * on a team's own questions. Measured first — for each fold, bands fitted on the
  * other folds score it — then fitted on the whole set (what is written).
  */
-export function calibrateBands(measured: readonly Measured[], model: AnswerabilityModel, options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {}): { report: EvaluationReport; fit: BandFit } {
+export function calibrateBands(
+  measured: readonly Measured[],
+  model: AnswerabilityModel,
+  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {},
+): { report: EvaluationReport; fit: BandFit } {
   const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
-  const assignment = assignFolds(measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })), k, options.seed ?? 11);
+  const assignment = assignFolds(
+    measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })),
+    k,
+    options.seed ?? 11,
+  );
   const scored: Scored[] = measured.map((m) => ({ m, ratings: rate(m.features, model) }));
   const outcomes: Outcome[] = [];
   const corpora: CorpusFigures[] = [];
@@ -161,5 +211,15 @@ export function calibrateBands(measured: readonly Measured[], model: Answerabili
   }
   const fit = fitBands(scored);
   const name = measured[0]?.corpus ?? 'corpus';
-  return { report: report('cross-validated', outcomes, corpora, measured, fit.bands, (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e }))), fit };
+  return {
+    report: report(
+      'cross-validated',
+      outcomes,
+      corpora,
+      measured,
+      fit.bands,
+      (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+    ),
+    fit,
+  };
 }

@@ -46,7 +46,11 @@ describe('the generated question set', () => {
     expect(withPlant.some((q) => q.question.includes('connection pool tuning'))).toBe(false);
     expect(withPlant.filter((q) => q.mechanism === 'absent_topic').length).toBe(questions.filter((q) => q.mechanism === 'absent_topic').length);
     // and an uncovered planted gap IS kept, so the check is not simply dropping everything
-    const uncovered = generateQuestions({ chunks: kb.chunks, estate: corpus.estate, gaps: [{ topic: 'quantum billing', terms: ['quantum'], correction: false }] });
+    const uncovered = generateQuestions({
+      chunks: kb.chunks,
+      estate: corpus.estate,
+      gaps: [{ topic: 'quantum billing', terms: ['quantum'], correction: false }],
+    });
     expect(uncovered.some((q) => q.question.includes('quantum billing'))).toBe(true);
   });
 
@@ -66,7 +70,6 @@ describe('the generated question set', () => {
     for (const [m, s] of shapes) expect(s.size, m).toBeGreaterThan(1);
   });
 });
-
 
 describe('quoted evidence', () => {
   it('resolves a quotation to the one passage that holds it, keeps a passage id, and reports what matches nothing', () => {
@@ -95,11 +98,22 @@ describe('the answerability model and its training', () => {
     const ex = [0, 1, 2, 3, 4, 5, 6, 7].map((v) => ({ x: [v, 1], y: (v >= 4 ? 1 : 0) as 0 | 1, w: 1 }));
     const fit = fitLogistic(ex, 0.1);
     expect(fit.weights[0]!).toBeGreaterThan(1);
-    const cl = fitConditionalLogit([0, 1, 2, 3].map(() => ({ xs: [[0, 1], [1, 0], [0, 0]], gold: 1, w: 1 })), 0.1);
+    const cl = fitConditionalLogit(
+      [0, 1, 2, 3].map(() => ({
+        xs: [
+          [0, 1],
+          [1, 0],
+          [0, 0],
+        ],
+        gold: 1,
+        w: 1,
+      })),
+      0.1,
+    );
     expect(cl.weights[0]!).toBeGreaterThan(cl.weights[1]!);
   });
 
-  it('scores with the engine\'s own decision: outcomeOf and the band sweep agree with decideAnswerability on every question', () => {
+  it("scores with the engine's own decision: outcomeOf and the band sweep agree with decideAnswerability on every question", () => {
     const trained = trainModel([{ name: 'all', measured }]);
     for (const m of measured) {
       const exam = kb.decide(m.features, trained.model);
@@ -107,7 +121,10 @@ describe('the answerability model and its training', () => {
       expect(o.verdict, m.question.id).toBe(exam.verdict);
       expect(o.band, m.question.id).toBe(exam.assessment.band);
     }
-    const swept = ratesUnder(measured.map((m) => ({ m, ratings: rate(m.features, trained.model) })), trained.model.bands);
+    const swept = ratesUnder(
+      measured.map((m) => ({ m, ratings: rate(m.features, trained.model) })),
+      trained.model.bands,
+    );
     const counted = measured.map((m) => outcomeOf(m, trained.model));
     const fa = counted.filter((o) => o.label === 'unanswerable' && o.verdict !== 'refused').length / counted.filter((o) => o.label === 'unanswerable').length;
     expect(swept.falseAnswerRate).toBeCloseTo(fa, 10);
@@ -125,9 +142,21 @@ describe('the answerability model and its training', () => {
 
   it('judges a band pair on the 95% upper bound, not the point estimate (S-020): 5 false answers in 100 is not within a 5% budget', () => {
     const item = (label: 'answerable' | 'unanswerable', P: number): Scored => {
-      const passage = { result: {}, missingEntities: [], valueMissing: false, disclaims: false, rolePlaceholder: false, placeholderAsked: false, postmortemRecord: false, propositionMissing: false };
+      const passage = {
+        result: {},
+        missingEntities: [],
+        valueMissing: false,
+        disclaims: false,
+        rolePlaceholder: false,
+        placeholderAsked: false,
+        postmortemRecord: false,
+        propositionMissing: false,
+      };
       const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
-      return { m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured, ratings: { probabilities: [1], answerability: P } };
+      return {
+        m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
+        ratings: { probabilities: [1], answerability: P },
+      };
     };
     const items = [
       ...Array.from({ length: 95 }, () => item('unanswerable', 0.1)),

@@ -38,11 +38,20 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
     const needle = squash(q.evidence);
     const hits = haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(needle));
     if (hits.length === 0) {
-      errors.push({ id: q.id, message: `evidence matches no passage${doc ? ` of ${doc}` : ''}: "${q.evidence.slice(0, 80)}${q.evidence.length > 80 ? '…' : ''}"` });
+      errors.push({
+        id: q.id,
+        message: `evidence matches no passage${doc ? ` of ${doc}` : ''}: "${q.evidence.slice(0, 80)}${q.evidence.length > 80 ? '…' : ''}"`,
+      });
       continue;
     }
     if (hits.length > 1) {
-      errors.push({ id: q.id, message: `evidence matches ${hits.length} passages (${hits.slice(0, 3).map((h) => h.chunk.id).join(', ')}); quote more of the answering one` });
+      errors.push({
+        id: q.id,
+        message: `evidence matches ${hits.length} passages (${hits
+          .slice(0, 3)
+          .map((h) => h.chunk.id)
+          .join(', ')}); quote more of the answering one`,
+      });
       continue;
     }
     out.push({ ...withDoc, evidence: hits[0]!.chunk.id, doc: hits[0]!.chunk.doc });

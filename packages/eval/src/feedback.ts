@@ -35,7 +35,8 @@ export interface FeedbackQuestion extends EvalQuestion {
  */
 export function feedbackToQuestion(mark: FeedbackMarkInput): FeedbackQuestion {
   const answered = mark.verdict === 'answered' || mark.verdict === 'partial';
-  const label: Label = mark.label === 'wrong-answer' ? 'unanswerable' : mark.label === 'wrong-refusal' ? 'answerable' : answered ? 'answerable' : 'unanswerable';
+  const label: Label =
+    mark.label === 'wrong-answer' ? 'unanswerable' : mark.label === 'wrong-refusal' ? 'answerable' : answered ? 'answerable' : 'unanswerable';
   const evidence = mark.label === 'right' && answered ? mark.citedChunkIds[0] : undefined;
   return {
     id: `feedback-${mark.runId}`,

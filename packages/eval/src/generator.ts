@@ -83,23 +83,24 @@ const T = {
     (n: string) => `Per policy, what's the ${n}?`,
     (n: string, title: string) => `According to ${title}, what is the ${n}?`,
   ],
-  gap: [
-    (t: string) => `What is our process for ${t}?`,
-    (t: string) => `How do we handle ${t}?`,
-    (t: string) => `Where is ${t} documented?`,
-  ],
+  gap: [(t: string) => `What is our process for ${t}?`, (t: string) => `How do we handle ${t}?`, (t: string) => `Where is ${t} documented?`],
 };
 
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0]!.toLowerCase() + s.slice(1) : s);
-const cleanHeading = (h: string) => lowerFirst(h.replace(/[`*]/g, '').replace(/[.?:!]+$/, '').trim());
+const cleanHeading = (h: string) =>
+  lowerFirst(
+    h
+      .replace(/[`*]/g, '')
+      .replace(/[.?:!]+$/, '')
+      .trim(),
+  );
 
 /** The chunk that states a heading of a document (its own passage, or the one it merged into). */
 export function chunkForHeading(chunks: readonly Chunk[], doc: string, heading: string): Chunk | undefined {
   const inDoc = chunks.filter((c) => c.doc === doc);
   const norm = (s: string) => s.toLowerCase().replace(/[`*]/g, '').trim();
   return (
-    inDoc.find((c) => norm(c.heading) === norm(heading)) ??
-    inDoc.find((c) => c.text.split('\n').some((l) => norm(l.replace(/^#+\s*/, '')) === norm(heading)))
+    inDoc.find((c) => norm(c.heading) === norm(heading)) ?? inDoc.find((c) => c.text.split('\n').some((l) => norm(l.replace(/^#+\s*/, '')) === norm(heading)))
   );
 }
 
@@ -167,7 +168,8 @@ export function generateQuestions(input: GeneratorInput): GeneratedQuestion[] {
       }
       for (const c of runbookChunks) {
         if (c.heading === c.docTitle) continue;
-        for (const template of shuffle(T.runbook, rnd)) add('runbook_section', template(cleanHeading(c.heading), fault.name.toLowerCase()), `chunk:${c.id}`, { doc: c.doc, evidence: c.id });
+        for (const template of shuffle(T.runbook, rnd))
+          add('runbook_section', template(cleanHeading(c.heading), fault.name.toLowerCase()), `chunk:${c.id}`, { doc: c.doc, evidence: c.id });
       }
       const kinds = new Set(fault.serviceKinds);
       for (const s of estate.services) {
@@ -179,19 +181,26 @@ export function generateQuestions(input: GeneratorInput): GeneratedQuestion[] {
     for (const pv of estate.policyValues) {
       const chunk = chunkForHeading(chunks, pv.doc, pv.heading);
       for (const template of shuffle(T.policy, rnd).slice(0, 2)) {
-        add('policy_value', template(pv.name, chunk?.docTitle ?? pv.doc), `chunk:${chunk?.id ?? pv.doc}`, { doc: pv.doc, ...(chunk ? { evidence: chunk.id } : {}) });
+        add('policy_value', template(pv.name, chunk?.docTitle ?? pv.doc), `chunk:${chunk?.id ?? pv.doc}`, {
+          doc: pv.doc,
+          ...(chunk ? { evidence: chunk.id } : {}),
+        });
       }
     }
   } else {
     for (const c of chunks.filter(isRunbook)) {
       if (c.heading === c.docTitle) continue;
-      add('runbook_section', pick(T.runbook, rnd)(cleanHeading(c.heading), c.docTitle.replace(/^runbook:?\s*/i, '').toLowerCase()), `chunk:${c.id}`, { doc: c.doc, evidence: c.id });
+      add('runbook_section', pick(T.runbook, rnd)(cleanHeading(c.heading), c.docTitle.replace(/^runbook:?\s*/i, '').toLowerCase()), `chunk:${c.id}`, {
+        doc: c.doc,
+        evidence: c.id,
+      });
     }
   }
 
   for (const c of chunks) {
     if (c.heading === c.docTitle) continue;
-    for (const template of shuffle(T.heading, rnd).slice(0, 2)) add('section_heading', template(cleanHeading(c.heading), c.docTitle), `chunk:${c.id}`, { doc: c.doc, evidence: c.id });
+    for (const template of shuffle(T.heading, rnd).slice(0, 2))
+      add('section_heading', template(cleanHeading(c.heading), c.docTitle), `chunk:${c.id}`, { doc: c.doc, evidence: c.id });
   }
 
   for (const gap of input.gaps ?? []) {
@@ -213,7 +222,10 @@ function sampleByGroup(items: readonly GeneratedQuestion[], target: number, rand
   if (items.length <= target) return [...items];
   const groups = new Map<string, GeneratedQuestion[]>();
   for (const q of items) groups.set(q.group, [...(groups.get(q.group) ?? []), q]);
-  const queues = shuffle([...groups.values()].map((g) => shuffle(g, random)), random);
+  const queues = shuffle(
+    [...groups.values()].map((g) => shuffle(g, random)),
+    random,
+  );
   const picked: GeneratedQuestion[] = [];
   while (picked.length < target) {
     for (const q of queues) {

@@ -32,7 +32,10 @@ export interface LeaveOneCorpusOut {
  * runs on every call, not just in a test. `alwaysTrainOn` groups (the generated
  * set) are in every training set and never scored here.
  */
-export function leaveOneCorpusOut(corpora: readonly TrainingGroup[], options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets } = {}): LeaveOneCorpusOut {
+export function leaveOneCorpusOut(
+  corpora: readonly TrainingGroup[],
+  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets } = {},
+): LeaveOneCorpusOut {
   const extra = options.alwaysTrainOn ?? [];
   const held: HeldOutCorpus[] = [];
   const outcomes: Outcome[] = [];
@@ -46,7 +49,13 @@ export function leaveOneCorpusOut(corpora: readonly TrainingGroup[], options: { 
     const adjudicatedBands = trained.model.adjudicatedBands!;
     const outside = decidedOutside(scored, adjudicatedBands);
     decided.push(outside);
-    held.push({ corpus: corpus.name, workable: trained.bandFit.feasible, bands: trained.model.bands, adjudicated: { ...outside, bands: adjudicatedBands }, ...computeMetrics(own) });
+    held.push({
+      corpus: corpus.name,
+      workable: trained.bandFit.feasible,
+      bands: trained.model.bands,
+      adjudicated: { ...outside, bands: adjudicatedBands },
+      ...computeMetrics(own),
+    });
   }
   return { corpora: held, pooled: computeMetrics(outcomes), outcomes, adjudicated: poolDecided(decided) };
 }

@@ -95,10 +95,11 @@ export function fitConditionalLogit(choices: readonly Choice[], lambda: number, 
   let totalW = 0;
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
-  for (const c of choices) for (const x of c.xs) {
-    totalW += c.w;
-    for (let j = 0; j < d; j++) mean[j]! += c.w * x[j]!;
-  }
+  for (const c of choices)
+    for (const x of c.xs) {
+      totalW += c.w;
+      for (let j = 0; j < d; j++) mean[j]! += c.w * x[j]!;
+    }
   for (let j = 0; j < d; j++) mean[j]! /= totalW || 1;
   for (const c of choices) for (const x of c.xs) for (let j = 0; j < d; j++) scale[j]! += (c.w * (x[j]! - mean[j]!) ** 2) / (totalW || 1);
   for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j]!) || 1;

@@ -33,7 +33,12 @@ function rankOf(q: EvalQuestion, r: Retrieval): number | null {
 }
 
 /** Retrieve and measure every question once. Evidence must already be resolved to passage ids (`resolveEvidence`). */
-export async function measureAll(kb: KnowledgeBase, questions: readonly EvalQuestion[], corpus = 'corpus', onProgress?: (done: number) => void): Promise<Measured[]> {
+export async function measureAll(
+  kb: KnowledgeBase,
+  questions: readonly EvalQuestion[],
+  corpus = 'corpus',
+  onProgress?: (done: number) => void,
+): Promise<Measured[]> {
   const out: Measured[] = [];
   for (const question of questions) {
     const deep = await kb.retrieve(question.question, RANK_DEPTH);

@@ -95,7 +95,10 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
     rightSourceRate: ratio(sourced.filter((o) => o.source === 'right').length, sourced.length),
     procedureAnswers: procedures.length,
     stepsCoveredRate: ratio(procedures.filter((o) => o.stepsCovered).length, procedures.length),
-    mrr: ratio(ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0), ranked.length),
+    mrr: ratio(
+      ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0),
+      ranked.length,
+    ),
     recallAt6: ratio(ranked.filter((o) => o.rank !== null && o.rank <= 6).length, ranked.length),
     byMechanism,
   };

@@ -1,4 +1,15 @@
-import { type AnswerabilityModel, type Bands, bandVerdict, type Chunk, decideAnswerability, draftExtractive, passes, type Ratings, rate, sentencesOf } from '@sandscope/engine';
+import {
+  type AnswerabilityModel,
+  type Bands,
+  bandVerdict,
+  type Chunk,
+  decideAnswerability,
+  draftExtractive,
+  passes,
+  type Ratings,
+  rate,
+  sentencesOf,
+} from '@sandscope/engine';
 import { isGold, type Measured } from './measure.ts';
 import type { Outcome } from './metrics.ts';
 
@@ -12,7 +23,12 @@ export function stepsOf(chunk: Chunk): string[] {
   const steps = chunk.text
     .split('\n')
     .filter((l) => /^\s*(?:\d+[.)]|[-*+])\s+\S/.test(l))
-    .map((l) => l.replace(/^\s*(?:\d+[.)]|[-*+])\s+/, '').replace(/\*\*|__/g, '').trim());
+    .map((l) =>
+      l
+        .replace(/^\s*(?:\d+[.)]|[-*+])\s+/, '')
+        .replace(/\*\*|__/g, '')
+        .trim(),
+    );
   return steps.length >= 2 ? steps : [];
 }
 
@@ -34,7 +50,11 @@ export function outcomeOf(m: Measured, model: AnswerabilityModel, bands: Bands =
     source = !hasExpected ? 'unknown' : decision.evidence.some((c) => isGold(q, c)) ? 'right' : 'wrong';
     const steps = m.goldChunk ? stepsOf(m.goldChunk) : [];
     if (asksProcedure(m) && steps.length) {
-      const answer = squash(draftExtractive(q.question, decision.evidence).map((c) => c.text).join('\n'));
+      const answer = squash(
+        draftExtractive(q.question, decision.evidence)
+          .map((c) => c.text)
+          .join('\n'),
+      );
       stepsCovered = source === 'right' && steps.every((s) => answer.includes(squash(sentencesOf(s)[0] ?? s)));
     }
   }

@@ -14,7 +14,13 @@ export interface PreviousGate {
   readonly commit: string;
   readonly command: string;
   readonly pooled: { readonly n: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number };
-  readonly corpora: readonly { readonly name: string; readonly n: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number }[];
+  readonly corpora: readonly {
+    readonly name: string;
+    readonly n: number;
+    readonly falseAnswerRate: number;
+    readonly falseRefusalRate: number;
+    readonly deferralRate: number;
+  }[];
 }
 
 export interface ReportExtras {
@@ -25,7 +31,9 @@ export interface ReportExtras {
   readonly command?: string;
 }
 
-function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets' | 'corpora' | 'mode'>): string {
+function verdictOn(
+  r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'rightSourceRate' | 'targets' | 'corpora' | 'mode'>,
+): string {
   const t = r.targets;
   // Bands fitted to coincide leave no ambiguous band: a deferral of 0 then says nothing about the model's certainty.
   const coincide = r.corpora.length > 0 && r.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove);
@@ -35,7 +43,11 @@ function verdictOn(r: Pick<EvaluationReport, 'falseAnswerRate' | 'falseRefusalRa
     const over = r.corpora.filter((c) => c[key] > t[key]).length;
     const pooled = r[key] <= t[key];
     const sets = r.mode === 'leave-one-corpus-out' ? 'corpora' : 'folds';
-    return over === 0 || r.corpora.length < 2 ? mark(pooled) : pooled ? `**missed** on ${over} of ${r.corpora.length} ${sets}, though met pooled` : `**missed**, and on ${over} of ${r.corpora.length} ${sets}`;
+    return over === 0 || r.corpora.length < 2
+      ? mark(pooled)
+      : pooled
+        ? `**missed** on ${over} of ${r.corpora.length} ${sets}, though met pooled`
+        : `**missed**, and on ${over} of ${r.corpora.length} ${sets}`;
   };
   return [
     `false answers ${pct(r.falseAnswerRate)} (target ≤ ${pct(t.falseAnswerRate)}, ${atMost('falseAnswerRate')})`,
@@ -80,10 +92,20 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     '',
     ...adjudicatedLine(loco),
     ...(extras.previous
-      ? [`Before: the previous gate (word-overlap checks, commit ${extras.previous.commit}) on the same ${extras.previous.corpora.length} corpora with its shipped thresholds — false answers ${pct(extras.previous.pooled.falseAnswerRate)}, false refusals ${pct(extras.previous.pooled.falseRefusalRate)}, deferral ${pct(extras.previous.pooled.deferralRate)} (\`${extras.previous.command}\`).`, '']
+      ? [
+          `Before: the previous gate (word-overlap checks, commit ${extras.previous.commit}) on the same ${extras.previous.corpora.length} corpora with its shipped thresholds — false answers ${pct(extras.previous.pooled.falseAnswerRate)}, false refusals ${pct(extras.previous.pooled.falseRefusalRate)}, deferral ${pct(extras.previous.pooled.deferralRate)} (\`${extras.previous.command}\`).`,
+          '',
+        ]
       : []),
-    ...(g ? [`Generated set, ${g.corpora.length}-fold cross-validation (${g.n} questions): ${verdictOn(g)}. Its vocabulary is the corpus's own, so it flatters; the table above is the measurement.`, ''] : []),
-    ...(extras.askP50Ms !== undefined ? [`\`ask\` in-process on the shipped corpus: p50 ${extras.askP50Ms.toFixed(2)} ms (target ≤ 5 ms, ${mark(extras.askP50Ms <= 5)}).`, ''] : []),
+    ...(g
+      ? [
+          `Generated set, ${g.corpora.length}-fold cross-validation (${g.n} questions): ${verdictOn(g)}. Its vocabulary is the corpus's own, so it flatters; the table above is the measurement.`,
+          '',
+        ]
+      : []),
+    ...(extras.askP50Ms !== undefined
+      ? [`\`ask\` in-process on the shipped corpus: p50 ${extras.askP50Ms.toFixed(2)} ms (target ≤ 5 ms, ${mark(extras.askP50Ms <= 5)}).`, '']
+      : []),
     'Which corpora are still unseen, per-mechanism figures and evidence errors: [docs/EVALUATION.md](docs/EVALUATION.md).',
     README_END,
   ].join('\n');
@@ -164,10 +186,14 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
           '',
         ]
       : []),
-    ...(extras.askP50Ms !== undefined ? ['## Speed', '', `\`ask\` in-process on the shipped corpus, p50 over the generated questions: ${extras.askP50Ms.toFixed(2)} ms (target ≤ 5 ms).`, ''] : []),
+    ...(extras.askP50Ms !== undefined
+      ? ['## Speed', '', `\`ask\` in-process on the shipped corpus, p50 over the generated questions: ${extras.askP50Ms.toFixed(2)} ms (target ≤ 5 ms).`, '']
+      : []),
     '## Evidence errors',
     '',
-    loco.evidenceErrors.length ? 'Questions whose evidence names no passage are reported here and not scored (never silently counted as 0):' : 'None: every answerable question’s evidence matched exactly one passage.',
+    loco.evidenceErrors.length
+      ? 'Questions whose evidence names no passage are reported here and not scored (never silently counted as 0):'
+      : 'None: every answerable question’s evidence matched exactly one passage.',
     '',
     ...loco.evidenceErrors.map((e) => `- ${e.corpus} ${e.id}: ${esc(e.message)}`),
     '',

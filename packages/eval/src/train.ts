@@ -1,4 +1,15 @@
-import { type AnswerabilityFeatures, type AnswerabilityModel, FEATURE_NAMES, type LogisticStage, logOdds, passageProbabilities, probability, QUESTION_FEATURE_NAMES, questionVector, type Ratings } from '@sandscope/engine';
+import {
+  type AnswerabilityFeatures,
+  type AnswerabilityModel,
+  FEATURE_NAMES,
+  type LogisticStage,
+  logOdds,
+  passageProbabilities,
+  probability,
+  QUESTION_FEATURE_NAMES,
+  questionVector,
+  type Ratings,
+} from '@sandscope/engine';
 import { type BandFit, type Budgets, BUDGETS, fitAdjudicatedBands, fitBands, type Scored } from './bands.ts';
 import { type Choice, type Example, fitConditionalLogit, fitLogistic } from './logistic.ts';
 import type { Measured } from './measure.ts';
@@ -28,7 +39,10 @@ function passageStage(groups: readonly TrainingGroup[]): LogisticStage {
   return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE) };
 }
 
-const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({ probabilities: passageProbabilities(stage, f), scores: f.passages.map((p) => logOdds(stage, p.vector)) });
+const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({
+  probabilities: passageProbabilities(stage, f),
+  scores: f.passages.map((p) => logOdds(stage, p.vector)),
+});
 type Rated = { readonly m: Measured; readonly probabilities: number[]; readonly scores: number[] };
 
 /** The question stage, on passage ratings from models that did not see the question (stacking without leakage). */
@@ -73,12 +87,24 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
   const question = questionStage(rated);
   const outOfGroup: Scored[] = rated.flatMap((g) => {
     const q = rated.length > 1 ? questionStage(rated.filter((o) => o !== g)) : question;
-    return g.rows.map((r): Scored => ({ m: r.m, ratings: { probabilities: r.probabilities, answerability: probability(q, questionVector(r.m.features, r.probabilities, r.scores)) } satisfies Ratings }));
+    return g.rows.map(
+      (r): Scored => ({
+        m: r.m,
+        ratings: { probabilities: r.probabilities, answerability: probability(q, questionVector(r.m.features, r.probabilities, r.scores)) } satisfies Ratings,
+      }),
+    );
   });
   const bandFit = fitBands(outOfGroup, budgets);
   const adjudicatedFit = fitAdjudicatedBands(outOfGroup, budgets);
   return {
-    model: { version: 2, passage, question, bands: bandFit.bands, adjudicatedBands: adjudicatedFit.bands, trainedOn: groups.map((g) => ({ corpus: g.name, questions: g.measured.length })) },
+    model: {
+      version: 2,
+      passage,
+      question,
+      bands: bandFit.bands,
+      adjudicatedBands: adjudicatedFit.bands,
+      trainedOn: groups.map((g) => ({ corpus: g.name, questions: g.measured.length })),
+    },
     bandFit,
     adjudicatedFit,
     trainedOn: groups.map((g) => g.name),

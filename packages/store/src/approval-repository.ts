@@ -103,7 +103,10 @@ export interface ApprovalClaim {
  * then fail with `already_approved` and roll back — no child run of theirs ever
  * exists. The foreign key to the approval run is deferred to commit (0019).
  */
-export async function claimApproval(db: Database, claim: { readonly sessionId: string; readonly run: NewRun & { readonly id: string; readonly parentRunId: string } }): Promise<ApprovalClaim> {
+export async function claimApproval(
+  db: Database,
+  claim: { readonly sessionId: string; readonly run: NewRun & { readonly id: string; readonly parentRunId: string } },
+): Promise<ApprovalClaim> {
   const gatedRunId = requireUuid(claim.run.parentRunId, 'gated run id');
   const approvalRunId = requireUuid(claim.run.id, 'approval run id');
   if (claim.run.sessionId !== claim.sessionId) {

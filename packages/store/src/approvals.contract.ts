@@ -29,10 +29,7 @@ export function describeApprovalContract(context: () => StoreContractContext): v
       const recorded = await recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.id, sessionId: session });
       expect(recorded).toMatchObject({ gatedRunId: gated.id, approvalRunId: approval.id, sessionId: session });
       const second = await createRun(db, newRun({ workload: 'change', parentRunId: gated.id }));
-      await expectStoreError(
-        recordApproval(db, { gatedRunId: gated.id, approvalRunId: second.id, sessionId: session }),
-        'already_approved',
-      );
+      await expectStoreError(recordApproval(db, { gatedRunId: gated.id, approvalRunId: second.id, sessionId: session }), 'already_approved');
       const raw = await rejection(
         db.query('insert into approval (gated_run_id, approval_run_id, session_id) values ($1, $2, $3)', [gated.id, second.id, session]),
       );
@@ -45,7 +42,10 @@ export function describeApprovalContract(context: () => StoreContractContext): v
       await finishRun(db, gated.id, { status: 'completed', terminal: 'await_approval' });
       const claims = await Promise.allSettled(
         Array.from({ length: 20 }, () =>
-          claimApproval(db, { sessionId: session, run: newRun({ id: randomUUID(), workload: 'change', parentRunId: gated.id }) as NewRun & { id: string; parentRunId: string } }),
+          claimApproval(db, {
+            sessionId: session,
+            run: newRun({ id: randomUUID(), workload: 'change', parentRunId: gated.id }) as NewRun & { id: string; parentRunId: string },
+          }),
         ),
       );
       const won = claims.filter((c) => c.status === 'fulfilled');
@@ -73,15 +73,9 @@ export function describeApprovalContract(context: () => StoreContractContext): v
       const emitted = await createRun(db, newRun());
       await finishRun(db, emitted.id, { status: 'completed', terminal: 'emit' });
       const child = await createRun(db, newRun({ parentRunId: emitted.id }));
-      await expectStoreError(
-        recordApproval(db, { gatedRunId: emitted.id, approvalRunId: child.id, sessionId: session }),
-        'not_awaiting_approval',
-      );
+      await expectStoreError(recordApproval(db, { gatedRunId: emitted.id, approvalRunId: child.id, sessionId: session }), 'not_awaiting_approval');
       const { gated, approval } = await gatedRun();
-      await expectStoreError(
-        recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.id, sessionId: 'someone-else' }),
-        'approval_session_mismatch',
-      );
+      await expectStoreError(recordApproval(db, { gatedRunId: gated.id, approvalRunId: approval.id, sessionId: 'someone-else' }), 'approval_session_mismatch');
     });
   });
 }

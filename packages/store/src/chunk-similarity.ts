@@ -30,11 +30,7 @@ export const cosineSimilarity = cosine;
  * dimension is read and ranked here. Both return the same order for the same
  * data — the contract suite checks it — so callers need not care which ran.
  */
-export async function searchSimilarChunks(
-  db: Queryable,
-  query: ArrayLike<number>,
-  options: SimilaritySearchOptions,
-): Promise<SimilarChunk[]> {
+export async function searchSimilarChunks(db: Queryable, query: ArrayLike<number>, options: SimilaritySearchOptions): Promise<SimilarChunk[]> {
   if (!Number.isInteger(options.k) || options.k < 1) throw new StoreError('invalid_argument', `k must be a positive integer, got ${options.k}`);
   const q = floats(query);
   const embedder = options.embedderId ?? null;

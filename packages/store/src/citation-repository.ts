@@ -34,12 +34,7 @@ export async function saveClaims(db: Database, runId: string, claims: readonly C
     for (const [index, claim] of claims.entries()) {
       for (const chunkId of new Set(claim.citations)) {
         try {
-          await tx.query('insert into citation (run_id, claim_index, claim_text, chunk_id) values ($1, $2, $3, $4)', [
-            runId,
-            index,
-            claim.text,
-            chunkId,
-          ]);
+          await tx.query('insert into citation (run_id, claim_index, claim_text, chunk_id) values ($1, $2, $3, $4)', [runId, index, claim.text, chunkId]);
         } catch (error) {
           const pg = postgresError(error);
           if (pg?.code === FOREIGN_KEY_VIOLATION && pg.constraint === 'citation_chunk_id_fkey') {

@@ -17,11 +17,7 @@ export function describeCitationContract(context: () => StoreContractContext): v
     it('the foreign key refuses a citation to a chunk that does not exist', async () => {
       const run = await createRun(db, newRun());
       const refused = await rejection(
-        db.query('insert into citation (run_id, claim_index, claim_text, chunk_id) values ($1, 0, $2, $3)', [
-          run.id,
-          'made up',
-          'no-such-doc#nowhere',
-        ]),
+        db.query('insert into citation (run_id, claim_index, claim_text, chunk_id) values ($1, 0, $2, $3)', [run.id, 'made up', 'no-such-doc#nowhere']),
       );
       expect(refused).toEqual({ code: '23503', constraint: 'citation_chunk_id_fkey' });
     });

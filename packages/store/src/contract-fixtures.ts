@@ -3,7 +3,11 @@ import type { CorpusEmbeddings } from './corpus-repository.ts';
 
 /** A three-document corpus small enough to read, shaped like the real one. */
 export const FIXTURE_DOCUMENTS: SourceDocument[] = [
-  { doc: 'runbook-pool.md', title: 'Connection pool exhaustion', text: '# Connection pool exhaustion\n\n## Symptoms\nWaits climb.\n\n## Ceiling\norders-db allows 100 connections.' },
+  {
+    doc: 'runbook-pool.md',
+    title: 'Connection pool exhaustion',
+    text: '# Connection pool exhaustion\n\n## Symptoms\nWaits climb.\n\n## Ceiling\norders-db allows 100 connections.',
+  },
   { doc: 'policy-paging.md', title: 'Paging policy', text: '# Paging policy\n\n## Acknowledgement\nSEV1 pages are acknowledged within 5 minutes.' },
   { doc: 'service-events-bus.md', title: 'events-bus', text: '# events-bus\n\n## Overview\nThe events bus carries order events.\n\n## Retention\nSeven days.' },
 ];
@@ -11,8 +15,20 @@ export const FIXTURE_DOCUMENTS: SourceDocument[] = [
 export const FIXTURE_CHUNKS: Chunk[] = [
   { id: 'runbook-pool#symptoms', doc: 'runbook-pool.md', docTitle: 'Connection pool exhaustion', heading: 'Symptoms', text: 'Waits climb.' },
   { id: 'runbook-pool#ceiling', doc: 'runbook-pool.md', docTitle: 'Connection pool exhaustion', heading: 'Ceiling', text: 'orders-db allows 100 connections.' },
-  { id: 'policy-paging#acknowledgement', doc: 'policy-paging.md', docTitle: 'Paging policy', heading: 'Acknowledgement', text: 'SEV1 pages are acknowledged within 5 minutes.' },
-  { id: 'service-events-bus#overview', doc: 'service-events-bus.md', docTitle: 'events-bus', heading: 'Overview', text: 'The events bus carries order events.' },
+  {
+    id: 'policy-paging#acknowledgement',
+    doc: 'policy-paging.md',
+    docTitle: 'Paging policy',
+    heading: 'Acknowledgement',
+    text: 'SEV1 pages are acknowledged within 5 minutes.',
+  },
+  {
+    id: 'service-events-bus#overview',
+    doc: 'service-events-bus.md',
+    docTitle: 'events-bus',
+    heading: 'Overview',
+    text: 'The events bus carries order events.',
+  },
   { id: 'service-events-bus#retention', doc: 'service-events-bus.md', docTitle: 'events-bus', heading: 'Retention', text: 'Seven days.' },
 ];
 

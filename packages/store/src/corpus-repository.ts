@@ -106,8 +106,14 @@ export async function loadCorpus(
   estate: Estate,
   embeddings?: CorpusEmbeddings,
 ): Promise<LoadCorpusReport> {
-  requireUnique(documents.map((d) => d.doc), 'document names');
-  requireUnique(chunks.map((c) => c.id), 'chunk ids');
+  requireUnique(
+    documents.map((d) => d.doc),
+    'document names',
+  );
+  requireUnique(
+    chunks.map((c) => c.id),
+    'chunk ids',
+  );
   const docNames = new Set(documents.map((d) => d.doc));
   const orphan = chunks.find((c) => !docNames.has(c.doc));
   if (orphan) throw new StoreError('invalid_argument', `chunk "${orphan.id}" belongs to "${orphan.doc}", which is not among the documents`);

@@ -74,10 +74,10 @@ export class DatabaseCacheStore implements CacheStore {
   }
 
   async scan(namespace: string): Promise<readonly CacheEntry[]> {
-    const rows = await this.#db.query<CacheStoreRow>(
-      `select ${COLUMNS} from cache_entry where namespace = $1 order by created_at desc, key limit $2`,
-      [namespace, this.#scanLimit],
-    );
+    const rows = await this.#db.query<CacheStoreRow>(`select ${COLUMNS} from cache_entry where namespace = $1 order by created_at desc, key limit $2`, [
+      namespace,
+      this.#scanLimit,
+    ]);
     return rows.flatMap((row) => entryOf(row) ?? []);
   }
 }

@@ -107,7 +107,11 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
       await expectCode(markRun(db, { runId: running.id, label: 'wrong-answer' }), 'run_without_verdict', /is failed/);
 
       const run = await finished('answered', 'limits?');
-      await expectCode(markRun(db, { runId: run.id, label: 'wrong' as 'right' }), 'invalid_argument', /label "wrong" is not one of wrong-answer, wrong-refusal, right/);
+      await expectCode(
+        markRun(db, { runId: run.id, label: 'wrong' as 'right' }),
+        'invalid_argument',
+        /label "wrong" is not one of wrong-answer, wrong-refusal, right/,
+      );
       // Characters, not UTF-16 units: 2000 emoji fit (4000 units), 2001 do not.
       const fits = '🙂'.repeat(MAX_FEEDBACK_NOTE_CHARS);
       expect((await markRun(db, { runId: run.id, label: 'right', note: fits })).note).toBe(fits);

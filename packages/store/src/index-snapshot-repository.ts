@@ -41,7 +41,12 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * is left alone (the build is deterministic, so it is the same bytes; the whole-snapshot digest on every row
  * catches any that are not).
  */
-export async function saveIndexSnapshot(db: Database, key: IndexSnapshotKey, bytes: Uint8Array, options: { partBytes?: number } = {}): Promise<{ parts: number }> {
+export async function saveIndexSnapshot(
+  db: Database,
+  key: IndexSnapshotKey,
+  bytes: Uint8Array,
+  options: { partBytes?: number } = {},
+): Promise<{ parts: number }> {
   const partBytes = options.partBytes ?? INDEX_SNAPSHOT_PART_BYTES;
   if (!Number.isInteger(partBytes) || partBytes <= 0) throw new StoreError('invalid_argument', `partBytes must be a positive integer, got ${partBytes}`);
   if (!key.corpusVersion || !key.indexFormat) throw new StoreError('invalid_argument', 'an index snapshot needs a corpus version and an index format');
@@ -77,7 +82,10 @@ export async function loadIndexSnapshot(db: Database, key: IndexSnapshotKey): Pr
   );
   if (rows.length === 0) return { status: 'missing' };
   const first = rows[0]!;
-  if (rows.some((r, i) => r.part !== i || r.parts !== first.parts || r.sha256 !== first.sha256 || r.total_bytes !== first.total_bytes) || rows.length !== first.parts) {
+  if (
+    rows.some((r, i) => r.part !== i || r.parts !== first.parts || r.sha256 !== first.sha256 || r.total_bytes !== first.total_bytes) ||
+    rows.length !== first.parts
+  ) {
     return { status: 'corrupt', reason: `${rows.length} of ${first.parts} parts, or parts of different snapshots` };
   }
   const total = rows.reduce((n, r) => n + r.size, 0);

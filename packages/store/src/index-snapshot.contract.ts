@@ -23,7 +23,9 @@ export function describeIndexSnapshotContract(context: () => { readonly db: Data
     it('a changed part or a missing one is corrupt, not loaded; saving again replaces it', async () => {
       const { db } = context();
       await saveIndexSnapshot(db, key, bytes, { partBytes: 30_000 });
-      await db.query("update index_snapshot set bytes = overlay(bytes placing '\\x00'::bytea from 10) where corpus_version = $1 and part = 2", [key.corpusVersion]);
+      await db.query("update index_snapshot set bytes = overlay(bytes placing '\\x00'::bytea from 10) where corpus_version = $1 and part = 2", [
+        key.corpusVersion,
+      ]);
       expect(await loadIndexSnapshot(db, key)).toMatchObject({ status: 'corrupt', reason: /digest/ });
       await saveIndexSnapshot(db, key, bytes, { partBytes: 30_000 });
       expect((await loadIndexSnapshot(db, key)).status).toBe('found');

@@ -87,10 +87,10 @@ const toRecord = (r: InvestigationRow): InvestigationRecord => ({ id: r.id, titl
 /** A fresh investigation. Its id is random: a title is not a key (two incidents may share one). */
 export async function createInvestigation(db: Queryable, input: { readonly title: string }): Promise<InvestigationRecord> {
   const title = normalizeTitle(input.title);
-  const [row] = await db.query<InvestigationRow>(
-    'insert into investigation (id, title) values ($1, $2) returning id::text, title, created_at, updated_at',
-    [randomUUID(), title],
-  );
+  const [row] = await db.query<InvestigationRow>('insert into investigation (id, title) values ($1, $2) returning id::text, title, created_at, updated_at', [
+    randomUUID(),
+    title,
+  ]);
   return toRecord(row!);
 }
 
@@ -231,7 +231,13 @@ export async function similarInvestigationPassages(
 
 type FileRow = { path: string; size_bytes: number; status: 'ok' | 'error'; error: string | null; created_at: Date };
 
-const toFileInfo = (r: FileRow): InvestigationFileInfo => ({ path: r.path, sizeBytes: r.size_bytes, status: r.status, error: r.error, createdAt: iso(r.created_at) });
+const toFileInfo = (r: FileRow): InvestigationFileInfo => ({
+  path: r.path,
+  sizeBytes: r.size_bytes,
+  status: r.status,
+  error: r.error,
+  createdAt: iso(r.created_at),
+});
 
 /** The investigation's files without content, path order; a StoreError when the investigation does not exist. */
 export async function listInvestigationFiles(db: Queryable, investigationId: string): Promise<InvestigationFileInfo[]> {
@@ -313,7 +319,13 @@ type MessageRow = {
 function toMessage(r: MessageRow): InvestigationMessage {
   const metrics: TurnMetrics | null =
     r.role === 'assistant' && r.prompt_tokens !== null
-      ? { promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens ?? 0, elapsedMs: r.elapsed_ms ?? 0, costUsd: r.cost_usd ?? 0, provider: r.provider ?? 'unknown' }
+      ? {
+          promptTokens: r.prompt_tokens,
+          completionTokens: r.completion_tokens ?? 0,
+          elapsedMs: r.elapsed_ms ?? 0,
+          costUsd: r.cost_usd ?? 0,
+          provider: r.provider ?? 'unknown',
+        }
       : null;
   return { id: r.id, role: r.role, text: r.text, result: r.result ?? null, metrics, createdAt: iso(r.created_at) };
 }

@@ -43,7 +43,10 @@ export async function listTurnEvents(
 ): Promise<{ readonly askedAt: string; readonly events: StoredTurnEvent[] }> {
   const [turn] =
     isUuid(investigationId) && Number.isSafeInteger(turnId)
-      ? await db.query<{ created_at: Date }>("select created_at from investigation_message where id = $1 and investigation_id = $2 and role = 'user'", [turnId, investigationId])
+      ? await db.query<{ created_at: Date }>("select created_at from investigation_message where id = $1 and investigation_id = $2 and role = 'user'", [
+          turnId,
+          investigationId,
+        ])
       : [];
   if (!turn) throw new StoreError('turn_not_found', `investigation ${investigationId} has no turn ${turnId}`);
   const rows = await db.query<{ seq: number; type: TurnEventType; data: unknown; created_at: Date }>(

@@ -88,10 +88,24 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       const { db } = context();
       const inv = await createInvestigation(db, { title: 'passages' });
       const other = await createInvestigation(db, { title: 'another' });
-      const embeddings = (vectors: number[][]) => ({ embedderId: 'space-a', passages: vectors.map((vector, i) => ({ startLine: i * 40 + 1, endLine: i * 40 + 40, vector })) });
-      await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'x', embeddings: embeddings([[1, 0, 0], [0, 1, 0]]) });
+      const embeddings = (vectors: number[][]) => ({
+        embedderId: 'space-a',
+        passages: vectors.map((vector, i) => ({ startLine: i * 40 + 1, endLine: i * 40 + 40, vector })),
+      });
+      await putInvestigationFile(db, inv.id, {
+        path: 'app.log',
+        content: 'x',
+        embeddings: embeddings([
+          [1, 0, 0],
+          [0, 1, 0],
+        ]),
+      });
       await putInvestigationFile(db, inv.id, { path: 'logs/db.log', content: 'y', embeddings: embeddings([[0.6, 0.8, 0]]) });
-      await putInvestigationFile(db, inv.id, { path: 'other-space.log', content: 'z', embeddings: { embedderId: 'space-b', passages: [{ startLine: 1, endLine: 1, vector: [0, 1, 0] }] } });
+      await putInvestigationFile(db, inv.id, {
+        path: 'other-space.log',
+        content: 'z',
+        embeddings: { embedderId: 'space-b', passages: [{ startLine: 1, endLine: 1, vector: [0, 1, 0] }] },
+      });
       await putInvestigationFile(db, other.id, { path: 'app.log', content: 'x', embeddings: embeddings([[0, 1, 0]]) });
       const near = (path?: string) => similarInvestigationPassages(db, inv.id, [0, 1, 0], { embedderId: 'space-a', k: 5, ...(path ? { path } : {}) });
       const found = await near();
@@ -110,7 +124,14 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await removeInvestigationFile(db, inv.id, 'logs/db.log');
       expect(await near()).toEqual([]);
       await expectCode(similarInvestigationPassages(db, randomUUID(), [1], { embedderId: 'space-a', k: 1 }), 'investigation_not_found');
-      await expectCode(putInvestigationFile(db, inv.id, { path: 'a.log', content: 'x', embeddings: { embedderId: 'e', passages: [{ startLine: 0, endLine: 1, vector: [1] }] } }), 'invalid_argument');
+      await expectCode(
+        putInvestigationFile(db, inv.id, {
+          path: 'a.log',
+          content: 'x',
+          embeddings: { embedderId: 'e', passages: [{ startLine: 0, endLine: 1, vector: [1] }] },
+        }),
+        'invalid_argument',
+      );
       await deleteInvestigation(db, other.id);
       const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_file_passage where investigation_id = $1', [other.id]);
       expect(left?.n).toBe(0);
@@ -134,7 +155,11 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect((await listTurnEvents(db, inv.id, turnId, 2)).events.map((e) => e.seq)).toEqual([3]);
       // The same seq twice is a bug: the key refuses it.
       expect(await rawRejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
-      const answer = await appendInvestigationMessage(db, inv.id, { role: 'assistant', text: 'Because.', metrics: { promptTokens: 1, completionTokens: 1, elapsedMs: 1, costUsd: 0, provider: 'offline' } });
+      const answer = await appendInvestigationMessage(db, inv.id, {
+        role: 'assistant',
+        text: 'Because.',
+        metrics: { promptTokens: 1, completionTokens: 1, elapsedMs: 1, costUsd: 0, provider: 'offline' },
+      });
       await expectCode(listTurnEvents(db, other.id, turnId), 'turn_not_found');
       await expectCode(listTurnEvents(db, inv.id, answer.id), 'turn_not_found');
       await expectCode(listTurnEvents(db, inv.id, 999_999_999), 'turn_not_found');
@@ -153,8 +178,14 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await expectCode(listInvestigationFiles(db, randomUUID()), 'investigation_not_found');
       expect(await listInvestigationFiles(db, inv.id)).toEqual([]);
       // The table itself refuses what the repository would: the CHECK is the last line.
-      expect(await rawRejection(db.query("insert into investigation_file (investigation_id, path, content, size_bytes) values ($1, '../x', '', 0)", [inv.id]))).toMatchObject({ code: '23514' });
-      expect(await rawRejection(db.query("insert into investigation_file (investigation_id, path, content, size_bytes, status) values ($1, 'x', '', 0, 'error')", [inv.id]))).toMatchObject({ code: '23514' });
+      expect(
+        await rawRejection(db.query("insert into investigation_file (investigation_id, path, content, size_bytes) values ($1, '../x', '', 0)", [inv.id])),
+      ).toMatchObject({ code: '23514' });
+      expect(
+        await rawRejection(
+          db.query("insert into investigation_file (investigation_id, path, content, size_bytes, status) values ($1, 'x', '', 0, 'error')", [inv.id]),
+        ),
+      ).toMatchObject({ code: '23514' });
     });
 
     it('messages keep their order; an assistant message round-trips its result and metrics (seed #22); delete cascades', async () => {
@@ -163,7 +194,10 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await putInvestigationFile(db, inv.id, { path: 'app.log', content: 'x' });
       await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'why 502?' });
       const metrics = { promptTokens: 812, completionTokens: 96, elapsedMs: 41.5, costUsd: 0.00125, provider: 'offline' };
-      const result = { claims: [{ text: 'c', citations: [{ kind: 'file', path: 'app.log', startLine: 1, endLine: 2 }] }], toolCalls: [{ tool: 'list_files', args: {}, ok: true }] };
+      const result = {
+        claims: [{ text: 'c', citations: [{ kind: 'file', path: 'app.log', startLine: 1, endLine: 2 }] }],
+        toolCalls: [{ tool: 'list_files', args: {}, ok: true }],
+      };
       await appendInvestigationMessage(db, inv.id, { role: 'assistant', text: 'Because.', result, metrics });
       const messages = await listInvestigationMessages(db, inv.id);
       expect(messages.map((m) => [m.role, m.text])).toEqual([
@@ -176,7 +210,9 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await expectCode(appendInvestigationMessage(db, inv.id, { role: 'user', text: '  ' }), 'invalid_argument', /must not be empty/);
       await expectCode(appendInvestigationMessage(db, randomUUID(), { role: 'user', text: 'hi' }), 'investigation_not_found');
       // A user message carries no metrics: the table refuses one that does.
-      expect(await rawRejection(db.query("insert into investigation_message (investigation_id, role, text, prompt_tokens) values ($1, 'user', 'q', 5)", [inv.id]))).toMatchObject({ code: '23514' });
+      expect(
+        await rawRejection(db.query("insert into investigation_message (investigation_id, role, text, prompt_tokens) values ($1, 'user', 'q', 5)", [inv.id])),
+      ).toMatchObject({ code: '23514' });
       await deleteInvestigation(db, inv.id);
       const [left] = await db.query<{ n: number }>(
         `select (select count(*)::int from investigation_message where investigation_id = $1)

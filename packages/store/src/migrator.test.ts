@@ -7,9 +7,7 @@ describe('migration files', () => {
     const migrations = await readMigrations();
     expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
     const conditional = migrations.filter((m) => m.requiresExtension !== null);
-    expect(conditional.map((m) => [m.version, m.name, m.requiresExtension])).toEqual([
-      [PGVECTOR_MIGRATION_VERSION, 'chunk_embedding_pgvector', 'vector'],
-    ]);
+    expect(conditional.map((m) => [m.version, m.name, m.requiresExtension])).toEqual([[PGVECTOR_MIGRATION_VERSION, 'chunk_embedding_pgvector', 'vector']]);
   });
 
   it('create each table in exactly one migration; a dropped table is gone from the store', async () => {

@@ -106,10 +106,7 @@ export async function migrate(db: Database, migrations?: readonly Migration[]): 
     const checksum = checksumOf(migration.sql);
     await db.transaction(async (tx) => {
       await lock(tx);
-      const [row] = await tx.query<AppliedRow>(
-        'select version, name, checksum, outcome from schema_migrations where version = $1',
-        [migration.version],
-      );
+      const [row] = await tx.query<AppliedRow>('select version, name, checksum, outcome from schema_migrations where version = $1', [migration.version]);
       if (row && row.checksum !== checksum) {
         throw new StoreError(
           'migration_edited',
@@ -120,10 +117,11 @@ export async function migrate(db: Database, migrations?: readonly Migration[]): 
       const available = migration.requiresExtension === null || (await extensionAvailable(tx, migration.requiresExtension));
       if (!available) {
         if (!row) {
-          await tx.query(
-            "insert into schema_migrations (version, name, checksum, outcome) values ($1, $2, $3, 'skipped')",
-            [migration.version, migration.name, checksum],
-          );
+          await tx.query("insert into schema_migrations (version, name, checksum, outcome) values ($1, $2, $3, 'skipped')", [
+            migration.version,
+            migration.name,
+            checksum,
+          ]);
           skipped.push(migration.version);
         }
         return;
@@ -149,9 +147,7 @@ export async function migrate(db: Database, migrations?: readonly Migration[]): 
 
 /** 'pgvector' exactly when the vector-column migration is recorded as applied — not merely when the extension exists. */
 export async function detectVectorSearch(db: Queryable): Promise<VectorSearch> {
-  const rows = await db.query<{ outcome: string }>('select outcome from schema_migrations where version = $1', [
-    PGVECTOR_MIGRATION_VERSION,
-  ]);
+  const rows = await db.query<{ outcome: string }>('select outcome from schema_migrations where version = $1', [PGVECTOR_MIGRATION_VERSION]);
   return rows[0]?.outcome === 'applied' ? 'pgvector' : 'in-process';
 }
 

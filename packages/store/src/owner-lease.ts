@@ -151,7 +151,9 @@ class RenewingLease implements OwnerLease {
     this.#connection = undefined;
     // Destroyed, not unlocked: it is gone or not answering, and the server drops its lock with it.
     void connection?.release().catch(() => {});
-    this.#log(`database: run-ownership lease ${this.ownerId} lost with its connection (${reasonOf(error)}); runs are refused (503 store_unavailable) until it is renewed`);
+    this.#log(
+      `database: run-ownership lease ${this.ownerId} lost with its connection (${reasonOf(error)}); runs are refused (503 store_unavailable) until it is renewed`,
+    );
     this.#schedule();
   }
 

@@ -9,7 +9,17 @@ interface ClientLike {
 }
 
 /** Socket errors that mean the server cannot be reached, or stopped answering. */
-const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 /** SQLSTATEs of a server going away: class 08 (connection exception) and the shutdown codes 57P01-57P03. */
 const CONNECTION_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123])$/;
 /** What node-postgres says, without a code, when its connection ends or never starts. */

@@ -78,7 +78,10 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
         [2, 'offline', 'ok', 40],
       ]);
       expect((await spendForRun(db, run.id)).entries.map((e) => e.kind)).toEqual(['reserve', 'settle', 'release']);
-      const next = await appendRunEvents(db, run.id, { spans: [{ node: 'emit', kind: 'start' }], providerEvents: [{ provider: 'offline', kind: 'served', status: 'ok' }] });
+      const next = await appendRunEvents(db, run.id, {
+        spans: [{ node: 'emit', kind: 'start' }],
+        providerEvents: [{ provider: 'offline', kind: 'served', status: 'ok' }],
+      });
       expect(next.spans.map((s) => s.seq)).toEqual([5]);
       expect(next.providerEventSeqs).toEqual([3]);
       expect(await appendRunEvents(db, run.id, {})).toEqual({ spans: [], providerEventSeqs: [] });
@@ -89,7 +92,11 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
       const run = await createRun(db, newRun());
       await finishRun(db, run.id, { status: 'failed', error: 'stopped' });
       await expectCode(
-        appendRunEvents(db, run.id, { spans: [{ node: 'late', kind: 'start' }], providerEvents: [{ provider: 'groq', kind: 'served', status: 'ok' }], spend: [{ kind: 'reserve', usd: 0.01 }] }),
+        appendRunEvents(db, run.id, {
+          spans: [{ node: 'late', kind: 'start' }],
+          providerEvents: [{ provider: 'groq', kind: 'served', status: 'ok' }],
+          spend: [{ kind: 'reserve', usd: 0.01 }],
+        }),
         'run_not_running',
       );
       expect(await rowCounts(db, run.id)).toEqual({ spans: 0, providers: 0, ledger: 0, citations: 0 });
@@ -113,12 +120,27 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
       await expectCode(completeRun(db, bad.id, {}, [{ text: 'uncited', citations: [] }]), 'claim_without_citation');
 
       const run = await createRun(db, newRun());
-      await completeRun(db, run.id, { terminal: 'emit', verdict: 'answered', band: 'sufficient', answer: 'Pool.', result: { claims: 2 }, costUsd: 0.0042, tokensIn: 10, tokensOut: 2 }, [
-        { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms', 'runbook-pool#ceiling'] },
-        { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
-      ]);
+      await completeRun(
+        db,
+        run.id,
+        { terminal: 'emit', verdict: 'answered', band: 'sufficient', answer: 'Pool.', result: { claims: 2 }, costUsd: 0.0042, tokensIn: 10, tokensOut: 2 },
+        [
+          { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms', 'runbook-pool#ceiling'] },
+          { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
+        ],
+      );
       const detail = await getRun(db, run.id);
-      expect(detail?.run).toMatchObject({ status: 'completed', terminal: 'emit', verdict: 'answered', band: 'sufficient', answer: 'Pool.', result: { claims: 2 }, costUsd: 0.0042, tokensIn: 10, tokensOut: 2 });
+      expect(detail?.run).toMatchObject({
+        status: 'completed',
+        terminal: 'emit',
+        verdict: 'answered',
+        band: 'sufficient',
+        answer: 'Pool.',
+        result: { claims: 2 },
+        costUsd: 0.0042,
+        tokensIn: 10,
+        tokensOut: 2,
+      });
       expect(detail?.run.finishedAt).not.toBeNull();
       expect(detail?.claims.map((c) => [c.index, c.text, c.citations.map((x) => x.chunkId)])).toEqual([
         [0, 'The ceiling is 100.', ['runbook-pool#ceiling', 'runbook-pool#symptoms']],

@@ -130,7 +130,9 @@ export async function completeRun(
       throw new StoreError('claim_without_citation', `claim ${index} ("${claim.text.slice(0, 60)}") cites nothing; run ${runId} was not completed`);
     }
   });
-  const citations = claims.flatMap((claim, index) => [...new Set(claim.citations)].map((chunkId) => ({ claim_index: index, claim_text: claim.text, chunk_id: chunkId }))).map((c, i) => ({ ord: i + 1, ...c }));
+  const citations = claims
+    .flatMap((claim, index) => [...new Set(claim.citations)].map((chunkId) => ({ claim_index: index, claim_text: claim.text, chunk_id: chunkId })))
+    .map((c, i) => ({ ord: i + 1, ...c }));
   const rows = await db
     .query<{ id: string }>(
       `with u as (
@@ -176,7 +178,9 @@ async function missingChunk(db: Queryable, runId: string, citations: readonly { 
   const found = await db.query<{ id: string }>('select id from chunk where id = any($1::text[])', [[...new Set(citations.map((c) => c.chunk_id))]]);
   const known = new Set(found.map((r) => r.id));
   const missing = citations.find((c) => !known.has(c.chunk_id));
-  const which = missing ? `claim ${missing.claim_index} cites chunk "${missing.chunk_id}", which does not exist in the corpus` : 'a claim cites a chunk that does not exist in the corpus';
+  const which = missing
+    ? `claim ${missing.claim_index} cites chunk "${missing.chunk_id}", which does not exist in the corpus`
+    : 'a claim cites a chunk that does not exist in the corpus';
   throw new StoreError('citation_chunk_missing', `${which}; run ${runId} was not completed and no claims were saved`, { cause });
 }
 

@@ -157,21 +157,23 @@ function toRunRecord(r: RecordRow): RunRecord {
 export async function createRun(db: Queryable, run: NewRun): Promise<RunRecord> {
   const id = requireUuid(run.id ?? randomUUID(), 'run id');
   if (run.parentRunId) requireUuid(run.parentRunId, 'parent run id');
-  const rows = await db.query<RecordRow>(
-    `with seen as (
+  const rows = await db
+    .query<RecordRow>(
+      `with seen as (
        insert into session (id) values ($3) on conflict (id) do update set last_seen_at = now() returning id
      )
      insert into run (id, parent_run_id, session_id, owner_id, workload, question, corpus_version)
      select $1, $2, seen.id, $4, $5, $6, $7 from seen
      returning ${RECORD_COLUMNS}`,
-    [id, run.parentRunId ?? null, run.sessionId, run.ownerId, run.workload, run.question, run.corpusVersion],
-  ).catch((error: unknown) => {
-    const pg = postgresError(error);
-    if (pg?.code === FOREIGN_KEY_VIOLATION && pg.constraint === 'run_parent_run_id_fkey') {
-      throw new StoreError('run_not_found', `parent run ${run.parentRunId} does not exist`, { cause: error });
-    }
-    throw error;
-  });
+      [id, run.parentRunId ?? null, run.sessionId, run.ownerId, run.workload, run.question, run.corpusVersion],
+    )
+    .catch((error: unknown) => {
+      const pg = postgresError(error);
+      if (pg?.code === FOREIGN_KEY_VIOLATION && pg.constraint === 'run_parent_run_id_fkey') {
+        throw new StoreError('run_not_found', `parent run ${run.parentRunId} does not exist`, { cause: error });
+      }
+      throw error;
+    });
   return toRunRecord(rows[0]!);
 }
 
@@ -189,7 +191,14 @@ async function requireRunning(db: Queryable, runId: string): Promise<never> {
  */
 export async function appendSpan(db: Queryable, runId: string, span: SpanInput): Promise<SpanRecord> {
   requireUuid(runId, 'run id');
-  const [row] = await db.query<{ seq: number; node: string; kind: SpanRecord['kind']; at: Date; duration_ms: number | null; attributes: Record<string, unknown> }>(
+  const [row] = await db.query<{
+    seq: number;
+    node: string;
+    kind: SpanRecord['kind'];
+    at: Date;
+    duration_ms: number | null;
+    attributes: Record<string, unknown>;
+  }>(
     `insert into span (run_id, seq, node, kind, at, duration_ms, attributes)
      select r.id, coalesce((select max(seq) from span where run_id = r.id), 0) + 1, $2, $3, coalesce($4, now()), $5,
             coalesce($6::jsonb, '{}'::jsonb)
@@ -203,10 +212,14 @@ export async function appendSpan(db: Queryable, runId: string, span: SpanInput):
 
 export async function listSpans(db: Queryable, runId: string): Promise<SpanRecord[]> {
   requireUuid(runId, 'run id');
-  const rows = await db.query<{ seq: number; node: string; kind: SpanRecord['kind']; at: Date; duration_ms: number | null; attributes: Record<string, unknown> }>(
-    'select seq, node, kind, at, duration_ms, attributes from span where run_id = $1 order by seq',
-    [runId],
-  );
+  const rows = await db.query<{
+    seq: number;
+    node: string;
+    kind: SpanRecord['kind'];
+    at: Date;
+    duration_ms: number | null;
+    attributes: Record<string, unknown>;
+  }>('select seq, node, kind, at, duration_ms, attributes from span where run_id = $1 order by seq', [runId]);
   return rows.map((r) => ({ seq: r.seq, node: r.node, kind: r.kind, at: iso(r.at), durationMs: r.duration_ms, attributes: r.attributes }));
 }
 
@@ -303,10 +316,10 @@ export async function listRuns(db: Queryable, options: { page?: number; pageSize
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
     throw new StoreError('invalid_argument', `pageSize must be an integer 1..${MAX_PAGE_SIZE}, got ${pageSize}`);
   }
-  const rows = await db.query<SummaryRow>(
-    `select ${SUMMARY_COLUMNS} from run order by created_at desc, seq desc limit $1 offset $2`,
-    [pageSize, (page - 1) * pageSize],
-  );
+  const rows = await db.query<SummaryRow>(`select ${SUMMARY_COLUMNS} from run order by created_at desc, seq desc limit $1 offset $2`, [
+    pageSize,
+    (page - 1) * pageSize,
+  ]);
   const [count] = await db.query<{ n: number }>('select count(*)::int as n from run');
   return { runs: rows.map(toRunSummary), total: count?.n ?? 0, page, pageSize };
 }
@@ -319,9 +332,6 @@ export async function getRunRecord(db: Queryable, runId: string): Promise<RunRec
 
 export async function listChildRuns(db: Queryable, runId: string): Promise<RunSummary[]> {
   if (!isUuid(runId)) return [];
-  const rows = await db.query<SummaryRow>(
-    `select ${SUMMARY_COLUMNS} from run where parent_run_id = $1 order by created_at, seq`,
-    [runId],
-  );
+  const rows = await db.query<SummaryRow>(`select ${SUMMARY_COLUMNS} from run where parent_run_id = $1 order by created_at, seq`, [runId]);
   return rows.map(toRunSummary);
 }

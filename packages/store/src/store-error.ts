@@ -22,26 +22,22 @@ export type StoreErrorCode =
   | 'invalid_argument';
 
 export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
-  database_unreachable:
-    'Check that the Postgres server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
+  database_unreachable: 'Check that the Postgres server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
   migration_failed: 'Fix the migration SQL named in the message; nothing of that migration was applied.',
-  migration_edited:
-    'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
-  citation_chunk_missing:
-    'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',
+  migration_edited: 'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
+  citation_chunk_missing: 'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',
   claim_without_citation: 'Drop the claim or cite the passage that supports it.',
   already_approved: 'A gated run is approved once; read the existing approval instead.',
   not_awaiting_approval: 'Only a completed run whose terminal is await_approval can be approved.',
   approval_session_mismatch: 'Approve from the session that asked the question.',
   run_not_found: 'Check the run id.',
-  run_not_running:
-    'The run already finished or was marked interrupted at start-up; start a new run instead of finishing this one.',
-  run_without_verdict:
-    'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
+  run_not_running: 'The run already finished or was marked interrupted at start-up; start a new run instead of finishing this one.',
+  run_without_verdict: 'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
   investigation_not_found: 'Check the investigation id; listing the investigations shows the ones there are.',
   file_not_found: "Check the file's path; listing the investigation's files shows the ones there are.",
-  turn_not_found: "Check the turn id: it is the turnId a turn's events carry (the id of the message that asked it); opening the investigation lists its messages.",
+  turn_not_found:
+    "Check the turn id: it is the turnId a turn's events carry (the id of the message that asked it); opening the investigation lists its messages.",
   invalid_argument: 'Fix the argument named in the message.',
 };
 

@@ -8,14 +8,7 @@ import { describeFeedbackContract } from './feedback.contract.ts';
 import { describeInvestigationContract } from './investigation.contract.ts';
 import { describeRecordBatchContract } from './record-batch.contract.ts';
 import { describeIndexSnapshotContract } from './index-snapshot.contract.ts';
-import {
-  FIXTURE_CHUNKS,
-  FIXTURE_DOCUMENTS,
-  FIXTURE_EMBEDDER_ID,
-  FIXTURE_EMBEDDINGS,
-  FIXTURE_ESTATE,
-  queryNear,
-} from './contract-fixtures.ts';
+import { FIXTURE_CHUNKS, FIXTURE_DOCUMENTS, FIXTURE_EMBEDDER_ID, FIXTURE_EMBEDDINGS, FIXTURE_ESTATE, queryNear } from './contract-fixtures.ts';
 import { loadCorpus } from './corpus-repository.ts';
 import type { Database } from './database.ts';
 import { latestEvalRun, saveEvalRun } from './eval-run-repository.ts';
@@ -38,11 +31,30 @@ export interface ContractTarget {
 }
 
 export const STORE_TABLES = [
-  'service', 'service_dependency', 'telemetry_event', 'incident', 'document', 'chunk', 'chunk_embedding',
-  'session', 'run', 'span', 'citation', 'approval', 'cache_entry', 'provider_event',
-  'spend_ledger', 'eval_run', 'feedback', 'investigation', 'investigation_file', 'investigation_message',
-  'spend_day', 'spend_hold',
-  'investigation_file_passage', 'investigation_turn_event',
+  'service',
+  'service_dependency',
+  'telemetry_event',
+  'incident',
+  'document',
+  'chunk',
+  'chunk_embedding',
+  'session',
+  'run',
+  'span',
+  'citation',
+  'approval',
+  'cache_entry',
+  'provider_event',
+  'spend_ledger',
+  'eval_run',
+  'feedback',
+  'investigation',
+  'investigation_file',
+  'investigation_message',
+  'spend_day',
+  'spend_hold',
+  'investigation_file_passage',
+  'investigation_turn_event',
   'index_snapshot',
 ] as const;
 
@@ -53,11 +65,7 @@ export const STORE_TABLES = [
  * `<topic>.contract.ts` (corpus, citations, runs, approvals, feedback,
  * investigations), reading the database through `StoreContractContext`.
  */
-export function describeStoreContract(
-  name: string,
-  open: () => Promise<ContractTarget>,
-  options: { skip?: boolean } = {},
-): void {
+export function describeStoreContract(name: string, open: () => Promise<ContractTarget>, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip === true)(`store contract: ${name}`, () => {
     let target: ContractTarget;
     let db: Database;
@@ -116,7 +124,12 @@ export function describeStoreContract(
       it('records a conditional migration whose extension is unavailable as skipped, once', async () => {
         const files = await readMigrations();
         const next = files.length + 1;
-        const conditional = { version: next, name: 'needs_missing', sql: 'create table never_created (x int)', requiresExtension: 'no_such_extension_sandscope' };
+        const conditional = {
+          version: next,
+          name: 'needs_missing',
+          sql: 'create table never_created (x int)',
+          requiresExtension: 'no_such_extension_sandscope',
+        };
         const first = await migrate(db, [...files, conditional]);
         expect(first).toMatchObject({ applied: [], skipped: [next] });
         expect((await appliedMigrations(db)).at(-1)).toMatchObject({ version: next, name: 'needs_missing', outcome: 'skipped' });
@@ -190,7 +203,10 @@ export function describeStoreContract(
           expect(await interruptIfOwnerGone(db, orphan.id, { ownerId: reader })).toBe(true);
           expect(await interruptIfOwnerGone(db, orphan.id, { ownerId: reader })).toBe(false); // once
           expect(await interruptIfOwnerGone(db, 'not-a-uuid', { ownerId: reader })).toBe(false);
-          expect((await getRun(db, orphan.id))?.run).toMatchObject({ status: 'interrupted', error: 'interrupted: its process (owner-that-died) stopped before the run finished' });
+          expect((await getRun(db, orphan.id))?.run).toMatchObject({
+            status: 'interrupted',
+            error: 'interrupted: its process (owner-that-died) stopped before the run finished',
+          });
           expect((await getRun(db, other.id))?.run.status).toBe('running'); // only the run asked about
           expect((await getRun(db, live.id))?.run.status).toBe('running');
           expect((await getRun(db, own.id))?.run.status).toBe('running');
@@ -210,7 +226,11 @@ export function describeStoreContract(
           lease.assertHeld();
           outage.down();
           expect(lease.held).toBe(false);
-          await expectStoreError(Promise.resolve().then(() => lease.assertHeld()), 'database_unreachable', /not renewed yet/);
+          await expectStoreError(
+            Promise.resolve().then(() => lease.assertHeld()),
+            'database_unreachable',
+            /not renewed yet/,
+          );
           await new Promise((resolve) => setTimeout(resolve, 100));
           expect(lease.held, 'no renewal while the database is down').toBe(false);
           outage.up();

@@ -60,7 +60,7 @@ export class RedisCacheStore implements CacheStore {
   async ready(timeoutMs = 2_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.#redis.status !== 'ready') {
-      if (this.#redis.status === 'end') throw new Error('the cache\'s Redis connection is closed');
+      if (this.#redis.status === 'end') throw new Error("the cache's Redis connection is closed");
       if (Date.now() >= deadline) throw new Error(`the cache's Redis did not become ready within ${timeoutMs} ms (status: ${this.#redis.status})`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -26,7 +26,10 @@ export async function askCommand(argv: string[]): Promise<number> {
   if (!workload.ok) throw new UserError(workload.message);
   const source = loadCorpusSource(values.corpus);
   const kb = await knowledgeBaseOf(source);
-  const failProviders = (values['fail-provider'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const failProviders = (values['fail-provider'] ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);
   return 0;

@@ -75,7 +75,10 @@ describe('bad input gets one line and a non-zero exit', () => {
   });
   it('a malformed question file stops before scoring, naming the lines; --skip-bad scores the rest', async () => {
     const file = join(tmp, 'q.jsonl');
-    writeFileSync(file, '{"question":"What is the pool ceiling for orders-db?","label":"answerable"}\nnot json\n{"question":"DNS?","label":"nope"}\n{"question":"How do we rotate DNS?","label":"unanswerable"}\n');
+    writeFileSync(
+      file,
+      '{"question":"What is the pool ceiling for orders-db?","label":"answerable"}\nnot json\n{"question":"DNS?","label":"nope"}\n{"question":"How do we rotate DNS?","label":"unanswerable"}\n',
+    );
     expect(await main(['eval', '--questions', file, '--json'])).toBe(2);
     oneLine();
     expect(io.err).toMatch(/2 malformed line\(s\).*line 2: not JSON.*line 3: label/);
@@ -118,7 +121,11 @@ describe('feedback: bad input is refused in one line before any database is open
     vi.stubEnv('SANDSCOPE_DATA_DIR', nowhere);
     vi.stubEnv('DATABASE_URL', '');
     try {
-      for (const argv of [['feedback', RUN, '--label', 'right'], ['eval', '--feedback'], ['feedback', '--export', join(tmp, 'x.jsonl')]]) {
+      for (const argv of [
+        ['feedback', RUN, '--label', 'right'],
+        ['eval', '--feedback'],
+        ['feedback', '--export', join(tmp, 'x.jsonl')],
+      ]) {
         io.err = '';
         expect(await main(argv), argv.join(' ')).toBe(2);
         oneLine();

@@ -31,15 +31,25 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     fittedOn: inputs.origin,
     fittedAt: new Date().toISOString(),
     questions: report.n,
-    heldOut: { falseAnswerRate: report.falseAnswerRate, falseRefusalRate: report.falseRefusalRate, deferralRate: report.deferralRate, folds: report.corpora.length },
+    heldOut: {
+      falseAnswerRate: report.falseAnswerRate,
+      falseRefusalRate: report.falseRefusalRate,
+      deferralRate: report.deferralRate,
+      folds: report.corpora.length,
+    },
   };
   writeFileSync(inputs.source.thresholdsPath, `${JSON.stringify(file, null, 2)}\n`);
   if (values.json) {
     const { questions: _, ...summary } = report;
     process.stdout.write(`${JSON.stringify({ ...summary, thresholdsFile: inputs.source.thresholdsPath }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, inputs.origin)}\n\nWrote ${inputs.source.thresholdsPath}; \`npx sandscope ask --corpus ${values.corpus} "…"\` now uses it.\n`);
-    if (!fit.feasible) process.stdout.write('Warning: no bands met both budgets on this set; the file keeps the false-answer budget at the cost of refusals. Treat answers on this corpus with care.\n');
+    process.stdout.write(
+      `${formatEvaluation(report, inputs.origin)}\n\nWrote ${inputs.source.thresholdsPath}; \`npx sandscope ask --corpus ${values.corpus} "…"\` now uses it.\n`,
+    );
+    if (!fit.feasible)
+      process.stdout.write(
+        'Warning: no bands met both budgets on this set; the file keeps the false-answer budget at the cost of refusals. Treat answers on this corpus with care.\n',
+      );
   }
   return 0;
 }

@@ -48,7 +48,10 @@ describe('sandscope ask', () => {
     const answer = io.out.slice(0, io.out.indexOf('\nSources:'));
     expect(action).toMatch(/\d+ points?, cited (\[\d+\])+/);
     expect(action).not.toMatch(/\[[a-z0-9-]+#[a-z0-9-]+\]/);
-    const firstClaim = answer.split('\n').find((l) => / \[1\]/.test(l))!.split(' [1]')[0]!;
+    const firstClaim = answer
+      .split('\n')
+      .find((l) => / \[1\]/.test(l))!
+      .split(' [1]')[0]!;
     expect(action).not.toContain(firstClaim.slice(0, 40));
     for (const n of action.match(/\[(\d+)\]/g)!) expect(io.out).toContain(`  ${n} `);
   });

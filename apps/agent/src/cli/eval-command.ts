@@ -43,7 +43,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let bandsFrom: string | undefined;
   let inSample = false;
   if (values.loco) {
-    if (values.questions || values.feedback || values.corpus) throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
+    if (values.questions || values.feedback || values.corpus)
+      throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
     const exclude = parseExclude(values.exclude);
     const corpora = await loadEvalCorpora(values.corpora ?? DEFAULT_EVAL_CORPORA_DIR, (name) => !exclude.has(name));
     for (const c of corpora) if (!c.measured) process.stderr.write(`sandscope: left out ${c.name}: ${c.missing}\n`);

@@ -24,7 +24,11 @@ export interface EvalCorpus {
 
 export function statusOf(dir: string): string {
   const readme = join(dir, 'README.md');
-  const line = existsSync(readme) ? readFileSync(readme, 'utf8').split('\n').find((l) => l.startsWith('Status:')) : undefined;
+  const line = existsSync(readme)
+    ? readFileSync(readme, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('Status:'))
+    : undefined;
   return line ? line.replace(/^Status:\s*/, '').trim() : 'no status recorded';
 }
 
@@ -36,7 +40,14 @@ export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, o
     const dir = join(base, name);
     if (!existsSync(join(dir, 'questions.jsonl')) || (only && !only(name))) continue;
     if (existsSync(join(dir, 'SOURCE.json')) && !existsSync(join(dir, 'docs'))) {
-      out.push({ name, dir, status: statusOf(dir), measured: null, evidenceErrors: [], missing: `its texts are not here: run \`npm run corpora\` to rebuild ${name}/docs from SOURCE.json` });
+      out.push({
+        name,
+        dir,
+        status: statusOf(dir),
+        measured: null,
+        evidenceErrors: [],
+        missing: `its texts are not here: run \`npm run corpora\` to rebuild ${name}/docs from SOURCE.json`,
+      });
       continue;
     }
     const source = loadCorpusSource(dir);
@@ -48,7 +59,9 @@ export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, o
 }
 
 /** The bundled corpus's generated question set (corpus/questions.jsonl), measured. */
-export async function loadGeneratedSet(corpusDir: string = DEFAULT_CORPUS_DIR): Promise<{ name: string; measured: Measured[]; evidenceErrors: readonly EvidenceError[] }> {
+export async function loadGeneratedSet(
+  corpusDir: string = DEFAULT_CORPUS_DIR,
+): Promise<{ name: string; measured: Measured[]; evidenceErrors: readonly EvidenceError[] }> {
   const source = loadCorpusSource(corpusDir);
   const kb = await knowledgeBaseOf(source, { shippedBands: true });
   const { questions, errors } = resolveEvidence(readQuestionFile(join(source.root, 'questions.jsonl'), false), kb.chunks);
@@ -57,5 +70,10 @@ export async function loadGeneratedSet(corpusDir: string = DEFAULT_CORPUS_DIR): 
 
 /** `--exclude a,b`: corpora kept out of a run (a held-out check not yet made). */
 export function parseExclude(raw: string | undefined): Set<string> {
-  return new Set((raw ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }

@@ -3,7 +3,9 @@ import type { CorpusFigures, EvaluationReport } from '@sandscope/eval';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function line(c: CorpusFigures): string {
-  const bands = c.bands ? `  bands ${c.bands.insufficientBelow.toFixed(3)}/${c.bands.sufficientAbove.toFixed(3)}${c.workable === false ? ' (unworkable)' : ''}` : '';
+  const bands = c.bands
+    ? `  bands ${c.bands.insufficientBelow.toFixed(3)}/${c.bands.sufficientAbove.toFixed(3)}${c.workable === false ? ' (unworkable)' : ''}`
+    : '';
   return `  ${c.name.padEnd(30)} ${String(c.n).padStart(4)}  false answers ${pct(c.falseAnswerRate).padStart(6)}  false refusals ${pct(c.falseRefusalRate).padStart(6)}  deferral ${pct(c.deferralRate).padStart(6)}  right source ${pct(c.rightSourceRate).padStart(6)}${bands}`;
 }
 
@@ -26,7 +28,9 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
     `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)})`,
     `  deferral        ${pct(r.deferralRate).padStart(6)}   (target ≤ ${pct(t.deferralRate)}; the ambiguous band: the model unsure)`,
     `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
-    ...(r.procedureAnswers ? [`  procedure steps ${pct(r.stepsCoveredRate).padStart(6)}   of ${r.procedureAnswers} answered procedure questions carry every labelled step`] : []),
+    ...(r.procedureAnswers
+      ? [`  procedure steps ${pct(r.stepsCoveredRate).padStart(6)}   of ${r.procedureAnswers} answered procedure questions carry every labelled step`]
+      : []),
     `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
     '',
     ...(r.corpora.length > 1 ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), ''] : []),
@@ -38,7 +42,11 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
       : []),
     `Bands in force: refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)} (answerability, 0–1).`,
     ...(r.evidenceErrors.length
-      ? ['', `${r.evidenceErrors.length} question(s) not scored — their evidence names no single passage:`, ...r.evidenceErrors.slice(0, 10).map((e) => `  ${e.corpus} ${e.id}: ${e.message}`)]
+      ? [
+          '',
+          `${r.evidenceErrors.length} question(s) not scored — their evidence names no single passage:`,
+          ...r.evidenceErrors.slice(0, 10).map((e) => `  ${e.corpus} ${e.id}: ${e.message}`),
+        ]
       : []),
   ];
   return lines.join('\n');

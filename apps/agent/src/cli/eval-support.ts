@@ -23,7 +23,10 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   }
   const { questions, bad } = parseQuestionsJsonl(text);
   if (bad.length && !skipBad) {
-    const shown = bad.slice(0, 5).map((b) => `line ${b.line}: ${b.message}`).join('; ');
+    const shown = bad
+      .slice(0, 5)
+      .map((b) => `line ${b.line}: ${b.message}`)
+      .join('; ');
     throw new UserError(`${bad.length} malformed line(s) in ${path} — ${shown}${bad.length > 5 ? '; …' : ''}. Fix them, or pass --skip-bad to score the rest.`);
   }
   if (bad.length) process.stderr.write(`sandscope: skipped ${bad.length} malformed line(s): ${bad.map((b) => b.line).join(', ')}\n`);
@@ -70,8 +73,14 @@ export async function evalInputs(options: { corpus?: string; questions?: string;
   if (existsSync(shipped) && options.seed === undefined) {
     return { source, kb, questions: readQuestionFile(shipped, false), origin: shipped, external: false };
   }
-  const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: gapsOf(source), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  if (questions.length < 20) throw new UserError(`only ${questions.length} questions could be generated from ${source.root}; pass --questions FILE with a labelled set.`);
+  const questions = generateQuestions({
+    chunks: kb.chunks,
+    estate: source.estate,
+    gaps: gapsOf(source),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  });
+  if (questions.length < 20)
+    throw new UserError(`only ${questions.length} questions could be generated from ${source.root}; pass --questions FILE with a labelled set.`);
   return { source, kb, questions, origin: `generated from ${source.root}`, external: false };
 }
 

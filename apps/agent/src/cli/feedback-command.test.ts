@@ -34,7 +34,12 @@ let unfinishedId: string;
 async function finished(store: Store, corpusVersion: string, question: string, verdict: 'answered' | 'refused', citations: string[] = []): Promise<string> {
   const run = await createRun(store.db, { sessionId: 'cli-test', ownerId: store.ownerId, workload: 'triage', question, corpusVersion });
   if (citations.length > 0) await saveClaims(store.db, run.id, [{ text: 'A claim.', citations }]);
-  await finishRun(store.db, run.id, { status: 'completed', terminal: verdict === 'refused' ? 'refuse' : 'emit', verdict, band: verdict === 'refused' ? 'insufficient' : 'sufficient' });
+  await finishRun(store.db, run.id, {
+    status: 'completed',
+    terminal: verdict === 'refused' ? 'refuse' : 'emit',
+    verdict,
+    band: verdict === 'refused' ? 'insufficient' : 'sufficient',
+  });
   return run.id;
 }
 
@@ -49,7 +54,9 @@ async function seedRuns(): Promise<void> {
     citedChunks = agent.kb.chunks.slice(0, 2).map((c) => c.id);
     answeredId = await finished(store, version, 'Who approves a production change?', 'answered', citedChunks);
     refusedId = await finished(store, version, 'How do we rotate DNS records for the storefront?', 'refused');
-    unfinishedId = (await createRun(store.db, { sessionId: 'cli-test', ownerId: store.ownerId, workload: 'triage', question: 'still thinking?', corpusVersion: version })).id;
+    unfinishedId = (
+      await createRun(store.db, { sessionId: 'cli-test', ownerId: store.ownerId, workload: 'triage', question: 'still thinking?', corpusVersion: version })
+    ).id;
   } finally {
     await agent.close();
     await store.close();
@@ -94,9 +101,18 @@ describe('sandscope feedback', () => {
     expect(questions).toEqual([
       { id: `feedback-${asked.runId}`, question: asked.question, label: 'unanswerable', mechanism: 'feedback-wrong-answer' },
       { id: `feedback-${refusedId}`, question: 'How do we rotate DNS records for the storefront?', label: 'answerable', mechanism: 'feedback-wrong-refusal' },
-      { id: `feedback-${answeredId}`, question: 'Who approves a production change?', label: 'answerable', mechanism: 'feedback-right', evidence: citedChunks[0] },
+      {
+        id: `feedback-${answeredId}`,
+        question: 'Who approves a production change?',
+        label: 'answerable',
+        mechanism: 'feedback-right',
+        evidence: citedChunks[0],
+      },
     ]);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { note?: string });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { note?: string });
     expect(lines.map((l) => l.note)).toEqual([undefined, 'the paging policy covers DNS', 'cites the change policy']);
   });
 
@@ -145,11 +161,16 @@ describe('bad input against a database gets one line and a non-zero exit', () =>
   it('no marks yet: eval --feedback and --export say how to add some', async () => {
     vi.stubEnv('SANDSCOPE_DATA_DIR', emptyDataDir);
     try {
-      for (const argv of [['eval', '--feedback'], ['feedback', '--export', join(tmp, 'none.jsonl')]]) {
+      for (const argv of [
+        ['eval', '--feedback'],
+        ['feedback', '--export', join(tmp, 'none.jsonl')],
+      ]) {
         io.err = '';
         expect(await main(argv)).toBe(2);
         oneLine();
-        expect(io.err).toMatch(/no runs have been marked yet in PGlite at .*Mark a run on its page in the website \("Was this right\?"\) or with `npx sandscope feedback RUN_ID --label/);
+        expect(io.err).toMatch(
+          /no runs have been marked yet in PGlite at .*Mark a run on its page in the website \("Was this right\?"\) or with `npx sandscope feedback RUN_ID --label/,
+        );
       }
     } finally {
       vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);

@@ -44,11 +44,15 @@ async function markOne(positionals: string[], label: string | undefined, note: s
   const store = await openCliStore();
   try {
     const saved = await markRun(store.db, { runId, ...mark });
-    process.stdout.write(`Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark.\n`);
+    process.stdout.write(
+      `Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark.\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof StoreError && error.code === 'run_not_found') {
-      throw new UserError(`there is no run ${runId} in ${store.db.description}. Check the id on the website's Runs page, or point SANDSCOPE_DATA_DIR (or DATABASE_URL) at the agent's database.`);
+      throw new UserError(
+        `there is no run ${runId} in ${store.db.description}. Check the id on the website's Runs page, or point SANDSCOPE_DATA_DIR (or DATABASE_URL) at the agent's database.`,
+      );
     }
     if (error instanceof StoreError && error.code === 'run_without_verdict') throw new UserError(`${error.message}. ${error.remedy}`);
     throw error;
@@ -70,12 +74,15 @@ function normalized(label: string, note: string | undefined) {
 async function exportMarks(path: string): Promise<number> {
   const target = resolve(path);
   if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`${path} is a folder. Pass --export with a file name, e.g. feedback.jsonl.`);
-  if (!existsSync(dirname(target))) throw new UserError(`cannot write ${path}: the folder ${dirname(target)} does not exist. Create it, or pass another --export path.`);
+  if (!existsSync(dirname(target)))
+    throw new UserError(`cannot write ${path}: the folder ${dirname(target)} does not exist. Create it, or pass another --export path.`);
   const { questions, origin } = await loadFeedbackQuestions();
   try {
     writeFileSync(target, toJsonl(questions));
   } catch (error) {
-    throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass --export with a path you can write to.`);
+    throw new UserError(
+      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass --export with a path you can write to.`,
+    );
   }
   const answerable = questions.filter((q) => q.label === 'answerable').length;
   process.stdout.write(

@@ -100,7 +100,12 @@ function eventLine(e: RunEvent): string | null {
   if (e.type === 'cache') {
     const c = e.event;
     if (c.kind === 'stored') return null;
-    const detail = c.kind === 'hit' ? ` ${c.match} (similarity ${c.similarity.toFixed(3)})` : c.kind === 'bypass' ? ' — correction retry, never served from the cache (D-006)' : '';
+    const detail =
+      c.kind === 'hit'
+        ? ` ${c.match} (similarity ${c.similarity.toFixed(3)})`
+        : c.kind === 'bypass'
+          ? ' — correction retry, never served from the cache (D-006)'
+          : '';
     return `${String(e.seq).padStart(3)}    └ cache ${c.kind}${detail}`;
   }
   return null;
@@ -121,7 +126,10 @@ export function formatTrace(r: RunResult): string {
   const providers = [...by].map(([p, n]) => `${p} ×${n}`).join(', ') || 'none';
   const ceiling = r.spend.ceilingUsd === null ? '' : ` of ${usd(r.spend.ceilingUsd)} ceiling`;
   lines.push(
-    `Path: ${r.trace.filter((e): e is NodeEvent => e.type === 'node' && e.kind === 'end').map((e) => e.node).join(' → ')}`,
+    `Path: ${r.trace
+      .filter((e): e is NodeEvent => e.type === 'node' && e.kind === 'end')
+      .map((e) => e.node)
+      .join(' → ')}`,
     `Model calls: ${r.attempts.length} (served by ${providers}) · tokens ${tokensIn} in / ${tokensOut} out · spent ${usd(r.spend.spentUsd)}${ceiling}`,
   );
   return lines.join('\n');

@@ -14,8 +14,7 @@ import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 
-const USAGE =
-  'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
+const USAGE = 'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
 
 /**
  * `sandscope investigation …` (issue 10): the workspace in-process, offline by
@@ -49,7 +48,9 @@ export async function investigationCommand(argv: string[]): Promise<number> {
         throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the path.`);
       }
       if (size > config.workspace.fileMaxBytes) {
-        throw new UserError(`${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`);
+        throw new UserError(
+          `${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`,
+        );
       }
     }
   }
@@ -83,7 +84,14 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function run(service: InvestigationService, store: Store, sub: string, args: string[], json: boolean, need: (n: number, what: string) => void): Promise<number> {
+async function run(
+  service: InvestigationService,
+  store: Store,
+  sub: string,
+  args: string[],
+  json: boolean,
+  need: (n: number, what: string) => void,
+): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   switch (sub) {
     case 'new': {

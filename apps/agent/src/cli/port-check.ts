@@ -32,7 +32,9 @@ export async function ensurePortFree(use: PortUse): Promise<void> {
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     const flag = use.hostFlag ?? use.flag;
-    throw new UserError(`cannot listen on ${use.host} (for the ${use.what}): no such address on this machine. Pass ${flag} 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`);
+    throw new UserError(
+      `cannot listen on ${use.host} (for the ${use.what}): no such address on this machine. Pass ${flag} 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
+    );
   }
   throw new UserError(`cannot listen on ${where} (for the ${use.what}): ${code}. Pass ${use.flag} with another port.`);
 }

@@ -97,7 +97,11 @@ describe('sandscope serve on a real socket', () => {
     const { url } = serve({ AGENT_TOKEN: TOKEN, SANDSCOPE_DATA_DIR: await tempDataDir(), GROQ_API_KEY: 'stub-key', GROQ_BASE_URL: slow.baseURL });
     const base = await url;
 
-    const refused = await fetch(`${base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: QUESTION }) });
+    const refused = await fetch(`${base}/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: QUESTION }),
+    });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
 
@@ -169,7 +173,15 @@ describe('sandscope serve on a real socket', () => {
     expect(detail.run.terminal).toBeNull();
     expect(detail.run.error).toMatch(/^interrupted: its process/);
     const nodes = detail.spans.map((s) => `${s.node}:${s.kind}`);
-    expect(nodes.slice(0, 7)).toEqual(['classify:start', 'classify:end', 'retrieve:start', 'retrieve:end', 'assess_evidence:start', 'assess_evidence:end', 'hypothesise:start']);
+    expect(nodes.slice(0, 7)).toEqual([
+      'classify:start',
+      'classify:end',
+      'retrieve:start',
+      'retrieve:end',
+      'assess_evidence:start',
+      'assess_evidence:end',
+      'hypothesise:start',
+    ]);
     // Everything the client saw before the kill is on the record.
     expect(nodes.length).toBeGreaterThanOrEqual(seen.filter((e) => e.event === 'node').length);
   }, 180_000);

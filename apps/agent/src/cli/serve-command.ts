@@ -44,7 +44,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   } catch (error) {
     await agent.close();
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UserError(`port ${config.port} on ${config.host} is already in use. Stop what is using it, or pass --port with a free port.`);
+    if (code === 'EADDRINUSE')
+      throw new UserError(`port ${config.port} on ${config.host} is already in use. Stop what is using it, or pass --port with a free port.`);
     if (code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${config.host}: no such address on this machine. Pass --host 127.0.0.1 or 0.0.0.0.`);
     throw error;
   }

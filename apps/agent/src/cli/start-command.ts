@@ -107,11 +107,14 @@ export async function startCommand(argv: string[]): Promise<number> {
   await ensurePortFree({ what: 'agent', port: agentPort, host: AGENT_HOST, flag: '--port' });
   await ensurePortFree({ what: 'website', port: webPort, host: webHost, flag: '--web-port', hostFlag: '--web-host' });
   say(`starting the agent on ${agentUrl}`);
-  const agent = track(children, spawn(process.execPath, [SANDSCOPE_BIN, 'serve', '--port', String(agentPort), '--host', AGENT_HOST], {
-    cwd: process.cwd(),
-    env: { ...inherited(), AGENT_TOKEN: token },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  }));
+  const agent = track(
+    children,
+    spawn(process.execPath, [SANDSCOPE_BIN, 'serve', '--port', String(agentPort), '--host', AGENT_HOST], {
+      cwd: process.cwd(),
+      env: { ...inherited(), AGENT_TOKEN: token },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
   const agentExit = exited(agent);
 
   const ready = await Promise.race([
@@ -136,12 +139,15 @@ export async function startCommand(argv: string[]): Promise<number> {
   } else {
     // The website's own server (apps/web/server.mts), not `next start`: it settles forwarding headers from
     // the socket and TRUSTED_PROXIES before Next sees a request (issue 12, defect 2).
-    web = track(children, spawn(process.execPath, ['--import', import.meta.resolve('tsx'), WEB_SERVER, '--port', String(webPort), '--host', webHost], {
-      cwd: WEB_DIR,
-      // The website's server is the only client of the agent: it alone gets where it lives and its token.
-      env: { ...inherited(), AGENT_URL: agentUrl, AGENT_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    }));
+    web = track(
+      children,
+      spawn(process.execPath, ['--import', import.meta.resolve('tsx'), WEB_SERVER, '--port', String(webPort), '--host', webHost], {
+        cwd: WEB_DIR,
+        // The website's server is the only client of the agent: it alone gets where it lives and its token.
+        env: { ...inherited(), AGENT_URL: agentUrl, AGENT_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      }),
+    );
     const webExit = exited(web);
     const webReady = await Promise.race([
       waitForHttp(webProbeUrl, WEB_READY_MS).then(() => 'ready' as const),
@@ -155,7 +161,10 @@ export async function startCommand(argv: string[]): Promise<number> {
     if (webReady === 'ready') {
       say(`Sandscope is running: open ${browserUrl(webHost, webPort)}`);
       if (!isLoopback(webHost)) say(`the website listens on ${webHost}: anyone who can reach port ${webPort} asks questions with this start's agent token.`);
-    } else say(`the website did not start (${webReady === 'exited' ? `exit ${describeExit(web)}` : `no answer on port ${webPort} within ${WEB_READY_MS / 1000} s`}); the agent is still running at ${agentUrl}.`);
+    } else
+      say(
+        `the website did not start (${webReady === 'exited' ? `exit ${describeExit(web)}` : `no answer on port ${webPort} within ${WEB_READY_MS / 1000} s`}); the agent is still running at ${agentUrl}.`,
+      );
     void webExit.then(() => {
       if (!stopping) say(`the website stopped (exit ${describeExit(web!)}); the agent is still running at ${agentUrl}.`);
     });
@@ -207,7 +216,11 @@ async function prepareWebsite(signalled: Promise<NodeJS.Signals>): Promise<strin
   // BUILD_ID is written last by `next build`: a folder without it is an interrupted build.
   if (existsSync(join(WEB_DIR, '.next', 'BUILD_ID'))) return null;
   say('the website has no production build yet: running `next build` in apps/web (a minute or two, once)');
-  const build = spawn(process.execPath, [next, 'build'], { cwd: WEB_DIR, env: { ...inherited(), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const build = spawn(process.execPath, [next, 'build'], {
+    cwd: WEB_DIR,
+    env: { ...inherited(), NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const result = await Promise.race([exited(build).then(() => 'done' as const), signalled.then(() => 'signalled' as const)]);
   if (result === 'signalled') {
     await stopChild(build, 'SIGTERM');

@@ -28,7 +28,8 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof ToolBuildError) throw new UserError(error.message);
       const e = error as NodeJS.ErrnoException;
-      if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOTDIR') throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir} (${e.code}); point TOOLS_DIR at a writable directory.`);
+      if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOTDIR')
+        throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir} (${e.code}); point TOOLS_DIR at a writable directory.`);
       throw error;
     }
     for (const t of built) out(`built ${t.name} (${t.files} files) in ${t.dir}`);
@@ -44,7 +45,9 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     const on = sandboxToolsOf(config);
     const offered = on.option && 'tools' in on.option ? on.option.tools.map((t) => t.name) : [];
     for (const t of TOOL_DECLARATIONS) {
-      out(`  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`);
+      out(
+        `  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`,
+      );
     }
     out(on.note);
     return 0;

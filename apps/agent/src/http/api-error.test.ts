@@ -16,7 +16,11 @@ describe('toApiError', () => {
   };
 
   it('keeps an API code, with the detail when the error has one', () => {
-    expect(convert(new ApiError('not_found', 'run x does not exist.'))).toMatchObject({ code: 'not_found', status: 404, message: `run x does not exist. ${API_ERRORS.not_found.remedy}` });
+    expect(convert(new ApiError('not_found', 'run x does not exist.'))).toMatchObject({
+      code: 'not_found',
+      status: 404,
+      message: `run x does not exist. ${API_ERRORS.not_found.remedy}`,
+    });
     expect(convert(new ServiceError('forbidden_session', 'Another session asked.'))).toMatchObject({ code: 'forbidden_session', status: 403, isBug: false });
   });
 
@@ -29,7 +33,11 @@ describe('toApiError', () => {
       message: API_ERRORS.limiter_unavailable.remedy,
       isBug: false,
     });
-    expect(convert(new StoreError('database_unreachable', 'connect ECONNREFUSED 10.0.0.8:5432'))).toMatchObject({ code: 'store_unavailable', status: 503, message: API_ERRORS.store_unavailable.remedy });
+    expect(convert(new StoreError('database_unreachable', 'connect ECONNREFUSED 10.0.0.8:5432'))).toMatchObject({
+      code: 'store_unavailable',
+      status: 503,
+      message: API_ERRORS.store_unavailable.remedy,
+    });
   });
 
   it('recognises an error by its code, not its class: a second copy of a class is converted the same', () => {
@@ -39,7 +47,12 @@ describe('toApiError', () => {
 
   it('maps Hono’s status-only errors, and everything else is internal with the remedy only', () => {
     expect(convert(new HTTPException(413))).toMatchObject({ code: 'payload_too_large', status: 413 });
-    expect(convert(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toEqual({ code: 'internal', status: 500, message: API_ERRORS.internal.remedy, isBug: true });
+    expect(convert(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toEqual({
+      code: 'internal',
+      status: 500,
+      message: API_ERRORS.internal.remedy,
+      isBug: true,
+    });
     expect(convert(new StoreError('invalid_argument', 'bad'))).toMatchObject({ code: 'internal', isBug: true });
   });
 

@@ -21,7 +21,12 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     detail?: string,
   ) {
-    const capped = detail !== undefined && detail.length > MAX_ERROR_DETAIL_CHARS ? `${Array.from(detail).slice(0, MAX_ERROR_DETAIL_CHARS - 1).join('')}…` : detail;
+    const capped =
+      detail !== undefined && detail.length > MAX_ERROR_DETAIL_CHARS
+        ? `${Array.from(detail)
+            .slice(0, MAX_ERROR_DETAIL_CHARS - 1)
+            .join('')}…`
+        : detail;
     super(capped ? `${capped} ${API_ERRORS[code].remedy}` : API_ERRORS[code].remedy);
     if (capped !== undefined) this.detail = capped;
   }

@@ -1,7 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CacheEntry, type CacheStore, createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
+import {
+  type CacheEntry,
+  type CacheStore,
+  createHttpModel,
+  InMemoryCacheStore,
+  OfflineExtractiveModel,
+  perMillionTokens,
+  type RouterCandidate,
+} from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +85,11 @@ interface RunCall {
 }
 
 async function postRun(app: ReturnType<typeof createApp>, body: unknown, headers: Record<string, string> = {}): Promise<RunCall> {
-  const res = await app.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await app.request('/v1/runs', {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   const events = parseSse(await res.text());
   const last = events[events.length - 1];
@@ -110,7 +122,12 @@ describe('the agent API over the default (offline) stack', () => {
       expect(basic.status).toBe(401);
 
       // Every /v1 route, the spending ones included, before any work.
-      for (const [method, path] of [['POST', '/v1/runs'], ['POST', '/v1/runs/x/approve'], ['GET', '/v1/corpus'], ['GET', '/v1/eval/latest']] as const) {
+      for (const [method, path] of [
+        ['POST', '/v1/runs'],
+        ['POST', '/v1/runs/x/approve'],
+        ['GET', '/v1/corpus'],
+        ['GET', '/v1/eval/latest'],
+      ] as const) {
         const res = await app.request(path, { method });
         expect(res.status, `${method} ${path}`).toBe(401);
       }
@@ -132,9 +149,22 @@ describe('the agent API over the default (offline) stack', () => {
 
       const nodes = nodeEvents(events);
       expect(nodes.map((n) => `${n.node}:${n.kind}`)).toEqual([
-        'classify:start', 'classify:end', 'retrieve:start', 'retrieve:end', 'assess_evidence:start', 'assess_evidence:end',
-        'hypothesise:start', 'hypothesise:end', 'verify:start', 'verify:end', 'propose_action:start', 'propose_action:end',
-        'risk_gate:start', 'risk_gate:end', 'emit:start', 'emit:end',
+        'classify:start',
+        'classify:end',
+        'retrieve:start',
+        'retrieve:end',
+        'assess_evidence:start',
+        'assess_evidence:end',
+        'hypothesise:start',
+        'hypothesise:end',
+        'verify:start',
+        'verify:end',
+        'propose_action:start',
+        'propose_action:end',
+        'risk_gate:start',
+        'risk_gate:end',
+        'emit:start',
+        'emit:end',
       ]);
       expect(nodes.map((n) => n.seq)).toEqual(nodes.map((_, i) => i + 1));
       expect(nodes.every((n) => n.runId === result.runId)).toBe(true);
@@ -156,7 +186,15 @@ describe('the agent API over the default (offline) stack', () => {
         providerEvents: ProviderEventView[];
         spend: { ceilingUsd: number; ledger: unknown[] };
       };
-      expect(body.run).toMatchObject({ id: result.runId, status: 'completed', terminal: 'emit', verdict: 'answered', sessionOwned: true, question: ANSWERABLE, parentRunId: null });
+      expect(body.run).toMatchObject({
+        id: result.runId,
+        status: 'completed',
+        terminal: 'emit',
+        verdict: 'answered',
+        sessionOwned: true,
+        question: ANSWERABLE,
+        parentRunId: null,
+      });
       expect(body.spans).toEqual(nodes);
       expect(body.claims.map((c) => c.text)).toEqual(result.claims.map((c) => c.text));
       for (const claim of body.claims) {
@@ -179,9 +217,16 @@ describe('the agent API over the default (offline) stack', () => {
     it('an unanswerable question ends in refuse: no draft, no claims, no model call', async () => {
       const { events, result } = await postRun(app, { question: UNANSWERABLE });
       expect(result).toMatchObject({ verdict: 'refused', terminal: 'refuse', claims: [], sources: [] });
-      expect(nodeEvents(events).map((n) => n.node).filter((n, i, all) => all.indexOf(n) === i)).toEqual(['classify', 'retrieve', 'assess_evidence', 'refuse']);
+      expect(
+        nodeEvents(events)
+          .map((n) => n.node)
+          .filter((n, i, all) => all.indexOf(n) === i),
+      ).toEqual(['classify', 'retrieve', 'assess_evidence', 'refuse']);
       expect(events.some((e) => e.event === 'provider')).toBe(false);
-      const detail = (await (await app.request(`/v1/runs/${result.runId}`, { headers: AUTH })).json()) as { run: { status: string; terminal: string }; claims: unknown[] };
+      const detail = (await (await app.request(`/v1/runs/${result.runId}`, { headers: AUTH })).json()) as {
+        run: { status: string; terminal: string };
+        claims: unknown[];
+      };
       expect(detail.run).toMatchObject({ status: 'completed', terminal: 'refuse' });
       expect(detail.claims).toEqual([]);
     });
@@ -192,7 +237,20 @@ describe('the agent API over the default (offline) stack', () => {
       expect(page).toMatchObject({ page: 1, pageSize: 1 });
       expect(page.runs).toHaveLength(1);
       expect(page.total).toBeGreaterThanOrEqual(2);
-      expect(Object.keys(page.runs[0]!).sort()).toEqual(['band', 'costUsd', 'createdAt', 'id', 'outcome', 'parentRunId', 'question', 'score', 'status', 'terminal', 'verdict', 'workload']);
+      expect(Object.keys(page.runs[0]!).sort()).toEqual([
+        'band',
+        'costUsd',
+        'createdAt',
+        'id',
+        'outcome',
+        'parentRunId',
+        'question',
+        'score',
+        'status',
+        'terminal',
+        'verdict',
+        'workload',
+      ]);
       const bad = await app.request('/v1/runs?pageSize=500', { headers: AUTH });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({ error: { code: 'invalid_request', message: `pageSize must be at most 100. ${API_ERRORS.invalid_request.remedy}` } });
@@ -209,7 +267,11 @@ describe('the agent API over the default (offline) stack', () => {
 
   describe('request validation', () => {
     const post = (init: RequestInit & { duplex?: 'half' }) =>
-      app.request('/v1/runs', { method: 'POST', ...init, headers: { ...AUTH, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+      app.request('/v1/runs', {
+        method: 'POST',
+        ...init,
+        headers: { ...AUTH, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      });
 
     it('413 payload_too_large over MAX_BODY_BYTES, by Content-Length', async () => {
       const res = await post({ body: JSON.stringify({ question: 'x'.repeat(20_000) }) });
@@ -238,7 +300,10 @@ describe('the agent API over the default (offline) stack', () => {
       const long = await post({ body: JSON.stringify({ question: 'why '.repeat(300) }) });
       expect(long.status).toBe(400);
       expect(await long.json()).toEqual({
-        error: { code: 'question_too_long', message: `The question is 1199 characters; the limit is 1000 (MAX_QUESTION_CHARS). ${API_ERRORS.question_too_long.remedy}` },
+        error: {
+          code: 'question_too_long',
+          message: `The question is 1199 characters; the limit is 1000 (MAX_QUESTION_CHARS). ${API_ERRORS.question_too_long.remedy}`,
+        },
       });
       const cases: [unknown, string][] = [
         [{ question: ANSWERABLE, workload: 'deploy' }, 'workload must be one of triage, change, postmortem.'],
@@ -289,7 +354,10 @@ describe('the agent API over the default (offline) stack', () => {
       // Raw JSON text: the escapes are what a client sends; JSON.parse turns them into the characters Postgres refuses.
       const cases: [string, string][] = [
         ['{"question":"What is the pool\\u0000 ceiling?"}', 'question contains a NUL character (U+0000) at character 17; remove it.'],
-        ['{"question":"What is the pool \\ud800 ceiling?"}', 'question contains an unpaired surrogate (U+D800) at character 18; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).'],
+        [
+          '{"question":"What is the pool \\ud800 ceiling?"}',
+          'question contains an unpaired surrogate (U+D800) at character 18; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).',
+        ],
         ['{"question":"\\udc00 pool ceiling"}', 'question contains an unpaired surrogate (U+DC00) at character 1;'],
       ];
       for (const [body, message] of cases) {
@@ -328,7 +396,12 @@ describe('the agent API over the default (offline) stack', () => {
       expect(child.runId).not.toBe(gated.result.runId);
       expect(child.trace.map((n) => `${n.node}:${n.kind}`)).toEqual(['emit:start', 'emit:end']);
 
-      const parentView = (await (await app.request(`/v1/runs/${gated.result.runId}`, { headers: AUTH })).json()) as { run: object; spans: unknown; claims: unknown; children: { id: string; terminal: string }[] };
+      const parentView = (await (await app.request(`/v1/runs/${gated.result.runId}`, { headers: AUTH })).json()) as {
+        run: object;
+        spans: unknown;
+        claims: unknown;
+        children: { id: string; terminal: string }[];
+      };
       expect(parentView.children).toEqual([expect.objectContaining({ id: child.runId, terminal: 'emit' })]);
       const { children: _c, ...parentRest } = parentView;
       const { children: _b, ...beforeRest } = before as typeof parentView;
@@ -370,20 +443,40 @@ describe('the agent API over the default (offline) stack', () => {
       const graph = (await (await app.request('/v1/graph', { headers: AUTH })).json()) as { nodes: { id: string }[]; edges: unknown[]; mermaid: string };
       expect(graph.nodes.map((n) => n.id)).toContain('await_approval');
       expect(graph.mermaid).toContain('graph');
-      expect(await (await app.request('/v1/providers', { headers: AUTH })).json()).toEqual({ providers: [{ name: 'offline', model: 'extractive-v1', configured: true }] });
+      expect(await (await app.request('/v1/providers', { headers: AUTH })).json()).toEqual({
+        providers: [{ name: 'offline', model: 'extractive-v1', configured: true }],
+      });
     });
 
     it('GET /v1/eval/latest: the newest eval_run row, else the report file; rows keep every decision feature', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'sandscope-eval-'));
       const reportPath = join(dir, 'evaluation.json');
-      const row = { id: 'q1', corpus: 'larkspur', question: 'What is the pool ceiling?', label: 'answerable', mechanism: 'policy_value', band: 'sufficient', verdict: 'answered', answerability: 0.93, adjudicable: true, bestPasses: true, score: 9.5, source: 'right', rank: 1 };
+      const row = {
+        id: 'q1',
+        corpus: 'larkspur',
+        question: 'What is the pool ceiling?',
+        label: 'answerable',
+        mechanism: 'policy_value',
+        band: 'sufficient',
+        verdict: 'answered',
+        answerability: 0.93,
+        adjudicable: true,
+        bestPasses: true,
+        score: 9.5,
+        source: 'right',
+        rank: 1,
+      };
       await writeFile(reportPath, JSON.stringify({ mode: 'cross-validated', n: 1, questions: [row] }));
       const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath) }));
       try {
         const fromFile = await reading.request('/v1/eval/latest', { headers: AUTH });
         expect(await fromFile.json()).toEqual({ summary: { mode: 'cross-validated', n: 1 }, questions: [row], source: 'file' });
         await saveEvalRun(store.db, { kind: 'cross-validated', summary: { mode: 'cross-validated', n: 2, questions: [{ ...row, id: 'q2' }] } });
-        const fromDb = (await (await reading.request('/v1/eval/latest', { headers: AUTH })).json()) as { summary: { n: number }; questions: { id: string }[]; source: string };
+        const fromDb = (await (await reading.request('/v1/eval/latest', { headers: AUTH })).json()) as {
+          summary: { n: number };
+          questions: { id: string }[];
+          source: string;
+        };
         expect(fromDb).toMatchObject({ summary: { n: 2 }, questions: [{ id: 'q2', answerability: 0.93 }], source: 'database' });
       } finally {
         await store.db.query('delete from eval_run');
@@ -422,14 +515,24 @@ describe('the agent API over the default (offline) stack', () => {
       const inf = sampleOf(samples, 'sandscope_node_duration_seconds_bucket', { node: 'retrieve', le: '+Inf' })?.value;
       expect(count).toBeGreaterThan(0);
       expect(inf).toBe(count);
-      for (const name of ['sandscope_provider_failovers_total', 'sandscope_cache_hits_total', 'sandscope_spend_usd_total']) expect(text).toContain(`# TYPE ${name} counter`);
+      for (const name of ['sandscope_provider_failovers_total', 'sandscope_cache_hits_total', 'sandscope_spend_usd_total'])
+        expect(text).toContain(`# TYPE ${name} counter`);
       expect(sampleOf(samples, 'sandscope_provider_events_total', { provider: 'offline', kind: 'served' })?.value).toBeGreaterThan(0);
       expect(sampleOf(samples, 'process_resident_memory_bytes')?.value).toBeGreaterThan(0);
     });
   });
 
   it('an unexpected error is 500 internal with the remedy only — no message, no stack', async () => {
-    const broken = createApp(appDepsOf(agent, { reader: { list: async () => { throw new Error('boom in /srv/secret/path.ts'); } } as unknown as AppDeps['reader'], log: () => {} }));
+    const broken = createApp(
+      appDepsOf(agent, {
+        reader: {
+          list: async () => {
+            throw new Error('boom in /srv/secret/path.ts');
+          },
+        } as unknown as AppDeps['reader'],
+        log: () => {},
+      }),
+    );
     const res = await broken.request('/v1/runs', { headers: AUTH });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: { code: 'internal', message: API_ERRORS.internal.remedy } });
@@ -457,7 +560,10 @@ describe('limits (T-1): exact status and body (D-013)', () => {
     // Another client is not affected.
     await postRun(app, { question: UNANSWERABLE }, { 'x-forwarded-for': '198.51.100.2' });
     // The approve route is limited too.
-    const approve = await app.request('/v1/runs/00000000-0000-4000-8000-000000000000/approve', { method: 'POST', headers: { ...AUTH, 'x-forwarded-for': '203.0.113.7' } });
+    const approve = await app.request('/v1/runs/00000000-0000-4000-8000-000000000000/approve', {
+      method: 'POST',
+      headers: { ...AUTH, 'x-forwarded-for': '203.0.113.7' },
+    });
     expect(approve.status).toBe(429);
   });
 
@@ -466,7 +572,11 @@ describe('limits (T-1): exact status and body (D-013)', () => {
     const app = createApp(appDepsOf(agent, { limiter }));
     const { result } = await postRun(app, { question: ANSWERABLE }, { 'x-forwarded-for': '192.0.2.10' });
     expect(result.attempts.reduce((n, a) => n + a.tokensIn + a.tokensOut, 0)).toBeGreaterThan(10);
-    const refused = await app.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'x-forwarded-for': '192.0.2.10' }, body: JSON.stringify({ question: ANSWERABLE }) });
+    const refused = await app.request('/v1/runs', {
+      method: 'POST',
+      headers: { ...AUTH, 'x-forwarded-for': '192.0.2.10' },
+      body: JSON.stringify({ question: ANSWERABLE }),
+    });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: { code: 'daily_tokens_exhausted', message: LIMIT_ERROR_REMEDIES.daily_tokens_exhausted } });
   });
@@ -486,7 +596,10 @@ describe('limits (T-1): exact status and body (D-013)', () => {
     };
     const app = createApp(appDepsOf(agent, { limiter: down }));
     const before = (await agent.reader.list(1, 1)).total;
-    for (const [method, path] of [['POST', '/v1/runs'], ['POST', '/v1/runs/00000000-0000-4000-8000-000000000000/approve']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/runs'],
+      ['POST', '/v1/runs/00000000-0000-4000-8000-000000000000/approve'],
+    ] as const) {
       const res = await app.request(path, { method, headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: ANSWERABLE }) });
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } });
@@ -513,10 +626,17 @@ describe('failProviders is scoped to its run (T-6)', () => {
     stubs.push(groq, gemini);
     const http = (name: 'groq' | 'gemini', stub: StubOpenAIServer): RouterCandidate => ({
       name,
-      model: createHttpModel({ kind: 'http', name, baseURL: stub.baseURL, model: `${name}-stub`, apiKey: 'stub-key', pricing: perMillionTokens(1, 1) }, { fetch, timeoutMs: 5_000 }),
+      model: createHttpModel(
+        { kind: 'http', name, baseURL: stub.baseURL, model: `${name}-stub`, apiKey: 'stub-key', pricing: perMillionTokens(1, 1) },
+        { fetch, timeoutMs: 5_000 },
+      ),
       pricing: perMillionTokens(1, 1),
     });
-    const candidates = [http('groq', groq), http('gemini', gemini), { name: 'offline', model: new OfflineExtractiveModel(), pricing: OfflineExtractiveModel.pricing }];
+    const candidates = [
+      http('groq', groq),
+      http('gemini', gemini),
+      { name: 'offline', model: new OfflineExtractiveModel(), pricing: OfflineExtractiveModel.pricing },
+    ];
     const agent = await agentWith({ candidates, cacheStore: new NoCacheStore() });
     const chunk = agent.kb.chunk(POOL_CHUNK)!;
     const sentence = chunk.text.slice(0, chunk.text.indexOf('. ') + 1);
@@ -553,18 +673,28 @@ describe('the span exporter (T-16)', () => {
           orchestrator.run({
             ...input,
             onEvent: (event) => {
-              const leaky = event.type === 'node' && event.node === 'classify' && event.kind === 'end' ? { ...event, data: { ...event.data, apiKey: secret, query: `${input.question} ${secret}` } } : event;
+              const leaky =
+                event.type === 'node' && event.node === 'classify' && event.kind === 'end'
+                  ? { ...event, data: { ...event.data, apiKey: secret, query: `${input.question} ${secret}` } }
+                  : event;
               input.onEvent?.(leaky);
             },
           }),
       }),
     });
     const app = createApp(appDepsOf(agent));
-    const res = await app.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: ANSWERABLE }) });
+    const res = await app.request('/v1/runs', {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: ANSWERABLE }),
+    });
     const text = await res.text();
     expect(text).not.toContain(secret);
     const result = parseSse(text).at(-1)!.data as RunResultView;
-    const rows = await store.db.query<{ node: string; kind: string; attributes: Record<string, unknown> }>('select node, kind, attributes from span where run_id = $1 order by seq', [result.runId]);
+    const rows = await store.db.query<{ node: string; kind: string; attributes: Record<string, unknown> }>(
+      'select node, kind, attributes from span where run_id = $1 order by seq',
+      [result.runId],
+    );
     const classifyEnd = rows.find((r) => r.node === 'classify' && r.kind === 'end');
     expect(classifyEnd?.attributes).toEqual({ workload: 'triage', entities: ['orders-db'], services: ['orders-db'] });
     expect(JSON.stringify(rows)).not.toContain(secret);
@@ -578,24 +708,33 @@ describe('a run that fails after the stream opened', () => {
     const agent = await agentWith({
       executor: (orchestrator) => ({
         run: (input) =>
-          orchestrator.run({
-            ...input,
-            onEvent: (event) => {
-              input.onEvent?.(event);
-              if (event.type === 'node' && event.node === 'retrieve' && event.kind === 'end') throw new Error('observer bug');
-            },
-          }).then(() => {
-            throw new Error('a bug in /srv/agent/graph.ts');
-          }),
+          orchestrator
+            .run({
+              ...input,
+              onEvent: (event) => {
+                input.onEvent?.(event);
+                if (event.type === 'node' && event.node === 'retrieve' && event.kind === 'end') throw new Error('observer bug');
+              },
+            })
+            .then(() => {
+              throw new Error('a bug in /srv/agent/graph.ts');
+            }),
       }),
     });
     const app = createApp(appDepsOf(agent, { log: () => {} }));
-    const res = await app.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: ANSWERABLE }) });
+    const res = await app.request('/v1/runs', {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: ANSWERABLE }),
+    });
     expect(res.status).toBe(200);
     const events = parseSse(await res.text());
     expect(events.at(-1)).toEqual({ event: 'error', data: { error: { code: 'internal', message: API_ERRORS.internal.remedy } } });
     const runId = (events[0]!.data as NodeEventView).runId;
-    const detail = (await (await app.request(`/v1/runs/${runId}`, { headers: AUTH })).json()) as { run: { status: string; error: string }; spans: NodeEventView[] };
+    const detail = (await (await app.request(`/v1/runs/${runId}`, { headers: AUTH })).json()) as {
+      run: { status: string; error: string };
+      spans: NodeEventView[];
+    };
     expect(detail.run.status).toBe('failed');
     expect(detail.run.error).toContain('a bug in /srv/agent/graph.ts');
     expect(detail.spans).toEqual(nodeEvents(events));

@@ -138,7 +138,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const request = parseRunRequest(await readJsonBody(c.req.raw), deps.maxQuestionChars);
     // Defect 4: admitted before the stream opens, so a database outage is a 503 store_unavailable, not 200 then `internal`.
     // A run refused here leaves its token reservation untaken, and the middleware releases it (defect 1).
-    const run = await deps.runs.admit({ question: request.question, workload: request.workload, failProviders: request.failProviders, sessionId: c.get('sessionId') });
+    const run = await deps.runs.admit({
+      question: request.question,
+      workload: request.workload,
+      failProviders: request.failProviders,
+      sessionId: c.get('sessionId'),
+    });
     const reservation = c.get('heldTokens').take();
     return streamRun(c, run, { limiter: deps.limiter, clientKey: c.get('clientKey'), ...(reservation ? { reservation } : {}), now, log });
   });
@@ -176,7 +181,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.investigations) {
     app.route(
       '/v1/investigations',
-      investigationRoutes({ investigations: deps.investigations, maxBodyBytes: deps.maxBodyBytes, limited: limited as unknown as MiddlewareHandler, limiter: deps.limiter, now, log }),
+      investigationRoutes({
+        investigations: deps.investigations,
+        maxBodyBytes: deps.maxBodyBytes,
+        limited: limited as unknown as MiddlewareHandler,
+        limiter: deps.limiter,
+        now,
+        log,
+      }),
     );
   }
 

@@ -1,4 +1,13 @@
-import { approvalResponseSchema, nodeEventSchema, type Outcome, providerEventSchema, runDetailSchema, runListSchema, runResultSchema, type RunStatus } from '@sandscope/api';
+import {
+  approvalResponseSchema,
+  nodeEventSchema,
+  type Outcome,
+  providerEventSchema,
+  runDetailSchema,
+  runListSchema,
+  runResultSchema,
+  type RunStatus,
+} from '@sandscope/api';
 import { corpusSchema } from '@sandscope/api/corpus';
 import { estateSchema } from '@sandscope/api/estate';
 import { evalLatestSchema } from '@sandscope/api/evaluation';

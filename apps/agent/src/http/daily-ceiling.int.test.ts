@@ -31,7 +31,16 @@ describe.skipIf(!url)('issue 12, defect 1: the daily token ceiling across two re
   const limiters: RedisLimiter[] = [];
   beforeAll(async () => {
     store = await startStore({ dataDir: 'memory://' });
-    const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', DAILY_TOKEN_CEILING: String(CEILING), RUN_TOKEN_BUDGET: String(RESERVATION), RATE_LIMIT_MAX: '100000' }, { requireToken: true });
+    const parsed = loadConfig(
+      {
+        AGENT_TOKEN: TOKEN,
+        IP_SALT: 'salt-for-tests-0123456789',
+        DAILY_TOKEN_CEILING: String(CEILING),
+        RUN_TOKEN_BUDGET: String(RESERVATION),
+        RATE_LIMIT_MAX: '100000',
+      },
+      { requireToken: true },
+    );
     if (!parsed.ok) throw new Error(parsed.message);
     agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new NoCacheStore() });
     for (let i = 0; i < 2; i += 1) {

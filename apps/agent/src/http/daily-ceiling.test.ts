@@ -24,7 +24,13 @@ let store: Store;
 let agent: AgentService;
 beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
-  const env = { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', DAILY_TOKEN_CEILING: String(CEILING), RUN_TOKEN_BUDGET: String(RESERVATION), RATE_LIMIT_MAX: '100000' };
+  const env = {
+    AGENT_TOKEN: TOKEN,
+    IP_SALT: 'salt-for-tests-0123456789',
+    DAILY_TOKEN_CEILING: String(CEILING),
+    RUN_TOKEN_BUDGET: String(RESERVATION),
+    RATE_LIMIT_MAX: '100000',
+  };
   const parsed = loadConfig(env, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
   agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new NoCacheStore() });
@@ -65,7 +71,10 @@ describe('issue 12, defect 1: the daily token ceiling under concurrency (in-proc
       const result = parseSse(await res.text()).find((e) => e.event === 'result')?.data as RunResultView;
       // The draft prompt alone is over 300 tokens as sent: no provider was asked, nothing was used.
       expect(result.providers).toEqual([]);
-      expect(result.attempts[0]?.error).toMatchObject({ code: 'budget_exceeded', message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/) });
+      expect(result.attempts[0]?.error).toMatchObject({
+        code: 'budget_exceeded',
+        message: expect.stringMatching(/Run token allowance exhausted: .* of the run's 300 tokens \(RUN_TOKEN_BUDGET\)/),
+      });
       expect(result.outcome).toBe('escalated');
     } finally {
       await small.close();

@@ -52,7 +52,13 @@ const invalid = (message: string) => ({ error: { code: 'invalid_request', messag
 
 /** A finished run written straight to the store, so its verdict is the test's choice, not the gate's. */
 async function refusedRun(): Promise<string> {
-  const run = await createRun(store.db, { sessionId: 's-feedback', ownerId: store.ownerId, workload: 'triage', question: REFUSED, corpusVersion: agent.kb.version });
+  const run = await createRun(store.db, {
+    sessionId: 's-feedback',
+    ownerId: store.ownerId,
+    workload: 'triage',
+    question: REFUSED,
+    corpusVersion: agent.kb.version,
+  });
   await finishRun(store.db, run.id, { status: 'completed', terminal: 'refuse', verdict: 'refused', band: 'insufficient' });
   return run.id;
 }
@@ -91,7 +97,15 @@ describe('POST /v1/runs/:id/feedback', () => {
     const { feedback } = (await list.json()) as { feedback: { runId: string; citedChunkIds: string[] }[] };
     // One mark per run, newest first, each joined with what the run asked, said and cited.
     expect(feedback.map((f) => f.runId)).toEqual([refusedId, asked.runId]);
-    expect(feedback[0]).toEqual({ runId: refusedId, label: 'wrong-refusal', note: null, createdAt: expect.any(String), question: REFUSED, verdict: 'refused', citedChunkIds: [] });
+    expect(feedback[0]).toEqual({
+      runId: refusedId,
+      label: 'wrong-refusal',
+      note: null,
+      createdAt: expect.any(String),
+      question: REFUSED,
+      verdict: 'refused',
+      citedChunkIds: [],
+    });
     expect(feedback[1]).toMatchObject({ label: 'wrong-answer', question: ASKED, verdict: asked.verdict });
     expect(feedback[1]!.citedChunkIds).toEqual(asked.claims.flatMap((c) => c.citations).filter((id, i, all) => all.indexOf(id) === i));
   });
@@ -114,7 +128,12 @@ describe('POST /v1/runs/:id/feedback', () => {
       ['not json', invalid('The body is not valid JSON.')],
       // Issue 12, defect 5: text Postgres cannot store is refused here, not as a 500 from the insert.
       ['{"label":"right","note":"bad\\u0000byte"}', invalid('note contains a NUL character (U+0000) at character 4; remove it.')],
-      ['{"label":"right","note":"half \\udbff pair"}', invalid('note contains an unpaired surrogate (U+DBFF) at character 6; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).')],
+      [
+        '{"label":"right","note":"half \\udbff pair"}',
+        invalid(
+          'note contains an unpaired surrogate (U+DBFF) at character 6; send valid Unicode text (a \\uD800–\\uDBFF escape must be followed by a \\uDC00–\\uDFFF one).',
+        ),
+      ],
     ];
     for (const [body, expected] of cases) {
       const res = await mark(asked.runId, body);
@@ -126,7 +145,13 @@ describe('POST /v1/runs/:id/feedback', () => {
   });
 
   it('400 for a run with no verdict yet: there is nothing to judge', async () => {
-    const running = await createRun(store.db, { sessionId: 's-feedback', ownerId: store.ownerId, workload: 'triage', question: 'still thinking?', corpusVersion: agent.kb.version });
+    const running = await createRun(store.db, {
+      sessionId: 's-feedback',
+      ownerId: store.ownerId,
+      workload: 'triage',
+      question: 'still thinking?',
+      corpusVersion: agent.kb.version,
+    });
     const res = await mark(running.id, { label: 'right' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual(

@@ -43,7 +43,8 @@ async function body(res: Response, status: number): Promise<unknown> {
   return res.json();
 }
 
-const call = (method: string, path: string, payload?: string) => app.request(`/v1/investigations${path}`, { method, headers: JSON_AUTH, ...(payload !== undefined ? { body: payload } : {}) });
+const call = (method: string, path: string, payload?: string) =>
+  app.request(`/v1/investigations${path}`, { method, headers: JSON_AUTH, ...(payload !== undefined ? { body: payload } : {}) });
 
 describe('investigation responses satisfy the shared contract', () => {
   it('create, upload, read, a turn with its metrics, the list and the opened investigation', async () => {
@@ -54,7 +55,9 @@ describe('investigation responses satisfy the shared contract', () => {
     const file = investigationFileContentResponseSchema.parse(await body(await call('GET', `/${id}/files/app.log`), 200));
     expect(file.file.content.length).toBeGreaterThan(0);
 
-    const turn = turnResponseSchema.parse(await body(await call('POST', `/${id}/turns`, JSON.stringify({ message: 'why did checkout return 502?' })), 200)).turn;
+    const turn = turnResponseSchema.parse(
+      await body(await call('POST', `/${id}/turns`, JSON.stringify({ message: 'why did checkout return 502?' })), 200),
+    ).turn;
     expect(turn.citations.some((c) => c.kind === 'file')).toBe(true);
 
     const list = investigationListSchema.parse(await body(await call('GET', ''), 200));

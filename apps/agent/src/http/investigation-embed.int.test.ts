@@ -24,7 +24,15 @@ beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
   stub = await startStubOpenAIServer({ fallback: { kind: 'embeddings' } });
   const parsed = loadConfig(
-    { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', KB_EMBED_BASE_URL: stub.baseURL, KB_EMBED_TIMEOUT: '0.3', KB_EMBED_NUM_RETRIES: '1', KB_EMBED_BATCH_SIZE: '64', KB_EMBED_API_KEY: 'embed-key-0123456789' },
+    {
+      AGENT_TOKEN: TOKEN,
+      IP_SALT: 'salt-for-tests-0123456789',
+      KB_EMBED_BASE_URL: stub.baseURL,
+      KB_EMBED_TIMEOUT: '0.3',
+      KB_EMBED_NUM_RETRIES: '1',
+      KB_EMBED_BATCH_SIZE: '64',
+      KB_EMBED_API_KEY: 'embed-key-0123456789',
+    },
     { requireToken: true },
   );
   if (!parsed.ok) throw new Error(parsed.message);
@@ -78,7 +86,9 @@ describe('uploaded files through the remote embedder (seed #15)', () => {
     stub.script({ kind: 'hang' }, { kind: 'hang' });
     const { file } = await json(await upload(id, 'app.log', incidentLog()), 201);
     expect(file.status).toBe('error');
-    expect(file.error).toMatch(/^embedding failed: embedding batch 1 of 2 \(64 inputs\) failed after 2 attempts: no reply within 300 ms \(KB_EMBED_TIMEOUT\)\. The file is stored and searchable/);
+    expect(file.error).toMatch(
+      /^embedding failed: embedding batch 1 of 2 \(64 inputs\) failed after 2 attempts: no reply within 300 ms \(KB_EMBED_TIMEOUT\)\. The file is stored and searchable/,
+    );
 
     const { files } = await json(await call('GET', `/${id}/files`), 200);
     expect(files.map((f: any) => [f.path, f.status])).toEqual([

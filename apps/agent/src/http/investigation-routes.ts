@@ -90,4 +90,3 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   );
   return app;
 }
-

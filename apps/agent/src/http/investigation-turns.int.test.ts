@@ -29,7 +29,10 @@ beforeAll(async () => {
   const pricing = perMillionTokens(1, 2);
   const candidate: RouterCandidate = {
     name: 'groq',
-    model: createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 5_000 }),
+    model: createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
+      { fetch, timeoutMs: 5_000 },
+    ),
     pricing,
   };
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_MAX_STEPS: '4' }, { requireToken: true });
@@ -63,7 +66,11 @@ async function investigationWithLog(): Promise<string> {
 }
 
 const readThenAnswer: StubBehaviour[] = [
-  { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }], usage: { promptTokens: 400, completionTokens: 25 } },
+  {
+    kind: 'tool-calls',
+    calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }],
+    usage: { promptTokens: 400, completionTokens: 25 },
+  },
   {
     kind: 'json',
     text: JSON.stringify({ claims: [{ text: 'orders-db reported its connection pool exhausted', citations: ['app.log:4312-4318'] }], unknown: [] }),
@@ -92,7 +99,11 @@ describe('POST /v1/investigations/:id/turns with a provider configured', () => {
 
 describe('POST /v1/investigations/:id/turns with Accept: text/event-stream, over real HTTP', () => {
   const post = (id: string, body: unknown) =>
-    fetch(`${server.url}/v1/investigations/${id}/turns`, { method: 'POST', headers: { ...JSON_AUTH, accept: 'text/event-stream' }, body: JSON.stringify(body) });
+    fetch(`${server.url}/v1/investigations/${id}/turns`, {
+      method: 'POST',
+      headers: { ...JSON_AUTH, accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+    });
 
   it('streams tool and provider events as they happen, then the result, each with an id; the turn is stored as the JSON route stores it', async () => {
     const id = await investigationWithLog();
@@ -106,7 +117,13 @@ describe('POST /v1/investigations/:id/turns with Accept: text/event-stream, over
 
     expect(events.map((e) => e.event)).toEqual(['provider', 'tool', 'provider', 'result']);
     expect(events[0]!.data).toMatchObject({ investigationId: id, provider: 'groq', kind: 'served', tokensIn: 400, tokensOut: 25 });
-    expect(events[1]!.data).toEqual({ investigationId: id, turnId: expect.any(Number), tool: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 }, ok: true });
+    expect(events[1]!.data).toEqual({
+      investigationId: id,
+      turnId: expect.any(Number),
+      tool: 'read_file',
+      args: { path: 'app.log', offset: 4310, limit: 10 },
+      ok: true,
+    });
     const { turn } = events[3]!.data as { turn: any };
     expect(turn.mode).toBe('provider');
     expect(turn.citations).toEqual([{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }]);

@@ -22,7 +22,10 @@ let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_FILE_MAX_BYTES: String(FILE_CAP) }, { requireToken: true });
+  const parsed = loadConfig(
+    { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_FILE_MAX_BYTES: String(FILE_CAP) },
+    { requireToken: true },
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   agent = await startAgentService({ config: parsed.config, store, log: () => {} });
   app = createApp(appDepsOf(agent));
@@ -34,7 +37,11 @@ afterAll(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = JSON_AUTH) =>
-  app.request(`/v1/investigations${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) });
+  app.request(`/v1/investigations${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
 
 async function json(res: Response, status: number): Promise<any> {
   const text = await res.text();
@@ -63,7 +70,11 @@ describe('/v1/investigations', () => {
 
     const log = incidentLog();
     expect(log.split('\n').length - 1).toBe(5000);
-    expect((await json(await call('PUT', `/${id}/files/app.log`, log, AUTH), 201)).file).toMatchObject({ path: 'app.log', status: 'ok', sizeBytes: Buffer.byteLength(log) });
+    expect((await json(await call('PUT', `/${id}/files/app.log`, log, AUTH), 201)).file).toMatchObject({
+      path: 'app.log',
+      status: 'ok',
+      sizeBytes: Buffer.byteLength(log),
+    });
     await json(await call('PUT', `/${id}/files/conf/values.json`, INCIDENT_CONFIG, AUTH), 201);
     expect((await json(await call('GET', `/${id}/files`), 200)).files.map((f: { path: string }) => f.path)).toEqual(['app.log', 'conf/values.json']);
     expect((await json(await call('GET', `/${id}/files/conf/values.json`), 200)).file.content).toBe(INCIDENT_CONFIG);
@@ -115,11 +126,17 @@ describe('/v1/investigations', () => {
     const id = investigation.id as string;
     await json(await call('PUT', `/${id}/files/app.log`, 'kept\n', AUTH), 201);
 
-    expect(await errorOf(await call('PUT', `/${id}/files/image.log`, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), AUTH), 400, 'invalid_request')).toMatch(/image\.log was not added: it is binary.*Add text files only/);
-    expect(await errorOf(await call('PUT', `/${id}/files/big.log`, 'x'.repeat(FILE_CAP + 1), AUTH), 413, 'payload_too_large')).toMatch(/INVESTIGATION_FILE_MAX_BYTES/);
+    expect(await errorOf(await call('PUT', `/${id}/files/image.log`, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), AUTH), 400, 'invalid_request')).toMatch(
+      /image\.log was not added: it is binary.*Add text files only/,
+    );
+    expect(await errorOf(await call('PUT', `/${id}/files/big.log`, 'x'.repeat(FILE_CAP + 1), AUTH), 413, 'payload_too_large')).toMatch(
+      /INVESTIGATION_FILE_MAX_BYTES/,
+    );
     expect(await errorOf(await call('PUT', `/${id}/files/..%2Fetc%2Fpasswd`, 'x', AUTH), 400, 'invalid_request')).toMatch(/leaves the workspace/);
     expect(await errorOf(await call('POST', `/${id}/turns`, { message: '   ' }), 400, 'invalid_request')).toMatch(/message must not be empty/);
-    expect(await errorOf(await call('POST', `/${id}/turns`, { message: 'ok', question: 'extra' }), 400, 'invalid_request')).toMatch(/unknown field\(s\): question/);
+    expect(await errorOf(await call('POST', `/${id}/turns`, { message: 'ok', question: 'extra' }), 400, 'invalid_request')).toMatch(
+      /unknown field\(s\): question/,
+    );
     expect(await errorOf(await call('POST', '', { title: '' }), 400, 'invalid_request')).toMatch(/title is empty/);
     expect(await errorOf(await call('POST', `/${randomUUID()}/turns`, { message: 'hello?' }), 404, 'not_found')).toMatch(/no investigation/);
     expect(await errorOf(await call('GET', '/not-an-id'), 404, 'not_found')).toMatch(/no investigation not-an-id/);

@@ -104,7 +104,9 @@ describe('secrets never leave the agent (issue 12, defect 3)', () => {
     const text = await res.text();
     const result = parseSse(text).at(-1)!.data as RunResultView;
     expect(result.terminal).toBe('escalate');
-    expect(result.attempts[0]?.error?.message).toMatch(/^All 2 model providers failed: groq failed 403 \(HTTP 403 authentication: "salt=\[redacted\]; Incorrect API key provided: \[redacted\]"\)/);
+    expect(result.attempts[0]?.error?.message).toMatch(
+      /^All 2 model providers failed: groq failed 403 \(HTTP 403 authentication: "salt=\[redacted\]; Incorrect API key provided: \[redacted\]"\)/,
+    );
     const all = await everythingAbout(result.runId, text);
     for (const secret of [KEY, TOKEN, SALT]) expect(all).not.toContain(secret);
   });

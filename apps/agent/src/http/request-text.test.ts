@@ -21,7 +21,9 @@ describe('findUnstorableCharacter', () => {
 
   it('says what to do', () => {
     expect(describeUnstorableCharacter({ kind: 'nul', codeUnit: 0, position: 3 })).toBe('contains a NUL character (U+0000) at character 3; remove it');
-    expect(describeUnstorableCharacter({ kind: 'unpaired_surrogate', codeUnit: 0xd83d, position: 1 })).toMatch(/^contains an unpaired surrogate \(U\+D83D\) at character 1; send valid Unicode text/);
+    expect(describeUnstorableCharacter({ kind: 'unpaired_surrogate', codeUnit: 0xd83d, position: 1 })).toMatch(
+      /^contains an unpaired surrogate \(U\+D83D\) at character 1; send valid Unicode text/,
+    );
   });
 
   it('requestText() refuses them as a schema issue, and is still a string schema', () => {

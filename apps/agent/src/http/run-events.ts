@@ -57,7 +57,10 @@ export async function streamRunEvents(c: Context, o: RunEventsOptions): Promise<
 export function parseLastEventId(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 0;
   if (!/^\d{1,9}$/.test(raw.trim())) {
-    throw new ApiError('invalid_request', `Last-Event-ID must be the id of an event this stream sent (a span number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`);
+    throw new ApiError(
+      'invalid_request',
+      `Last-Event-ID must be the id of an event this stream sent (a span number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`,
+    );
   }
   return Number(raw.trim());
 }

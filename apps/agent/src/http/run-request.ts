@@ -24,7 +24,12 @@ export interface RunRequest {
 /** `GET /v1/runs` query. */
 export const RunPageSchema = z.object({
   page: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(1),
-  pageSize: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
+  pageSize: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(20),
 });
 
 /** Unknown fields named in a message before the rest are only counted (issue 12, defect 8). */

@@ -113,7 +113,11 @@ describe('a run stream resumed on another replica with Last-Event-ID', () => {
     expect(started.status).toBe(200);
     const firstThree = await readEvents(started.body!, 3);
     abort.abort();
-    expect(firstThree.map((e) => [e.event, e.id])).toEqual([['node', '1'], ['node', '2'], ['node', '3']]);
+    expect(firstThree.map((e) => [e.event, e.id])).toEqual([
+      ['node', '1'],
+      ['node', '2'],
+      ['node', '3'],
+    ]);
     const runId = (firstThree[0]!.data as { runId: string }).runId;
 
     const resumed = await fetch(`${b.url}/v1/runs/${runId}/events`, { headers: { ...AUTH, 'last-event-id': firstThree.at(-1)!.id! } });

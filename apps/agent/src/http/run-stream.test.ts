@@ -26,7 +26,11 @@ function recordingStream() {
 /** What hono's own writeSSE writes for one message. */
 async function honoText(event: string, data: unknown, id?: string): Promise<string> {
   const out: string[] = [];
-  await SSEStreamingApi.prototype.writeSSE.call({ write: async (t: string) => out.push(t) } as unknown as SSEStreamingApi, { event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) });
+  await SSEStreamingApi.prototype.writeSSE.call({ write: async (t: string) => out.push(t) } as unknown as SSEStreamingApi, {
+    event,
+    data: JSON.stringify(data),
+    ...(id === undefined ? {} : { id }),
+  });
   return out.join('');
 }
 
@@ -45,7 +49,9 @@ describe('sseQueue (ADR-0004)', () => {
     release();
     await out.flush();
     expect(writes).toEqual([
-      (await honoText('node', { seq: 1, text: 'a\nb' }, '1')) + (await honoText('node', { seq: 2 }, '2')) + (await honoText('provider', { provider: 'offline' })),
+      (await honoText('node', { seq: 1, text: 'a\nb' }, '1')) +
+        (await honoText('node', { seq: 2 }, '2')) +
+        (await honoText('provider', { provider: 'offline' })),
       `${await honoText('node', { seq: 3 }, '3')}: heartbeat\n\n${await honoText('result', { ok: true })}`,
     ]);
   });

@@ -109,7 +109,10 @@ export function sseQueue(stream: SSEStreamingApi) {
 
 /** One Server-Sent Event, as hono's writeSSE formats it: `event`, a `data:` line per line, then `id`. */
 export function sseMessage(event: string, data: string, id?: string): string {
-  for (const [field, value] of [['event', event], ['id', id]] as const) {
+  for (const [field, value] of [
+    ['event', event],
+    ['id', id],
+  ] as const) {
     if (value !== undefined && /[\r\n]/.test(value)) throw new Error(`${field} must not contain "\\r" or "\\n"`);
   }
   const dataLines = data

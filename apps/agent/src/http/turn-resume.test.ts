@@ -66,7 +66,10 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     store = await startStore({ dataDir: 'memory://' });
     stub = await startStubOpenAIServer();
     const pricing = perMillionTokens(1, 2);
-    const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 10_000 });
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
+      { fetch, timeoutMs: 10_000 },
+    );
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
     agents.push(await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing }] }));
@@ -84,7 +87,11 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
   async function investigation(base: string): Promise<string> {
     const created = await fetch(`${base}/v1/investigations`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ title: 'resumed turn' }) });
     const { investigation } = (await created.json()) as { investigation: { id: string } };
-    const put = await fetch(`${base}/v1/investigations/${investigation.id}/files/app.log`, { method: 'PUT', headers: { ...AUTH, 'content-type': 'text/plain' }, body: incidentLog() });
+    const put = await fetch(`${base}/v1/investigations/${investigation.id}/files/app.log`, {
+      method: 'PUT',
+      headers: { ...AUTH, 'content-type': 'text/plain' },
+      body: incidentLog(),
+    });
     expect(put.status).toBe(201);
     return investigation.id;
   }
@@ -93,13 +100,21 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     const [a, b] = servers as [Listening, Listening];
     const id = await investigation(a.url);
     stub.script(
-      { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }], usage: { promptTokens: 400, completionTokens: 25 } },
+      {
+        kind: 'tool-calls',
+        calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }],
+        usage: { promptTokens: 400, completionTokens: 25 },
+      },
       // The answer comes late, so the turn is still going when B picks it up.
       {
         kind: 'after',
         ms: 1_500,
         // biome-ignore lint/suspicious/noThenProperty: the stub provider's delayed reply names what it then sends; nothing awaits this object
-        then: { kind: 'json', text: JSON.stringify({ claims: [{ text: 'orders-db reported its pool exhausted', citations: ['app.log:4312-4318'] }], unknown: [] }), usage: { promptTokens: 900, completionTokens: 60 } },
+        then: {
+          kind: 'json',
+          text: JSON.stringify({ claims: [{ text: 'orders-db reported its pool exhausted', citations: ['app.log:4312-4318'] }], unknown: [] }),
+          usage: { promptTokens: 900, completionTokens: 60 },
+        },
       },
     );
     const abort = new AbortController();
@@ -144,7 +159,11 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
   it('a JSON turn is replayable too; an unknown turn is a 404, a bad id a 400, a turn left without an answer ends interrupted', async () => {
     const [, b] = servers as [Listening, Listening];
     const id = await investigation(b.url);
-    const asked = await fetch(`${b.url}/v1/investigations/${id}/turns`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ message: 'Why is checkout getting 502s from orders-db?' }) });
+    const asked = await fetch(`${b.url}/v1/investigations/${id}/turns`, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: JSON.stringify({ message: 'Why is checkout getting 502s from orders-db?' }),
+    });
     const { turn } = (await asked.json()) as { turn: { turnId: number; answer: string } };
     const replay = await readEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${turn.turnId}/events`, { headers: AUTH })).body!);
     expect(replay.at(-1)).toMatchObject({ event: 'result', data: { turn: { turnId: turn.turnId, answer: turn.answer } } });
@@ -157,6 +176,8 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     const orphan = await appendInvestigationMessage(store.db, id, { role: 'user', text: 'and when did it start?' });
     await store.db.query("update investigation_message set created_at = now() - interval '1 hour' where id = $1", [orphan.id]);
     const ended = await readEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${orphan.id}/events`, { headers: AUTH })).body!);
-    expect(ended).toEqual([{ event: 'error', data: { error: { code: 'interrupted', message: expect.stringMatching(/stopped without an answer.*ask again/) } } }]);
+    expect(ended).toEqual([
+      { event: 'error', data: { error: { code: 'interrupted', message: expect.stringMatching(/stopped without an answer.*ask again/) } } },
+    ]);
   });
 });

@@ -46,7 +46,8 @@ export function streamTurn(c: Context, id: string, message: string, o: TurnStrea
       await chargeTurn(turn, o);
     } catch (error) {
       const { apiError, isBug } = toApiError(error);
-      if (isBug) o.log(`POST /v1/investigations/${id}/turns failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (isBug)
+        o.log(`POST /v1/investigations/${id}/turns failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // The service sent (and stored) the error event once the turn had started; before that, it is said here.
       if (!ended) out.send('error', apiError.body());
     } finally {
@@ -74,7 +75,15 @@ export const TURN_STALE_MS = 10 * 60_000;
  */
 export async function streamTurnEvents(
   c: Context,
-  o: { investigations: InvestigationService; id: string; turnId: string; lastEventId: string | undefined; pollMs?: number; staleMs?: number; now?: () => number },
+  o: {
+    investigations: InvestigationService;
+    id: string;
+    turnId: string;
+    lastEventId: string | undefined;
+    pollMs?: number;
+    staleMs?: number;
+    now?: () => number;
+  },
 ): Promise<Response> {
   const after = parseLastEventId(o.lastEventId);
   const turnId = /^\d{1,15}$/.test(o.turnId) ? Number(o.turnId) : -1;
@@ -98,7 +107,10 @@ export async function streamTurnEvents(
         if (ended || stream.aborted) break;
         if (now() - lastActivity > (o.staleMs ?? TURN_STALE_MS)) {
           out.send('error', {
-            error: { code: 'interrupted', message: `Turn ${turnId} stopped without an answer (no event for ${Math.round((o.staleMs ?? TURN_STALE_MS) / 1000)} s; its process may have ended). Your message is kept: ask again.` },
+            error: {
+              code: 'interrupted',
+              message: `Turn ${turnId} stopped without an answer (no event for ${Math.round((o.staleMs ?? TURN_STALE_MS) / 1000)} s; its process may have ended). Your message is kept: ask again.`,
+            },
           });
           break;
         }
@@ -122,6 +134,8 @@ export async function chargeTurn(turn: TurnView, o: Pick<TurnStreamOptions, 'lim
   if (tokens === 0 || o.clientKey === undefined) return;
   await o.limiter.chargeTokens(o.clientKey, tokens, o.now()).catch((error: unknown) => {
     // The turn is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request.
-    o.log(`limiter: could not charge ${tokens} tokens for a turn of investigation ${turn.investigationId}: ${error instanceof Error ? error.message : String(error)}`);
+    o.log(
+      `limiter: could not charge ${tokens} tokens for a turn of investigation ${turn.investigationId}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
 }

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Admission,
-  type LimiterPolicy,
-  type RateLimiter,
-  type TokenReservation,
-  DEFAULT_RESERVATION_TTL_MS,
-  RESERVED_RETRY_AFTER_MS,
-} from './limiter.ts';
+import { type Admission, type LimiterPolicy, type RateLimiter, type TokenReservation, DEFAULT_RESERVATION_TTL_MS, RESERVED_RETRY_AFTER_MS } from './limiter.ts';
 import { assertLimiterArgs, assertLimiterPolicy, assertReservation, msUntilUtcMidnight, utcDay } from './limiter-checks.ts';
 
 export interface InProcessLimiterOptions extends LimiterPolicy {
@@ -123,9 +116,7 @@ export class InProcessLimiter implements RateLimiter {
 
   #left(used: number, at: number): Admission {
     const left = this.#policy.dailyTokenCeiling - used;
-    return left > 0
-      ? { allowed: true, remaining: left }
-      : { allowed: false, reason: 'daily_tokens_exhausted', retryAfterMs: msUntilUtcMidnight(at) };
+    return left > 0 ? { allowed: true, remaining: left } : { allowed: false, reason: 'daily_tokens_exhausted', retryAfterMs: msUntilUtcMidnight(at) };
   }
 
   async close(): Promise<void> {

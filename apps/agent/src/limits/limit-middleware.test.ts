@@ -76,7 +76,7 @@ describe('rateLimit middleware', () => {
     expect(JSON.stringify(seen)).not.toContain('192.0.2.200');
   });
 
-  it('reserves the run\'s tokens at admission and hands them to the handler once; a reservation nobody takes is released (defect 1)', async () => {
+  it("reserves the run's tokens at admission and hands them to the handler once; a reservation nobody takes is released (defect 1)", async () => {
     const now = () => Date.UTC(2026, 2, 14, 12);
     const limiter = new InProcessLimiter({ windowMs: 60_000, maxRequests: 100, dailyTokenCeiling: 1_000 });
     const app = new Hono<{ Variables: RateLimitVariables }>();

@@ -2,12 +2,7 @@ import type { Context } from 'hono';
 import { errorCodeOf } from '@sandscope/engine';
 import { createMiddleware } from 'hono/factory';
 import { clientKeyFor } from './client-key.ts';
-import {
-  type LimitErrorCode,
-  type RateLimiter,
-  type TokenReservation,
-  LIMIT_ERROR_REMEDIES,
-} from './limiter.ts';
+import { type LimitErrorCode, type RateLimiter, type TokenReservation, LIMIT_ERROR_REMEDIES } from './limiter.ts';
 
 /** Context variables set by `rateLimit` for the handlers after it. */
 export interface RateLimitVariables {
@@ -83,20 +78,14 @@ export function rateLimit(options: RateLimitOptions) {
       admission = await limiter.admit(clientKey, now(), reserveTokens);
     } catch (error) {
       if (errorCodeOf(error) === 'limiter_unavailable') {
-        return c.json<LimitErrorBody>(
-          { error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } },
-          503,
-        );
+        return c.json<LimitErrorBody>({ error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } }, 503);
       }
       throw error;
     }
 
     if (!admission.allowed) {
       c.header('Retry-After', String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))));
-      return c.json<LimitErrorBody>(
-        { error: { code: admission.reason, message: LIMIT_ERROR_REMEDIES[admission.reason] } },
-        429,
-      );
+      return c.json<LimitErrorBody>({ error: { code: admission.reason, message: LIMIT_ERROR_REMEDIES[admission.reason] } }, 429);
     }
 
     c.set('clientKey', clientKey);

@@ -281,7 +281,9 @@ export function describeLimiterContract(name: string, harness: LimiterContractHa
         const reservation = 500;
         const limiter = await make({ windowMs: 60_000, maxRequests: 10_000, dailyTokenCeiling: ceiling });
         const m = await concurrentRuns([limiter], newClientKey('thousand'), { runs: 1_000, reservation, seed: 20260314, now: T0 });
-        console.log(`defect 1 contract (${name}, one instance): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`);
+        console.log(
+          `defect 1 contract (${name}, one instance): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`,
+        );
         expect(m.admitted + m.refused).toBe(1_000);
         expect(m.refused).toBeGreaterThan(0); // contended: the ceiling, not the arrivals, decided
         expect(m.used).toBeGreaterThan(ceiling / 2);
@@ -336,7 +338,9 @@ export function describeLimiterContract(name: string, harness: LimiterContractHa
         const second = await createReplica(policy);
         open.push(second);
         const m = await concurrentRuns([first, second], newClientKey('replica-thousand'), { runs: 1_000, reservation, seed: 20260315, now: T0 });
-        console.log(`defect 1 contract (${name}, two replicas): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`);
+        console.log(
+          `defect 1 contract (${name}, two replicas): ${m.admitted}/1000 admitted, ${m.used} tokens used against a ceiling of ${ceiling} (+ one reservation ${reservation})`,
+        );
         expect(m.refused).toBeGreaterThan(0);
         expect(m.used).toBeGreaterThan(ceiling / 2);
         expect(m.used).toBeLessThanOrEqual(ceiling + reservation);

@@ -36,11 +36,9 @@ export async function freePort(): Promise<number> {
 
 export async function startPrivateRedis(port?: number): Promise<PrivateRedisServer> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn(
-    REDIS_SERVER_BIN,
-    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const child: ChildProcess = spawn(REDIS_SERVER_BIN, ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitForPort(chosen, 5_000);
   return {

@@ -67,10 +67,7 @@ describe.skipIf(!url)('RedisLimiter on a shared server', () => {
       const keys = await scanKeys(inspector, `${prefix}*`);
       const digest = clientKeyFor(salt, ip);
       // The test must be able to fail: the limiter did write this client's state...
-      expect(keys.sort()).toEqual([
-        `${prefix}{${digest}}:tokens:${new Date().toISOString().slice(0, 10)}`,
-        `${prefix}{${digest}}:window`,
-      ].sort());
+      expect(keys.sort()).toEqual([`${prefix}{${digest}}:tokens:${new Date().toISOString().slice(0, 10)}`, `${prefix}{${digest}}:window`].sort());
       // ...and nowhere in it is the address.
       const stored: string[] = [...keys];
       for (const key of keys) {

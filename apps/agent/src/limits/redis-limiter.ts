@@ -205,9 +205,7 @@ export class RedisLimiter implements RateLimiter {
         throw new LimiterUnavailableError('Rate limiter store connection is closed.');
       }
       if (Date.now() >= deadline) {
-        throw new LimiterUnavailableError(
-          `Rate limiter store did not become ready within ${timeoutMs} ms (status: ${this.#redis.status}).`,
-        );
+        throw new LimiterUnavailableError(`Rate limiter store did not become ready within ${timeoutMs} ms (status: ${this.#redis.status}).`);
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -282,9 +280,7 @@ export class RedisLimiter implements RateLimiter {
 
   #left(used: number, at: number): Admission {
     const left = this.#policy.dailyTokenCeiling - used;
-    return left > 0
-      ? { allowed: true, remaining: left }
-      : { allowed: false, reason: 'daily_tokens_exhausted', retryAfterMs: msUntilUtcMidnight(at) };
+    return left > 0 ? { allowed: true, remaining: left } : { allowed: false, reason: 'daily_tokens_exhausted', retryAfterMs: msUntilUtcMidnight(at) };
   }
 
   async close(): Promise<void> {

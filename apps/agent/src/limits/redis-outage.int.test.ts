@@ -1,12 +1,7 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RateLimitVariables, rateLimit } from './limit-middleware.ts';
-import {
-  type PrivateRedisServer,
-  REDIS_SERVER_BIN,
-  redisServerAvailable,
-  startPrivateRedis,
-} from './private-redis-server.ts';
+import { type PrivateRedisServer, REDIS_SERVER_BIN, redisServerAvailable, startPrivateRedis } from './private-redis-server.ts';
 import { RedisLimiter } from './redis-limiter.ts';
 
 /**

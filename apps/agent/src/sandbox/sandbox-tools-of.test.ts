@@ -31,7 +31,9 @@ describe('which sandboxed tools a process offers (seed #21)', () => {
   it('where bwrap is missing, offers none and says so plainly — nothing is run unjailed', () => {
     const config = configWith({ TOOLS_TEMPLATE: 'apps/agent/tools/templates/log-tools.json' });
     const tools = sandboxToolsOf(config, { bwrap: join(dir, 'no-such-bwrap') });
-    expect(tools.option).toEqual({ unavailable: expect.stringMatching(/bubblewrap \(bwrap\) is not installed; install it \(Debian: apt-get install bubblewrap\)/) });
+    expect(tools.option).toEqual({
+      unavailable: expect.stringMatching(/bubblewrap \(bwrap\) is not installed; install it \(Debian: apt-get install bubblewrap\)/),
+    });
     expect(tools.note).toMatch(/^sandboxed tools: NOT OFFERED — bubblewrap \(bwrap\) is not installed/);
   });
 

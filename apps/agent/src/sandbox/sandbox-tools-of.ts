@@ -30,16 +30,29 @@ export interface SandboxTools {
  */
 export function sandboxToolsOf(config: AgentConfig, options: { bwrap?: string; maxOutputChars?: number } = {}): SandboxTools {
   const path = config.tools.template;
-  if (path === undefined) return { option: undefined, note: 'sandboxed tools: off (TOOLS_TEMPLATE is not set; apps/agent/tools/templates/log-tools.json turns on jq and log_summary).' };
+  if (path === undefined)
+    return {
+      option: undefined,
+      note: 'sandboxed tools: off (TOOLS_TEMPLATE is not set; apps/agent/tools/templates/log-tools.json turns on jq and log_summary).',
+    };
   const wanted = readTemplate(path);
   const jail = probeJail(options.bwrap);
   if (!jail.ok) return { option: { unavailable: jail.reason }, note: `sandboxed tools: NOT OFFERED — ${jail.reason}` };
   const missing = wanted.filter((t) => !isBuilt(config.tools.dir, t.name)).map((t) => t.name);
   const tools = wanted.filter((t) => !missing.includes(t.name));
-  const unbuilt = missing.length === 0 ? '' : ` Not built, so not offered: ${missing.join(', ')} — run \`npx sandscope tools build\` (TOOLS_DIR=${config.tools.dir}).`;
-  if (tools.length === 0) return { option: { unavailable: `no package is built in ${config.tools.dir}; run \`npx sandscope tools build\`.` }, note: `sandboxed tools: NOT OFFERED —${unbuilt}` };
+  const unbuilt =
+    missing.length === 0 ? '' : ` Not built, so not offered: ${missing.join(', ')} — run \`npx sandscope tools build\` (TOOLS_DIR=${config.tools.dir}).`;
+  if (tools.length === 0)
+    return {
+      option: { unavailable: `no package is built in ${config.tools.dir}; run \`npx sandscope tools build\`.` },
+      note: `sandboxed tools: NOT OFFERED —${unbuilt}`,
+    };
   // The bwrap the probe found is the one every run uses.
-  const runner = new BwrapRunner({ toolsDir: config.tools.dir, bwrap: jail.bwrap, maxOutputChars: options.maxOutputChars ?? config.workspace.readFileMaxChars });
+  const runner = new BwrapRunner({
+    toolsDir: config.tools.dir,
+    bwrap: jail.bwrap,
+    maxOutputChars: options.maxOutputChars ?? config.workspace.readFileMaxChars,
+  });
   return {
     option: { runner, tools },
     note: `sandboxed tools: ${tools.map((t) => t.name).join(', ')} (bubblewrap jail, no network, /.tools read-only from ${config.tools.dir}).${unbuilt}`,
@@ -52,16 +65,23 @@ function readTemplate(path: string): ToolDeclaration[] {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`TOOLS_TEMPLATE ${JSON.stringify(path)} ${code ? `cannot be read (${code})` : 'is not JSON'}. Point it at a template such as apps/agent/tools/templates/log-tools.json, or unset it.`);
+    throw new UserError(
+      `TOOLS_TEMPLATE ${JSON.stringify(path)} ${code ? `cannot be read (${code})` : 'is not JSON'}. Point it at a template such as apps/agent/tools/templates/log-tools.json, or unset it.`,
+    );
   }
   const parsed = ToolTemplate.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`TOOLS_TEMPLATE ${JSON.stringify(path)}: ${issue.path.join('.') || 'the template'} ${issue.message}. A template is {"name": "…", "tools": ["jq", "log_summary"]}.`);
+    throw new UserError(
+      `TOOLS_TEMPLATE ${JSON.stringify(path)}: ${issue.path.join('.') || 'the template'} ${issue.message}. A template is {"name": "…", "tools": ["jq", "log_summary"]}.`,
+    );
   }
   return parsed.data.tools.map((name) => {
     const tool = TOOL_DECLARATIONS.find((t) => t.name === name);
-    if (!tool) throw new UserError(`TOOLS_TEMPLATE ${JSON.stringify(path)} names "${name}", which is not a declared tool; the declared tools are ${TOOL_DECLARATIONS.map((t) => t.name).join(', ')}.`);
+    if (!tool)
+      throw new UserError(
+        `TOOLS_TEMPLATE ${JSON.stringify(path)} names "${name}", which is not a declared tool; the declared tools are ${TOOL_DECLARATIONS.map((t) => t.name).join(', ')}.`,
+      );
     return tool;
   });
 }

@@ -38,7 +38,10 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
     store = await startStore({ dataDir: 'memory://' });
     stub = await startStubOpenAIServer();
     const pricing = perMillionTokens(1, 2);
-    const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 5_000 });
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
+      { fetch, timeoutMs: 5_000 },
+    );
     const parsed = loadConfig(
       { AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', TOOLS_DIR: toolsDir, TOOLS_TEMPLATE: 'apps/agent/tools/templates/log-tools.json' },
       { requireToken: true },
@@ -66,8 +69,16 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
 
     stub.script(
       { kind: 'tool-calls', calls: [{ name: 'log_summary', args: { path: 'app.log', top: 2 } }], usage: { promptTokens: 300, completionTokens: 20 } },
-      { kind: 'tool-calls', calls: [{ name: 'jq', args: { filter: '.["orders-db"].pool.max', path: 'values.json' } }], usage: { promptTokens: 500, completionTokens: 20 } },
-      { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4312, limit: 7 } }], usage: { promptTokens: 700, completionTokens: 20 } },
+      {
+        kind: 'tool-calls',
+        calls: [{ name: 'jq', args: { filter: '.["orders-db"].pool.max', path: 'values.json' } }],
+        usage: { promptTokens: 500, completionTokens: 20 },
+      },
+      {
+        kind: 'tool-calls',
+        calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4312, limit: 7 } }],
+        usage: { promptTokens: 700, completionTokens: 20 },
+      },
       {
         kind: 'json',
         text: JSON.stringify({ claims: [{ text: 'orders-db reported its connection pool exhausted', citations: ['app.log:4312-4318'] }], unknown: [] }),
@@ -107,7 +118,9 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
       expect((await request('PUT', `/${investigation.id}/files/values.json`, INCIDENT_CONFIG, 'text/plain')).status).toBe(201);
       const before = stub.requests.length;
       const res = await request('POST', `/${investigation.id}/turns`, JSON.stringify({ message: 'What is the pool max in values.json?' }));
-      const { turn } = (await res.json()) as { turn: { mode: string; toolCalls: { tool: string; ok: boolean; sandboxed?: boolean }[]; claims: { text: string; citations: unknown[] }[] } };
+      const { turn } = (await res.json()) as {
+        turn: { mode: string; toolCalls: { tool: string; ok: boolean; sandboxed?: boolean }[]; claims: { text: string; citations: unknown[] }[] };
+      };
       expect(turn.mode).toBe('offline');
       expect(stub.requests.length).toBe(before);
       expect(turn.toolCalls.filter((c) => c.sandboxed)).toEqual([

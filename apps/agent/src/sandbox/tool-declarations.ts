@@ -42,13 +42,20 @@ export const TOOL_DECLARATIONS: readonly ToolDeclaration[] = [
     invoke: { argv: ['/.tools/jq/run', { flag: '--slurp', when: 'slurp' }, { flag: '--raw-output', when: 'raw' }, { arg: 'filter' }, { path: 'path' }] },
     // Copied with its libraries rather than bound from the host: the package pins the jq that was
     // built, works on a host without jq, and the explicit loader keeps it off the host's library path.
-    provision: { kind: 'prebuilt', copy: [{ from: '/usr/bin/jq', to: 'bin/jq', withLibs: true }], run: 'exec "$TOOL/lib/ld.so" --library-path "$TOOL/lib" "$TOOL/bin/jq" "$@"' },
+    provision: {
+      kind: 'prebuilt',
+      copy: [{ from: '/usr/bin/jq', to: 'bin/jq', withLibs: true }],
+      run: 'exec "$TOOL/lib/ld.so" --library-path "$TOOL/lib" "$TOOL/bin/jq" "$@"',
+    },
   },
   {
     name: 'log_summary',
     description:
       'Summarise a log file of the workspace (JSON lines or text): lines per level, the first and last error with timestamps and line numbers, and the most repeated messages (top, default 5). Read around the line numbers with read_file to cite them.',
-    parameters: z.strictObject({ path: z.string(), top: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50').optional() }),
+    parameters: z.strictObject({
+      path: z.string(),
+      top: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50').optional(),
+    }),
     invoke: { argv: ['/.tools/log_summary/run', { path: 'path' }, { arg: 'top' }] },
     provision: {
       kind: 'prebuilt',

@@ -29,7 +29,10 @@ export function buildTools(toolsDir: string, declarations: readonly ToolDeclarat
     const p = tool.provision;
     if (p.kind === 'prebuilt') {
       for (const c of p.copy) {
-        if (!existsSync(c.from)) throw new ToolBuildError(`${tool.name}: ${c.from} does not exist on this machine; install it (Debian: apt-get install ${basename(c.from)}) and build again.`);
+        if (!existsSync(c.from))
+          throw new ToolBuildError(
+            `${tool.name}: ${c.from} does not exist on this machine; install it (Debian: apt-get install ${basename(c.from)}) and build again.`,
+          );
         put(c.from, join(staging, c.to));
         files++;
         if (c.withLibs) {
@@ -49,7 +52,10 @@ export function buildTools(toolsDir: string, declarations: readonly ToolDeclarat
         }
       }
     }
-    writeFileSync(join(staging, 'run'), `#!/bin/sh\n# The launcher of ${tool.name}, written by \`sandscope tools build\`.\nTOOL=/.tools/${tool.name}\n${p.run}\n`);
+    writeFileSync(
+      join(staging, 'run'),
+      `#!/bin/sh\n# The launcher of ${tool.name}, written by \`sandscope tools build\`.\nTOOL=/.tools/${tool.name}\n${p.run}\n`,
+    );
     chmodSync(join(staging, 'run'), 0o755);
     writeFileSync(join(staging, MANIFEST), `${JSON.stringify({ name: tool.name, builtAt: new Date().toISOString(), kind: p.kind }, null, 2)}\n`);
     rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,11 @@ describe.skipIf(!url)('the agent service on a Postgres server', () => {
   });
 
   it('streams a run whose spans, claims and provider events read back from the server', async () => {
-    const res = await app.request('/v1/runs', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }) });
+    const res = await app.request('/v1/runs', {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+    });
     expect(res.status).toBe(200);
     const events = parseSse(await res.text());
     const result = events.at(-1)!.data as RunResultView;
@@ -81,13 +85,19 @@ describe.skipIf(!url)('the agent service on a Postgres server', () => {
     const approved = await app.request(`/v1/runs/${gated.runId}/approve`, { method: 'POST', headers: { ...AUTH, cookie } });
     expect(approved.status).toBe(201);
     const child = ((await approved.json()) as { run: RunResultView }).run;
-    const parent = (await (await app.request(`/v1/runs/${gated.runId}`, { headers: AUTH })).json()) as { run: { terminal: string }; children: { id: string }[] };
+    const parent = (await (await app.request(`/v1/runs/${gated.runId}`, { headers: AUTH })).json()) as {
+      run: { terminal: string };
+      children: { id: string }[];
+    };
     expect(parent.run.terminal).toBe('await_approval');
     expect(parent.children.map((c) => c.id)).toEqual([child.runId]);
   });
 
   it('/healthz says which vector search this server gives: in-process (degraded) without pgvector', async () => {
-    const health = (await (await app.request('/healthz')).json()) as { status: string; parts: { database: { detail: string }; vectorSearch: { status: string; detail: string } } };
+    const health = (await (await app.request('/healthz')).json()) as {
+      status: string;
+      parts: { database: { detail: string }; vectorSearch: { status: string; detail: string } };
+    };
     expect(health.parts.database.detail).toBe('postgres');
     if (pgvector) {
       expect(health.parts.vectorSearch).toEqual({ status: 'ok', detail: 'pgvector' });

@@ -97,7 +97,6 @@ export interface AgentService {
   close(): Promise<void>;
 }
 
-
 /**
  * The composition root's start-up, in the order that makes it correct:
  * corpus → store (migrate, lease, recover interrupted runs) → knowledge base
@@ -126,7 +125,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
 
   // A skipped file (defect 10: a binary `.md`) is named in the start-up lines, not only on stderr.
   const source = options.corpus ?? loadCorpusSource(corpusDirOf(config), { warn: say });
-  const candidates = options.candidates ??
+  const candidates =
+    options.candidates ??
     candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS });
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
   // the first question someone asks.
@@ -165,7 +165,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         `tables: ${report.chunks.changed} passages written, ${report.chunks.removed} removed, ${report.chunks.retained} kept for citations`,
     );
     if (kb.hazards.size > 0) {
-      say(`corpus: ${kb.hazards.size} passage(s) hold text addressed to a model or active markup; it is never quoted (${[...kb.hazards.keys()].slice(0, 3).join(', ')}${kb.hazards.size > 3 ? ', …' : ''})`);
+      say(
+        `corpus: ${kb.hazards.size} passage(s) hold text addressed to a model or active markup; it is never quoted (${[...kb.hazards.keys()].slice(0, 3).join(', ')}${kb.hazards.size > 3 ? ', …' : ''})`,
+      );
     }
 
     const limiterKind = options.limiter ? 'injected' : config.redisUrl ? 'redis' : 'in-process';
@@ -303,7 +305,9 @@ async function openStore(config: ServeConfig, log: (line: string) => void): Prom
   // Defect 4: the lease's losses and renewals, and runs an outage cut short, go to the server log.
   const lease = { log };
   try {
-    return config.database.kind === 'postgres' ? await startStore({ url: config.database.url, lease }) : await startStore({ dataDir: config.database.dir, lease });
+    return config.database.kind === 'postgres'
+      ? await startStore({ url: config.database.url, lease })
+      : await startStore({ dataDir: config.database.dir, lease });
   } catch (error) {
     if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
     throw error;
@@ -328,7 +332,9 @@ async function limiterFor(config: ServeConfig, log: (line: string) => void): Pro
       log(`limiter: Redis connection failed (${error.message}); runs are refused with 503 until it is reachable`);
     },
   });
-  await limiter.ready().catch((error: unknown) => log(`limiter: ${error instanceof Error ? error.message : String(error)}; runs are refused with 503 until Redis is reachable`));
+  await limiter
+    .ready()
+    .catch((error: unknown) => log(`limiter: ${error instanceof Error ? error.message : String(error)}; runs are refused with 503 until Redis is reachable`));
   return limiter;
 }
 
@@ -364,7 +370,9 @@ async function cacheStoreFor(
       },
     });
     say('semantic cache: Redis (shared by every replica)');
-    await redis.ready().catch((error: unknown) => say(`semantic cache: ${error instanceof Error ? error.message : String(error)}; the cache misses until Redis is reachable`));
+    await redis
+      .ready()
+      .catch((error: unknown) => say(`semantic cache: ${error instanceof Error ? error.message : String(error)}; the cache misses until Redis is reachable`));
     return { store: redis, close: () => redis.close() };
   }
   say(

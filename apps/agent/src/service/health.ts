@@ -49,19 +49,27 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
   const timeoutMs = o.timeoutMs ?? 1_000;
   const now = o.now ?? Date.now;
   const [database, limiter, embedder] = await Promise.all([
-    probe(timeoutMs, async () => {
-      await o.db.query('select 1');
-      if (o.lease && !o.lease.held) {
-        return { status: 'degraded', detail: `${o.db.dialect}: run-ownership lease lost with its connection, renewing — runs are refused (503 store_unavailable) until then` };
-      }
-      return { status: 'ok', detail: o.db.dialect };
-    }, `unreachable — runs are refused (503 store_unavailable) until it is back`),
+    probe(
+      timeoutMs,
+      async () => {
+        await o.db.query('select 1');
+        if (o.lease && !o.lease.held) {
+          return {
+            status: 'degraded',
+            detail: `${o.db.dialect}: run-ownership lease lost with its connection, renewing — runs are refused (503 store_unavailable) until then`,
+          };
+        }
+        return { status: 'ok', detail: o.db.dialect };
+      },
+      `unreachable — runs are refused (503 store_unavailable) until it is back`,
+    ),
     probe(timeoutMs, async () => {
       try {
         await o.limiter.chargeTokens(PROBE_CLIENT, 0, now());
         return { status: 'ok', detail: o.limiterKind };
       } catch (error) {
-        if (errorCodeOf(error) === 'limiter_unavailable') return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
+        if (errorCodeOf(error) === 'limiter_unavailable')
+          return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
         throw error;
       }
     }),

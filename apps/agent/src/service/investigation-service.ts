@@ -113,7 +113,14 @@ export class InvestigationService {
    * configured, else the hashing embedder (no service is called). `sandbox` is the
    * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are.
    */
-  constructor(options: { db: Database; kb: KnowledgeBase; settings: InvestigationSettings; models?: InvestigationModels; embedder?: Embedder; sandbox?: SandboxToolsOption }) {
+  constructor(options: {
+    db: Database;
+    kb: KnowledgeBase;
+    settings: InvestigationSettings;
+    models?: InvestigationModels;
+    embedder?: Embedder;
+    sandbox?: SandboxToolsOption;
+  }) {
     this.#sandbox = options.sandbox;
     this.#db = options.db;
     this.#kb = options.kb;
@@ -154,10 +161,17 @@ export class InvestigationService {
   addFile(id: string, path: string, bytes: Uint8Array): Promise<InvestigationFileInfo> {
     return converted(async () => {
       if (bytes.byteLength > this.settings.fileMaxBytes) {
-        throw new ServiceError('payload_too_large', `${path} is ${bytes.byteLength} bytes; the limit is ${this.settings.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES).`);
+        throw new ServiceError(
+          'payload_too_large',
+          `${path} is ${bytes.byteLength} bytes; the limit is ${this.settings.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES).`,
+        );
       }
       const text = decodeCorpusText(bytes);
-      if (!text.ok) throw new ServiceError('invalid_request', `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`);
+      if (!text.ok)
+        throw new ServiceError(
+          'invalid_request',
+          `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`,
+        );
       const content = text.text.replace(/^\uFEFF/, '');
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
       const embedded = await this.#embed(content);
@@ -185,7 +199,10 @@ export class InvestigationService {
       };
     } catch (error) {
       if (!(error instanceof EmbedderUnavailableError)) throw error;
-      return { ok: false, reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.` };
+      return {
+        ok: false,
+        reason: `embedding failed: ${error.message}. The file is stored and searchable by its text (search_files, read_file); upload it again to retry.`,
+      };
     }
   }
 
@@ -285,10 +302,14 @@ export class InvestigationService {
 
   #message(message: string): string {
     const text = message.trim();
-    if (text === '') throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
+    if (text === '')
+      throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
     const length = [...text].length;
     if (length > this.settings.maxMessageChars) {
-      throw new ServiceError('invalid_request', `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`);
+      throw new ServiceError(
+        'invalid_request',
+        `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`,
+      );
     }
     return text;
   }
@@ -380,7 +401,8 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
-    if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found') throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
+    if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found')
+      throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
     if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;
   }

@@ -42,7 +42,13 @@ describe('GET /metrics exposition (prom-client, issue 11 section 4)', () => {
     const samples = parseExposition(await metrics.render());
     expect(samples.length).toBeGreaterThan(20);
     expect(samples.filter((s) => s.labels.replica !== 'agent-b-7f9c')).toEqual([]);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_version_info']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_version_info',
+    ]) {
       expect(sampleOf(samples, name), name).toBeDefined();
     }
     expect(sampleOf(samples, 'sandscope_runs_total', { verdict: 'answered', terminal: 'emit' })?.value).toBe(1);

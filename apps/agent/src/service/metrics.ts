@@ -45,8 +45,18 @@ export class ServiceMetrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ replica: options.replica ?? 'unnamed' });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.#runs = new Counter({ name: 'sandscope_runs_total', help: 'Runs that reached a terminal, by verdict and terminal.', labelNames: ['verdict', 'terminal'], registers });
-    this.#runFailures = new Counter({ name: 'sandscope_run_failures_total', help: 'Runs that stopped without a terminal (recorded as failed).', labelNames: ['reason'], registers });
+    this.#runs = new Counter({
+      name: 'sandscope_runs_total',
+      help: 'Runs that reached a terminal, by verdict and terminal.',
+      labelNames: ['verdict', 'terminal'],
+      registers,
+    });
+    this.#runFailures = new Counter({
+      name: 'sandscope_run_failures_total',
+      help: 'Runs that stopped without a terminal (recorded as failed).',
+      labelNames: ['reason'],
+      registers,
+    });
     this.#inFlightGauge = new Gauge({ name: 'sandscope_runs_in_flight', help: 'Runs executing now.', registers });
     this.#nodeDuration = new Histogram({
       name: 'sandscope_node_duration_seconds',

@@ -2,7 +2,17 @@ import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { outcomeOf } from '@sandscope/engine/orchestrator';
-import { type Database, type FeedbackLabel, getRun, interruptIfOwnerGone, listRuns, type RunRecord, type RunStatus, type RunSummary, type SpendEntry } from '@sandscope/store';
+import {
+  type Database,
+  type FeedbackLabel,
+  getRun,
+  interruptIfOwnerGone,
+  listRuns,
+  type RunRecord,
+  type RunStatus,
+  type RunSummary,
+  type SpendEntry,
+} from '@sandscope/store';
 import { type NodeEventView, nodeEventView, type ProviderEventView, type RunResultView, storedProviderEventView } from './run-views.ts';
 
 /** One line of `GET /v1/runs`. */

@@ -83,7 +83,8 @@ describe('RunRecorder: what a client saw is stored before it saw it', () => {
     const committed: Committed = { spans: new Set(), providers: new Set() };
     let runId = '';
     const db = watched(store.db, () => runId, committed);
-    runId = (await createRun(store.db, { sessionId: 'recorder-test-session', ownerId: store.ownerId, workload: 'triage', question: 'q?', corpusVersion: 'v' })).id;
+    runId = (await createRun(store.db, { sessionId: 'recorder-test-session', ownerId: store.ownerId, workload: 'triage', question: 'q?', corpusVersion: 'v' }))
+      .id;
     const seen: { event: RunStreamEvent; storedWhenSeen: boolean }[] = [];
     const recorder = new RunRecorder({
       db,
@@ -98,7 +99,10 @@ describe('RunRecorder: what a client saw is stored before it saw it', () => {
     await emitRun(new TraceRecorder(runId, Date.now, [recorder.sink]));
     await recorder.drain();
 
-    expect(seen.filter((s) => !s.storedWhenSeen).map((s) => `${s.event.type} ${s.event.data.seq}`), 'events forwarded before their row was committed').toEqual([]);
+    expect(
+      seen.filter((s) => !s.storedWhenSeen).map((s) => `${s.event.type} ${s.event.data.seq}`),
+      'events forwarded before their row was committed',
+    ).toEqual([]);
     const nodes = seen.filter((s) => s.event.type === 'node').map((s) => s.event.data);
     expect(nodes.map((n) => n.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await listSpans(store.db, runId)).toHaveLength(8);
@@ -111,7 +115,9 @@ describe('RunRecorder: what a client saw is stored before it saw it', () => {
   });
 
   it('forwards nothing that could not be stored: a run stopped under it fails drain() and the client sees no event after', async () => {
-    const runId = (await createRun(store.db, { sessionId: 'recorder-test-session', ownerId: store.ownerId, workload: 'triage', question: 'q?', corpusVersion: 'v' })).id;
+    const runId = (
+      await createRun(store.db, { sessionId: 'recorder-test-session', ownerId: store.ownerId, workload: 'triage', question: 'q?', corpusVersion: 'v' })
+    ).id;
     const seen: RunStreamEvent[] = [];
     const recorder = new RunRecorder({ db: store.db, runId, metrics: new ServiceMetrics(), allow: RUN_SPAN_ATTRIBUTES, forward: (e) => seen.push(e) });
     const trace = new TraceRecorder(runId, Date.now, [recorder.sink]);

@@ -26,7 +26,6 @@ export interface RunRecorderOptions {
   readonly trace?: RunTrace;
 }
 
-
 /** One event waiting for the next flush, in the order the run emitted it. */
 type Pending = { readonly type: 'node'; readonly span: SpanInput } | { readonly type: 'provider'; readonly event: ProviderRunEvent };
 
@@ -100,7 +99,10 @@ export class RunRecorder {
       case 'provider':
         metrics.providerEvent(event.provider, event.kind);
         // Defect 3: the router already allowlists provider text; the configured secrets are scrubbed here too, whatever the router was given.
-        this.#pending.push({ type: 'provider', event: event.message === undefined || !this.#options.scrub ? event : { ...event, message: this.#options.scrub(event.message) } });
+        this.#pending.push({
+          type: 'provider',
+          event: event.message === undefined || !this.#options.scrub ? event : { ...event, message: this.#options.scrub(event.message) },
+        });
         this.#schedule();
         return;
       case 'spend': {

@@ -2,17 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KnowledgeBase, Workload } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator';
-import {
-  claimApproval,
-  completeRun,
-  createRun,
-  type Database,
-  finishRun,
-  getApproval,
-  getRunRecord,
-  type OwnerLease,
-  StoreError,
-} from '@sandscope/store';
+import { claimApproval, completeRun, createRun, type Database, finishRun, getApproval, getRunRecord, type OwnerLease, StoreError } from '@sandscope/store';
 import type { ServiceMetrics } from './metrics.ts';
 import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
 import { runResultView, type RunResultView } from './run-views.ts';
@@ -200,7 +190,10 @@ export class RunService {
     const gated = await getRunRecord(db, input.runId);
     if (!gated) throw new ServiceError('not_found', `run ${input.runId} does not exist.`);
     if (gated.status !== 'completed' || gated.terminal !== 'await_approval' || !isRunResultView(gated.result)) {
-      throw new ServiceError('not_awaiting_approval', `run ${gated.id} is ${gated.status}${gated.terminal ? ` with terminal ${gated.terminal}` : ''}, not awaiting approval.`);
+      throw new ServiceError(
+        'not_awaiting_approval',
+        `run ${gated.id} is ${gated.status}${gated.terminal ? ` with terminal ${gated.terminal}` : ''}, not awaiting approval.`,
+      );
     }
     if (gated.sessionId !== input.sessionId) {
       throw new ServiceError('forbidden_session', `run ${gated.id} was requested by another session.`);
@@ -305,7 +298,8 @@ export class RunService {
         log?.(`run ${runId}: could not record its failure: ${finishError instanceof Error ? finishError.message : String(finishError)}`);
       }
     }
-    if (!(error instanceof ServiceError)) log?.(this.#scrub(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+    if (!(error instanceof ServiceError))
+      log?.(this.#scrub(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
 }
 

@@ -22,7 +22,11 @@ if (!url) console.log('database outage on a Postgres server: skipped — set SAN
 
 const TOKEN = 'store-outage-pg-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-const ASK = { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }) };
+const ASK = {
+  method: 'POST',
+  headers: { ...AUTH, 'content-type': 'application/json' },
+  body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+};
 const STORE_UNAVAILABLE = { error: { code: 'store_unavailable', message: API_ERRORS.store_unavailable.remedy } };
 
 describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 4)', () => {
@@ -77,11 +81,14 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     expect(await runCount()).toBe(before);
     await proxy.restore();
 
-    await vi.waitFor(async () => {
-      const again = await app.request('/v1/runs', ASK);
-      expect(again.status).toBe(200);
-      expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
-    }, { timeout: 15_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const again = await app.request('/v1/runs', ASK);
+        expect(again.status).toBe(200);
+        expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
   });
 
   it('a run in flight when the server goes away ends its stream with store_unavailable, and reads back interrupted once it is back', async () => {
@@ -96,11 +103,14 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     expect((await getRunRecord(observer, runId))?.status, 'still running while the agent cannot reach the server').toBe('running');
     await proxy.restore();
 
-    await vi.waitFor(async () => {
-      const run = await getRunRecord(observer, runId);
-      expect(run?.status).toBe('interrupted');
-      expect(run?.error).toMatch(/database/);
-    }, { timeout: 15_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const run = await getRunRecord(observer, runId);
+        expect(run?.status).toBe('interrupted');
+        expect(run?.error).toMatch(/database/);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
   });
 
   it('renews the run-ownership lease after a reconnect: a second instance starting then leaves the live run alone, and its answer is kept', async () => {
@@ -115,10 +125,12 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     await vi.waitFor(async () => expect(await isOwnerAlive(observer, store.ownerId)).toBe(false), { timeout: 10_000, interval: 50 });
     await proxy.restore();
     // Give the agent its chance to renew; the old code never does, and the second instance then finds no lease.
-    const renewed = await vi.waitFor(async () => expect(await isOwnerAlive(observer, store.ownerId)).toBe(true), { timeout: 10_000, interval: 100 }).then(
-      () => true,
-      () => false,
-    );
+    const renewed = await vi
+      .waitFor(async () => expect(await isOwnerAlive(observer, store.ownerId)).toBe(true), { timeout: 10_000, interval: 100 })
+      .then(
+        () => true,
+        () => false,
+      );
 
     const second = await startStore({ url: url!, schema });
     try {

@@ -17,7 +17,11 @@ import { RunGate } from './testing/run-gate.ts';
  */
 const TOKEN = 'store-outage-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-const ASK = { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }) };
+const ASK = {
+  method: 'POST',
+  headers: { ...AUTH, 'content-type': 'application/json' },
+  body: JSON.stringify({ question: 'What is the connection pool ceiling for orders-db?' }),
+};
 const STORE_UNAVAILABLE = { error: { code: 'store_unavailable', message: API_ERRORS.store_unavailable.remedy } };
 
 describe('a database outage on embedded PGlite (issue 12, defect 4)', () => {
@@ -56,11 +60,14 @@ describe('a database outage on embedded PGlite (issue 12, defect 4)', () => {
     expect(await runCount()).toBe(before);
     expect(store.lease.held, 'the lease heard its connection go').toBe(false);
 
-    await vi.waitFor(async () => {
-      const again = await app.request('/v1/runs', ASK);
-      expect(again.status).toBe(200);
-      expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const again = await app.request('/v1/runs', ASK);
+        expect(again.status).toBe(200);
+        expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(store.lease.held).toBe(true);
 
     // Before the lease has noticed anything, the run row is the check: it cannot be written, so nothing is admitted.
@@ -72,11 +79,14 @@ describe('a database outage on embedded PGlite (issue 12, defect 4)', () => {
     outage.up();
     expect(await runCount()).toBe(admitted);
 
-    await vi.waitFor(async () => {
-      const again = await app.request('/v1/runs', ASK);
-      expect(again.status).toBe(200);
-      expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const again = await app.request('/v1/runs', ASK);
+        expect(again.status).toBe(200);
+        expect(parseSse(await again.text()).at(-1)?.event).toBe('result');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it('a run in flight when the database goes down ends its stream with store_unavailable, and reads back interrupted once it is back', async () => {
@@ -90,10 +100,13 @@ describe('a database outage on embedded PGlite (issue 12, defect 4)', () => {
     expect(events.at(-1)).toEqual({ event: 'error', data: STORE_UNAVAILABLE });
     outage.up();
 
-    await vi.waitFor(async () => {
-      const run = await getRunRecord(store.db, runId);
-      expect(run?.status).toBe('interrupted');
-      expect(run?.error).toMatch(/database/);
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const run = await getRunRecord(store.db, runId);
+        expect(run?.status).toBe('interrupted');
+        expect(run?.error).toMatch(/database/);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });

@@ -31,7 +31,8 @@ const databaseUrl = process.env.SANDSCOPE_TEST_DATABASE_URL;
 const redisUrl = process.env.SANDSCOPE_TEST_REDIS_URL;
 const ready = Boolean(databaseUrl && redisUrl);
 const inCi = Boolean(process.env.CI);
-if (!ready && !inCi) console.log('SKIP two-replicas.int.test.ts: set SANDSCOPE_TEST_DATABASE_URL and SANDSCOPE_TEST_REDIS_URL to run two agents on one Postgres and Redis');
+if (!ready && !inCi)
+  console.log('SKIP two-replicas.int.test.ts: set SANDSCOPE_TEST_DATABASE_URL and SANDSCOPE_TEST_REDIS_URL to run two agents on one Postgres and Redis');
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const BIN = resolve(import.meta.dirname, '../../bin/sandscope.js');
@@ -200,7 +201,8 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
 
   const [A, B] = [0, 1];
   const headers = (client: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': client });
-  const post = (i: number, client: string, q: string) => fetch(`${agents[i]!.url}/v1/runs`, { method: 'POST', headers: headers(client), body: JSON.stringify({ question: q }) });
+  const post = (i: number, client: string, q: string) =>
+    fetch(`${agents[i]!.url}/v1/runs`, { method: 'POST', headers: headers(client), body: JSON.stringify({ question: q }) });
   /**
    * Starts a run on `agent` that stays mid-run: its model call is held at the
    * provider. A question the gate refuses makes no call, so questions are tried
@@ -213,13 +215,20 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
       expect(response.status).toBe(200);
       const events: SseEvent[] = [];
       const stream = readSse(response, (e) => void events.push(e));
-      const reached = await Promise.race([hold.reached.then(() => true), stream.then(() => false, () => false)]);
+      const reached = await Promise.race([
+        hold.reached.then(() => true),
+        stream.then(
+          () => false,
+          () => false,
+        ),
+      ]);
       if (reached) return { hold, events, stream, runId: await runIdOf(events) };
       hold.release();
     }
     throw new Error('no question reached the provider in 10 tries');
   };
-  const getRun = async (i: number, id: string) => (await (await fetch(`${agents[i]!.url}/v1/runs/${id}`, { headers: headers('10.9.9.9') })).json()) as { run: { status: string; error: string | null } };
+  const getRun = async (i: number, id: string) =>
+    (await (await fetch(`${agents[i]!.url}/v1/runs/${id}`, { headers: headers('10.9.9.9') })).json()) as { run: { status: string; error: string | null } };
 
   it('needs both servers in CI', () => {
     // In CI both URLs are set (.ci/run); a CI without them must fail here, not pass by skipping.
@@ -254,7 +263,9 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
         refused = (JSON.parse(text) as { error: { code: string } }).error.code;
         break;
       }
-      const result = parseSse(text).find((e) => e.event === 'result')?.data as { providers?: { kind: string; tokensIn?: number; tokensOut?: number }[] } | undefined;
+      const result = parseSse(text).find((e) => e.event === 'result')?.data as
+        | { providers?: { kind: string; tokensIn?: number; tokensOut?: number }[] }
+        | undefined;
       used += (result?.providers ?? []).filter((p) => p.kind === 'served').reduce((n, p) => n + (p.tokensIn ?? 0) + (p.tokensOut ?? 0), 0);
     }
     console.log(`token ceiling: ${used} tokens used by one client over both replicas; then refused: ${refused}`);
@@ -300,7 +311,9 @@ describe.skipIf(!ready && !inCi)('two agent replicas on one Postgres and one Red
       if (text.includes('DAILY_SPEND_CEILING_USD')) refusals++;
     }
     const billed = stub!.requests.reduce((usd, r) => usd + costOf(worstCase(r.body)), 0);
-    console.log(`spend ceiling: $${billed.toFixed(6)} billed by the provider over both replicas against DAILY_SPEND_CEILING_USD $${DAILY_SPEND_CEILING_USD}; ${refusals} runs refused naming it`);
+    console.log(
+      `spend ceiling: $${billed.toFixed(6)} billed by the provider over both replicas against DAILY_SPEND_CEILING_USD $${DAILY_SPEND_CEILING_USD}; ${refusals} runs refused naming it`,
+    );
     expect(refusals).toBe(2);
     expect(billed).toBeLessThanOrEqual(DAILY_SPEND_CEILING_USD);
 

@@ -162,7 +162,15 @@ export class RedisSpendLedger implements SpendLedger {
   async settle(hold: LedgerHold, actualUsd: number): Promise<void> {
     assertLedgerAmount('settle', actualUsd);
     await this.#call(() =>
-      this.#scripts.sandscopeSpendSettle(this.#dayKey(hold.day), this.#holdsKey(hold.day), this.#now(), `${hold.id}:${hold.nano}`, hold.nano, nanoUp(actualUsd), KEY_TTL_MS),
+      this.#scripts.sandscopeSpendSettle(
+        this.#dayKey(hold.day),
+        this.#holdsKey(hold.day),
+        this.#now(),
+        `${hold.id}:${hold.nano}`,
+        hold.nano,
+        nanoUp(actualUsd),
+        KEY_TTL_MS,
+      ),
     );
   }
 

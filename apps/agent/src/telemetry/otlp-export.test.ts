@@ -75,13 +75,20 @@ const attr = (span: { attributes?: OtlpAttribute[] }, key: string) => {
 describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
   it('a run is one trace: its id is the run id, every node span is a child of the run span, and only allowlisted attributes leave', async () => {
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'otlp-salt-0123456789abcdef', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SANDSCOPE_REPLICA: 'agent-otlp-1' }, { requireToken: true });
+    const parsed = loadConfig(
+      { AGENT_TOKEN: TOKEN, IP_SALT: 'otlp-salt-0123456789abcdef', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SANDSCOPE_REPLICA: 'agent-otlp-1' },
+      { requireToken: true },
+    );
     if (!parsed.ok) throw new Error(parsed.message);
     agent = await startAgentService({ config: parsed.config, store, log: () => {}, cacheStore: new InMemoryCacheStore() });
     expect(agent.startup.join('\n')).toContain(`traces OTLP/HTTP to ${endpoint}/v1/traces`);
 
     const app = createApp(appDepsOf(agent));
-    const res = await app.request('/v1/runs', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: QUESTION }) });
+    const res = await app.request('/v1/runs', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: QUESTION }),
+    });
     expect(res.status).toBe(200);
     const result = parseSse(await res.text()).at(-1)!.data as RunResultView;
     await agent.close(); // shuts the SDK down, which exports what it buffered
@@ -111,7 +118,10 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
 
     const nodes = spans.filter((s) => s !== root);
     expect(nodes.map((s) => s.name)).toEqual(expect.arrayContaining(['classify', 'retrieve', 'assess_evidence']));
-    const allowed = new Set(['sandscope.dropped_attributes', ...RUN_SPAN_ATTRIBUTES.filter((a) => !OTLP_WITHHELD_ATTRIBUTES.has(a)).map((a) => `sandscope.${a}`)]);
+    const allowed = new Set([
+      'sandscope.dropped_attributes',
+      ...RUN_SPAN_ATTRIBUTES.filter((a) => !OTLP_WITHHELD_ATTRIBUTES.has(a)).map((a) => `sandscope.${a}`),
+    ]);
     for (const span of nodes) {
       expect(span.traceId).toBe(traceId);
       expect(span.parentSpanId).toBe(root.spanId);

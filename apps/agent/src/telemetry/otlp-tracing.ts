@@ -120,7 +120,11 @@ export function otlpRunTelemetry(options: OtlpRunTelemetryOptions): RunTelemetry
     startRun(runId, workload) {
       const traceId = runId.replaceAll('-', '').toLowerCase();
       ids.next = /^[0-9a-f]{32}$/.test(traceId) && !/^0+$/.test(traceId) ? traceId : undefined;
-      const root: OtelSpan = tracer.startSpan('sandscope.run', { root: true, kind: SpanKind.INTERNAL, attributes: { 'sandscope.run_id': runId, 'sandscope.workload': workload } });
+      const root: OtelSpan = tracer.startSpan('sandscope.run', {
+        root: true,
+        kind: SpanKind.INTERNAL,
+        attributes: { 'sandscope.run_id': runId, 'sandscope.workload': workload },
+      });
       ids.next = undefined;
       const parent = trace.setSpan(context.active(), root);
       let ended = false;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_NODE_SPAN_ATTRIBUTES,
-  type ExportedSpan,
-  type Span,
-  createSpanExporter,
-} from './span-exporter.ts';
+import { DEFAULT_NODE_SPAN_ATTRIBUTES, type ExportedSpan, type Span, createSpanExporter } from './span-exporter.ts';
 
 function recordingExporter(allow: readonly string[] = DEFAULT_NODE_SPAN_ATTRIBUTES) {
   const received: ExportedSpan[] = [];
@@ -80,8 +75,25 @@ describe('span exporter allowlist (T-16)', () => {
   it('carries the node-event vocabulary by default, and nothing credential-shaped', () => {
     expect([...DEFAULT_NODE_SPAN_ATTRIBUTES].sort()).toEqual(
       [
-        'attempt', 'band', 'cache', 'citations', 'claims', 'costUsd', 'coverage', 'degraded', 'durationMs', 'event',
-        'node', 'provider', 'reasons', 'risk', 'score', 'terminal', 'tokensIn', 'tokensOut', 'verdict',
+        'attempt',
+        'band',
+        'cache',
+        'citations',
+        'claims',
+        'costUsd',
+        'coverage',
+        'degraded',
+        'durationMs',
+        'event',
+        'node',
+        'provider',
+        'reasons',
+        'risk',
+        'score',
+        'terminal',
+        'tokensIn',
+        'tokensOut',
+        'verdict',
       ].sort(),
     );
     for (const name of DEFAULT_NODE_SPAN_ATTRIBUTES) {

@@ -47,7 +47,15 @@ function problemOf(body: unknown, status: number): Problem {
  * JavaScript, the same form streams the run here, node by node, through the BFF —
  * the browser never talks to the agent.
  */
-export function ConsoleForm({ providers, initialQuestion, initialWorkload }: { providers: readonly Provider[]; initialQuestion: string; initialWorkload: Workload }) {
+export function ConsoleForm({
+  providers,
+  initialQuestion,
+  initialWorkload,
+}: {
+  providers: readonly Provider[];
+  initialQuestion: string;
+  initialWorkload: Workload;
+}) {
   const [question, setQuestion] = useState(initialQuestion);
   const [workload, setWorkload] = useState<Workload>(initialWorkload);
   const [broken, setBroken] = useState<readonly string[]>([]);
@@ -109,7 +117,11 @@ export function ConsoleForm({ providers, initialQuestion, initialWorkload }: { p
           if (provider.success) update({ runId, providers: [...state.providers, provider.data] });
         } else if (m.event === 'result') {
           const result = runResultSchema.safeParse(data);
-          update(result.success ? { runId, result: result.data } : { runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } });
+          update(
+            result.success
+              ? { runId, result: result.data }
+              : { runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } },
+          );
         } else if (m.event === 'error') update({ runId, problem: problemOf(data, 500) });
       });
       update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
@@ -241,21 +253,21 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
         </>
       ) : null}
       {live.runId || live.nodes.length > 0 ? (
-      <div className="live-grid">
-        <section>
-          <h3>Trace</h3>
-          <Timeline events={live.nodes} live={running} />
-        </section>
-        <section>
-          <h3>Models</h3>
-          {provider ? <p className="failover">{provider}</p> : null}
-          <ProviderEvents events={live.providers} />
-          <p className="totals">
-            tokens <code>{tokensIn}</code> in / <code>{tokensOut}</code> out · cost <code>{usd(cost)}</code>
-          </p>
-          {r?.spend ? <SpendSummary spend={r.spend} /> : null}
-        </section>
-      </div>
+        <div className="live-grid">
+          <section>
+            <h3>Trace</h3>
+            <Timeline events={live.nodes} live={running} />
+          </section>
+          <section>
+            <h3>Models</h3>
+            {provider ? <p className="failover">{provider}</p> : null}
+            <ProviderEvents events={live.providers} />
+            <p className="totals">
+              tokens <code>{tokensIn}</code> in / <code>{tokensOut}</code> out · cost <code>{usd(cost)}</code>
+            </p>
+            {r?.spend ? <SpendSummary spend={r.spend} /> : null}
+          </section>
+        </div>
       ) : null}
     </section>
   );

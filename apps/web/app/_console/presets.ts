@@ -10,7 +10,13 @@ export interface Preset {
 }
 
 export const PRESETS: readonly Preset[] = [
-  { id: 'answerable', label: 'Answerable', expect: 'answers, with citations', question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' },
+  {
+    id: 'answerable',
+    label: 'Answerable',
+    expect: 'answers, with citations',
+    question: 'What is the connection pool ceiling for orders-db?',
+    workload: 'triage',
+  },
   { id: 'unanswerable', label: 'Not in the library', expect: 'refuses', question: 'How do we rotate DNS records for the storefront?', workload: 'triage' },
   {
     id: 'near-miss',

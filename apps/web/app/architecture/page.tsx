@@ -15,8 +15,8 @@ export default async function ArchitecturePage() {
       <header className="page-head">
         <h1>Architecture</h1>
         <p className="lede">
-          Four pieces, each with one job. The browser never talks to the agent directly and never holds its credentials: everything goes through the
-          website’s own server.
+          Four pieces, each with one job. The browser never talks to the agent directly and never holds its credentials: everything goes through the website’s
+          own server.
         </p>
       </header>
 
@@ -64,25 +64,27 @@ export default async function ArchitecturePage() {
                 </tr>
               </thead>
               <tbody>
-                {graph.value.nodes.filter((n) => n.id !== '__end__').map((n) => (
-                  <tr key={n.id} data-node={n.id}>
-                    <td>
-                      <code>{n.id}</code>
-                    </td>
-                    <td>{n.terminal ? <span className="tag tag-terminal-emit">terminal</span> : n.id.startsWith('__') ? 'entry/exit' : 'step'}</td>
-                    <td>{n.file ? <FileLink path={n.file} /> : '—'}</td>
-                    <td>
-                      {n.terminal ? <span className="muted">ends the run</span> : null}
-                      {graph.value.edges
-                        .filter((e) => e.from === n.id && e.to !== '__end__')
-                        .map((e) => (
-                          <code key={e.to} className={`dep ${e.conditional ? 'dep-conditional' : ''}`} title={e.conditional ? 'conditional' : 'always'}>
-                            {e.to}
-                          </code>
-                        ))}
-                    </td>
-                  </tr>
-                ))}
+                {graph.value.nodes
+                  .filter((n) => n.id !== '__end__')
+                  .map((n) => (
+                    <tr key={n.id} data-node={n.id}>
+                      <td>
+                        <code>{n.id}</code>
+                      </td>
+                      <td>{n.terminal ? <span className="tag tag-terminal-emit">terminal</span> : n.id.startsWith('__') ? 'entry/exit' : 'step'}</td>
+                      <td>{n.file ? <FileLink path={n.file} /> : '—'}</td>
+                      <td>
+                        {n.terminal ? <span className="muted">ends the run</span> : null}
+                        {graph.value.edges
+                          .filter((e) => e.from === n.id && e.to !== '__end__')
+                          .map((e) => (
+                            <code key={e.to} className={`dep ${e.conditional ? 'dep-conditional' : ''}`} title={e.conditional ? 'conditional' : 'always'}>
+                              {e.to}
+                            </code>
+                          ))}
+                      </td>
+                    </tr>
+                  ))}
               </tbody>
             </table>
           </div>

@@ -12,7 +12,11 @@ export interface Hop {
 }
 
 export const REQUEST_PATH: readonly Hop[] = [
-  { name: 'Browser', what: 'Pages and forms. Holds no credentials and never talks to the agent.', files: ['apps/web/app/page.tsx', 'apps/web/app/_console/console-form.tsx'] },
+  {
+    name: 'Browser',
+    what: 'Pages and forms. Holds no credentials and never talks to the agent.',
+    files: ['apps/web/app/page.tsx', 'apps/web/app/_console/console-form.tsx'],
+  },
   {
     name: 'Website server (BFF)',
     what: 'Route handlers and server components: the only code that knows where the agent lives and holds its token.',

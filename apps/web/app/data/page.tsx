@@ -18,8 +18,8 @@ export default async function DataPage() {
       <header className="page-head">
         <h1>Data</h1>
         <p className="lede">
-          Everything the assistant knows, published. Larkspur is an invented company; every document below was written for this project. Citations
-          elsewhere on the site link to the passage they cite, here.
+          Everything the assistant knows, published. Larkspur is an invented company; every document below was written for this project. Citations elsewhere on
+          the site link to the passage they cite, here.
         </p>
         {c ? (
           <p className="stats">
@@ -40,7 +40,9 @@ export default async function DataPage() {
         ) : estate.value ? (
           <EstateSection estate={estate.value} />
         ) : (
-          <p className="empty">This corpus publishes no estate: it has no <code>estate.json</code> beside its documents.</p>
+          <p className="empty">
+            This corpus publishes no estate: it has no <code>estate.json</code> beside its documents.
+          </p>
         )}
       </section>
 
@@ -87,8 +89,8 @@ function EstateSection({ estate }: { estate: Estate }) {
     <>
       <p>
         {estate.company ? `${estate.company} runs ` : ''}
-        <b>{estate.services.length}</b> services in <b>{tiers.length}</b> criticality tiers, with <b>{estate.dependencies.length}</b> dependencies
-        between them and <b>{estate.faults.length}</b> kinds of fault.
+        <b>{estate.services.length}</b> services in <b>{tiers.length}</b> criticality tiers, with <b>{estate.dependencies.length}</b> dependencies between them
+        and <b>{estate.faults.length}</b> kinds of fault.
       </p>
       <div className="figure-scroll">
         <EstateGraph estate={estate} />
@@ -121,8 +123,20 @@ function EstateSection({ estate }: { estate: Estate }) {
                       <td>{s.kind}</td>
                       <td>{s.owner ?? '—'}</td>
                       <td>{s.description ?? ''}</td>
-                      <td>{dependsOn(s.id).map((d) => <code key={d} className="dep">{d}</code>)}</td>
-                      <td>{dependents(s.id).map((d) => <code key={d} className="dep">{d}</code>)}</td>
+                      <td>
+                        {dependsOn(s.id).map((d) => (
+                          <code key={d} className="dep">
+                            {d}
+                          </code>
+                        ))}
+                      </td>
+                      <td>
+                        {dependents(s.id).map((d) => (
+                          <code key={d} className="dep">
+                            {d}
+                          </code>
+                        ))}
+                      </td>
                     </tr>
                   ))}
               </tbody>
@@ -143,11 +157,7 @@ function Faults({ estate, corpus }: { estate: Estate; corpus: Corpus | null }) {
           <h3>
             {f.name} <code className="muted">{f.id}</code>
           </h3>
-          {f.serviceKinds?.length ? (
-            <p className="muted">
-              Can occur in: {f.serviceKinds.join(', ')}
-            </p>
-          ) : null}
+          {f.serviceKinds?.length ? <p className="muted">Can occur in: {f.serviceKinds.join(', ')}</p> : null}
           <h4>Signals</h4>
           <ul>
             {f.signals.map((s) => (
@@ -173,8 +183,8 @@ function Gaps({ gaps }: { gaps: readonly Gap[] }) {
   return (
     <>
       <p>
-        A question about any of these should be refused: no passage answers it. Each term’s absence from every document is checked, so the list is a
-        verified claim about the corpus, not an assumption.
+        A question about any of these should be refused: no passage answers it. Each term’s absence from every document is checked, so the list is a verified
+        claim about the corpus, not an assumption.
       </p>
       <div className="table-scroll">
         <table className="gaps">
@@ -188,7 +198,13 @@ function Gaps({ gaps }: { gaps: readonly Gap[] }) {
             {open.map((g) => (
               <tr key={g.topic}>
                 <td>{g.topic}</td>
-                <td>{g.terms.map((t) => <code key={t} className="dep">{t}</code>)}</td>
+                <td>
+                  {g.terms.map((t) => (
+                    <code key={t} className="dep">
+                      {t}
+                    </code>
+                  ))}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -201,7 +217,12 @@ function Gaps({ gaps }: { gaps: readonly Gap[] }) {
           <ul>
             {corrected.map((g) => (
               <li key={g.topic}>
-                <b>{g.topic}</b> — terms {g.terms.map((t) => <code key={t} className="dep">{t}</code>)}
+                <b>{g.topic}</b> — terms{' '}
+                {g.terms.map((t) => (
+                  <code key={t} className="dep">
+                    {t}
+                  </code>
+                ))}
                 {' — the library does cover it.'}
               </li>
             ))}
@@ -219,8 +240,7 @@ function QuestionCounts({ corpus }: { corpus: Corpus }) {
     <>
       <p>
         <b>{corpus.questions.total}</b> questions whose correct behaviour is known in advance — <b>{byLabel('answerable')}</b> answerable,{' '}
-        <b>{byLabel('unanswerable')}</b> deliberately not. Nobody labelled them by hand: an answerable question is generated from the passage that
-        answers it.
+        <b>{byLabel('unanswerable')}</b> deliberately not. Nobody labelled them by hand: an answerable question is generated from the passage that answers it.
       </p>
       <div className="table-scroll">
         <table className="mechanisms">

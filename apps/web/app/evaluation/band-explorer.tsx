@@ -59,15 +59,34 @@ export function BandExplorer({
       <div className="sliders">
         <label>
           <span>
-            Refuse below <code data-testid="below-value">{fmtBand(below)}</code> <span className="muted">(report: {fmtBand(reportBands.insufficientBelow)})</span>
+            Refuse below <code data-testid="below-value">{fmtBand(below)}</code>{' '}
+            <span className="muted">(report: {fmtBand(reportBands.insufficientBelow)})</span>
           </span>
-          <input type="range" name="below" min={0} max={1} step={STEP} value={below} onChange={(e) => setBelow(Number(e.target.value))} aria-label="Refuse below" />
+          <input
+            type="range"
+            name="below"
+            min={0}
+            max={1}
+            step={STEP}
+            value={below}
+            onChange={(e) => setBelow(Number(e.target.value))}
+            aria-label="Refuse below"
+          />
         </label>
         <label>
           <span>
             Answer from <code data-testid="above-value">{fmtBand(above)}</code> <span className="muted">(report: {fmtBand(reportBands.sufficientAbove)})</span>
           </span>
-          <input type="range" name="above" min={0} max={1} step={STEP} value={above} onChange={(e) => setAbove(Number(e.target.value))} aria-label="Answer from" />
+          <input
+            type="range"
+            name="above"
+            min={0}
+            max={1}
+            step={STEP}
+            value={above}
+            onChange={(e) => setAbove(Number(e.target.value))}
+            aria-label="Answer from"
+          />
         </label>
         <div className="explorer-actions">
           <button type="submit" className="button">
@@ -88,8 +107,8 @@ export function BandExplorer({
         </div>
       </div>
       <p className="notice notice-warn" data-testid="in-sample">
-        <b>In-sample.</b> The rates under “at these bands” replay the same questions the bands would be chosen on, so they flatter any move: an operating
-        point chosen on the data it is scored against is a memory, not a measurement. The recorded column is the held-out measurement.
+        <b>In-sample.</b> The rates under “at these bands” replay the same questions the bands would be chosen on, so they flatter any move: an operating point
+        chosen on the data it is scored against is a memory, not a measurement. The recorded column is the held-out measurement.
       </p>
       <table className="rates">
         <thead>
@@ -119,8 +138,8 @@ export function BandExplorer({
       </table>
       {perCorpusBands ? (
         <p className="muted">
-          The recorded verdicts come from bands fitted separately for each held-out corpus; here one pair applies to every question, so even at the
-          report’s bands some verdicts differ from the recorded ones.
+          The recorded verdicts come from bands fitted separately for each held-out corpus; here one pair applies to every question, so even at the report’s
+          bands some verdicts differ from the recorded ones.
         </p>
       ) : null}
       <p aria-live="polite" data-testid="change-count">
@@ -128,8 +147,8 @@ export function BandExplorer({
       </p>
       {estimated > 0 ? (
         <p className="muted">
-          ≈ {estimated} of these verdicts are estimates: they rest on a passage check the report does not record for that question (whether its best
-          passage passes, or — for one it refused outright — whether adjudication would have let it through).
+          ≈ {estimated} of these verdicts are estimates: they rest on a passage check the report does not record for that question (whether its best passage
+          passes, or — for one it refused outright — whether adjudication would have let it through).
         </p>
       ) : null}
       {changes.length > 0 ? (

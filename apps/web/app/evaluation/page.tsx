@@ -18,8 +18,8 @@ export default async function EvaluationPage({ searchParams }: { searchParams: P
       <header className="page-head">
         <h1>Evaluation</h1>
         <p className="lede">
-          How often the gate answers what the library cannot answer, and refuses what it can — each hand-written corpus scored by an answerability model
-          trained without it. No figure here comes from a model or bands fitted on the questions it scores, except the band explorer’s, which says so.
+          How often the gate answers what the library cannot answer, and refuses what it can — each hand-written corpus scored by an answerability model trained
+          without it. No figure here comes from a model or bands fitted on the questions it scores, except the band explorer’s, which says so.
         </p>
       </header>
       {!latest.ok ? (

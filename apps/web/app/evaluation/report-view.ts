@@ -35,7 +35,12 @@ export function againstTarget(key: keyof EvalTargets, value: number | undefined,
  * A target holds for each held-out corpus AND pooled (issue 9): a rate with a budget ("at most") is missed if any
  * corpus is over it, even when the pooled figure is under. Returns the verdict and how many corpora are over.
  */
-export function againstTargetEverywhere(key: keyof EvalTargets, pooled: number | undefined, corpora: readonly Figures[], target: number): { verdict: TargetVerdict; over: number } {
+export function againstTargetEverywhere(
+  key: keyof EvalTargets,
+  pooled: number | undefined,
+  corpora: readonly Figures[],
+  target: number,
+): { verdict: TargetVerdict; over: number } {
   const verdict = againstTarget(key, pooled, target);
   if (TARGET_DIRECTION[key] !== 'at most' || corpora.length < 2) return { verdict, over: 0 };
   const over = corpora.filter((c) => againstTarget(key, c[key], target) === 'missed').length;
@@ -80,13 +85,27 @@ export interface ReportView {
   readonly unscored: number;
   /** Rows left out because their band or verdict could not be read. */
   readonly unreadable: number;
-  readonly byMechanism: readonly { readonly mechanism: string; readonly label: string; readonly n: number; readonly answered: number; readonly partial: number; readonly refused: number; readonly ambiguous: number }[];
+  readonly byMechanism: readonly {
+    readonly mechanism: string;
+    readonly label: string;
+    readonly n: number;
+    readonly answered: number;
+    readonly partial: number;
+    readonly refused: number;
+    readonly ambiguous: number;
+  }[];
   readonly evidenceErrors: readonly { readonly corpus: string; readonly id: string; readonly message: string }[];
   readonly excluded: readonly string[];
   readonly askP50Ms?: number;
   readonly recordedAt?: string;
   /** With an LLM adjudicator (ADJUDICATOR=model): what the adjudicated bands decide alone, and what they defer. */
-  readonly adjudicated?: { readonly falseAnswerRate: number; readonly falseRefusalRate: number; readonly deferralRate: number; readonly deferredAnswerable: number; readonly deferredUnanswerable: number };
+  readonly adjudicated?: {
+    readonly falseAnswerRate: number;
+    readonly falseRefusalRate: number;
+    readonly deferralRate: number;
+    readonly deferredAnswerable: number;
+    readonly deferredUnanswerable: number;
+  };
 }
 
 type Loose = Record<string, unknown>;
@@ -106,7 +125,21 @@ export function bandsOf(v: unknown): AnswerabilityBands | null {
 }
 
 function figuresOf(v: Loose): Figures {
-  const keys = ['n', 'answerable', 'unanswerable', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'partialRate', 'wrongSourceAnswers', 'rightSourceRate', 'procedureAnswers', 'stepsCoveredRate', 'mrr', 'recallAt6'] as const satisfies readonly (keyof EvalFigures)[];
+  const keys = [
+    'n',
+    'answerable',
+    'unanswerable',
+    'falseAnswerRate',
+    'falseRefusalRate',
+    'deferralRate',
+    'partialRate',
+    'wrongSourceAnswers',
+    'rightSourceRate',
+    'procedureAnswers',
+    'stepsCoveredRate',
+    'mrr',
+    'recallAt6',
+  ] as const satisfies readonly (keyof EvalFigures)[];
   const out: Record<string, number> = {};
   for (const k of keys) {
     const n = num(v[k]);
@@ -174,7 +207,9 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
   const s: Loose = isObject(latest.summary) ? latest.summary : {};
   const mode = str(s.mode);
   const bands = bandsOf(s.bands);
-  const corpora = list(s.corpora).map(corpusOf).filter((c): c is CorpusRow => c !== null);
+  const corpora = list(s.corpora)
+    .map(corpusOf)
+    .filter((c): c is CorpusRow => c !== null);
   const targetsIn = isObject(s.targets) ? s.targets : {};
   const targets: EvalTargets = {
     falseAnswerRate: num(targetsIn.falseAnswerRate) ?? DEFAULT_TARGETS.falseAnswerRate,
@@ -204,7 +239,15 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     unreadable: rawRows.length - rows.length,
     byMechanism: Object.entries(mechanisms)
       .filter((e): e is [string, Loose] => isObject(e[1]))
-      .map(([mechanism, m]) => ({ mechanism, label: str(m.label) ?? '', n: num(m.n) ?? 0, answered: num(m.answered) ?? 0, partial: num(m.partial) ?? 0, refused: num(m.refused) ?? 0, ambiguous: num(m.ambiguous) ?? 0 }))
+      .map(([mechanism, m]) => ({
+        mechanism,
+        label: str(m.label) ?? '',
+        n: num(m.n) ?? 0,
+        answered: num(m.answered) ?? 0,
+        partial: num(m.partial) ?? 0,
+        refused: num(m.refused) ?? 0,
+        ambiguous: num(m.ambiguous) ?? 0,
+      }))
       .sort((a, b) => b.n - a.n || a.mechanism.localeCompare(b.mechanism)),
     evidenceErrors: list(s.evidenceErrors)
       .filter(isObject)
@@ -212,14 +255,20 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     excluded: list(s.excluded).filter((x): x is string => typeof x === 'string'),
     ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
     ...adjudicatedOf(s.adjudicated),
-    ...(str(s.generatedAt) ?? str(s.createdAt) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
+    ...((str(s.generatedAt) ?? str(s.createdAt)) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
   };
 }
 
 /** The adjudicated-band figures, when the report carries all of them (an older report does not). */
 function adjudicatedOf(raw: unknown): { adjudicated?: NonNullable<ReportView['adjudicated']> } {
   if (!isObject(raw)) return {};
-  const [fa, fr, d, da, du] = [num(raw.falseAnswerRate), num(raw.falseRefusalRate), num(raw.deferralRate), num(raw.deferredAnswerable), num(raw.deferredUnanswerable)];
+  const [fa, fr, d, da, du] = [
+    num(raw.falseAnswerRate),
+    num(raw.falseRefusalRate),
+    num(raw.deferralRate),
+    num(raw.deferredAnswerable),
+    num(raw.deferredUnanswerable),
+  ];
   if (fa === undefined || fr === undefined || d === undefined || da === undefined || du === undefined) return {};
   return { adjudicated: { falseAnswerRate: fa, falseRefusalRate: fr, deferralRate: d, deferredAnswerable: da, deferredUnanswerable: du } };
 }

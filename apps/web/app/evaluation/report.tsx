@@ -19,7 +19,21 @@ const RATE_LABEL: Record<keyof EvalTargets, { label: string; note: string }> = {
 const RATE_KEYS = Object.keys(RATE_LABEL) as (keyof EvalTargets)[];
 
 /** One rate against its target, the verdict in words ("met" / "missed"), not only in colour. */
-function TargetFigure({ rate, figures, targets, qualifier, noAmbiguousBand, corpora = [] }: { rate: keyof EvalTargets; figures: Figures; targets: EvalTargets; qualifier?: string; noAmbiguousBand?: boolean; corpora?: readonly Figures[] }) {
+function TargetFigure({
+  rate,
+  figures,
+  targets,
+  qualifier,
+  noAmbiguousBand,
+  corpora = [],
+}: {
+  rate: keyof EvalTargets;
+  figures: Figures;
+  targets: EvalTargets;
+  qualifier?: string;
+  noAmbiguousBand?: boolean;
+  corpora?: readonly Figures[];
+}) {
   const value = figures[rate];
   const { verdict, over } = againstTargetEverywhere(rate, value, corpora, targets[rate]);
   const sign = TARGET_DIRECTION[rate] === 'at most' ? '≤' : '≥';
@@ -63,7 +77,8 @@ const HEADLINE: Record<string, { title: string; qualifier: string; explain: stri
   'cross-validated': {
     title: 'Cross-validated on one question set',
     qualifier: 'held out',
-    explain: 'This report has no leave-one-corpus-out figure: each fold is scored by a model trained on the other folds of the same set. On generated questions that is an upper bound.',
+    explain:
+      'This report has no leave-one-corpus-out figure: each fold is scored by a model trained on the other folds of the same set. On generated questions that is an upper bound.',
   },
   'shipped-model': {
     title: 'Scored with the shipped model',
@@ -75,7 +90,11 @@ const HEADLINE: Record<string, { title: string; qualifier: string; explain: stri
 /** The whole report: the held-out headline first, then the generated set (an upper bound), then the band explorer. */
 export function Report({ view, below, above }: { view: ReportView; below: number | null; above: number | null }) {
   const p = view.pooled;
-  const head = (view.mode && HEADLINE[view.mode]) || { title: 'Figures', qualifier: '', explain: 'The report does not say how these figures were measured (it predates the mode field).' };
+  const head = (view.mode && HEADLINE[view.mode]) || {
+    title: 'Figures',
+    qualifier: '',
+    explain: 'The report does not say how these figures were measured (it predates the mode field).',
+  };
   const g = view.generated;
   const initial = view.bands ? { insufficientBelow: below ?? view.bands.insufficientBelow, sufficientAbove: above ?? view.bands.sufficientAbove } : null;
   const drawable = view.rows.length - view.unscored > 0;
@@ -98,8 +117,8 @@ export function Report({ view, below, above }: { view: ReportView; below: number
       </p>
       {view.legacy ? (
         <p className="notice notice-warn" data-testid="legacy-report">
-          This report predates the answerability model: it carries thresholds on the old product score, not bands on the answerability probability. Its
-          figures are shown as recorded; the distribution and the band explorer need a newer report — run <code>npm run eval:report</code>.
+          This report predates the answerability model: it carries thresholds on the old product score, not bands on the answerability probability. Its figures
+          are shown as recorded; the distribution and the band explorer need a newer report — run <code>npm run eval:report</code>.
         </p>
       ) : null}
 
@@ -123,9 +142,12 @@ export function Report({ view, below, above }: { view: ReportView; below: number
           ))}
         </div>
         <p className="muted">
-          Also: of the deferred, {percent(p.partialRate)} let through as partial after adjudication; {p.wrongSourceAnswers ?? '—'} answers cited a passage
-          other than the labelled one; {p.procedureAnswers ? `${percent(p.stepsCoveredRate)} of ${p.procedureAnswers} procedure answers kept every step` : 'no procedure answer to check for steps'}; passage MRR{' '}
-          {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
+          Also: of the deferred, {percent(p.partialRate)} let through as partial after adjudication; {p.wrongSourceAnswers ?? '—'} answers cited a passage other
+          than the labelled one;{' '}
+          {p.procedureAnswers
+            ? `${percent(p.stepsCoveredRate)} of ${p.procedureAnswers} procedure answers kept every step`
+            : 'no procedure answer to check for steps'}
+          ; passage MRR {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
         </p>
         {view.adjudicated ? (
           <p data-testid="adjudicated">
@@ -136,7 +158,9 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             measured here: no model runs in the evaluation.
           </p>
         ) : null}
-        {view.corpora.length ? <CorpusTable corpora={view.corpora} pooled={p} folds={view.mode === 'cross-validated'} /> : view.mode === 'leave-one-corpus-out' ? null : (
+        {view.corpora.length ? (
+          <CorpusTable corpora={view.corpora} pooled={p} folds={view.mode === 'cross-validated'} />
+        ) : view.mode === 'leave-one-corpus-out' ? null : (
           <p className="muted">This report has no per-corpus figures.</p>
         )}
         {view.excluded.length ? <p className="muted">Left out of this report on purpose: {view.excluded.join(', ')}.</p> : null}
@@ -148,8 +172,8 @@ export function Report({ view, below, above }: { view: ReportView; below: number
           <>
             <p>
               {g.folds ? `${g.folds}-fold cross-validation` : 'Cross-validation'} of the same training procedure on the generated questions alone ({g.n ?? '—'}{' '}
-              questions). They are worded by templates from each corpus’s own vocabulary, so they flatter the model: read this as an <b>upper bound</b> on
-              how it does with questions people type, never as the measurement. {targetSentence(g, view.targets)}
+              questions). They are worded by templates from each corpus’s own vocabulary, so they flatter the model: read this as an <b>upper bound</b> on how
+              it does with questions people type, never as the measurement. {targetSentence(g, view.targets)}
             </p>
             <div className="figures">
               {RATE_KEYS.map((k) => (
@@ -167,9 +191,10 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         {view.bands && initial && drawable ? (
           <>
             <p>
-              {view.mode === 'cross-validated' ? 'The bands refitted on the whole set' : 'The bands that ship'}: refuse below <code>{fmtBand(view.bands.insufficientBelow)}</code>, answer from <code>{fmtBand(view.bands.sufficientAbove)}</code>{' '}
-              on the model’s answerability probability; between them the ambiguous band, where adjudication lets an answer through flagged partial only when
-              one passage carries it. Each question’s answerability below is from the model that scored it, trained without its corpus.
+              {view.mode === 'cross-validated' ? 'The bands refitted on the whole set' : 'The bands that ship'}: refuse below{' '}
+              <code>{fmtBand(view.bands.insufficientBelow)}</code>, answer from <code>{fmtBand(view.bands.sufficientAbove)}</code> on the model’s answerability
+              probability; between them the ambiguous band, where adjudication lets an answer through flagged partial only when one passage carries it. Each
+              question’s answerability below is from the model that scored it, trained without its corpus.
             </p>
             <BandExplorer rows={view.rows} reportBands={view.bands} initial={initial} perCorpusBands={view.mode === 'leave-one-corpus-out'} />
           </>
@@ -326,8 +351,8 @@ function CorpusTable({ corpora, pooled, folds }: { corpora: readonly CorpusRow[]
       </table>
       {folds ? null : (
         <p className="muted">
-          Status: <b>unseen</b> — nobody developing the decision has read its errors, so it still measures generalisation; <b>seen</b> — its errors were
-          read while developing, so its figures are held out from training but not from the developer.
+          Status: <b>unseen</b> — nobody developing the decision has read its errors, so it still measures generalisation; <b>seen</b> — its errors were read
+          while developing, so its figures are held out from training but not from the developer.
         </p>
       )}
     </div>

@@ -41,7 +41,11 @@ const mitigation = chunk(
 );
 
 const PIPELINE = `kubectl -n orders get pods --field-selector=status.phase!=Running -o json | jq -r '.items[] | "\\(.metadata.name) \\(.status.reason)"' | sort -u`;
-const CONTINUED = ['sandctl pooler set orders-db \\', '    --max 150 --reason "INC-2041: pool saturated" \\', "    --note 'raised by on-call; revert after 24h'"];
+const CONTINUED = [
+  'sandctl pooler set orders-db \\',
+  '    --max 150 --reason "INC-2041: pool saturated" \\',
+  "    --note 'raised by on-call; revert after 24h'",
+];
 const INLINE = 'Mark the timeline with `logger -t oncall "Pool drained. Scaling **back** up __now__"` once the pool is clear.';
 
 const commands = chunk(
@@ -76,7 +80,9 @@ describe('extractive answerer', () => {
   });
 
   it('drops a claim named in verifier feedback, in the verifier’s own format (D-005)', () => {
-    const feedback = ['Claim 1 "The pool ceiling is 100 connections.": the number 100 does not stand in the cited passage. Fix it from the passage or drop it.'];
+    const feedback = [
+      'Claim 1 "The pool ceiling is 100 connections.": the number 100 does not stand in the cited passage. Fix it from the passage or drop it.',
+    ];
     const claims = draftExtractive('What is the pool ceiling?', [passage], { feedback });
     expect(claims.map((c) => c.text)).not.toContain('The pool ceiling is 100 connections.');
   });
@@ -179,7 +185,11 @@ describe('a procedure or diagnosis question gets the steps (issue 9, part E)', (
       'What happened',
       '- 14:02 OrdersDbPoolSaturated fired and paged the on-call engineer.\n- 2024-03-14 14:20 UTC — the on-call engineer restarted the pooler.\n- Scale checkout-api down to 4 replicas when the pool saturates.',
     );
-    const runbook = chunk('runbook-orders-db-pool#mitigation', 'Mitigation', 'When the pool saturates, scale checkout-api down to 4 replicas and terminate idle sessions.');
+    const runbook = chunk(
+      'runbook-orders-db-pool#mitigation',
+      'Mitigation',
+      'When the pool saturates, scale checkout-api down to 4 replicas and terminate idle sessions.',
+    );
     const claims = draftExtractive('What do I do when the orders-db pool saturates?', [actions, happened, runbook]);
     expect(claims.length).toBeGreaterThan(0);
     for (const c of claims) {
@@ -199,7 +209,11 @@ describe('a procedure or diagnosis question gets the steps (issue 9, part E)', (
   });
 
   it('still answers a question about the postmortem itself from its record', () => {
-    const actions = chunk('postmortem-2024-03-14-orders-db#action-items', 'Action items', '1. Add a circuit breaker to checkout-api.\n2. Review the pool alert threshold.');
+    const actions = chunk(
+      'postmortem-2024-03-14-orders-db#action-items',
+      'Action items',
+      '1. Add a circuit breaker to checkout-api.\n2. Review the pool alert threshold.',
+    );
     expect(texts(draftExtractive('I own the orders-db postmortem, what steps do I follow up on?', [actions]))).toEqual([
       'Add a circuit breaker to checkout-api.',
       'Review the pool alert threshold.',

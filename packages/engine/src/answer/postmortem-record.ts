@@ -32,7 +32,8 @@ export function isRecordHeading(heading: string, inPostmortem = false): boolean 
 }
 
 const POSTMORTEM_ACTIONS = /\b(?:actions?|follow[- ]?ups?|remediation|corrective|prevent(?:at)?ive|measures|next steps|to-?dos?)\b/i;
-const POSTMORTEM_DOCUMENT = /\b(?:post-?mortems?|retrospective|incident (?:review|report)|post-incident review)\b|^(?:postmortem|post-mortem|incident)[-_]\d{4}/i;
+const POSTMORTEM_DOCUMENT =
+  /\b(?:post-?mortems?|retrospective|incident (?:review|report)|post-incident review)\b|^(?:postmortem|post-mortem|incident)[-_]\d{4}/i;
 
 /** Is this passage's document a postmortem (by its title or file name)? */
 export function isPostmortemDocument(doc: string, docTitle: string): boolean {

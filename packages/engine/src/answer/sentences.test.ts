@@ -11,7 +11,9 @@ describe('sentences', () => {
   });
 
   it('groups sentences by list item or paragraph, under the sub-heading it stands under, joining hard-wrapped lines', () => {
-    const blocks = sentenceBlocksOf('- `playback-api` serves manifests. It runs 12 replicas.\n- `catalog-api` serves titles.\n\n## Topics\n\nEvery topic has 48\npartitions. Keyed by id.');
+    const blocks = sentenceBlocksOf(
+      '- `playback-api` serves manifests. It runs 12 replicas.\n- `catalog-api` serves titles.\n\n## Topics\n\nEvery topic has 48\npartitions. Keyed by id.',
+    );
     expect(blocks).toEqual([
       { subheading: null, sentences: ['`playback-api` serves manifests.', 'It runs 12 replicas.'] },
       { subheading: null, sentences: ['`catalog-api` serves titles.'] },
@@ -52,7 +54,8 @@ describe('sentences', () => {
   });
 
   it('reads a one-line ```code``` as a code span, not a fence left open over the rest of the passage', () => {
-    const text = 'Search the logs for:\n\n```Did not get autocomplete suggestion```\n\n2. Check the `debug_error_string` field.\n\n## Impact\n\nUsers see no suggestions.';
+    const text =
+      'Search the logs for:\n\n```Did not get autocomplete suggestion```\n\n2. Check the `debug_error_string` field.\n\n## Impact\n\nUsers see no suggestions.';
     expect(textSectionsOf(text)).toEqual([
       {
         heading: null,

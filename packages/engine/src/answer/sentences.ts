@@ -92,7 +92,11 @@ export function textSectionsOf(text: string): TextSection[] {
     const marker = /^(?:([-*+])|\d+[.)])\s+/.exec(line);
     line = line.slice(marker ? marker[0].length : 0).replace(/^>\s*/, '');
     if (line.startsWith('|')) {
-      const cells = line.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).filter(Boolean);
+      const cells = line
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean);
       section.blocks.push({ kind: 'table', sentences: [withoutEmphasis(cells.join(' — '))] });
       continues = false;
       continue;

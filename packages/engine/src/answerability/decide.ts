@@ -97,7 +97,8 @@ function byRating(f: AnswerabilityFeatures, ratings: Ratings | null): number[] {
  * passage that fails no check — or refuses. It never upgrades to sufficient.
  */
 export function bandVerdict(f: AnswerabilityFeatures, ratings: Ratings | null, bands: Bands): BandVerdict {
-  if (f.passages.length === 0 || f.terms.length === 0) return { band: 'insufficient', verdict: 'refused', answerability: null, answeredFrom: -1, bestIndex: -1 };
+  if (f.passages.length === 0 || f.terms.length === 0)
+    return { band: 'insufficient', verdict: 'refused', answerability: null, answeredFrom: -1, bestIndex: -1 };
   const order = byRating(f, ratings);
   const best = order[0]!;
   const P = ratings?.answerability ?? null;
@@ -129,9 +130,12 @@ const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.re
 const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => string> = {
   missingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
   bestMissingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
-  unknownTopicShare: (_, f) => (f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the question uses words the library never does'),
-  unknownNounShare: (_, f) => (f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the library never names what the question is about'),
-  retrievedCoverage: (_, f) => (f.missingTerms.length ? `nothing retrieved mentions ${f.missingTerms.join(', ')}` : 'what was retrieved covers little of the question'),
+  unknownTopicShare: (_, f) =>
+    f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the question uses words the library never does',
+  unknownNounShare: (_, f) =>
+    f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the library never names what the question is about',
+  retrievedCoverage: (_, f) =>
+    f.missingTerms.length ? `nothing retrieved mentions ${f.missingTerms.join(', ')}` : 'what was retrieved covers little of the question',
   topicCoverage: () => 'it shares few of the question’s words',
   bestTopicCoverage: () => 'it shares few of the question’s words',
   nounCoverage: () => 'it does not name what the question is about',
@@ -202,7 +206,14 @@ function explain(stage: LogisticStage, vector: readonly number[], p: PassageFeat
 export function decideAnswerability(f: AnswerabilityFeatures, model: AnswerabilityModel, bands: Bands = model.bands): Decision {
   const ratings = rate(f, model);
   const v = bandVerdict(f, ratings, bands);
-  const base = { score: f.score, coverage: f.coverage, degraded: f.degraded, features: f, answerability: v.answerability, probabilities: ratings?.probabilities ?? [] };
+  const base = {
+    score: f.score,
+    coverage: f.coverage,
+    degraded: f.degraded,
+    features: f,
+    answerability: v.answerability,
+    probabilities: ratings?.probabilities ?? [],
+  };
   const best = v.bestIndex >= 0 ? f.passages[v.bestIndex]! : null;
   const numbers =
     v.answerability === null || !best
@@ -221,8 +232,16 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
 
   if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']));
   if (v.band === 'insufficient') {
-    const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)].filter((x, i, all) => all.indexOf(x) === i).slice(0, 2);
-    return refuse(assessment(withNumbers(`No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`)));
+    const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
+      .filter((x, i, all) => all.indexOf(x) === i)
+      .slice(0, 2);
+    return refuse(
+      assessment(
+        withNumbers(
+          `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`,
+        ),
+      ),
+    );
   }
   if (v.conflict) {
     const one = v.conflict.of;
@@ -236,7 +255,13 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
       .slice(1)
       .filter((i) => ratings!.probabilities[i]! >= 0.5 && passes(f.passages[i]!, f) && f.passages[i]!.result.chunk.doc === best.result.chunk.doc)
       .slice(0, 2);
-    return { assessment: assessment(withNumbers(lead)), adjudication: null, verdict: 'answered', reasons: withNumbers(lead), evidence: [best.result.chunk, ...also.map((i) => f.passages[i]!.result.chunk)] };
+    return {
+      assessment: assessment(withNumbers(lead)),
+      adjudication: null,
+      verdict: 'answered',
+      reasons: withNumbers(lead),
+      evidence: [best.result.chunk, ...also.map((i) => f.passages[i]!.result.chunk)],
+    };
   }
   const lead = f.degraded
     ? `Retrieval was degraded (${f.degradedReason ?? 'no dense signal'}), so the evidence is unresolved rather than weak: it is adjudicated, not scored.`
@@ -249,7 +274,9 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     const adjudication: Adjudication = {
       decision: 'partial',
       carrier: carrier.result,
-      reasons: [`Adjudicated partial: ${where(carrier)} fails none of the checks (it names what was asked${f.demanded ? ` and states a ${f.demanded}` : ''}); flagged partial, never upgraded to sufficient.`],
+      reasons: [
+        `Adjudicated partial: ${where(carrier)} fails none of the checks (it names what was asked${f.demanded ? ` and states a ${f.demanded}` : ''}); flagged partial, never upgraded to sufficient.`,
+      ],
     };
     return { assessment: a, adjudication, verdict: 'partial', reasons: [...a.reasons, ...adjudication.reasons], evidence: [carrier.result.chunk] };
   }

@@ -9,7 +9,14 @@ import type { Chunk } from '../types.ts';
 import { answerabilityFeatures, type CorpusKnowledge, FEATURE_NAMES, type FeatureName } from './features.ts';
 import { documentIndex, nameVocabulary } from '../knowledge-base.ts';
 
-const chunk = (id: string, heading: string, text: string, path?: string[]): Chunk => ({ id, doc: `${id.split('#')[0]}.md`, docTitle: 'Notes', heading, text, ...(path ? { path } : {}) });
+const chunk = (id: string, heading: string, text: string, path?: string[]): Chunk => ({
+  id,
+  doc: `${id.split('#')[0]}.md`,
+  docTitle: 'Notes',
+  heading,
+  text,
+  ...(path ? { path } : {}),
+});
 const chunks = [
   chunk('db#pool', 'orders-db connection pool ceiling', 'orders-db accepts at most 100 connections through its pooler.'),
   chunk('bus#lag', 'events-bus consumer lag', 'Consumer lag on events-bus pages when it exceeds 50000 messages.'),
@@ -19,7 +26,14 @@ const chunks = [
 function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[] = [], thesaurus: Thesaurus = NO_THESAURUS): CorpusKnowledge {
   const index = documentIndex(cs);
   const names = nameVocabulary(cs);
-  return { lexicon: new EntityLexicon(cs, services), idf: (t) => r.idf(t), knows: (t) => r.knows(t), documentOf: (doc) => index.get(doc), isName: (t) => names.has(t), related: (t) => thesaurus.related(t) };
+  return {
+    lexicon: new EntityLexicon(cs, services),
+    idf: (t) => r.idf(t),
+    knows: (t) => r.knows(t),
+    documentOf: (doc) => index.get(doc),
+    isName: (t) => names.has(t),
+    related: (t) => thesaurus.related(t),
+  };
 }
 const feature = (vector: readonly number[], name: FeatureName) => vector[FEATURE_NAMES.indexOf(name)]!;
 
@@ -45,11 +59,19 @@ describe('answerability features on a real retrieval', () => {
 
   it('reads a value as standing with the thing its list item or paragraph is about, not with every name in the passage', async () => {
     const listing = [
-      chunk('arch#services', 'Services', [
-        '- `playback-api` is the entry point. It runs 12 replicas per region. It calls `catalog-api` with a timeout of 1.5 seconds.',
-        '- `catalog-api` serves title metadata and keeps an in-process cache.',
-      ].join('\n')),
-      chunk('arch#topics', 'Event bus', 'Producers publish to the bus.\n\n## Topics carried by events-bus\n\nProducers publish `order.placed` from `checkout-api`. Every topic has 48 partitions.'),
+      chunk(
+        'arch#services',
+        'Services',
+        [
+          '- `playback-api` is the entry point. It runs 12 replicas per region. It calls `catalog-api` with a timeout of 1.5 seconds.',
+          '- `catalog-api` serves title metadata and keeps an in-process cache.',
+        ].join('\n'),
+      ),
+      chunk(
+        'arch#topics',
+        'Event bus',
+        'Producers publish to the bus.\n\n## Topics carried by events-bus\n\nProducers publish `order.placed` from `checkout-api`. Every topic has 48 partitions.',
+      ),
     ];
     const r = await HybridRetriever.build(listing, new HashingEmbedder());
     const coverage = async (q: string, id: string) =>
@@ -64,7 +86,12 @@ describe('answerability features on a real retrieval', () => {
     const alerting = [...chunks, chunk('bus#alert', 'Paging', 'EventsBusLagHigh pages the Data Platform on-call for events-bus.')];
     const r = await HybridRetriever.build(alerting, new HashingEmbedder());
     const identifying = async (q: string) =>
-      feature(answerabilityFeatures(q, await r.search(q), knowledgeOf(alerting, r, ['events-bus', 'orders-db'])).passages.find((p) => p.result.chunk.id === 'bus#alert')!.vector, 'identifyingEntity');
+      feature(
+        answerabilityFeatures(q, await r.search(q), knowledgeOf(alerting, r, ['events-bus', 'orders-db'])).passages.find(
+          (p) => p.result.chunk.id === 'bus#alert',
+        )!.vector,
+        'identifyingEntity',
+      );
     expect(await identifying('How do I respond to EventsBusLagHigh?')).toBe(1);
     expect(await identifying('How do I fail over events-bus?')).toBe(0);
   });
@@ -90,7 +117,8 @@ describe('answerability features on a real retrieval', () => {
       chunk('rb#diagnosis', 'How to investigate', '1. Open the pool dashboard.\n2. Check which client holds connections.', ['OrdersDbPoolSaturated']),
     ];
     const r = await HybridRetriever.build(runbook, new HashingEmbedder());
-    const of = async (q: string, id: string) => answerabilityFeatures(q, await r.search(q), knowledgeOf(runbook, r)).passages.find((p) => p.result.chunk.id === id)!;
+    const of = async (q: string, id: string) =>
+      answerabilityFeatures(q, await r.search(q), knowledgeOf(runbook, r)).passages.find((p) => p.result.chunk.id === id)!;
     const mitigate = await of('how do i mitigate OrdersDbPoolSaturated?', 'rb#mitigation');
     expect(mitigate.rolePlaceholder).toBe(true);
     expect(feature(mitigate.vector, 'roleAbsentFromDocument')).toBe(1);
@@ -102,10 +130,14 @@ describe('answerability features on a real retrieval', () => {
   });
 
   it('counts a word said in other words: the question is "exhausted", the runbook "depleted" (class 5)', async () => {
-    const pool = [chunk('db#pool', 'orders-db pool', 'When the orders-db pool is depleted, raise the ceiling to 150.'), chunk('bus#lag', 'events-bus lag', 'Lag pages at 50000 messages.')];
+    const pool = [
+      chunk('db#pool', 'orders-db pool', 'When the orders-db pool is depleted, raise the ceiling to 150.'),
+      chunk('bus#lag', 'events-bus lag', 'Lag pages at 50000 messages.'),
+    ];
     const r = await HybridRetriever.build(pool, new HashingEmbedder());
     const q = 'orders-db pool exhausted, what now';
-    const at = async (t: Thesaurus) => answerabilityFeatures(q, await r.search(q), knowledgeOf(pool, r, [], t)).passages.find((p) => p.result.chunk.id === 'db#pool')!.vector;
+    const at = async (t: Thesaurus) =>
+      answerabilityFeatures(q, await r.search(q), knowledgeOf(pool, r, [], t)).passages.find((p) => p.result.chunk.id === 'db#pool')!.vector;
     const without = await at(NO_THESAURUS);
     const withWordNet = await at(wordNetThesaurus(wordNetFixture));
     expect(feature(withWordNet, 'synonymCoverage')).toBeGreaterThan(feature(without, 'synonymCoverage'));

@@ -201,7 +201,10 @@ function parsedOf(chunk: Chunk) {
   let p = parsed.get(chunk);
   if (!p) {
     const blocks = sentenceBlocksOf(chunk.text);
-    const disclaimers = blocks.flatMap((b) => b.sentences).filter((s) => disclaims(s)).map((s) => tokenize(s));
+    const disclaimers = blocks
+      .flatMap((b) => b.sentences)
+      .filter((s) => disclaims(s))
+      .map((s) => tokenize(s));
     parsed.set(chunk, (p = { terms: new Set(tokenize(indexText(chunk))), blocks, disclaimers }));
   }
   return p;
@@ -228,7 +231,13 @@ const PRONOUN_OPENING = /^\W*(?:it|its|it's|this|that|they|their|these|those|he|
  * to within its list item or paragraph (S-021: "It runs 12 replicas" in
  * playback-api's bullet is no answer about catalog-api).
  */
-function valueCoverage(result: ScoredChunk, demanded: Exclude<DemandedValue, null>, predicate: readonly string[], entities: readonly string[], k: CorpusKnowledge): { coverage: number; sentence: string | null } {
+function valueCoverage(
+  result: ScoredChunk,
+  demanded: Exclude<DemandedValue, null>,
+  predicate: readonly string[],
+  entities: readonly string[],
+  k: CorpusKnowledge,
+): { coverage: number; sentence: string | null } {
   const { heading, docTitle, path } = result.chunk;
   const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
   const unplaced = entities.filter((e) => !textNames(context, e));
@@ -302,7 +311,10 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   // so a document without a "Causes" heading says nothing about whether it explains a cause.
   const conventional = role === 'procedure' || role === 'diagnosis' || role === 'impact';
   // BM25 as a share of what the question's words could score at most: comparable across corpora of any size.
-  const queryIdf = Math.max(1e-9, [...new Set(tokenize(question))].reduce((s, t) => s + k.idf(t), 0));
+  const queryIdf = Math.max(
+    1e-9,
+    [...new Set(tokenize(question))].reduce((s, t) => s + k.idf(t), 0),
+  );
   const proposition = new Set(intent.proposition);
   const maxProduct = Math.max(0, ...retrieval.results.map((r) => Math.max(0, r.dense ?? 0) * r.bm25));
   const termSets = retrieval.results.map((r) => parsedOf(r.chunk).terms);
@@ -422,7 +434,15 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
  * yes/no question about a remedy or cause) its document never mentions it.
  */
 export function passes(p: PassageFeatures, f: AnswerabilityFeatures): boolean {
-  return !(p.missingEntities.length || p.valueMissing || p.disclaims || p.rolePlaceholder || p.placeholderAsked || p.postmortemRecord || (f.intent.intent === 'yes-no' && p.propositionMissing));
+  return !(
+    p.missingEntities.length ||
+    p.valueMissing ||
+    p.disclaims ||
+    p.rolePlaceholder ||
+    p.placeholderAsked ||
+    p.postmortemRecord ||
+    (f.intent.intent === 'yes-no' && p.propositionMissing)
+  );
 }
 
 /**

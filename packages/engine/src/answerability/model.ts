@@ -73,7 +73,8 @@ function stageProblem(raw: unknown, names: readonly string[], which: string): st
   if (!Array.isArray(m.features) || m.features.join() !== names.join()) return `the ${which} stage's features are not the ones this engine measures`;
   for (const key of ['mean', 'scale', 'weights'] as const) {
     const v = m[key];
-    if (!Array.isArray(v) || v.length !== names.length || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return `${which}.${key} must be ${names.length} numbers`;
+    if (!Array.isArray(v) || v.length !== names.length || !v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+      return `${which}.${key} must be ${names.length} numbers`;
   }
   if ((m.scale as number[]).some((s) => s <= 0)) return `${which}.scale must be positive`;
   if (typeof m.bias !== 'number' || !Number.isFinite(m.bias)) return `${which}.bias must be a number`;
@@ -111,9 +112,11 @@ export function parseBands(raw: unknown): { ok: true; bands: BandsFile } | { ok:
   const r = raw as Record<string, unknown>;
   for (const key of ['insufficientBelow', 'sufficientAbove'] as const) {
     const v = r[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) return { ok: false, message: `thresholds file: "${key}" must be a probability from 0 to 1 (the bands are on the answerability model's probability)` };
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+      return { ok: false, message: `thresholds file: "${key}" must be a probability from 0 to 1 (the bands are on the answerability model's probability)` };
   }
-  if ((r.insufficientBelow as number) > (r.sufficientAbove as number)) return { ok: false, message: 'thresholds file: insufficientBelow must not exceed sufficientAbove' };
+  if ((r.insufficientBelow as number) > (r.sufficientAbove as number))
+    return { ok: false, message: 'thresholds file: insufficientBelow must not exceed sufficientAbove' };
   return { ok: true, bands: r as unknown as BandsFile };
 }
 

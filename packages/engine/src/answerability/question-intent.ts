@@ -35,9 +35,11 @@ const DIAGNOSIS =
 // Any "how do I <do something>" asks for a procedure, whatever the verb ("how do I move the cluster").
 const PROCEDURE =
   /\b(?:what (?:do|should|can|must) (?:i|we) do|wh?at do\b|what now|now what|what(?:'s| is) the (?:fix|procedure|process|remedy|mitigation|workaround|command|script)|how (?:do|can|should|would|shall|might) (?:i|we|you|one)\b|how to\b|,\s*how\s*\??$|\bsteps?\b|procedure|runbook for|mitigat\w*|remediat\w*|\bfix(?:es|ing)?\b|workaround|recover(?:y)?\b|what to do)/i;
-const IMPACT = /\b(?:impact|impacts|affect(?:s|ed|ing)?|user[- ]facing|customers?|users? (?:see|notice)|what breaks|consequences?|blast radius|how bad|is it bad|matter)\b/i;
+const IMPACT =
+  /\b(?:impact|impacts|affect(?:s|ed|ing)?|user[- ]facing|customers?|users? (?:see|notice)|what breaks|consequences?|blast radius|how bad|is it bad|matter)\b/i;
 const CAUSE = /\b(?:why|causes?|caused|causing|root cause|reasons?|what (?:makes|triggers|leads)|triggers?|triggered|behind|responsible for)\b/i;
-const MEANING = /\b(?:what (?:does|do|is|are|'s)\b.*\bmean|meaning of|what(?:'s| is| are) (?:a |an |the )?[\w-]+\??$|explain|definition|what is this alert|tell me about)\b/i;
+const MEANING =
+  /\b(?:what (?:does|do|is|are|'s)\b.*\bmean|meaning of|what(?:'s| is| are) (?:a |an |the )?[\w-]+\??$|explain|definition|what is this alert|tell me about)\b/i;
 
 /** The question's intent, the value it demands, and the proposition of a yes/no question. */
 export function questionIntent(question: string): QuestionIntent {

@@ -13,7 +13,8 @@ describe('what a section is for, read from its heading', () => {
   });
 
   it('sees an empty, placeholder or link-only section, but not a container over written sub-sections', () => {
-    for (const body of ['', 'To be added.', 'TODO', '- TBD', 'See [the dashboard](https://example.com/d).', '<!-- later -->']) expect(isPlaceholder(body), body).toBe(true);
+    for (const body of ['', 'To be added.', 'TODO', '- TBD', 'See [the dashboard](https://example.com/d).', '<!-- later -->'])
+      expect(isPlaceholder(body), body).toBe(true);
     expect(isPlaceholder('Scale the deployment down to 4 replicas.')).toBe(false);
     const container = sectionsOfPassage('Alerts', '### DiskFull\n\nFree space by deleting old snapshots.', 2);
     expect(container[0]!.placeholder).toBe(false);
@@ -22,7 +23,7 @@ describe('what a section is for, read from its heading', () => {
     expect(sibling[1]).toMatchObject({ heading: 'Escalation', placeholder: false });
   });
 
-  it('takes a document\'s lead section as what the document is about', () => {
+  it("takes a document's lead section as what the document is about", () => {
     expect(sectionsOfPassage('OrdersDbPoolSaturated', 'Fires when the pool is 90% used.', 1, true)[0]!.roles).toContain('meaning');
     expect(sectionsOfPassage('OrdersDbPoolSaturated', 'Fires when the pool is 90% used.', 1, false)[0]!.roles).not.toContain('meaning');
   });
@@ -38,8 +39,14 @@ describe('what a question asks for', () => {
   });
 
   it('finds the remedy or cause of a yes/no question, also after the symptom it is about (S-027)', () => {
-    expect(questionIntent('would restarting the load balancer help with OrdersDbPoolSaturated?')).toMatchObject({ intent: 'yes-no', proposition: ['restart', 'load', 'balanc'] });
-    expect(questionIntent('es cluster health red, should i just restart the elasticsearch nodes')).toMatchObject({ intent: 'yes-no', proposition: ['restart', 'elasticsearch', 'node'] });
+    expect(questionIntent('would restarting the load balancer help with OrdersDbPoolSaturated?')).toMatchObject({
+      intent: 'yes-no',
+      proposition: ['restart', 'load', 'balanc'],
+    });
+    expect(questionIntent('es cluster health red, should i just restart the elasticsearch nodes')).toMatchObject({
+      intent: 'yes-no',
+      proposition: ['restart', 'elasticsearch', 'node'],
+    });
     expect(questionIntent('initdb Bus error exit code 135 - could our storage class be the culprit?').intent).toBe('yes-no');
   });
 });

@@ -10,8 +10,14 @@ export type Role = 'procedure' | 'diagnosis' | 'impact' | 'cause' | 'meaning' | 
 
 const ROLE_PATTERNS: readonly (readonly [Role, RegExp])[] = [
   ['postmortem', /\b(?:timeline|action items?|lessons(?: learned)?|follow[- ]?ups?|what went (?:well|wrong)|contributing factors?|detection|retrospective)\b/i],
-  ['diagnosis', /\b(?:diagnos\w*|investigat\w*|troubleshoot\w*|debug\w*|check(?:s|ing)?|verif\w*|triage|identify\w*|inspect\w*|symptoms?|dashboards?|queries|logs|how to (?:tell|know|find))\b/i],
-  ['procedure', /\b(?:mitigat\w*|remediat\w*|resolution|resolv\w*|fix(?:es|ing)?|steps?|procedures?|actions?|what to do|respon(?:se|d|ding)|recover\w*|workarounds?|runbook|solutions?|restor\w*|handling|playbook|instructions?|roll ?back|fail ?over|how to (?!investigate|diagnose|check|debug|tell|know|find|identify)|escalat\w*|next steps|operations?)\b/i],
+  [
+    'diagnosis',
+    /\b(?:diagnos\w*|investigat\w*|troubleshoot\w*|debug\w*|check(?:s|ing)?|verif\w*|triage|identify\w*|inspect\w*|symptoms?|dashboards?|queries|logs|how to (?:tell|know|find))\b/i,
+  ],
+  [
+    'procedure',
+    /\b(?:mitigat\w*|remediat\w*|resolution|resolv\w*|fix(?:es|ing)?|steps?|procedures?|actions?|what to do|respon(?:se|d|ding)|recover\w*|workarounds?|runbook|solutions?|restor\w*|handling|playbook|instructions?|roll ?back|fail ?over|how to (?!investigate|diagnose|check|debug|tell|know|find|identify)|escalat\w*|next steps|operations?)\b/i,
+  ],
   ['impact', /\b(?:impacts?|effects?|consequences?|severity|blast radius|user experience|affected|risk)\b/i],
   ['cause', /\b(?:causes?|why|reasons?|root|how (?:it|this) works|background|explanation|what happened)\b/i],
   ['meaning', /\b(?:overview|description|summary|about|what (?:is|it means|this (?:alert )?means)|meaning|context|introduction|purpose|alert|details?)\b/i],
@@ -38,8 +44,10 @@ export function roleFor(intent: Intent): Role | null {
   }
 }
 
-const PLACEHOLDER = /^(?:todo|tbd|tba|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
-const ONLY_LINKS = /^(?:(?:see|refer to|check|read)\s+)?(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
+const PLACEHOLDER =
+  /^(?:todo|tbd|tba|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
+const ONLY_LINKS =
+  /^(?:(?:see|refer to|check|read)\s+)?(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
 
 /**
  * A section body that says nothing: empty, a placeholder ("To be added.",
@@ -54,7 +62,10 @@ export function isPlaceholder(body: string): boolean {
     .replace(/[*_`>]/g, '')
     .trim();
   if (!text) return true;
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
 }
 

@@ -94,7 +94,10 @@ describe('corpus documents', () => {
     const seen = new Map<string, string>();
     for (const d of docs.filter((x) => x.doc.startsWith('runbook-'))) {
       for (const h of d.text.split('\n').filter((l) => /^#{2,6}\s+/.test(l))) {
-        const key = h.replace(/^#+\s+/, '').trim().toLowerCase();
+        const key = h
+          .replace(/^#+\s+/, '')
+          .trim()
+          .toLowerCase();
         expect(seen.get(key), `"${key}" in ${d.doc} and ${seen.get(key)}`).toBeUndefined();
         seen.set(key, d.doc);
       }

@@ -55,6 +55,12 @@ export function hazardsOf(chunk: Chunk): PassageHazard[] {
 /** The reason a person reads in the trace. */
 export function hazardReason(chunk: Chunk, hazards: readonly PassageHazard[]): string {
   const kinds = [...new Set(hazards.map((h) => h.kind))];
-  const what = kinds.map((k) => (k === 'instructions' ? 'text addressed to a model ("ignore previous instructions" and the like)' : 'active markup (a script, an event handler, a javascript: link)')).join(' and ');
+  const what = kinds
+    .map((k) =>
+      k === 'instructions'
+        ? 'text addressed to a model ("ignore previous instructions" and the like)'
+        : 'active markup (a script, an event handler, a javascript: link)',
+    )
+    .join(' and ');
   return `“${chunk.heading}” in ${chunk.docTitle} holds ${what}; that text is data, never quoted or followed.`;
 }

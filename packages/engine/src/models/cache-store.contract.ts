@@ -85,7 +85,9 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       await store.set(entry({ key: 'k-ns-b', namespace: 'v9\u241ftriage-2' }));
       await store.set(entry({ key: 'k-ns-c', namespace: 'v9\u241fchange' }));
       const scanned = byKey(await store.scan('v9\u241ftriage'));
-      expect(scanned).toEqual(byKey([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]));
+      expect(scanned).toEqual(
+        byKey([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]),
+      );
       expect((await store.scan('v9\u241fchange')).map((e) => e.key)).toEqual(['k-ns-c']);
     });
 

@@ -98,9 +98,6 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
 }
 
 /** Provider metadata with Sandscope's result annotations merged in; other providers' keys are kept. */
-export function withResultMetadata(
-  metadata: SharedV3ProviderMetadata | undefined,
-  patch: SandscopeResultMetadata,
-): SharedV3ProviderMetadata {
+export function withResultMetadata(metadata: SharedV3ProviderMetadata | undefined, patch: SandscopeResultMetadata): SharedV3ProviderMetadata {
   return { ...metadata, [SANDSCOPE_KEY]: { ...metadata?.[SANDSCOPE_KEY], ...patch } };
 }

@@ -21,7 +21,9 @@ const constantEmbedder: Embedder = {
   embed: async (texts) => texts.map(() => Float32Array.from([1, 0])),
 };
 
-const passages: Chunk[] = [{ id: 'runbook-db#pool', doc: 'runbook-db.md', docTitle: 'DB runbook', heading: 'Pool', text: 'The orders-db pool ceiling is 100.' }];
+const passages: Chunk[] = [
+  { id: 'runbook-db#pool', doc: 'runbook-db.md', docTitle: 'DB runbook', heading: 'Pool', text: 'The orders-db pool ceiling is 100.' },
+];
 const call = { prompt: buildDraftPrompt({ system: 'triage', question: 'What is the pool ceiling for orders-db?', passages }) };
 
 function stack(candidates: RouterCandidate[], failProviders?: Set<string>) {
@@ -59,7 +61,10 @@ describe('composeRunModel: cache(guard(router))', () => {
   });
 
   it('a correction goes past the cache, through the guard, to the router (D-006)', async () => {
-    const groq = new ScriptedModel('groq', [{ kind: 'text', text: 'first' }, { kind: 'text', text: 'corrected' }]);
+    const groq = new ScriptedModel('groq', [
+      { kind: 'text', text: 'first' },
+      { kind: 'text', text: 'corrected' },
+    ]);
     const s = stack([{ name: 'groq', model: groq, pricing: perMillionTokens(1, 1) }]);
     await s.model.doGenerate(call);
     const result = await s.model.doGenerate(withSandscopeOptions(call, { correction: true }));

@@ -20,7 +20,13 @@ vi.mock('../answer/extractive.ts', async (importOriginal) => {
 
 const passages: Chunk[] = [
   { id: 'runbook-db#pool', doc: 'runbook-db.md', docTitle: 'DB runbook', heading: 'Pool', text: 'The orders-db pool ceiling is 100. Raise it with a change.' },
-  { id: 'policy-change#approval', doc: 'policy-change.md', docTitle: 'Change policy', heading: 'Approval', text: 'Emergency changes are approved by the incident commander.' },
+  {
+    id: 'policy-change#approval',
+    doc: 'policy-change.md',
+    docTitle: 'Change policy',
+    heading: 'Approval',
+    text: 'Emergency changes are approved by the incident commander.',
+  },
 ];
 const prompt = buildDraftPrompt({ system: 'triage', question: 'What is the pool ceiling for orders-db?', passages });
 

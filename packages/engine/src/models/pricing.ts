@@ -98,7 +98,8 @@ export function promptText(prompt: LanguageModelV3Prompt): string {
       // An investigation turn's tool loop sends what the tools returned back as input — a read_file window can
       // be 200000 characters (READ_FILE_MAX_CHARS). Left out, the spend guard would reserve for the question alone.
       else if (part.type === 'tool-call') pieces.push(part.toolName, typeof part.input === 'string' ? part.input : JSON.stringify(part.input));
-      else if (part.type === 'tool-result') pieces.push(part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output));
+      else if (part.type === 'tool-result')
+        pieces.push(part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output));
     }
   }
   return pieces.join('\n');

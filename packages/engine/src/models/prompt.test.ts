@@ -25,7 +25,12 @@ function userText(prompt: ReturnType<typeof buildDraftPrompt>): string {
 
 describe('buildDraftPrompt / parseDraftPrompt', () => {
   it('round-trips system, question, passages and feedback', () => {
-    const input = { system: 'You are the triage assistant.', question: 'What is the pool ceiling for orders-db?', passages: [pool, hostile], feedback: ['claim "x" cites missing#id'] };
+    const input = {
+      system: 'You are the triage assistant.',
+      question: 'What is the pool ceiling for orders-db?',
+      passages: [pool, hostile],
+      feedback: ['claim "x" cites missing#id'],
+    };
     const parsed = parseDraftPrompt(buildDraftPrompt(input));
     expect(parsed).toEqual({ system: input.system, question: input.question, passages: [pool, hostile], feedback: input.feedback });
   });

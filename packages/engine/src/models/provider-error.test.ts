@@ -4,7 +4,13 @@ import { describeProviderError, excerptOf, MAX_PROVIDER_EXCERPT_CHARS } from './
 import { createSecretScrubber } from './secret-scrubber.ts';
 
 const apiError = (statusCode: number | undefined, message: string, data?: unknown) =>
-  new APICallError({ message, url: 'https://provider.invalid/v1/chat/completions', requestBodyValues: {}, ...(statusCode !== undefined ? { statusCode } : {}), ...(data ? { data } : {}) });
+  new APICallError({
+    message,
+    url: 'https://provider.invalid/v1/chat/completions',
+    requestBodyValues: {},
+    ...(statusCode !== undefined ? { statusCode } : {}),
+    ...(data ? { data } : {}),
+  });
 
 /** Issue 12, defect 3: a provider failure is a status, a class and a redacted, capped excerpt — never the provider's raw text. */
 describe('describeProviderError', () => {
@@ -15,7 +21,10 @@ describe('describeProviderError', () => {
       [apiError(404, 'no such model'), 'HTTP 404 not_found: "no such model"'],
       [apiError(422, 'bad'), 'HTTP 422 bad_request: "bad"'],
       [apiError(503, 'overloaded'), 'HTTP 503 server_error: "overloaded"'],
-      [apiError(undefined, 'No response within 200 ms from provider.invalid', { reason: 'timeout' }), 'timeout: "No response within 200 ms from provider.invalid"'],
+      [
+        apiError(undefined, 'No response within 200 ms from provider.invalid', { reason: 'timeout' }),
+        'timeout: "No response within 200 ms from provider.invalid"',
+      ],
       [apiError(undefined, 'Cannot connect to API: connect ECONNREFUSED'), 'network: "Cannot connect to API: connect ECONNREFUSED"'],
       [Object.assign(new Error('JSON parsing failed: Text: <html>'), { name: 'AI_JSONParseError' }), 'invalid_response: "JSON parsing failed: Text: <html>"'],
       [new Error(''), 'unknown: "Error"'],
@@ -41,7 +50,11 @@ describe('describeProviderError', () => {
       ['token 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'token [redacted]'],
       ['csk-abcdefgh12345678 and AIzaSyA-1234567890abcdefghijklmnopqrs', '[redacted] and [redacted]'],
     ];
-    for (const [text, expected] of shapes) expect(excerptOf(text, (t) => t), text).toBe(expected);
+    for (const [text, expected] of shapes)
+      expect(
+        excerptOf(text, (t) => t),
+        text,
+      ).toBe(expected);
     // Ordinary provider prose passes: numbers, model names, hosts.
     expect(excerptOf('The model llama-3.1-8b-instant is overloaded; retry in 20 s (api.groq.com:443).', (t) => t)).toBe(
       'The model llama-3.1-8b-instant is overloaded; retry in 20 s (api.groq.com:443).',

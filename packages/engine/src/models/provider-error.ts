@@ -41,7 +41,10 @@ const KEY_SHAPES: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
   // key=…, api_key: "…", token=…, secret=…, password=… (query strings, JSON, prose)
   // (the value only when it is not already a scheme and a redaction from the rule above)
-  [/\b((?:api[_-]?)?key|token|access[_-]?token|secret|password|authorization)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|\[redacted\])[^\s"'&,;}]+/gi, `$1$2${REDACTED}`],
+  [
+    /\b((?:api[_-]?)?key|token|access[_-]?token|secret|password|authorization)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|\[redacted\])[^\s"'&,;}]+/gi,
+    `$1$2${REDACTED}`,
+  ],
   // Known key prefixes: OpenAI/OpenRouter sk-, Groq gsk_, Cerebras csk-, Google AIza…
   [/\b(?:sk|gsk|csk|pk|rk)[-_][A-Za-z0-9_\-*.]{8,}/g, REDACTED],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
@@ -78,7 +81,10 @@ export function describeProviderError(error: unknown, scrub: SecretScrubber = (t
 export function excerptOf(text: string, scrub: SecretScrubber): string {
   let out = scrub(text);
   for (const [pattern, replacement] of KEY_SHAPES) out = out.replace(pattern, replacement);
-  out = out.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  out = out
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = [...out];
   return chars.length > MAX_PROVIDER_EXCERPT_CHARS ? `${chars.slice(0, MAX_PROVIDER_EXCERPT_CHARS - 1).join('')}…` : out;
 }

@@ -87,9 +87,12 @@ describe('createHttpModel against the stub OpenAI-compatible server', () => {
     const seen: string[] = [];
     const fakeFetch: typeof fetch = async (input) => {
       seen.push(String(input instanceof Request ? input.url : input));
-      return new Response(JSON.stringify({ id: 'x', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ id: 'x', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     };
     const model = createHttpModel(config('https://provider.invalid/v1'), { fetch: fakeFetch, timeoutMs: 1_000 });
     const result = await model.doGenerate(call);

@@ -43,7 +43,10 @@ describe('providerConfigs', () => {
 
 describe('candidatesFromConfigs', () => {
   it('builds HTTP models for HTTP providers and the offline model last', () => {
-    const candidates = candidatesFromConfigs(providerConfigs({ groq: { apiKey: 'k' } }), { fetch: () => Promise.reject(new Error('no network in this test')), timeoutMs: 1000 });
+    const candidates = candidatesFromConfigs(providerConfigs({ groq: { apiKey: 'k' } }), {
+      fetch: () => Promise.reject(new Error('no network in this test')),
+      timeoutMs: 1000,
+    });
     expect(candidates.map((c) => c.name)).toEqual(['groq', 'offline']);
     expect(candidates[0]!.model.provider).toBe('groq.chat');
     expect(candidates[0]!.model.modelId).toBe('llama-3.1-8b-instant');

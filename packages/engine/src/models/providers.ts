@@ -98,7 +98,6 @@ export function providerConfigs(settings: ProviderSettings = {}): ProviderConfig
   return configs;
 }
 
-
 export interface HttpModelOptions {
   /** The only way the engine reaches the network: handed in by the composition root (or a test's stub). */
   readonly fetch: FetchFunction;

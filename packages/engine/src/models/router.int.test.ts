@@ -19,7 +19,10 @@ afterEach(async () => {
 async function provider(name: string, timeoutMs: number, ...script: StubBehaviour[]): Promise<{ candidate: RouterCandidate; stub: StubOpenAIServer }> {
   const stub = await startStubOpenAIServer({ script, fallback: { kind: 'reply', text: `{"claims":[{"text":"from ${name}","citations":["d#s"]}]}` } });
   servers.push(stub);
-  const model = createHttpModel({ kind: 'http', name: name as 'groq', baseURL: stub.baseURL, model: `${name}-model`, apiKey: 'k', pricing: perMillionTokens(1, 1) }, { fetch, timeoutMs });
+  const model = createHttpModel(
+    { kind: 'http', name: name as 'groq', baseURL: stub.baseURL, model: `${name}-model`, apiKey: 'k', pricing: perMillionTokens(1, 1) },
+    { fetch, timeoutMs },
+  );
   return { candidate: { name, model, pricing: perMillionTokens(1, 1) }, stub };
 }
 
@@ -73,9 +76,17 @@ describe('RouterModel over HTTP (stub servers)', () => {
   it('a provider echoing its key in a 401 body: status, class and a redacted excerpt, never the key (issue 12, defect 3)', async () => {
     // Shaped like no key (no prefix, no digits): only the configured-secret scrub can know it.
     const key = 'not-shaped-like-any-key';
-    const stub = await startStubOpenAIServer({ script: [{ kind: 'echo-key', status: 401 }, { kind: 'echo-key', status: 401 }] });
+    const stub = await startStubOpenAIServer({
+      script: [
+        { kind: 'echo-key', status: 401 },
+        { kind: 'echo-key', status: 401 },
+      ],
+    });
     servers.push(stub);
-    const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-model', apiKey: key, pricing: perMillionTokens(1, 1) }, { fetch, timeoutMs: 2_000 });
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-model', apiKey: key, pricing: perMillionTokens(1, 1) },
+      { fetch, timeoutMs: 2_000 },
+    );
     const gemini = await provider('gemini', 2_000);
     const events: ProviderEvent[] = [];
     const router = new RouterModel({
@@ -86,7 +97,12 @@ describe('RouterModel over HTTP (stub servers)', () => {
     });
     expect(textOf(await router.doGenerate(call))).toContain('from gemini');
     expect(stub.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
-    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed', status: 401, message: 'HTTP 401 authentication: "Incorrect API key provided: [redacted]"' });
+    expect(events[0]).toMatchObject({
+      provider: 'groq',
+      kind: 'failed',
+      status: 401,
+      message: 'HTTP 401 authentication: "Incorrect API key provided: [redacted]"',
+    });
     expect(JSON.stringify(events)).not.toContain(key);
     // Streaming fails over the same way, with the same words.
     await drainStream((await router.doStream(call)).stream);
@@ -106,7 +122,7 @@ describe('RouterModel over HTTP (stub servers)', () => {
     expect(gemini.stub.requests).toHaveLength(0);
   });
 
-  it('a stream 429 before any content → fails over to the second provider\'s stream', async () => {
+  it("a stream 429 before any content → fails over to the second provider's stream", async () => {
     const groq = await provider('groq', 2_000, { kind: 'rate-limit' });
     const gemini = await provider('gemini', 2_000);
     const { router } = routerOver([groq.candidate, gemini.candidate]);

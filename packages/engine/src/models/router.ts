@@ -206,7 +206,7 @@ export class RouterModel implements PricedModel {
     const eligible = sandscopeOptions(options).eligible;
     if (eligible && !eligible.includes(candidate.name)) {
       // Its cooldown ended after the spend guard sized the reservation; serving from it could exceed that reservation (D-010).
-      const message = 'not covered by this call\'s spend reservation';
+      const message = "not covered by this call's spend reservation";
       this.emit({ provider: candidate.name, kind: 'outside_reservation', message, latencyMs: 0 });
       failures.push({ provider: candidate.name, kind: 'outside_reservation', message });
       return false;

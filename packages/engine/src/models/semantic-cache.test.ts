@@ -17,14 +17,20 @@ class BagOfWordsEmbedder implements Embedder {
   readonly dimensions = 512;
   readonly id: string;
   unavailable = false;
-  constructor(readonly cacheSimilarityThreshold: number, id = 'test-bow-512') {
+  constructor(
+    readonly cacheSimilarityThreshold: number,
+    id = 'test-bow-512',
+  ) {
     this.id = id;
   }
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (this.unavailable) throw new EmbedderUnavailableError('test embedder switched off');
     return texts.map((text) => {
       const v = new Float32Array(this.dimensions);
-      for (const word of text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+      for (const word of text
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean)) {
         let h = 2166136261;
         for (const ch of word) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
         v[(h >>> 0) % this.dimensions]! += 1;
@@ -36,7 +42,13 @@ class BagOfWordsEmbedder implements Embedder {
 }
 
 const pool: Chunk = { id: 'runbook-db#pool', doc: 'runbook-db.md', docTitle: 'DB runbook', heading: 'Pool', text: 'The orders-db pool ceiling is 100.' };
-const change: Chunk = { id: 'policy-change#approval', doc: 'policy-change.md', docTitle: 'Change policy', heading: 'Approval', text: 'The incident commander approves emergency changes.' };
+const change: Chunk = {
+  id: 'policy-change#approval',
+  doc: 'policy-change.md',
+  docTitle: 'Change policy',
+  heading: 'Approval',
+  text: 'The incident commander approves emergency changes.',
+};
 
 const Q = 'What is the connection pool ceiling for orders-db?';
 const Q_REPHRASED = "what's the connection pool ceiling for orders-db";
@@ -50,9 +62,17 @@ function setup(options: { threshold?: number; corpusVersion?: string; workload?:
   const embedder = options.embedder ?? new BagOfWordsEmbedder(options.threshold ?? 0.8);
   const store = options.store ?? new InMemoryCacheStore();
   const cache = new SemanticCache({ store, embedder, clock: () => 0 });
-  const inner = new ScriptedModel('inner', [{ kind: 'text', text: 'answer-1' }, { kind: 'text', text: 'answer-2' }, { kind: 'text', text: 'answer-3' }]);
+  const inner = new ScriptedModel('inner', [
+    { kind: 'text', text: 'answer-1' },
+    { kind: 'text', text: 'answer-2' },
+    { kind: 'text', text: 'answer-3' },
+  ]);
   const events: CacheEvent[] = [];
-  const model = new CachedModel(inner, cache, { corpusVersion: options.corpusVersion ?? 'corpus-v1', workload: options.workload ?? 'triage', onEvent: (e) => events.push(e) });
+  const model = new CachedModel(inner, cache, {
+    corpusVersion: options.corpusVersion ?? 'corpus-v1',
+    workload: options.workload ?? 'triage',
+    onEvent: (e) => events.push(e),
+  });
   return { model, inner, events, cache, store, embedder };
 }
 
@@ -80,7 +100,7 @@ describe('CachedModel', () => {
     expect(inner.calls).toHaveLength(1);
   });
 
-  it('semantic hit: a rephrased question at or above the embedder\'s threshold', async () => {
+  it("semantic hit: a rephrased question at or above the embedder's threshold", async () => {
     const { model, inner, events, embedder } = setup({ threshold: 0.8 });
     const [a, b] = await embedder.embed([Q, Q_REPHRASED]);
     const similarity = a!.reduce((s, x, i) => s + x * b![i]!, 0);
@@ -102,7 +122,7 @@ describe('CachedModel', () => {
     expect(events.filter((e) => e.kind === 'miss')).toHaveLength(2);
   });
 
-  it('the threshold is the embedder\'s (seed ADR-0008): the same pair hits under a lenient embedder and misses under a strict one', async () => {
+  it("the threshold is the embedder's (seed ADR-0008): the same pair hits under a lenient embedder and misses under a strict one", async () => {
     const lenient = setup({ threshold: 0.8 });
     await lenient.model.doGenerate(draftCall(Q));
     await lenient.model.doGenerate(draftCall(Q_REPHRASED));

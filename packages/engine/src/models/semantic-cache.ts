@@ -191,9 +191,10 @@ export class CachedModel implements LanguageModelV3 {
       };
     }
     const result = await this.inner.doGenerate(options);
-    const text = result.finishReason.unified === 'stop' && result.content.every((c) => c.type === 'text')
-      ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
-      : null;
+    const text =
+      result.finishReason.unified === 'stop' && result.content.every((c) => c.type === 'text')
+        ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+        : null;
     if (text === null) return result;
     if (sandscopeOptions(options).deferCacheWrite) {
       const token = `w${++this.nextToken}`;

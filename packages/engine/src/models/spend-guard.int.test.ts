@@ -26,7 +26,10 @@ afterEach(async () => {
 async function guardedOverStub(ceilingUsd: number, ...script: StubBehaviour[]) {
   const stub = await startStubOpenAIServer({ script });
   servers.push(stub);
-  const model = createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-stub', apiKey: 'stub-key', pricing: PRICE }, { fetch, timeoutMs: 5_000 });
+  const model = createHttpModel(
+    { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-stub', apiKey: 'stub-key', pricing: PRICE },
+    { fetch, timeoutMs: 5_000 },
+  );
   const router = new RouterModel({ candidates: [{ name: 'groq', model, pricing: PRICE }], health: new ProviderHealth() });
   const guard = new SpendGuard(ceilingUsd);
   return { stub, guard, model: new SpendGuardedModel(router, guard) };
@@ -71,7 +74,9 @@ describe('issue 12, defect 6: the run budget holds against what the provider bil
       () => null,
       (e: unknown) => e,
     );
-    console.log(`defect 6 (output cap): max_tokens sent ${sent} of 1024 asked, spent $${guard.spent.toFixed(6)} of $${ceiling}; then ${stub.requests.length - 1} more request(s)`);
+    console.log(
+      `defect 6 (output cap): max_tokens sent ${sent} of 1024 asked, spent $${guard.spent.toFixed(6)} of $${ceiling}; then ${stub.requests.length - 1} more request(s)`,
+    );
     // ~75 prompt tokens at $10/M leave $0.00075: 750 output tokens at $1/M, not the 1,024 asked for.
     expect(sent).toBeLessThan(1_024);
     expect(sent).toBeGreaterThanOrEqual(700);

@@ -4,13 +4,7 @@ import { MESSAGE_OVERHEAD_TOKENS, perMillionTokens, promptTokenBound, REQUEST_OV
 import { PromptMeter } from './prompt-meter.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { RouterModel, type RouterCandidate } from './router.ts';
-import {
-  BudgetExceededError,
-  callCost,
-  InvalidBudgetError,
-  SpendGuard,
-  type SpendEvent,
-} from './spend-guard.ts';
+import { BudgetExceededError, callCost, InvalidBudgetError, SpendGuard, type SpendEvent } from './spend-guard.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { InProcessSpendLedger, type SpendLedger, SpendLedgerUnavailableError } from './spend-ledger.ts';
 import { rateLimitError, ScriptedModel, serverError, type ScriptStep } from './testing/scripted-model.ts';
@@ -269,7 +263,11 @@ describe('the run token allowance (RUN_TOKEN_BUDGET, issue 12, defect 1)', () =>
   }
 
   it('caps output at the tokens left, refuses a call whose prompt and 64 output tokens do not fit, and names RUN_TOKEN_BUDGET', async () => {
-    const { only, guard, model } = tokenGuarded(2_600, { kind: 'text', text: 'a', usage: tokenUsage(INPUT_TOKENS, 100) }, { kind: 'text', text: 'b', usage: tokenUsage(INPUT_TOKENS, 100) });
+    const { only, guard, model } = tokenGuarded(
+      2_600,
+      { kind: 'text', text: 'a', usage: tokenUsage(INPUT_TOKENS, 100) },
+      { kind: 'text', text: 'b', usage: tokenUsage(INPUT_TOKENS, 100) },
+    );
     await model.doGenerate({ ...call, maxOutputTokens: 1_024 });
     expect(only.model.calls[0]!.maxOutputTokens).toBe(1_024);
     expect(guard.tokensSpent).toBe(1_100);
@@ -325,7 +323,9 @@ describe('the deployment daily ceiling shared by replicas (DAILY_SPEND_CEILING_U
     const error = (await second.model.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error.details.reason).toBe('daily');
-    expect(error.message).toMatch(/^Daily spend ceiling reached: .*only \$0\.\d+ of the deployment's \$0\.\d+ for this UTC day \(DAILY_SPEND_CEILING_USD, shared by every replica\) is left\. The call was not made\.$/);
+    expect(error.message).toMatch(
+      /^Daily spend ceiling reached: .*only \$0\.\d+ of the deployment's \$0\.\d+ for this UTC day \(DAILY_SPEND_CEILING_USD, shared by every replica\) is left\. The call was not made\.$/,
+    );
     expect(error.remedy).toMatch(/DAILY_SPEND_CEILING_USD/);
     expect(second.only.model.calls).toHaveLength(0);
     expect(second.guard.committed).toBe(0);

@@ -95,7 +95,10 @@ function budgetMessage(d: BudgetExceededDetails): string {
       `need more than the ${left} of the run's ${d.tokenCeiling} tokens (RUN_TOKEN_BUDGET) that remain. The call was not made.`
     );
   }
-  const what = prompt !== undefined ? `this model call's prompt alone (${prompt} tokens as sent${billed}) with at least ${d.minOutputTokens} output tokens` : 'this model call';
+  const what =
+    prompt !== undefined
+      ? `this model call's prompt alone (${prompt} tokens as sent${billed}) with at least ${d.minOutputTokens} output tokens`
+      : 'this model call';
   return (
     `Run budget exhausted: ${what} could cost up to $${fmt(d.requestedUsd)}${priced}` +
     ` but only $${fmt(remaining)} of the run's $${fmt(d.ceilingUsd)} ceiling (RUN_BUDGET_USD) remains. The call was not made.`

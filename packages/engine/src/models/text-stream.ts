@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
-  SharedV3ProviderMetadata,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3StreamPart, LanguageModelV3Usage, SharedV3ProviderMetadata } from '@ai-sdk/provider';
 
 export interface TextStreamOptions {
   readonly usage: LanguageModelV3Usage;

@@ -8,7 +8,10 @@ export class NotAwaitingApprovalError extends Error {
   override readonly name = 'NotAwaitingApprovalError';
   readonly code = 'not_awaiting_approval';
   readonly remedy = ENGINE_ERROR_REMEDIES.not_awaiting_approval;
-  constructor(readonly runId: string, readonly terminal: string) {
+  constructor(
+    readonly runId: string,
+    readonly terminal: string,
+  ) {
     super(`run ${runId} ended in ${terminal}, not await_approval: there is nothing to approve.`);
   }
 }

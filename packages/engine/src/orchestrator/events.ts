@@ -111,7 +111,16 @@ export class TraceRecorder {
   }
 
   node(node: NodeId, kind: 'start' | 'end', data: Readonly<Record<string, unknown>>, durationMs?: number): NodeEvent {
-    return this.push({ type: 'node', runId: this.runId, seq: ++this.seq, node, kind, at: this.clock(), ...(durationMs !== undefined ? { durationMs } : {}), data });
+    return this.push({
+      type: 'node',
+      runId: this.runId,
+      seq: ++this.seq,
+      node,
+      kind,
+      at: this.clock(),
+      ...(durationMs !== undefined ? { durationMs } : {}),
+      data,
+    });
   }
 
   provider(event: ProviderEvent): void {

@@ -30,20 +30,34 @@ const nodes = { a: visit('a'), b: visit('b'), c: visit('c') };
 describe('GraphRunner', () => {
   it('walks edges and branches to END, folding each update with the reducer', async () => {
     let loops = 0;
-    const runner = new GraphRunner(toy(() => (loops++ < 2 ? 'b' : 'c')), nodes, reduce);
+    const runner = new GraphRunner(
+      toy(() => (loops++ < 2 ? 'b' : 'c')),
+      nodes,
+      reduce,
+    );
     const final = await runner.invoke({ visits: [] }, undefined, { stepLimit: 50 });
     expect(final.visits).toEqual(['a', 'b', 'a', 'b', 'a', 'c']);
   });
 
   it('refuses a router that chooses a node it did not declare', async () => {
-    const runner = new GraphRunner(toy(() => 'a'), nodes, reduce);
-    await expect(runner.invoke({ visits: [] }, undefined, { stepLimit: 50 })).rejects.toThrow(/the router after a chose a, not one of its declared targets \(b, c\)/);
+    const runner = new GraphRunner(
+      toy(() => 'a'),
+      nodes,
+      reduce,
+    );
+    await expect(runner.invoke({ visits: [] }, undefined, { stepLimit: 50 })).rejects.toThrow(
+      /the router after a chose a, not one of its declared targets \(b, c\)/,
+    );
   });
 
   it('stops a routing loop at the step limit, having run exactly that many nodes', async () => {
     let ran = 0;
     const counted = { a: () => ((ran += 1), {}), b: () => ((ran += 1), {}), c: () => ((ran += 1), {}) };
-    const runner = new GraphRunner(toy(() => 'b'), counted, reduce);
+    const runner = new GraphRunner(
+      toy(() => 'b'),
+      counted,
+      reduce,
+    );
     const error = await runner.invoke({ visits: [] }, undefined, { stepLimit: 7 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GraphStepLimitError);
     expect((error as Error).message).toMatch(/^graph toy took more than 7 steps without reaching __end__ \(last: b → a → b → a → b → a\); a router loops$/);
@@ -53,14 +67,26 @@ describe('GraphRunner', () => {
   it('refuses, when built, a node without an exit, an exit to an undeclared node, and a node without a function', () => {
     const declared = toy(() => 'c');
     expect(() => new GraphRunner({ ...declared, exits: { ...declared.exits, c: undefined } } as never, nodes, reduce)).toThrow(/node c has no exit/);
-    expect(() => new GraphRunner({ ...declared, exits: { ...declared.exits, b: { kind: 'edge', to: 'd' } } } as never, nodes, reduce)).toThrow(/node b goes to d, which is not declared/);
+    expect(() => new GraphRunner({ ...declared, exits: { ...declared.exits, b: { kind: 'edge', to: 'd' } } } as never, nodes, reduce)).toThrow(
+      /node b goes to d, which is not declared/,
+    );
     expect(() => new GraphRunner(declared, { a: nodes.a, b: nodes.b } as never, reduce)).toThrow(/node c has no function/);
   });
 
   it('enumerates what it runs, __start__ and __end__ included, and draws it', () => {
-    const drawn = new GraphRunner(toy(() => 'c'), nodes, reduce).getGraph();
+    const drawn = new GraphRunner(
+      toy(() => 'c'),
+      nodes,
+      reduce,
+    ).getGraph();
     expect(Object.keys(drawn.nodes)).toEqual(['__start__', 'a', 'b', 'c', '__end__']);
-    expect(drawn.edges.map((e) => `${e.source}${e.conditional ? ' -.-> ' : ' --> '}${e.target}`)).toEqual(['__start__ --> a', 'a -.-> b', 'a -.-> c', 'b --> a', 'c --> __end__']);
+    expect(drawn.edges.map((e) => `${e.source}${e.conditional ? ' -.-> ' : ' --> '}${e.target}`)).toEqual([
+      '__start__ --> a',
+      'a -.-> b',
+      'a -.-> c',
+      'b --> a',
+      'c --> __end__',
+    ]);
     expect(drawn.drawMermaid()).toContain('\ta -.-> b;\n');
   });
 });

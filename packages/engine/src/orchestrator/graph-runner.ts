@@ -95,7 +95,8 @@ export class GraphRunner<S, U, Scope, Id extends string> {
       } else {
         const next = exit.route(state);
         // A router returning a node it did not declare would take an edge the drawing and the structure test never saw.
-        if (!exit.targets.includes(next)) throw new Error(`graph ${name}: the router after ${at} chose ${String(next)}, not one of its declared targets (${exit.targets.join(', ')})`);
+        if (!exit.targets.includes(next))
+          throw new Error(`graph ${name}: the router after ${at} chose ${String(next)}, not one of its declared targets (${exit.targets.join(', ')})`);
         at = next;
       }
     }

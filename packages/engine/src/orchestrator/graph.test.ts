@@ -62,7 +62,10 @@ describe('the compiled orchestration graph', () => {
   it('sends every terminal to __end__ and nowhere else', () => {
     const { drawn } = compiled();
     for (const t of TERMINALS) {
-      expect(drawn.edges.filter((e) => e.source === t).map((e) => e.target), t).toEqual(['__end__']);
+      expect(
+        drawn.edges.filter((e) => e.source === t).map((e) => e.target),
+        t,
+      ).toEqual(['__end__']);
     }
   });
 
@@ -85,7 +88,12 @@ describe('the compiled orchestration graph', () => {
   it('describes itself from the graph as it runs: nodes with files that exist, edges, and Mermaid', () => {
     const d = orchestrator.describe();
     expect(d.nodes.map((n) => n.id).sort()).toEqual(compiled().nodes);
-    expect(d.nodes.filter((n) => n.terminal).map((n) => n.id).sort()).toEqual([...TERMINALS].sort());
+    expect(
+      d.nodes
+        .filter((n) => n.terminal)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual([...TERMINALS].sort());
     for (const n of d.nodes) {
       if (n.id.startsWith('__')) expect(n.file).toBeNull();
       else expect(existsSync(`${REPO_ROOT}${n.file}`), `${n.id} → ${n.file}`).toBe(true);

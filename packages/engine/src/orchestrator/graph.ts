@@ -41,7 +41,14 @@ export interface RunScope {
 function traced(spec: NodeSpec, deps: GraphDependencies) {
   return async (state: RunState, scope: RunScope): Promise<RunUpdate> => {
     const { model, trace } = scope;
-    const ctx: NodeContext = { kb: deps.kb, workloads: deps.workloads, maxAttempts: deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS, adjudication: deps.adjudication ?? 'offline', model, trace };
+    const ctx: NodeContext = {
+      kb: deps.kb,
+      workloads: deps.workloads,
+      maxAttempts: deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS,
+      adjudication: deps.adjudication ?? 'offline',
+      model,
+      trace,
+    };
     trace.current = spec.id;
     trace.node(spec.id, 'start', {});
     const started = performance.now();
@@ -140,7 +147,10 @@ export function runGraphDeclaration(maxAttempts: number = MAX_DRAFT_ATTEMPTS): D
 
 /** The graph, built once per knowledge base; each run brings its own model and trace (RunScope). */
 export function buildRunGraph(deps: GraphDependencies): CompiledRunGraph {
-  const run = Object.fromEntries(NODE_SPECS.map((spec) => [spec.id, traced(spec, deps)])) as Record<NodeId, (state: RunState, scope: RunScope) => Promise<RunUpdate>>;
+  const run = Object.fromEntries(NODE_SPECS.map((spec) => [spec.id, traced(spec, deps)])) as Record<
+    NodeId,
+    (state: RunState, scope: RunScope) => Promise<RunUpdate>
+  >;
   return new GraphRunner(runGraphDeclaration(deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS), run, reduceRunState);
 }
 

@@ -50,7 +50,12 @@ export class Orchestrator {
   private readonly newRunId: () => string;
 
   constructor(private readonly options: OrchestratorOptions) {
-    this.graph = buildRunGraph({ kb: options.kb, workloads: options.workloads ?? WORKLOADS, maxAttempts: options.maxAttempts ?? MAX_DRAFT_ATTEMPTS, adjudication: options.adjudication ?? 'offline' });
+    this.graph = buildRunGraph({
+      kb: options.kb,
+      workloads: options.workloads ?? WORKLOADS,
+      maxAttempts: options.maxAttempts ?? MAX_DRAFT_ATTEMPTS,
+      adjudication: options.adjudication ?? 'offline',
+    });
     this.clock = options.clock ?? Date.now;
     this.newRunId = options.newRunId ?? (() => globalThis.crypto.randomUUID());
   }

@@ -68,11 +68,13 @@ export const OUTCOME_WORDS: Readonly<Record<Outcome, OutcomeWords>> = {
   },
   awaiting_approval: {
     title: 'Stopped for approval — nothing happens until a person approves',
-    detail: 'The answer is verified, but the proposed action is above the risk line. Approving creates a new run that points back at this one; this run is never resumed or edited.',
+    detail:
+      'The answer is verified, but the proposed action is above the risk line. Approving creates a new run that points back at this one; this run is never resumed or edited.',
   },
   escalated: {
     title: 'Escalated — no answer; a person takes over',
-    detail: 'The evidence gate let the question through, but no draft could be verified against the passages (or no model could be called). Nothing here is an answer.',
+    detail:
+      'The evidence gate let the question through, but no draft could be verified against the passages (or no model could be called). Nothing here is an answer.',
   },
   refused: {
     title: 'Refused — the library does not answer this',

@@ -52,7 +52,10 @@ const EVIDENCE = [
   { text: 'Restart instances one at a time with `svcctl restart checkout-api --rolling --max-unavailable 1`.', citations: ['runbook-memory-leak#mitigation'] },
   { text: 'Automatic failover promotes the most current replica with a failover time of 45 seconds.', citations: ['architecture-order-path#orders-db'] },
   { text: "Roll back the offending client's most recent deploy as an emergency change.", citations: ['runbook-connection-pool-exhaustion#mitigation'] },
-  { text: 'Normal changes to tier 1 and tier 2 services are deployed Tuesday to Thursday between 09:00 and 16:00 UTC.', citations: ['policy-change-management#windows'] },
+  {
+    text: 'Normal changes to tier 1 and tier 2 services are deployed Tuesday to Thursday between 09:00 and 16:00 UTC.',
+    citations: ['policy-change-management#windows'],
+  },
   { text: 'Do not restart `orders-db` and do not raise the ceiling; both make recovery slower.', citations: ['runbook-connection-pool-exhaustion#do-not'] },
 ];
 
@@ -71,7 +74,10 @@ describe('the labelled look-up vs act set (issue 13)', () => {
     for (const workload of ['triage', 'change', 'postmortem'] as const) {
       for (const kind of ['lookup', 'act'] as const) {
         for (const split of ['dev', 'holdout'] as const) {
-          expect(ROWS.filter((r) => r.workload === workload && r.label === kind && r.split === split).length, `${workload} ${kind} ${split}`).toBeGreaterThanOrEqual(5);
+          expect(
+            ROWS.filter((r) => r.workload === workload && r.label === kind && r.split === split).length,
+            `${workload} ${kind} ${split}`,
+          ).toBeGreaterThanOrEqual(5);
         }
       }
     }
@@ -101,10 +107,13 @@ describe('the labelled look-up vs act set (issue 13)', () => {
       expect(risk.score, risk.factors.join('\n')).toBeGreaterThan(RISK_THRESHOLD);
     });
 
-    it.each(ROWS.filter((r) => r.label === 'act' && !r.gated).map((r) => [label(r), r] as const))('keeps an act on a tier-4 leaf below the line — %s', (_, row) => {
-      const risk = gateOf(row);
-      expect(risk.score, risk.factors.join('\n')).toBeLessThanOrEqual(RISK_THRESHOLD);
-    });
+    it.each(ROWS.filter((r) => r.label === 'act' && !r.gated).map((r) => [label(r), r] as const))(
+      'keeps an act on a tier-4 leaf below the line — %s',
+      (_, row) => {
+        const risk = gateOf(row);
+        expect(risk.score, risk.factors.join('\n')).toBeLessThanOrEqual(RISK_THRESHOLD);
+      },
+    );
   });
 
   // corpus/questions.jsonl is generated from the passages that answer them (or deliberately do not): every one is a

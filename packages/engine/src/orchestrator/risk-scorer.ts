@@ -94,7 +94,6 @@ export function dependentsOf(serviceId: string, estate: Estate): { direct: strin
   return { direct, all: [...seen] };
 }
 
-
 /** What a look-up asks for, in the factor line (the answerability model's intents). */
 const LOOKUP_WORDING: Readonly<Record<Intent, string>> = {
   procedure: 'asks for a procedure',

@@ -32,10 +32,8 @@ beforeAll(async () => {
   orchestrator = createOrchestrator({ kb, models, clock: () => (t += 1), sink: (e) => sunk.push(e) });
 });
 
-const path = (trace: readonly RunEvent[]) =>
-  trace.filter((e): e is NodeEvent => e.type === 'node' && e.kind === 'end').map((e) => e.node);
-const endOf = (trace: readonly RunEvent[], node: string) =>
-  trace.find((e): e is NodeEvent => e.type === 'node' && e.kind === 'end' && e.node === node)!;
+const path = (trace: readonly RunEvent[]) => trace.filter((e): e is NodeEvent => e.type === 'node' && e.kind === 'end').map((e) => e.node);
+const endOf = (trace: readonly RunEvent[], node: string) => trace.find((e): e is NodeEvent => e.type === 'node' && e.kind === 'end' && e.node === node)!;
 
 describe('a run of each terminal (offline stack)', () => {
   it('refuses a question about a verified corpus gap (DNS) without ever calling a model', async () => {
@@ -122,9 +120,20 @@ describe('the trace', () => {
       expect(nodes[i + 1]!.durationMs).toBeGreaterThanOrEqual(0);
     }
     expect(endOf(r.trace, 'classify').data).toMatchObject({ workload: 'triage', entities: ['orders-db'], services: ['orders-db'] });
-    expect(endOf(r.trace, 'retrieve').data).toMatchObject({ degraded: false, top: expect.arrayContaining([expect.objectContaining({ chunkId: expect.any(String), bm25: expect.any(Number) })]) });
+    expect(endOf(r.trace, 'retrieve').data).toMatchObject({
+      degraded: false,
+      top: expect.arrayContaining([expect.objectContaining({ chunkId: expect.any(String), bm25: expect.any(Number) })]),
+    });
     expect(endOf(r.trace, 'assess_evidence').data).toMatchObject({ band: 'sufficient', score: expect.any(Number), coverage: 1, reasons: expect.any(Array) });
-    expect(endOf(r.trace, 'hypothesise').data).toMatchObject({ attempt: 1, provider: 'offline', tokensIn: expect.any(Number), tokensOut: expect.any(Number), costUsd: 0, claims: expect.any(Number), cache: 'miss' });
+    expect(endOf(r.trace, 'hypothesise').data).toMatchObject({
+      attempt: 1,
+      provider: 'offline',
+      tokensIn: expect.any(Number),
+      tokensOut: expect.any(Number),
+      costUsd: 0,
+      claims: expect.any(Number),
+      cache: 'miss',
+    });
     expect(endOf(r.trace, 'verify').data).toMatchObject({ ok: true, failing: [] });
     expect(endOf(r.trace, 'propose_action').data).toMatchObject({ kind: 'advisory', action: expect.stringContaining('Triage advice') });
     expect(endOf(r.trace, 'risk_gate').data).toMatchObject({ score: expect.any(Number), factors: expect.any(Array), threshold: 0.5 });

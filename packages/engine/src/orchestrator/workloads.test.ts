@@ -28,7 +28,11 @@ describe('the estate facts the risk scorer reads', () => {
   });
 
   it('names services by id or display name', () => {
-    expect(servicesNamed('is the Orders database ok? and checkout-api?', estate).map((s) => s.id).sort()).toEqual(['checkout-api', 'orders-db']);
+    expect(
+      servicesNamed('is the Orders database ok? and checkout-api?', estate)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['checkout-api', 'orders-db']);
     expect(servicesNamed('orders-dbx and xorders-db', estate)).toEqual([]);
   });
 
@@ -43,8 +47,7 @@ describe('the estate facts the risk scorer reads', () => {
   });
 });
 
-const risk = (workload: keyof typeof WORKLOADS, question: string, actionText = '') =>
-  WORKLOADS[workload].riskScorer({ question, actionText, estate });
+const risk = (workload: keyof typeof WORKLOADS, question: string, actionText = '') => WORKLOADS[workload].riskScorer({ question, actionText, estate });
 
 describe('risk scoring (deterministic, from the estate)', () => {
   it('puts any change to a tier-1 service above the line, on tier alone', () => {
@@ -54,9 +57,9 @@ describe('risk scoring (deterministic, from the estate)', () => {
     expect(r.factors.join('\n')).toMatch(/tier 1/);
     expect(r.factors.join('\n')).toMatch(/7 services depend on orders-db/);
     // Even with no dependents and no production word, tier 1 alone crosses the line for a change.
-    expect(CHANGE.riskScorer({ question: 'change the edge-gateway rate limit', actionText: '', estate: { ...estate, dependencies: [] } }).score).toBeGreaterThan(
-      RISK_THRESHOLD,
-    );
+    expect(
+      CHANGE.riskScorer({ question: 'change the edge-gateway rate limit', actionText: '', estate: { ...estate, dependencies: [] } }).score,
+    ).toBeGreaterThan(RISK_THRESHOLD);
   });
 
   it('keeps a change to a tier-4 leaf below the line, even one that restarts it', () => {
@@ -128,7 +131,7 @@ describe('workloads are data', () => {
     expect(TRIAGE.queryBuilder('plain question', null)).toBe('plain question');
   });
 
-  it('proposes the action once: no claim repeated, cited by the answer\'s footnote numbers (issue 13: the answer read twice)', () => {
+  it("proposes the action once: no claim repeated, cited by the answer's footnote numbers (issue 13: the answer read twice)", () => {
     const claims = [
       { text: 'The ceiling is 100.', citations: ['a#b'] },
       { text: 'It is not raised during incidents.', citations: ['c#d', 'a#b'] },

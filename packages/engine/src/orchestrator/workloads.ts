@@ -78,7 +78,11 @@ export const TRIAGE: WorkloadDefinition = {
     'You advise; you cannot act on any system. Do not invent steps, numbers or service names the passages do not contain.',
   ].join(' '),
   // The runbook for a fault is named for the fault, not for its alert: add the fault's name when a signal is quoted.
-  queryBuilder: (question, estate) => withContext(question, faultsSignalled(question, estate).map((f) => f.name)),
+  queryBuilder: (question, estate) =>
+    withContext(
+      question,
+      faultsSignalled(question, estate).map((f) => f.name),
+    ),
   riskScorer: (input) => scoreRisk(input, ADVISORY_WEIGHTS),
   proposeAction: ({ question, claims, verdict }) => ({
     kind: 'advisory',
@@ -100,8 +104,7 @@ export const CHANGE: WorkloadDefinition = {
     'Do not approve or reject the change; a human decides. Do not invent requirements the passages do not state.',
   ].join(' '),
   // A change review must read the change policy for the service's tier, which names tiers, not services.
-  queryBuilder: (question, estate) =>
-    withContext(question, ['change', ...servicesNamed(question, estate).map((s) => `tier ${s.tier}`)]),
+  queryBuilder: (question, estate) => withContext(question, ['change', ...servicesNamed(question, estate).map((s) => `tier ${s.tier}`)]),
   riskScorer: (input) => scoreRisk(input, CHANGE_WEIGHTS),
   proposeAction: ({ question, claims, verdict }) => ({
     kind: 'change',
@@ -122,8 +125,7 @@ export const POSTMORTEM: WorkloadDefinition = {
     'From the passages, state the facts of the incident in the question: timeline, impact, cause, detection and the actions agreed.',
     'Blameless and factual: no speculation beyond the passages, no names of people.',
   ].join(' '),
-  queryBuilder: (question, estate) =>
-    withContext(question, ['postmortem', ...faultsSignalled(question, estate).map((f) => f.name)]),
+  queryBuilder: (question, estate) => withContext(question, ['postmortem', ...faultsSignalled(question, estate).map((f) => f.name)]),
   riskScorer: (input) => scoreRisk(input, ADVISORY_WEIGHTS),
   proposeAction: ({ question, claims, verdict }) => ({
     kind: 'advisory',

@@ -134,7 +134,12 @@ export class HybridRetriever {
 
   /** What the index is made of, for a snapshot. */
   get parts(): RetrieverParts {
-    return { bm25: this.bm25.parts, vectors: this.vectors, embedderId: this.vectors ? (this.embedder?.id ?? null) : null, ...(this.buildDegradedReason ? { degradedReason: this.buildDegradedReason } : {}) };
+    return {
+      bm25: this.bm25.parts,
+      vectors: this.vectors,
+      embedderId: this.vectors ? (this.embedder?.id ?? null) : null,
+      ...(this.buildDegradedReason ? { degradedReason: this.buildDegradedReason } : {}),
+    };
   }
 
   /** Inverse document frequency of an index term (the gate weighs rare terms more). */

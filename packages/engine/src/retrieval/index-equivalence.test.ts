@@ -98,7 +98,8 @@ describe('index build: ranked results identical to the build before the speed re
 
   it('the embedder gives the same vector, bit for bit, as before', async () => {
     const hash = createHash('sha256');
-    for (const v of await new HashingEmbedder().embed(chunks.slice(0, 300).map((c) => c.text))) hash.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    for (const v of await new HashingEmbedder().embed(chunks.slice(0, 300).map((c) => c.text)))
+      hash.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
     expect(hash.digest('hex')).toBe('be75ba6bf7da378d7314b44ae9a19231a06ab5b12c4b8db241c4c3c8e61fbb2c');
   });
 });

@@ -33,7 +33,11 @@ describe('question shape', () => {
     expect(statesValue('Jobs are parked once they exceed the retry limit.', 'quantity')).toBe(false);
   });
   it('finds identifier-shaped entities and skips ordinary hyphenated words', () => {
-    expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual(['orders-db', 'ordersdbpoolsaturated', 'sev1']);
+    expect(identifierTokens('Is OrdersDbPoolSaturated on orders-db an on-call SEV1 page at p99?').sort()).toEqual([
+      'orders-db',
+      'ordersdbpoolsaturated',
+      'sev1',
+    ]);
     expect(identifierTokens('do sev3s need a postmortem?')).toEqual(['sev3s']);
   });
   it('learns single-word names from the estate and keeps the longest name', () => {

@@ -10,14 +10,17 @@ import { CAMEL_CASE_NAME, camelParts, isStopword, words } from './tokenizer.ts';
 /** The kind of value a question demands: a duration ("how long"), or any quantity ("what is the limit"). */
 export type DemandedValue = 'duration' | 'quantity' | null;
 
-const DURATION_ASK = /\bhow (long|soon|quickly|often|frequently)\b|\b(duration|period|interval|window|timeout|ttl|deadline|time[- ]to[- ]live|delay|expiry|cooldown|retention)\b/i;
-const QUANTITY_ASK = /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|size|count|capacity|budget|percentage|quota|number of)\b/i;
+const DURATION_ASK =
+  /\bhow (long|soon|quickly|often|frequently)\b|\b(duration|period|interval|window|timeout|ttl|deadline|time[- ]to[- ]live|delay|expiry|cooldown|retention)\b/i;
+const QUANTITY_ASK =
+  /\bhow (many|much|big|large|high|low|far)\b|\b(limit|ceiling|threshold|maximum|minimum|size|count|capacity|budget|percentage|quota|number of)\b/i;
 // A request in the imperative ("remind me of the pool ceiling", "tell me the TTL") asks for a fact as surely as "what is".
 const ASKS_FOR_FACT = /\b(what|which|how|is there an?|are there)\b|\b(?:remind|tell|give|show) me\b|\bI need (?:to know )?the\b/i;
 
 // "What does the policy say about the observation period?" asks what the text says, not for a value:
 // a policy that says a period exists without saying how long still answers it.
-const ASKS_WHAT_IT_SAYS = /\b(?:say|says|said|state|states|write|writes)\s+(?:about|on|regarding)\b|\bwhere (?:is|are|do|does)\b.*\b(?:described|documented|explained|covered)\b/i;
+const ASKS_WHAT_IT_SAYS =
+  /\b(?:say|says|said|state|states|write|writes)\s+(?:about|on|regarding)\b|\bwhere (?:is|are|do|does)\b.*\b(?:described|documented|explained|covered)\b/i;
 
 export function demandedValue(question: string): DemandedValue {
   if (/\bhow (long|soon|quickly)\b/i.test(question)) return 'duration';
@@ -48,11 +51,53 @@ export function statesValue(text: string, kind: Exclude<DemandedValue, null>): b
 
 /** Common hyphenated words that are not names of anything. */
 const NOT_ENTITIES = new Set([
-  'on-call', 'follow-up', 'read-only', 'write-ahead', 'real-time', 'long-running', 'post-incident', 'self-serve',
-  'third-party', 'end-to-end', 'step-by-step', 'roll-back', 'rollback', 'sign-off', 'built-in', 'up-to-date', 'non-production',
-  'pre-production', 'cross-region', 'multi-region', 'single-region', 'high-risk', 'low-risk', 'customer-facing', 'user-facing',
-  'e-mail', 'how-to', 'opt-in', 'opt-out', 'day-to-day', 'well-known', 'in-flight', 'in-process', 'out-of-band', 'write-through',
-  're-run', 're-enable', 'per-service', 'time-to-live', 'x-request-id', 'p50', 'p95', 'p99', 'p999', '5xx', '4xx', '2xx',
+  'on-call',
+  'follow-up',
+  'read-only',
+  'write-ahead',
+  'real-time',
+  'long-running',
+  'post-incident',
+  'self-serve',
+  'third-party',
+  'end-to-end',
+  'step-by-step',
+  'roll-back',
+  'rollback',
+  'sign-off',
+  'built-in',
+  'up-to-date',
+  'non-production',
+  'pre-production',
+  'cross-region',
+  'multi-region',
+  'single-region',
+  'high-risk',
+  'low-risk',
+  'customer-facing',
+  'user-facing',
+  'e-mail',
+  'how-to',
+  'opt-in',
+  'opt-out',
+  'day-to-day',
+  'well-known',
+  'in-flight',
+  'in-process',
+  'out-of-band',
+  'write-through',
+  're-run',
+  're-enable',
+  'per-service',
+  'time-to-live',
+  'x-request-id',
+  'p50',
+  'p95',
+  'p99',
+  'p999',
+  '5xx',
+  '4xx',
+  '2xx',
 ]);
 
 /**
@@ -146,7 +191,11 @@ export class EntityLexicon {
    * and SUBJECTS — things that have many properties, so naming one never
    * identifies what is asked about it, however few passages mention it.
    */
-  constructor(private readonly chunks: readonly Chunk[], serviceNames: readonly string[] = [], restored?: LexiconParts) {
+  constructor(
+    private readonly chunks: readonly Chunk[],
+    serviceNames: readonly string[] = [],
+    restored?: LexiconParts,
+  ) {
     if (restored) {
       this.names = new Set(restored.names);
       this.multiWord = [...restored.multiWord];
@@ -178,7 +227,13 @@ export class EntityLexicon {
 
   /** What the lexicon is made of, in its own order (an index snapshot stores it; see `restore`). */
   get parts(): LexiconParts {
-    return { names: [...this.names], multiWord: [...this.multiWord], aliases: [...this.aliases], vocabulary: [...this.vocabulary], subjects: [...this.subjects] };
+    return {
+      names: [...this.names],
+      multiWord: [...this.multiWord],
+      aliases: [...this.aliases],
+      vocabulary: [...this.vocabulary],
+      subjects: [...this.subjects],
+    };
   }
 
   /** The lexicon `parts` came from, over the same passages, without reading their text again. */

@@ -124,7 +124,8 @@ export class RemoteEmbedder implements Embedder {
     const out = new Array<Float32Array>(count);
     data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
       const index = typeof item?.index === 'number' ? item.index : position;
-      if (!Array.isArray(item?.embedding) || index < 0 || index >= count || out[index]) throw new Error('the embedding service answered a malformed vector list');
+      if (!Array.isArray(item?.embedding) || index < 0 || index >= count || out[index])
+        throw new Error('the embedding service answered a malformed vector list');
       out[index] = unit(item.embedding as number[]);
     });
     this.#dimensions = out[0]?.length ?? this.#dimensions;

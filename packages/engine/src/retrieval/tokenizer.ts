@@ -122,7 +122,12 @@ function wordInfo(w: string): WordInfo {
     if (STOPWORDS.has(w)) info = STOP;
     else {
       const separated = /[-_.]/.test(w);
-      const parts = separated ? w.split(/[-_.]/).filter((p) => p && !STOPWORDS.has(p)).map(stem) : null;
+      const parts = separated
+        ? w
+            .split(/[-_.]/)
+            .filter((p) => p && !STOPWORDS.has(p))
+            .map(stem)
+        : null;
       info = { stem: stem(w), parts, separated };
     }
     if (wordInfos.size > 500_000) wordInfos.clear();

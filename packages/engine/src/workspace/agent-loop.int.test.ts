@@ -28,7 +28,11 @@ afterEach(async () => {
   await Promise.all(stubs.splice(0).map((s) => s.close()));
 });
 
-async function provider(name: 'groq' | 'gemini', script: StubBehaviour[], fallback?: StubBehaviour): Promise<{ stub: StubOpenAIServer; candidate: RouterCandidate }> {
+async function provider(
+  name: 'groq' | 'gemini',
+  script: StubBehaviour[],
+  fallback?: StubBehaviour,
+): Promise<{ stub: StubOpenAIServer; candidate: RouterCandidate }> {
   const stub = await startStubOpenAIServer({ script, ...(fallback ? { fallback } : {}) });
   stubs.push(stub);
   const pricing = perMillionTokens(1, 2);
@@ -53,7 +57,11 @@ const answer = (value: unknown): StubBehaviour => ({ kind: 'json', text: JSON.st
 describe('a turn with a provider configured: the tool-calling loop', () => {
   it('calls read_file, then answers with a cited range; metrics are the provider usage and the settled cost', async () => {
     const { stub, candidate } = await provider('groq', [
-      { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }], usage: { promptTokens: 400, completionTokens: 25 } },
+      {
+        kind: 'tool-calls',
+        calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }],
+        usage: { promptTokens: 400, completionTokens: 25 },
+      },
       answer({ claims: [{ text: 'orders-db reported its connection pool exhausted (100/100)', citations: ['app.log:4312-4318'] }], unknown: [] }),
     ]);
     const history: TranscriptEntry[] = [
@@ -66,7 +74,9 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
 
     expect(t.mode).toBe('provider');
     expect(t.toolCalls).toEqual([{ tool: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 }, ok: true }]);
-    expect(t.claims).toEqual([{ text: 'orders-db reported its connection pool exhausted (100/100)', citations: [{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }] }]);
+    expect(t.claims).toEqual([
+      { text: 'orders-db reported its connection pool exhausted (100/100)', citations: [{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }] },
+    ]);
     expect(t.answer).toBe('orders-db reported its connection pool exhausted (100/100) [app.log:4312-4318]');
     expect(t.notes).toEqual([]);
     // Seed #22: the provider's usage summed over both calls, and what the spend guard settled at $1/$2 per Mtok.
@@ -134,7 +144,13 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
   });
 
   it('with no provider but the offline model, the deterministic planner answers as before', async () => {
-    const t = await answerTurn({ message: 'Why is checkout getting 502s from orders-db?', history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files, kb }), kb });
+    const t = await answerTurn({
+      message: 'Why is checkout getting 502s from orders-db?',
+      history: [],
+      historyMaxMessages: 40,
+      toolbox: new WorkspaceToolbox({ files, kb }),
+      kb,
+    });
     expect(t.mode).toBe('offline');
     expect(t.notes).toEqual([]);
     expect(t.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });

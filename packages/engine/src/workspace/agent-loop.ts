@@ -86,12 +86,11 @@ export async function answerTurn(request: TurnRequest): Promise<TurnOutcome> {
   try {
     return await providerLoop(request, { ...request.models, candidates }, spent, emit, started, now);
   } catch (error) {
-    const why =
-      hasErrorCode(error, 'all_providers_failed')
-        ? `Every provider failed (${error.failures.map((f) => `${f.provider}: ${f.message}`).join('; ')}), so the offline planner answered.`
-        : hasErrorCode(error, 'budget_exceeded')
-          ? `The run budget ran out (${error.message}), so the offline planner answered.`
-          : null;
+    const why = hasErrorCode(error, 'all_providers_failed')
+      ? `Every provider failed (${error.failures.map((f) => `${f.provider}: ${f.message}`).join('; ')}), so the offline planner answered.`
+      : hasErrorCode(error, 'budget_exceeded')
+        ? `The run budget ran out (${error.message}), so the offline planner answered.`
+        : null;
     if (why === null) throw error;
     emit({ type: 'note', text: why });
     return offline(request, [why], spent, started, now);
@@ -179,7 +178,7 @@ async function providerLoop(
     notes.push(note);
     unknown.push(`No answer within ${models.maxSteps} steps, so it is unknown; ask a narrower question.`);
   } else if (parsed === null) {
-    notes.push('The model\'s final reply was not the JSON answer it was asked for; nothing in it is given as a claim.');
+    notes.push("The model's final reply was not the JSON answer it was asked for; nothing in it is given as a claim.");
     unknown.push('The model gave no answer that could be checked, so it is unknown.');
   } else {
     const checked = checkTurnClaims(parsed.claims, ledger);
@@ -252,13 +251,7 @@ const FinalAnswerSchema = z.object({
   unknown: z.array(z.string()).default([]),
 });
 
-async function offline(
-  request: TurnRequest,
-  notes: string[],
-  spent: Spent | null,
-  started: number,
-  now: () => number,
-): Promise<TurnOutcome> {
+async function offline(request: TurnRequest, notes: string[], spent: Spent | null, started: number, now: () => number): Promise<TurnOutcome> {
   const plan: TurnAnswer = await planOffline({
     message: request.message,
     history: request.history,
@@ -293,12 +286,14 @@ async function offline(
 
 function uniqueCitations(claims: readonly TurnClaim[]): TurnCitation[] {
   const seen = new Set<string>();
-  return claims.flatMap((c) => c.citations).filter((c) => {
-    const key = citationLabel(c);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return claims
+    .flatMap((c) => c.citations)
+    .filter((c) => {
+      const key = citationLabel(c);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 function clip(text: string, max = 200): string {

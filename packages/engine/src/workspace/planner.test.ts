@@ -8,7 +8,11 @@ import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import { WorkspaceToolbox } from './tools.ts';
 import { InMemoryWorkspaceFiles } from './workspace-files.ts';
 
-const EDGE_LOG = ['2024-05-01T09:12:00Z INFO edge started', '2024-05-01T09:12:01Z WARN payments-api request throttled by upstream rate limiter', '2024-05-01T09:12:02Z INFO edge ready'].join('\n');
+const EDGE_LOG = [
+  '2024-05-01T09:12:00Z INFO edge started',
+  '2024-05-01T09:12:01Z WARN payments-api request throttled by upstream rate limiter',
+  '2024-05-01T09:12:02Z INFO edge ready',
+].join('\n');
 
 let kb: KnowledgeBase;
 let files: InMemoryWorkspaceFiles;

@@ -112,7 +112,11 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   for (const { hit, literal, terms: near } of rankHits([...scored.values()], intent)) {
     if (cited.length >= (intent === null ? MAX_FILE_CLAIMS : 1)) break;
     if (cited.some((c) => c.path === hit.path && hit.line >= c.start - CONTEXT_LINES && hit.line <= c.end + CONTEXT_LINES)) continue;
-    const out = await p.toolbox.call('read_file', { path: hit.path, offset: Math.max(1, hit.line - CONTEXT_LINES), limit: CONTEXT_LINES + 1 + MAX_BURST_LINES });
+    const out = await p.toolbox.call('read_file', {
+      path: hit.path,
+      offset: Math.max(1, hit.line - CONTEXT_LINES),
+      limit: CONTEXT_LINES + 1 + MAX_BURST_LINES,
+    });
     outputs.push(out.text);
     if (!out.ok || out.tool !== 'read_file') continue;
     const { window } = out;
@@ -134,7 +138,12 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   }
 
   // Seed #21: the jailed tools where they help (jq over a JSON file the question names, log_summary over a large log).
-  const sandboxed = await consultSandbox({ toolbox: p.toolbox, files: listed.ok && listed.tool === 'list_files' ? listed.files : [], message: p.message, terms });
+  const sandboxed = await consultSandbox({
+    toolbox: p.toolbox,
+    files: listed.ok && listed.tool === 'list_files' ? listed.files : [],
+    message: p.message,
+    terms,
+  });
   outputs.push(...sandboxed.outputs);
   claims.push(...sandboxed.claims);
 

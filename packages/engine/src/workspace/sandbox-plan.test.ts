@@ -53,7 +53,8 @@ beforeAll(async () => {
 });
 
 const files = () => new InMemoryWorkspaceFiles({ 'app.log': incidentLog(), 'values.json': INCIDENT_CONFIG });
-const turn = (message: string, sandbox: SandboxToolsOption) => planOffline({ message, history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files: files(), kb, sandbox }), kb });
+const turn = (message: string, sandbox: SandboxToolsOption) =>
+  planOffline({ message, history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files: files(), kb, sandbox }), kb });
 
 describe('the offline planner with the sandboxed tools (seed #21)', () => {
   it('reads a JSON file the question names with jq and a large log with log_summary, cites what they found, and its cards say sandboxed', async () => {
@@ -80,7 +81,13 @@ describe('the offline planner with the sandboxed tools (seed #21)', () => {
 
   it('where no jail can be made it calls neither and answers as it does without them', async () => {
     const a = await turn('What is the pool max in values.json?', { unavailable: 'bubblewrap (bwrap) is not installed.' });
-    const plain = await planOffline({ message: 'What is the pool max in values.json?', history: [], historyMaxMessages: 40, toolbox: new WorkspaceToolbox({ files: files(), kb }), kb });
+    const plain = await planOffline({
+      message: 'What is the pool max in values.json?',
+      history: [],
+      historyMaxMessages: 40,
+      toolbox: new WorkspaceToolbox({ files: files(), kb }),
+      kb,
+    });
     expect(a.toolCalls.map((c) => c.tool)).not.toContain('jq');
     expect(a.toolCalls.map((c) => c.tool)).not.toContain('log_summary');
     expect(a.claims).toEqual(plain.claims);

@@ -37,7 +37,7 @@ describe('sandboxed tools in the workspace toolbox (seed #21)', () => {
     expect(box.calls).toEqual([{ tool: 'jq', args: { filter: '.level', path: '/root/app.json' }, ok: true, sandboxed: true }]);
   });
 
-  it('refuses a path escape and bad arguments before anything runs, and a failed run is a value with the tool\'s stderr', async () => {
+  it("refuses a path escape and bad arguments before anything runs, and a failed run is a value with the tool's stderr", async () => {
     const runner = new ScriptedRunner();
     const box = new WorkspaceToolbox({ files: files(), kb, sandbox: { runner, tools: [jq] } });
     expect((await box.call('jq', { filter: '.', path: '../../etc/passwd' })).text).toMatch(/^jq: path: .*leaves the workspace/);

@@ -30,9 +30,7 @@ export interface SandboxToolSpec {
  * — where no jail can be made — the reason none are offered. Nothing is ever
  * run unjailed as a fallback.
  */
-export type SandboxToolsOption =
-  | { readonly runner: SandboxRunner; readonly tools: readonly SandboxToolSpec[] }
-  | { readonly unavailable: string };
+export type SandboxToolsOption = { readonly runner: SandboxRunner; readonly tools: readonly SandboxToolSpec[] } | { readonly unavailable: string };
 
 /** The argv for one call, or why the arguments cannot make one. */
 export function sandboxArgv(spec: SandboxToolSpec, args: Record<string, unknown>): { ok: true; argv: string[] } | { ok: false; reason: string } {

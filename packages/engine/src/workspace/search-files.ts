@@ -78,9 +78,7 @@ export async function searchFiles(files: WorkspaceFiles, pattern: string, option
     }
   }
   const notice =
-    totalHits > hits.length
-      ? `[${totalHits} matching lines; the first ${hits.length} are shown. Narrow the pattern, or pass path to search one file.]`
-      : null;
+    totalHits > hits.length ? `[${totalHits} matching lines; the first ${hits.length} are shown. Narrow the pattern, or pass path to search one file.]` : null;
   return { pattern, hits, totalHits, filesSearched: chosen.length, notice, similarUnavailable };
 }
 

@@ -16,7 +16,11 @@ const embedder = new HashingEmbedder();
 const THROTTLED = '2024-05-01T09:12:01Z WARN payments-api request throttled by upstream rate limiter';
 const log = () =>
   Array.from({ length: 200 }, (_, i) =>
-    i === 120 ? THROTTLED : i === 150 ? '2024-05-01T09:14:00Z ERROR orders-db connection pool exhausted (100/100)' : `2024-05-01T09:${String(i % 60).padStart(2, '0')}:00Z INFO GET /health 200 1ms`,
+    i === 120
+      ? THROTTLED
+      : i === 150
+        ? '2024-05-01T09:14:00Z ERROR orders-db connection pool exhausted (100/100)'
+        : `2024-05-01T09:${String(i % 60).padStart(2, '0')}:00Z INFO GET /health 200 1ms`,
   ).join('\n');
 
 let kb: KnowledgeBase;
@@ -49,7 +53,9 @@ describe('lines similar in meaning (the stored embeddings in use)', () => {
     expect(literal.hits.map((h) => [h.line, h.match])).toEqual([[151, 'text']]);
     const box = new WorkspaceToolbox({ files, kb });
     const out = await box.call('search_files', { pattern: 'throttling' });
-    expect(out.text).toMatch(/^No line contains "throttling".*\nLines similar in meaning to "throttling":\napp\.log:121: .*throttled.*\[similar in meaning, 0\.\d+\]$/s);
+    expect(out.text).toMatch(
+      /^No line contains "throttling".*\nLines similar in meaning to "throttling":\napp\.log:121: .*throttled.*\[similar in meaning, 0\.\d+\]$/s,
+    );
     // Nothing near in meaning is nothing: no line is offered for a word the log never approaches.
     expect((await searchFiles(files, 'certificate')).hits).toEqual([]);
   });

@@ -17,7 +17,9 @@ export type TimeIntent = 'first' | 'last' | null;
 const FRAME = new Set(
   `when why how what which who where start started starts starting begin began begun first last latest end ended stop stopped
   happen happened happening occur occurred cause caused causing time see seen show shows look looked find found mean means
-  anything something thing things going wrong issue problem log logs file files line lines tell`.split(/\s+/).filter(Boolean),
+  anything something thing things going wrong issue problem log logs file files line lines tell`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 export function subjectOf(text: string): Subject {

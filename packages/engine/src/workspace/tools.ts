@@ -36,8 +36,7 @@ export const WORKSPACE_TOOLS = {
     parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty'), path: z.string().optional() }),
   },
   search_runbooks: {
-    description:
-      "Search the runbook library through the evidence gate: the passages that answer the query, or the library's refusal (then say it is unknown).",
+    description: "Search the runbook library through the evidence gate: the passages that answer the query, or the library's refusal (then say it is unknown).",
     parameters: z.strictObject({ query: z.string().min(1, 'must not be empty') }),
   },
 } as const;
@@ -112,7 +111,8 @@ export class WorkspaceToolbox {
   /** Every tool this toolbox offers, as the provider loop declares them to a model. */
   tools(): ToolDescription[] {
     const own = WORKSPACE_TOOL_NAMES.map((name) => ({ name, description: WORKSPACE_TOOLS[name].description, parameters: WORKSPACE_TOOLS[name].parameters }));
-    const sandboxed = this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : [];
+    const sandboxed =
+      this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : [];
     return [...own, ...sandboxed];
   }
 
@@ -138,7 +138,9 @@ export class WorkspaceToolbox {
     const sandboxed = this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.find((t) => t.name === tool) : undefined;
     if (sandboxed && this.#sandbox && 'runner' in this.#sandbox) return this.#runSandboxed(sandboxed, this.#sandbox.runner, args);
     if (!(tool in WORKSPACE_TOOLS)) {
-      const names = this.tools().map((t) => t.name).join(', ');
+      const names = this.tools()
+        .map((t) => t.name)
+        .join(', ');
       const why = this.sandboxUnavailable();
       return refused(tool, `there is no tool "${tool}"; the tools are ${names}.${why ? ` Sandboxed tools are not offered here: ${why}` : ''}`);
     }

@@ -72,7 +72,10 @@ export const MAX_CITED_LINES = 200;
  * runbook passage id (`orders-db#connection-pool`) — or why it is neither.
  */
 export function parseTurnCitation(label: string): { ok: true; citation: TurnCitation } | { ok: false; reason: string } {
-  const text = label.trim().replace(/^\[|\]$/g, '').trim();
+  const text = label
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .trim();
   const file = /^(.+?):(\d+)(?:\s*[-–]\s*(\d+))?$/.exec(text);
   if (file) {
     const path = resolveWorkspacePath(file[1]);
@@ -148,7 +151,9 @@ export function checkTurnClaims(drafts: readonly DraftTurnClaim[], ledger: Evide
         const passage = ledger.passage(c.chunkId);
         if (!passage) {
           const known = ledger.passageIds;
-          reasons.push(`it cites "${c.chunkId}", which search_runbooks did not return in this turn${known.length > 0 ? ` (it returned ${known.join(', ')})` : ''}`);
+          reasons.push(
+            `it cites "${c.chunkId}", which search_runbooks did not return in this turn${known.length > 0 ? ` (it returned ${known.join(', ')})` : ''}`,
+          );
           continue;
         }
         support.push(passage.docTitle, passage.heading, passage.text);

@@ -24,22 +24,28 @@ export function resolveWorkspacePath(input: unknown): WorkspacePath {
   if (path === '') return refuse('the path is empty; name a file, e.g. app.log (list_files lists them)');
   if (/[\u0000-\u001f\u007f]/.test(path)) return refuse(`the path ${shown(input)} contains a control character; name the file as list_files shows it`);
   if (path.includes('\\')) return refuse(`the path ${shown(input)} contains a backslash; use / between folders, relative to the workspace`);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return refuse(`the path ${shown(input)} is a URL or a drive, not a workspace path; name a file relative to the workspace, e.g. app.log`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+    return refuse(`the path ${shown(input)} is a URL or a drive, not a workspace path; name a file relative to the workspace, e.g. app.log`);
   const root = WORKSPACE_ROOTS.find((r) => path.startsWith(r));
   if (root) path = path.slice(root.length);
-  else if (path === '/root' || path === '~' || path === '.') return refuse('that is the workspace itself, not a file; name a file in it (list_files lists them)');
+  else if (path === '/root' || path === '~' || path === '.')
+    return refuse('that is the workspace itself, not a file; name a file in it (list_files lists them)');
   if (path.startsWith('/') || path.startsWith('~')) {
-    return refuse(`the path ${shown(input)} is outside the workspace; only the investigation's files can be read — name one relative to the workspace, e.g. app.log`);
+    return refuse(
+      `the path ${shown(input)} is outside the workspace; only the investigation's files can be read — name one relative to the workspace, e.g. app.log`,
+    );
   }
   const segments: string[] = [];
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;
-    if (segment === '..') return refuse(`the path ${shown(input)} leaves the workspace ("..") — only the investigation's files can be read; name one as list_files shows it`);
+    if (segment === '..')
+      return refuse(`the path ${shown(input)} leaves the workspace ("..") — only the investigation's files can be read; name one as list_files shows it`);
     segments.push(segment);
   }
   const resolved = segments.join('/');
   if (resolved === '') return refuse('that is the workspace itself, not a file; name a file in it (list_files lists them)');
-  if ([...resolved].length > MAX_WORKSPACE_PATH_CHARS) return refuse(`the path is ${[...resolved].length} characters; the limit is ${MAX_WORKSPACE_PATH_CHARS}`);
+  if ([...resolved].length > MAX_WORKSPACE_PATH_CHARS)
+    return refuse(`the path is ${[...resolved].length} characters; the limit is ${MAX_WORKSPACE_PATH_CHARS}`);
   return { ok: true, path: resolved };
 }
 

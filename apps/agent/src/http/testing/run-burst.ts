@@ -29,7 +29,11 @@ export function emptyTally(): BurstTally {
  * refusal must be a 429 with the limiter's code and remedy — never a 5xx, never
  * a run — and is tallied by code; admitted runs are tallied with their tokens.
  */
-export async function burstOfRuns(targets: readonly RequestTarget[], count: number, options: { token: string; address: string; tally: BurstTally }): Promise<BurstTally> {
+export async function burstOfRuns(
+  targets: readonly RequestTarget[],
+  count: number,
+  options: { token: string; address: string; tally: BurstTally },
+): Promise<BurstTally> {
   const { tally } = options;
   const responses = await Promise.all(
     Array.from({ length: count }, (_, i) =>
@@ -67,7 +71,10 @@ export async function burstOfRuns(targets: readonly RequestTarget[], count: numb
  * `wave` until the client's day is spent (a `daily_tokens_exhausted` refusal)
  * — so the ceiling is reached, not merely approached.
  */
-export async function spendTheDay(targets: readonly RequestTarget[], options: { token: string; address: string; concurrent: number; wave: number; maxWaves: number }): Promise<{ first: BurstTally; total: BurstTally }> {
+export async function spendTheDay(
+  targets: readonly RequestTarget[],
+  options: { token: string; address: string; concurrent: number; wave: number; maxWaves: number },
+): Promise<{ first: BurstTally; total: BurstTally }> {
   const first = await burstOfRuns(targets, options.concurrent, { ...options, tally: emptyTally() });
   const total: BurstTally = { ...first, refused: { ...first.refused } };
   for (let w = 0; w < options.maxWaves && !total.refused.daily_tokens_exhausted; w += 1) {

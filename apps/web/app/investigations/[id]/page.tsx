@@ -177,8 +177,8 @@ export default async function InvestigationPage({ params, searchParams }: { para
         <form method="post" action={`/api/investigations/${encodeURIComponent(id)}/delete`} className="investigation-delete">
           <label className="confirm">
             {/* Worded without "message": the conversation's form is found by that label. */}
-            <input type="checkbox" name="confirm" value="yes" /> Delete this investigation, its {files.length} file{files.length === 1 ? '' : 's'} and its conversation (
-            {messages.length} entr{messages.length === 1 ? 'y' : 'ies'}). This cannot be undone.
+            <input type="checkbox" name="confirm" value="yes" /> Delete this investigation, its {files.length} file{files.length === 1 ? '' : 's'} and its
+            conversation ({messages.length} entr{messages.length === 1 ? 'y' : 'ies'}). This cannot be undone.
           </label>
           <div className="form-actions">
             <button type="submit" className="button button-danger">

@@ -22,8 +22,8 @@ export default function RunNotFound() {
     <div className="empty">
       <h1>No such run</h1>
       <p>
-        The agent has no run {id ? <code className="run-id">{id}</code> : null}. A run id is the one in its link: check it was copied whole, and that
-        this website talks to the agent (and the database) the run was asked on.
+        The agent has no run {id ? <code className="run-id">{id}</code> : null}. A run id is the one in its link: check it was copied whole, and that this
+        website talks to the agent (and the database) the run was asked on.
       </p>
       <p>
         <a href="/runs">All runs</a>

@@ -16,7 +16,13 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `Run ${shortId(id)}` };
 }
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const carried = problemFromQuery(query);
   const detail = await attempt(() => getRun(id));
@@ -80,7 +86,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </dl>
       </header>
 
-      {carried && !duringFeedback ? <ProblemPanel problem={carried} context={carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'} /> : null}
+      {carried && !duringFeedback ? (
+        <ProblemPanel
+          problem={carried}
+          context={
+            carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'
+          }
+        />
+      ) : null}
 
       {parent ? (
         <p className="link-note link-parent" data-parent={parent.id}>
@@ -93,11 +106,18 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       ) : null}
 
       {run.status === 'running' ? <p className="notice">This run is still running. Reload to see more of it.</p> : null}
-      {run.status === 'interrupted' ? <p className="notice notice-warn">This run was interrupted before it finished (the agent stopped mid-run). What it recorded is below.</p> : null}
+      {run.status === 'interrupted' ? (
+        <p className="notice notice-warn">This run was interrupted before it finished (the agent stopped mid-run). What it recorded is below.</p>
+      ) : null}
       {run.status === 'failed' ? (
         <p className="notice notice-bad">
           This run failed. Its trace shows where.
-          {run.error ? <> The agent recorded: <code>{typeof run.error === 'string' ? run.error : JSON.stringify(run.error)}</code></> : null}
+          {run.error ? (
+            <>
+              {' '}
+              The agent recorded: <code>{typeof run.error === 'string' ? run.error : JSON.stringify(run.error)}</code>
+            </>
+          ) : null}
         </p>
       ) : null}
 
@@ -122,7 +142,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <h2>Approval</h2>
           {children.length > 0 ? (
             <p className="link-note link-children">
-              Approved: {children.map((c, i) => (
+              Approved:{' '}
+              {children.map((c, i) => (
                 <span key={c.id}>
                   {i > 0 ? ', ' : ''}
                   <a href={`/runs/${encodeURIComponent(c.id)}`} data-child={c.id}>
@@ -137,8 +158,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             <ApproveForm runId={run.id} />
           ) : (
             <p className="muted">
-              Waiting for approval by the session that asked. This browser is not that session, so it cannot approve (the agent checks; the session is a
-              cookie, not a login).
+              Waiting for approval by the session that asked. This browser is not that session, so it cannot approve (the agent checks; the session is a cookie,
+              not a login).
             </p>
           )}
         </section>

@@ -202,17 +202,41 @@ function respond(
     case 'echo-key': {
       const key = (headers.authorization ?? '').replace(/^Bearer\s+/i, '');
       res.writeHead(behaviour.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `${behaviour.prefix ?? ''}Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      res.end(
+        JSON.stringify({
+          error: { message: `${behaviour.prefix ?? ''}Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' },
+        }),
+      );
       return;
     }
     case 'tool-calls': {
-      const calls = behaviour.calls.map((c) => ({ id: c.id ?? `call_${ids.next++}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+      const calls = behaviour.calls.map((c) => ({
+        id: c.id ?? `call_${ids.next++}`,
+        type: 'function',
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      }));
       const usage = usageBody(behaviour.usage ?? DEFAULT_USAGE);
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const toolDeltas = calls.map((c, index) => ({ index, ...c }));
-        res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: toolDeltas }, finish_reason: null }] }));
-        res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }));
+        res.write(
+          event({
+            id: 'chatcmpl-stub',
+            object: 'chat.completion.chunk',
+            created: 1_700_000_000,
+            model,
+            choices: [{ index: 0, delta: { role: 'assistant', tool_calls: toolDeltas }, finish_reason: null }],
+          }),
+        );
+        res.write(
+          event({
+            id: 'chatcmpl-stub',
+            object: 'chat.completion.chunk',
+            created: 1_700_000_000,
+            model,
+            choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }],
+          }),
+        );
         res.write(event({ id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage }));
         res.end('data: [DONE]\n\n');
         return;

@@ -52,22 +52,38 @@ async function judged(state: RunState, ctx: NodeContext, offline: Adjudication):
   const decision = state.decision!;
   if (!f) return offline;
   const order = f.passages.map((_, i) => i).sort((a, b) => (decision.assessment.probabilities[b] ?? 0) - (decision.assessment.probabilities[a] ?? 0));
-  const candidates = order.filter((i) => passes(f.passages[i]!, f)).slice(0, CANDIDATES).map((i) => f.passages[i]!.result);
+  const candidates = order
+    .filter((i) => passes(f.passages[i]!, f))
+    .slice(0, CANDIDATES)
+    .map((i) => f.passages[i]!.result);
   if (candidates.length === 0) return offline;
-  const judgement = await judge(state.question, candidates.map((c) => c.chunk), ctx);
+  const judgement = await judge(
+    state.question,
+    candidates.map((c) => c.chunk),
+    ctx,
+  );
   if ('unavailable' in judgement) {
     // Decided as offline, under the offline bands: what the run would have done without an adjudicator.
     const asOffline = ctx.kb.decide(f);
     const note = `No model judged this (${judgement.unavailable}); decided as offline.`;
     if (asOffline.verdict === 'refused') return { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
     const carrier = f.passages.find((p) => p.result.chunk.id === asOffline.evidence[0]?.id)?.result ?? null;
-    return carrier ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] } : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
+    return carrier
+      ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
+      : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
   }
   const { verdict, servedBy } = judgement;
   const reason = verdict.reason.trim().slice(0, 300);
-  if (!verdict.answers) return { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] };
+  if (!verdict.answers)
+    return { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] };
   const carrier = candidates.find((c) => c.chunk.id === verdict.passage)!;
-  return { decision: 'partial', carrier, reasons: [`Adjudicated partial by ${servedBy}: “${carrier.chunk.heading}” in ${carrier.chunk.docTitle} answers — ${reason}; flagged partial, never upgraded to sufficient.`] };
+  return {
+    decision: 'partial',
+    carrier,
+    reasons: [
+      `Adjudicated partial by ${servedBy}: “${carrier.chunk.heading}” in ${carrier.chunk.docTitle} answers — ${reason}; flagged partial, never upgraded to sufficient.`,
+    ],
+  };
 }
 
 type JudgeOutcome = { verdict: Judgement; servedBy: string } | { unavailable: string };

@@ -12,7 +12,8 @@ export const classify: NodeSpec = {
   id: 'classify',
   run(state, { kb }) {
     const workload = state.workload ?? DEFAULT_WORKLOAD;
-    if (!isWorkload(workload)) throw new Error(`classify: unknown workload "${String(workload)}" reached the graph; the boundary must parse it (parseWorkload)`);
+    if (!isWorkload(workload))
+      throw new Error(`classify: unknown workload "${String(workload)}" reached the graph; the boundary must parse it (parseWorkload)`);
     return {
       workload,
       entities: kb.lexicon.entitiesIn(state.question),

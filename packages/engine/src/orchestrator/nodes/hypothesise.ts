@@ -53,7 +53,8 @@ export const hypothesise: NodeSpec = {
     } catch (error) {
       // A refused or failed call ends this attempt, not the run (the graph escalates); anything else is a bug. The shared
       // ledger unreachable is the same for this run: the call was not made, and no retry here can book it.
-      if (!hasErrorCode(error, 'budget_exceeded') && !hasErrorCode(error, 'all_providers_failed') && !hasErrorCode(error, 'spend_ledger_unavailable')) throw error;
+      if (!hasErrorCode(error, 'budget_exceeded') && !hasErrorCode(error, 'all_providers_failed') && !hasErrorCode(error, 'spend_ledger_unavailable'))
+        throw error;
       const failed: Attempt = {
         ...base,
         provider: null,

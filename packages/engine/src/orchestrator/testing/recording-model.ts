@@ -1,9 +1,4 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamResult } from '@ai-sdk/provider';
 import { estimateTokens, promptText, tokenUsage } from '../../models/pricing.ts';
 import { parseDraftPrompt, type ParsedDraftPrompt } from '../../models/prompt.ts';
 import { textToStream } from '../../models/text-stream.ts';

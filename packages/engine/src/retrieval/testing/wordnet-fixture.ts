@@ -31,9 +31,19 @@ export function wordNetFiles(spec: Partial<Record<WordNetPos, { synsets: readonl
 
 /** Enough of WordNet for the tests: "exhausted" shares a sense with "depleted"; "crash"'s rare sense is not attested. */
 export const wordNetFixture = wordNetFiles({
-  adj: { synsets: [['depleted', 'exhausted'], ['exhausted', 'tired']], lemmas: { depleted: { senses: [0], tagged: 1 }, exhausted: { senses: [1, 0], tagged: 2 } } },
+  adj: {
+    synsets: [
+      ['depleted', 'exhausted'],
+      ['exhausted', 'tired'],
+    ],
+    lemmas: { depleted: { senses: [0], tagged: 1 }, exhausted: { senses: [1, 0], tagged: 2 } },
+  },
   verb: {
-    synsets: [['fail', 'die', 'break_down'], ['crash', 'collapse'], ['crash', 'clash', 'gate-crash']],
+    synsets: [
+      ['fail', 'die', 'break_down'],
+      ['crash', 'collapse'],
+      ['crash', 'clash', 'gate-crash'],
+    ],
     lemmas: { fail: { senses: [0], tagged: 1 }, die: { senses: [0], tagged: 0 }, crash: { senses: [1, 2], tagged: 1 }, collapse: { senses: [1], tagged: 1 } },
   },
 });

@@ -51,8 +51,8 @@ export default async function SourcePage({ params }: { params: Params }) {
           <code>{entry.kind === 'folder' ? `${name}/` : name}</code>
         </h1>
         <p className="muted">
-          <code className="file-path">{entry.kind === 'folder' ? `${entry.path}/` : entry.path}</code> in the repository, as it is in the checkout this
-          website runs from.
+          <code className="file-path">{entry.kind === 'folder' ? `${entry.path}/` : entry.path}</code> in the repository, as it is in the checkout this website
+          runs from.
         </p>
       </header>
       {entry.kind === 'folder' ? (
@@ -88,4 +88,3 @@ function lines(text: string): string[] {
   const all = text.split('\n');
   return all.length > 1 && all[all.length - 1] === '' ? all.slice(0, -1) : all;
 }
-
