@@ -21,14 +21,32 @@ export const REQUEST_BODY: BodyName = { noun: 'body', setting: 'MAX_BODY_BYTES' 
 export function boundedBody(limit: number, what: BodyName = REQUEST_BODY): MiddlewareHandler {
   return bodyLimit({
     maxSize: limit,
-    onError: (c) => {
+    onError: async (c) => {
       const declared = c.req.header('content-length');
       if (declared !== undefined && !c.req.header('transfer-encoding')) {
+        // Refused on its declared length before a byte is read. A client still sending (the website forwarding an
+        // upload) then meets a closed socket and reports the agent unreachable instead of this refusal, so a
+        // declared body up to DRAIN_FACTOR× the limit is read and discarded first — never buffered, and a body
+        // declared larger than that is refused without reading, as before.
+        if (Number(declared) <= limit * DRAIN_FACTOR) await discard(c.req.raw);
         throw new ApiError('payload_too_large', `The ${what.noun} is ${declared} bytes; the limit is ${limit} (${what.setting}).`);
       }
       throw new ApiError('payload_too_large', `The ${what.noun} is over the limit of ${limit} bytes (${what.setting}).`);
     },
   });
+}
+
+/** How far past its limit a declared body is still read (and discarded) so its sender gets the refusal. */
+const DRAIN_FACTOR = 4;
+
+async function discard(request: Request): Promise<void> {
+  const reader = request.body?.getReader();
+  if (!reader) return;
+  try {
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    /* the client went away: nothing to tell it */
+  }
 }
 
 /** Parses a JSON body already bounded by `boundedBody`: empty, non-UTF-8 and non-JSON bodies are each refused by name. */
