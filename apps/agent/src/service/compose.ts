@@ -6,6 +6,7 @@ import {
   candidatesFromConfigs,
   type FetchFunction,
   InMemoryCacheStore,
+  OFFLINE_PROVIDER,
   ProviderHealth,
   type RouterCandidate,
   type SecretScrubber,
@@ -206,6 +207,16 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         `$${ledger.ceilingUsd} per UTC day for the deployment, booked in ${ledger.description}`,
     );
 
+    if (config.adjudication === 'model') {
+      // With only the offline model, every judgement falls back to the offline decision (ADR-0007): the setting
+      // would do nothing, silently. Said at start-up, not discovered later in a run's trace.
+      const judges = candidates.filter((c) => c.name !== OFFLINE_PROVIDER.name).map((c) => c.name);
+      say(
+        judges.length
+          ? `adjudicator: an LLM (${judges.join(' > ')}) judges the questions the answerability model is unsure of (ADJUDICATOR=model)`
+          : 'adjudicator: ADJUDICATOR=model, but no provider is configured, so the questions the answerability model is unsure of are decided offline. Set a provider key (e.g. GROQ_API_KEY) or OLLAMA_BASE_URL, or unset ADJUDICATOR.',
+      );
+    }
     const orchestrator = createOrchestrator({ kb, models, adjudication: config.adjudication });
     const metrics = new ServiceMetrics({ replica: config.telemetry.replica });
     // Issue 11 section 4: traces leave the process only when a collector is configured, and only what the allowlist keeps.
