@@ -250,9 +250,17 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
   }
   if (v.band === 'sufficient') {
     const forIt = explain(model.passage, best.vector, best, f, 1, 2);
-    const lead = `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
+    // Issue 9 class 1 and E: "what do I do when X fires" is answered by X's procedure section. When the passage
+    // rated best is the runbook's lead or another section, and the same document's procedure section was
+    // retrieved and passes every check, the steps come from that section (S-038: which of a runbook's
+    // sections the learned passage stage rates first moved with a retrain, and the steps went with it).
+    const section = best.roleMatch ? undefined : f.passages.find((p) => p !== best && p.roleMatch && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
+    const lead = section
+      ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
+      : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
+    const first = section ?? best;
     const also = byRating(f, ratings)
-      .slice(1)
+      .filter((i) => f.passages[i] !== first && f.passages[i] !== best)
       .filter((i) => ratings!.probabilities[i]! >= 0.5 && passes(f.passages[i]!, f) && f.passages[i]!.result.chunk.doc === best.result.chunk.doc)
       .slice(0, 2);
     return {
@@ -260,7 +268,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
       adjudication: null,
       verdict: 'answered',
       reasons: withNumbers(lead),
-      evidence: [best.result.chunk, ...also.map((i) => f.passages[i]!.result.chunk)],
+      evidence: [first.result.chunk, ...(section ? [best.result.chunk] : []), ...also.map((i) => f.passages[i]!.result.chunk)],
     };
   }
   const lead = f.degraded
