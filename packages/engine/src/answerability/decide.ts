@@ -254,7 +254,9 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // rated best is the runbook's lead or another section, and the same document's procedure section was
     // retrieved and passes every check, the steps come from that section (S-038: which of a runbook's
     // sections the learned passage stage rates first moved with a retrain, and the steps went with it).
-    const section = best.roleMatch ? undefined : f.passages.find((p) => p !== best && p.roleMatch && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
+    const section = best.roleMatch
+      ? undefined
+      : f.passages.find((p) => p !== best && p.roleMatch && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
