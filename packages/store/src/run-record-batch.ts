@@ -1,7 +1,7 @@
 import type { Claim } from '@sandscope/engine';
 import type { Queryable } from './database.ts';
 import type { ProviderEventInput } from './provider-event-repository.ts';
-import type { RunOutcome, SpanInput, SpanRecord } from './run-repository.ts';
+import { outcomeValues, type RunOutcome, type SpanInput, type SpanRecord } from './run-repository.ts';
 import type { SpendKind } from './spend-ledger-repository.ts';
 import { FOREIGN_KEY_VIOLATION, postgresError, StoreError } from './store-error.ts';
 import { iso, json, requireUuid } from './values.ts';
@@ -149,21 +149,7 @@ export async function completeRun(
          order by x.ord
        )
        select id::text from u`,
-      [
-        runId,
-        outcome.terminal ?? null,
-        outcome.verdict ?? null,
-        outcome.band ?? null,
-        outcome.score ?? null,
-        outcome.answer ?? null,
-        json(outcome.risk),
-        json(outcome.result),
-        outcome.error ?? null,
-        outcome.costUsd ?? 0,
-        outcome.tokensIn ?? 0,
-        outcome.tokensOut ?? 0,
-        json(citations),
-      ],
+      [runId, ...outcomeValues(outcome), json(citations)],
     )
     .catch((error: unknown) => {
       const pg = postgresError(error);

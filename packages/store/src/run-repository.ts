@@ -223,6 +223,27 @@ export async function listSpans(db: Queryable, runId: string): Promise<SpanRecor
   return rows.map((r) => ({ seq: r.seq, node: r.node, kind: r.kind, at: iso(r.at), durationMs: r.duration_ms, attributes: r.attributes }));
 }
 
+/**
+ * A finished run's columns after its status, in the order both writers bind them
+ * (terminal, verdict, band, score, answer, risk, result, error, cost, tokens in, tokens out):
+ * `finishRun` here and the batched `completeRun` (run-record-batch.ts).
+ */
+export function outcomeValues(outcome: Omit<RunOutcome, 'status'>): unknown[] {
+  return [
+    outcome.terminal ?? null,
+    outcome.verdict ?? null,
+    outcome.band ?? null,
+    outcome.score ?? null,
+    outcome.answer ?? null,
+    json(outcome.risk),
+    json(outcome.result),
+    outcome.error ?? null,
+    outcome.costUsd ?? 0,
+    outcome.tokensIn ?? 0,
+    outcome.tokensOut ?? 0,
+  ];
+}
+
 /** Moves a running run to completed or failed, once; a run already stopped (or interrupted) is refused. */
 export async function finishRun(db: Queryable, runId: string, outcome: RunOutcome): Promise<RunRecord> {
   requireUuid(runId, 'run id');
@@ -232,21 +253,7 @@ export async function finishRun(db: Queryable, runId: string, outcome: RunOutcom
        finished_at = now()
      where id = $1 and status = 'running'
      returning ${RECORD_COLUMNS}`,
-    [
-      runId,
-      outcome.status,
-      outcome.terminal ?? null,
-      outcome.verdict ?? null,
-      outcome.band ?? null,
-      outcome.score ?? null,
-      outcome.answer ?? null,
-      json(outcome.risk),
-      json(outcome.result),
-      outcome.error ?? null,
-      outcome.costUsd ?? 0,
-      outcome.tokensIn ?? 0,
-      outcome.tokensOut ?? 0,
-    ],
+    [runId, outcome.status, ...outcomeValues(outcome)],
   );
   if (!row) return requireRunning(db, runId);
   return toRunRecord(row);
