@@ -9,6 +9,7 @@ import { rate } from '@sandscope/engine';
 import { ratesUnder, type Scored, trainModel, wilsonUpper } from '@sandscope/eval';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
+import { UserError } from 'sandscope/user-error';
 
 type Rates = ReturnType<typeof ratesUnder>;
 const BUDGET = 0.05;
@@ -50,9 +51,13 @@ const CRITERIA: Record<string, { says: string; ok: (items: readonly Scored[], t:
 await runScript('eval:criteria', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
-  const corpora = (await loadEvalCorpora(corporaDir(root), (n) => !exclude.has(n)))
-    .filter((c) => c.measured)
-    .map((c) => ({ name: c.name, measured: c.measured! }));
+  const loaded = await loadEvalCorpora(corporaDir(root), (n) => !exclude.has(n));
+  // As eval:report: every corpus or none, so the file never claims a set of corpora it did not measure.
+  const missing = loaded.filter((c) => !c.measured);
+  if (missing.length) {
+    throw new UserError(`${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. Pass --exclude to leave a corpus out on purpose.`);
+  }
+  const corpora = loaded.map((c) => ({ name: c.name, measured: c.measured! }));
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const results: Record<string, { corpus: string; t: number; r: Rates }[]> = {};
   for (const held of corpora) {
