@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AskResult, KnowledgeBase } from '../knowledge-base.ts';
+import { type AskResult, KnowledgeBase, shippedAnswerabilityModel } from '../knowledge-base.ts';
+import { FEATURE_NAMES } from './features.ts';
 import { NUMBERS_PREFIX } from './reason-format.ts';
 import { FAILURE_CORPUS } from './testing/failure-corpus.ts';
 
@@ -74,6 +75,20 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     const r = await open.ask('What do I do when the orders-db pool alert fires?');
     expect(r.verdict).not.toBe('refused');
     expect(cites(r).every((id) => !id.startsWith('postmortem'))).toBe(true);
+    expect(r.answer).toMatch(/Scale the checkout-api deployment down to 4 replicas/);
+  });
+
+  // S-038: which of a runbook's sections the learned passage stage rates first moves with training, so the rule
+  // that a procedure question is answered from its runbook's procedure section is tested under a passage stage
+  // that rates the runbook's other sections above it — whatever the shipped weights happen to prefer.
+  it("S-038 — an answered procedure question leads with its runbook's procedure section, even when another section of it is rated first", async () => {
+    const shipped = shippedAnswerabilityModel();
+    const weights = FEATURE_NAMES.map((name) => (name === 'runbookDocument' ? 5 : name === 'roleMatch' ? -5 : 0));
+    const model = { ...shipped, passage: { ...shipped.passage, weights } };
+    const open = await KnowledgeBase.build({ documents: FAILURE_CORPUS, model, bands: { insufficientBelow: 0, sufficientAbove: 0 } });
+    const r = await open.ask('What do I do when the orders-db pool alert fires?');
+    expect(r.verdict).toBe('answered');
+    expect(cites(r)[0]).toBe('runbook-orders-db-pool#mitigation');
     expect(r.answer).toMatch(/Scale the checkout-api deployment down to 4 replicas/);
   });
 
