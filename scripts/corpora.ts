@@ -1,4 +1,6 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FirstRun } from '@sandscope/eval';
 import { parseExclude } from 'sandscope/corpus';
 
 export { GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from 'sandscope/corpus';
@@ -9,4 +11,12 @@ export const corporaDir = (root: string) => join(root, EVAL_CORPORA_DIR);
 export function excludedCorpora(argv: readonly string[]): Set<string> {
   const i = argv.indexOf('--exclude');
   return parseExclude(i >= 0 ? argv[i + 1] : undefined);
+}
+
+/** Every corpus's `first-run.json` (its unseen first run), by corpus name; corpora without one are left out. */
+export function loadFirstRuns(dir: string): FirstRun[] {
+  return readdirSync(dir)
+    .sort()
+    .filter((name) => existsSync(join(dir, name, 'first-run.json')))
+    .map((name) => ({ name, report: JSON.parse(readFileSync(join(dir, name, 'first-run.json'), 'utf8')) }));
 }

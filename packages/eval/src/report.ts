@@ -23,8 +23,19 @@ export interface PreviousGate {
   }[];
 }
 
+/**
+ * A corpus's first run: the gate as it shipped before the corpus existed, scored once on questions nobody on
+ * the team had read (`eval-corpora/<name>/first-run.json`). The one figure no feature, weight or line was
+ * chosen on; the leave-one-corpus-out figures include corpora whose errors were read.
+ */
+export interface FirstRun {
+  readonly name: string;
+  readonly report: Pick<EvaluationReport, 'n' | 'answerable' | 'unanswerable' | 'falseAnswerRate' | 'falseRefusalRate' | 'rightSourceRate'>;
+}
+
 export interface ReportExtras {
   readonly previous?: PreviousGate;
+  readonly firstRuns?: readonly FirstRun[];
   readonly askP50Ms?: number;
   readonly generated?: EvaluationReport;
   readonly generatedAt?: string;
@@ -80,6 +91,28 @@ function adjudicatedLine(r: EvaluationReport): string[] {
   ];
 }
 
+/** The first runs pooled: counts recovered from each run's rates and sizes (a rate times its denominator is a count). */
+function pooledFirstRuns(runs: readonly FirstRun[]) {
+  const count = (rate: number, of: number) => Math.round(rate * of);
+  const unanswerable = runs.reduce((s, r) => s + r.report.unanswerable, 0);
+  const answerable = runs.reduce((s, r) => s + r.report.answerable, 0);
+  const falseAnswers = runs.reduce((s, r) => s + count(r.report.falseAnswerRate, r.report.unanswerable), 0);
+  const falseRefusals = runs.reduce((s, r) => s + count(r.report.falseRefusalRate, r.report.answerable), 0);
+  return { unanswerable, answerable, falseAnswers, falseRefusals };
+}
+
+function firstRunsLine(runs: readonly FirstRun[] | undefined, t: EvaluationReport['targets']): string[] {
+  if (!runs?.length) return [];
+  const p = pooledFirstRuns(runs);
+  const over = runs.filter((r) => r.report.falseAnswerRate > t.falseAnswerRate).length;
+  const fa = p.falseAnswers / p.unanswerable;
+  const fr = p.falseRefusals / p.answerable;
+  return [
+    `First runs (the unseen figure): ${runs.length} corpora scored once, when each arrived, by the gate as it shipped before it existed — false answers ${p.falseAnswers} of ${p.unanswerable} unanswerable (${pct(fa)}; target ≤ ${pct(t.falseAnswerRate)}, ${mark(fa <= t.falseAnswerRate && over === 0)}, over on ${over} of ${runs.length} corpora), false refusals ${p.falseRefusals} of ${p.answerable} answerable (${pct(fr)}; ≤ ${pct(t.falseRefusalRate)}, ${mark(fr <= t.falseRefusalRate)}).`,
+    '',
+  ];
+}
+
 export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): string {
   const g = extras.generated;
   return [
@@ -91,6 +124,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     corpusRow({ ...loco, name: '**pooled**' } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
     ...adjudicatedLine(loco),
+    ...firstRunsLine(extras.firstRuns, loco.targets),
     ...(extras.previous
       ? [
           `Before: the previous gate (word-overlap checks, commit ${extras.previous.commit}) on the same ${extras.previous.corpora.length} corpora with its shipped thresholds — false answers ${pct(extras.previous.pooled.falseAnswerRate)}, false refusals ${pct(extras.previous.pooled.falseRefusalRate)}, deferral ${pct(extras.previous.pooled.deferralRate)} (\`${extras.previous.command}\`).`,
@@ -160,6 +194,22 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
           '| corpus | questions | false answers | false refusals | deferral |',
           '|---|---|---|---|---|',
           ...extras.previous.corpora.map((c) => `| ${c.name} | ${c.n} | ${pct(c.falseAnswerRate)} | ${pct(c.falseRefusalRate)} | ${pct(c.deferralRate)} |`),
+          '',
+        ]
+      : []),
+    ...(extras.firstRuns?.length
+      ? [
+          '### First runs: the gate on libraries nobody had read',
+          '',
+          'Each corpus below was scored once, when it arrived, by the gate as it shipped before the corpus existed (`first-run.json` in its folder; its status line below says at which commit). No feature, weight or line was chosen on these runs. The leave-one-corpus-out table above holds every corpus out from training, but not from the developer: features were designed on the errors of the seen corpora. These runs are the figure to trust.',
+          '',
+          ...firstRunsLine(extras.firstRuns, loco.targets),
+          '| corpus | questions (answerable/unanswerable) | false answers | false refusals | right source |',
+          '|---|---|---|---|---|',
+          ...extras.firstRuns.map(
+            (r) =>
+              `| ${r.name} | ${r.report.n} (${r.report.answerable}/${r.report.unanswerable}) | ${pct(r.report.falseAnswerRate)} | ${pct(r.report.falseRefusalRate)} | ${pct(r.report.rightSourceRate)} |`,
+          ),
           '',
         ]
       : []),

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { DECISION_TARGETS, type EvaluationReport } from './evaluate.ts';
+import { evaluationMarkdown, type FirstRun, readmeBlock } from './report.ts';
+
+const run = (name: string, answerable: number, unanswerable: number, falseAnswers: number, falseRefusals: number): FirstRun => ({
+  name,
+  report: {
+    n: answerable + unanswerable,
+    answerable,
+    unanswerable,
+    falseAnswerRate: falseAnswers / unanswerable,
+    falseRefusalRate: falseRefusals / answerable,
+    rightSourceRate: 1,
+  },
+});
+
+// The smallest record the report renders: no corpora, the targets the issue sets.
+const loco = {
+  mode: 'leave-one-corpus-out',
+  n: 0,
+  answerable: 0,
+  unanswerable: 0,
+  falseAnswerRate: 0,
+  falseRefusalRate: 0,
+  deferralRate: 0,
+  partialRate: 0,
+  wrongSourceAnswers: 0,
+  rightSourceRate: 0,
+  procedureAnswers: 0,
+  stepsCoveredRate: 0,
+  mrr: 0,
+  recallAt6: 0,
+  byMechanism: {},
+  corpora: [],
+  targets: DECISION_TARGETS,
+  evidenceErrors: [],
+  questions: [],
+} as unknown as EvaluationReport;
+
+describe('the first runs in the report (the unseen figure)', () => {
+  // 45 and 40 unanswerable: 5 and 0 answered. Pooled 5 of 85 (5.9%), not the mean of the rates (5.6%).
+  const runs = [run('rook', 55, 45, 5, 45), run('argo', 56, 40, 0, 47)];
+
+  it('pools counts, not rates, and says which corpora are over the false-answer budget', () => {
+    const block = readmeBlock(loco, { firstRuns: runs });
+    expect(block).toContain('false answers 5 of 85 unanswerable (5.9%; target ≤ 5.0%, **missed**, over on 1 of 2 corpora)');
+    expect(block).toContain('false refusals 92 of 111 answerable (82.9%; ≤ 10.0%, **missed**)');
+  });
+
+  it('lists each first run in docs/EVALUATION.md, and leaves the section out when there are none', () => {
+    const md = evaluationMarkdown(loco, { firstRuns: runs });
+    expect(md).toContain('### First runs: the gate on libraries nobody had read');
+    expect(md).toContain('| rook | 100 (55/45) | 11.1% | 81.8% | 100.0% |');
+    expect(md).toContain('| argo | 96 (56/40) | 0.0% | 83.9% | 100.0% |');
+    expect(evaluationMarkdown(loco)).not.toContain('First runs');
+    expect(readmeBlock(loco)).not.toContain('First runs');
+  });
+});
