@@ -82,6 +82,31 @@ describe('answerability features on a real retrieval', () => {
     expect(await coverage('How many partitions does events-bus have per topic?', 'arch#topics')).toBeGreaterThan(0.5);
   });
 
+  it('gives a sentence’s values to the thing it opens on, not to a name it passes on the way (S-039)', async () => {
+    const listing = [
+      chunk(
+        'arch#services',
+        'Services',
+        [
+          '- `catalog-api` serves title metadata.',
+          '- `catalog-pg` is the PostgreSQL cluster behind catalog-api, with one primary and one replica.',
+          '- `playback-api` calls `catalog-api` with a timeout of 1.5 seconds.',
+        ].join('\n'),
+      ),
+    ];
+    const r = await HybridRetriever.build(listing, new HashingEmbedder());
+    const coverage = async (q: string) =>
+      feature(
+        answerabilityFeatures(q, await r.search(q), knowledgeOf(listing, r)).passages.find((p) => p.result.chunk.id === 'arch#services')!.vector,
+        'valueCoverage',
+      );
+    // The replica belongs to catalog-pg: the confident answer about the wrong service.
+    expect(await coverage('How many replicas does catalog-api run?')).toBe(0);
+    expect(await coverage('How many replicas does catalog-pg have?')).toBeGreaterThan(0);
+    // A sentence opening on one thing asked about may state its relation to another.
+    expect(await coverage('What is the timeout from playback-api to catalog-api?')).toBeGreaterThan(0);
+  });
+
   it('lets an alert identify its topic, never a service of the estate', async () => {
     const alerting = [...chunks, chunk('bus#alert', 'Paging', 'EventsBusLagHigh pages the Data Platform on-call for events-bus.')];
     const r = await HybridRetriever.build(alerting, new HashingEmbedder());

@@ -252,7 +252,12 @@ function valueCoverage(
       // ("It runs 12 replicas") is about the subject before it. "Each `catalog-api` instance has a 1.5 GiB limit",
       // after a sentence about recommendation-api, is no value of recommendation-api's (S-036).
       const about = named && !PRONOUN_OPENING.test(sentence) ? named : subject;
-      if (statesValue(sentence, demanded) && here.every((e) => e === about || textNames(sentence, e))) {
+      // A sentence that opens on another thing states that thing's values, whatever else it names on the way:
+      // "`catalog-pg` is the cluster behind catalog-api, with one primary and one replica" gives no replica
+      // count of catalog-api's (S-039). A sentence opening on one thing asked about may relate it to another.
+      const opener = here.length ? k.lexicon.subjectOf(sentence.toLowerCase()) : null;
+      const aboutOther = opener !== null && !entities.includes(opener);
+      if (statesValue(sentence, demanded) && !aboutOther && here.every((e) => e === about || textNames(sentence, e))) {
         const c = predicate.length === 0 ? 1 : weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
         if (c > best || bestSentence === null) {
           best = Math.max(best, c);

@@ -161,6 +161,9 @@ export function plainWordAliases(name: string): string[] {
   // they differ from the name; every phrase needs two words or more to say something specific.
   return [...new Set(phrases)].filter((ph) => ph.includes(' '));
 }
+/** What may come before a sentence's subject: markup, punctuation and a determiner. */
+const OPENING = /^[\W_]*(?:(?:the|each|every|a|an|our|all|any)\b[\W_]*)?$/i;
+
 const LEVEL_CODE = /^[a-z]{1,4}\d{1,2}s?$/;
 
 /** An EntityLexicon's contents (its passage counts are a memo, made again on demand). */
@@ -281,14 +284,24 @@ export class EntityLexicon {
 
   /** The thing a block of text names first — what its pronouns are about ("`playback-api` … It runs 12 replicas"). */
   firstNamedIn(text: string): string | null {
-    let first: string | null = null;
-    let at = Infinity;
+    return this.firstNamedAt(text)?.entity ?? null;
+  }
+
+  /**
+   * The entity a sentence opens on — its subject: named before anything but markup and a determiner
+   * ("`catalog-pg` is the cluster behind catalog-api…", "The payments-db pool…"). Null when it opens on
+   * anything else (a pronoun, a verb, a phrase).
+   */
+  subjectOf(text: string): string | null {
+    const first = this.firstNamedAt(text);
+    return first && OPENING.test(text.slice(0, first.at)) ? first.entity : null;
+  }
+
+  private firstNamedAt(text: string): { entity: string; at: number } | null {
+    let first: { entity: string; at: number } | null = null;
     for (const e of this.entitiesIn(text)) {
       const i = text.search(phrasePattern(e));
-      if (i >= 0 && i < at) {
-        at = i;
-        first = e;
-      }
+      if (i >= 0 && (!first || i < first.at)) first = { entity: e, at: i };
     }
     return first;
   }
