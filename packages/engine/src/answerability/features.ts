@@ -247,7 +247,8 @@ function valueCoverage(
     const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
     let subject: string | null = null;
     for (const sentence of block.sentences) {
-      const named = here.length ? k.lexicon.firstNamedIn(sentence.toLowerCase()) : null;
+      const first = here.length ? k.lexicon.firstNamed(sentence.toLowerCase()) : null;
+      const named = first?.entity ?? null;
       // A sentence that opens on something it names is about that thing; only one that opens on a pronoun
       // ("It runs 12 replicas") is about the subject before it. "Each `catalog-api` instance has a 1.5 GiB limit",
       // after a sentence about recommendation-api, is no value of recommendation-api's (S-036).
@@ -255,8 +256,7 @@ function valueCoverage(
       // A sentence that opens on another thing states that thing's values, whatever else it names on the way:
       // "`catalog-pg` is the cluster behind catalog-api, with one primary and one replica" gives no replica
       // count of catalog-api's (S-039). A sentence opening on one thing asked about may relate it to another.
-      const opener = here.length ? k.lexicon.subjectOf(sentence.toLowerCase()) : null;
-      const aboutOther = opener !== null && !entities.includes(opener);
+      const aboutOther = first?.opens === true && !entities.includes(first.entity);
       if (statesValue(sentence, demanded) && !aboutOther && here.every((e) => e === about || textNames(sentence, e))) {
         const c = predicate.length === 0 ? 1 : weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
         if (c > best || bestSentence === null) {

@@ -284,26 +284,21 @@ export class EntityLexicon {
 
   /** The thing a block of text names first — what its pronouns are about ("`playback-api` … It runs 12 replicas"). */
   firstNamedIn(text: string): string | null {
-    return this.firstNamedAt(text)?.entity ?? null;
+    return this.firstNamed(text)?.entity ?? null;
   }
 
   /**
-   * The entity a sentence opens on — its subject: named before anything but markup and a determiner
-   * ("`catalog-pg` is the cluster behind catalog-api…", "The payments-db pool…"). Null when it opens on
-   * anything else (a pronoun, a verb, a phrase).
+   * The thing a sentence names first, and whether the sentence opens on it — its subject, named before anything
+   * but markup and a determiner ("`catalog-pg` is the cluster behind catalog-api…", "The payments-db pool…"),
+   * not after a pronoun, a verb or a phrase. One search for both, as a value's sentence needs both (S-039).
    */
-  subjectOf(text: string): string | null {
-    const first = this.firstNamedAt(text);
-    return first && OPENING.test(text.slice(0, first.at)) ? first.entity : null;
-  }
-
-  private firstNamedAt(text: string): { entity: string; at: number } | null {
+  firstNamed(text: string): { entity: string; opens: boolean } | null {
     let first: { entity: string; at: number } | null = null;
     for (const e of this.entitiesIn(text)) {
       const i = text.search(phrasePattern(e));
       if (i >= 0 && (!first || i < first.at)) first = { entity: e, at: i };
     }
-    return first;
+    return first && { entity: first.entity, opens: OPENING.test(text.slice(0, first.at)) };
   }
 
   private madeOfKnownWords(token: string, question: string): boolean {
