@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FirstRun } from '@sandscope/eval';
 import { parseExclude } from 'sandscope/corpus';
+import { UserError } from 'sandscope/user-error';
 
 export { GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from 'sandscope/corpus';
 export const EVAL_CORPORA_DIR = 'eval-corpora';
@@ -18,5 +19,23 @@ export function loadFirstRuns(dir: string): FirstRun[] {
   return readdirSync(dir)
     .sort()
     .filter((name) => existsSync(join(dir, name, 'first-run.json')))
-    .map((name) => ({ name, report: JSON.parse(readFileSync(join(dir, name, 'first-run.json'), 'utf8')) }));
+    .map((name) => ({ name, report: firstRunOf(join(dir, name, 'first-run.json')) }));
+}
+
+const FIRST_RUN_FIELDS = ['n', 'answerable', 'unanswerable', 'falseAnswerRate', 'falseRefusalRate', 'rightSourceRate'] as const;
+
+/** A first run as `sandscope eval --corpus … --json` wrote it; anything else is named, with how to restore it. */
+function firstRunOf(path: string): FirstRun['report'] {
+  let report: Record<string, unknown> | null = null;
+  try {
+    report = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    /* named below */
+  }
+  const missing = FIRST_RUN_FIELDS.filter((f) => typeof report?.[f] !== 'number');
+  if (report === null || missing.length)
+    throw new UserError(
+      `${path} is not a first run (${report === null ? 'not JSON' : `no number for ${missing.join(', ')}`}): it is the output of \`npx sandscope eval --corpus … --questions … --json\` at the commit its corpus README names; restore it with \`git checkout -- ${path}\`.`,
+    );
+  return report as unknown as FirstRun['report'];
 }
