@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, MIN_PASSAGE_CHARS, slugify } from './chunker.ts';
+import { chunkDocument, MIN_PASSAGE_CHARS, slugify, withoutComments } from './chunker.ts';
 
 const long = (word: string) => `${word} `.repeat(50).trim(); // 50 × (len+1) - 1 chars, well over 200
 
@@ -33,6 +33,17 @@ describe('heading-aligned chunker', () => {
     const ids = chunkDocument({ doc: 'd.md', title: 'Doc', text }).map((c) => c.id);
     expect(ids).toEqual(['d#doc', 'd#steps', 'd#steps-2']);
     expect(chunkDocument({ doc: 'd.md', title: 'Doc', text })[1]!.text).toContain('```\n# not a heading\n```');
+  });
+
+  it('reads what the rendered page shows: a commented-out draft is no passage, a comment in code stays (S-041)', () => {
+    const draft = `<!--\n## Miscellaneous\n\n**What happens if every node fails at once?**\n\nTODO\n-->`;
+    const text = `# FAQ\n<!-- SPDX-License-Identifier: CC-BY-4.0 -->\n\n${long('alpha')}\n\n${draft}\n\n## Backups\n\nKept <!-- inline note --> for ${long('bravo')}\n\n\`\`\`html\n<!-- in code -->\n\`\`\`\n`;
+    const chunks = chunkDocument({ doc: 'faq.md', title: 'FAQ', text });
+    expect(chunks.map((c) => c.id)).toEqual(['faq#faq', 'faq#backups']);
+    expect(chunks.map((c) => c.text).join('\n')).not.toMatch(/every node|TODO|SPDX|inline note/);
+    expect(chunks[1]!.text).toContain('Kept  for bravo');
+    expect(chunks[1]!.text).toContain('<!-- in code -->');
+    expect(withoutComments('a\n<!-- one\n\ntwo -->\nb <!-- x --> c')).toBe('a\nb  c');
   });
 
   it('slugifies punctuation and case', () => {

@@ -46,13 +46,54 @@ export function documentTitle(doc: string, text: string): string {
   return h1 ? h1.replace(/^#\s+/, '').trim() : (title ?? doc.replace(/\.(md|markdown)$/i, ''));
 }
 
+/**
+ * The markdown without its HTML comments: what a reader of the rendered page sees. A commented-out draft
+ * ("<!-- ## FAQ … What happens if every node fails? TODO -->") is not documentation; kept, its question
+ * matched the user's word for word and its placeholder was offered as the library's answer (DEFECT_LOG
+ * S-041). A comment inside a code fence is code, and stays.
+ */
+export function withoutComments(text: string): string {
+  const out: string[] = [];
+  let inFence = false;
+  let inComment = false;
+  for (const line of text.split('\n')) {
+    if (!inComment && /^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) {
+      out.push(line);
+      continue;
+    }
+    const blank = !inComment && !line.trim();
+    let rest = line;
+    let kept = '';
+    for (;;) {
+      if (inComment) {
+        const end = rest.indexOf('-->');
+        if (end < 0) break;
+        rest = rest.slice(end + 3);
+        inComment = false;
+      }
+      const start = rest.indexOf('<!--');
+      if (start < 0) {
+        kept += rest;
+        break;
+      }
+      kept += rest.slice(0, start);
+      rest = rest.slice(start + 4);
+      inComment = true;
+    }
+    // A line that was all comment leaves nothing, not a blank that could split a paragraph.
+    if (kept.trim() || blank) out.push(kept.trimEnd());
+  }
+  return out.join('\n');
+}
+
 function sectionsOf(text: string, title: string): Section[] {
   const sections: Section[] = [];
   let current: Section = { heading: title, path: [], marker: '#', body: [] };
   // Open headings by level: a "How to investigate" under "### MimirIngesterReachingSeriesLimit" is about that alert.
   const open: { level: number; heading: string }[] = [];
   let inFence = false;
-  for (const line of splitFrontMatter(text).body.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const line of withoutComments(splitFrontMatter(text).body.replace(/\r\n?/g, '\n')).split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const m = inFence ? null : HEADING.exec(line);
     if (m) {
