@@ -16,6 +16,10 @@ describe('what a section is for, read from its heading', () => {
     for (const body of ['', 'To be added.', 'TODO', '- TBD', 'See [the dashboard](https://example.com/d).', '<!-- later -->'])
       expect(isPlaceholder(body), body).toBe(true);
     expect(isPlaceholder('Scale the deployment down to 4 replicas.')).toBe(false);
+    // A picture or a player says nothing in words (S-042); a sentence beside one does.
+    for (const body of ['![Quick reference decision tree](../img/tree.png)', '<iframe width="560" src="https://example.com/v"></iframe>', '<img src="a.png">'])
+      expect(isPlaceholder(body), body).toBe(true);
+    expect(isPlaceholder('![tree](tree.png)\n\nPost the first update within 15 minutes.')).toBe(false);
     const container = sectionsOfPassage('Alerts', '### DiskFull\n\nFree space by deleting old snapshots.', 2);
     expect(container[0]!.placeholder).toBe(false);
     const sibling = sectionsOfPassage('Mitigation', '## Escalation\n\nPage the database on-call.', 2);

@@ -46,18 +46,22 @@ export function roleFor(intent: Intent): Role | null {
 
 const PLACEHOLDER =
   /^(?:todo|tbd|tba|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
+// A link, or a picture: `![decision tree](tree.png)` is no more an answer in words than a link is (S-042).
 const ONLY_LINKS =
-  /^(?:(?:see|refer to|check|read)\s+)?(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
+  /^(?:(?:see|refer to|check|read)\s+)?(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
+/** An embedded picture or player: `<img …>`, `<iframe …></iframe>`, `<video …>`. */
+const EMBED = /<(img|iframe|video|object|embed)\b[^>]*>(?:\s*<\/\1>)?/gi;
 
 /**
  * A section body that says nothing: empty, a placeholder ("To be added.",
- * "TODO"), or only a link. Such a section answers nothing, however well its
+ * "TODO"), or only a link, a picture or an embedded player. Such a section answers nothing, however well its
  * heading matches (issue 9, class 1: the question was answered from the
  * runbook's other sections instead).
  */
 export function isPlaceholder(body: string): boolean {
   const text = body
     .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(EMBED, '')
     .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
     .replace(/[*_`>]/g, '')
     .trim();
