@@ -117,7 +117,7 @@ export function failuresOf(p: PassageFeatures, f: AnswerabilityFeatures): string
   if (p.missingEntities.length) out.push(`it never names ${p.missingEntities.join(', ')}`);
   if (p.valueMissing) out.push(`it states no ${f.demanded} for what was asked`);
   if (p.disclaims) out.push('it says it does not cover this');
-  if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.result.chunk.heading}”) is empty or a placeholder`);
+  if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.result.chunk.heading}”) is empty, a placeholder or only points elsewhere`);
   if (p.postmortemRecord) out.push('it is a postmortem record (timeline or action items), not a remedy');
   if (f.intent.intent === 'yes-no' && p.propositionMissing) out.push(`its document never mentions ${f.intent.proposition.join(' ')}`);
   return out;
@@ -149,9 +149,9 @@ const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => 
   headingCoverage: () => 'its heading is about something else',
   valueMissing: (_, f) => `it states no ${f.demanded} for what was asked`,
   bestValueMissing: (_, f) => `it states no ${f.demanded} for what was asked`,
-  rolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty or a placeholder`,
-  bestRolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty or a placeholder`,
-  placeholder: () => 'its section is empty or a placeholder',
+  rolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty, a placeholder or only points elsewhere`,
+  bestRolePlaceholder: (_, f) => `the ${roleFor(f.intent.intent)} section is empty, a placeholder or only points elsewhere`,
+  placeholder: () => 'its section is empty, a placeholder or only points elsewhere',
   roleElsewhereInDocument: (_, f) => `it is not the document’s ${roleFor(f.intent.intent)} section`,
   roleAbsentFromDocument: (_, f) => `its document has no ${roleFor(f.intent.intent)} section`,
   otherRole: (p) => `its heading (“${p.result.chunk.heading}”) answers a different kind of question`,

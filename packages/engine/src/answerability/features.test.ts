@@ -154,6 +154,25 @@ describe('answerability features on a real retrieval', () => {
     expect(feature(impact.vector, 'roleElsewhereInDocument')).toBe(1);
   });
 
+  it('reads a section that only points elsewhere as empty for a how-to, not for a look-up of where to look (S-043)', async () => {
+    const pager = [
+      chunk(
+        'pd#override',
+        'Creating a schedule override',
+        'See the [PagerDuty documentation on schedule overrides](https://support.example.com/docs/edit-schedules#create-overrides) if you need to make a rota swap at the last minute.',
+      ),
+      chunk('pd#drill', 'PagerDuty drill', 'We test PagerDuty every Monday at 10am: a test incident pages the primary on-call, who acknowledges it.'),
+    ];
+    const r = await HybridRetriever.build(pager, new HashingEmbedder());
+    const of = async (q: string) =>
+      answerabilityFeatures(q, await r.search(q), knowledgeOf(pager, r)).passages.find((p) => p.result.chunk.id === 'pd#override')!;
+    const howTo = await of('how do i create a schedule override in pagerduty for a rota swap, steps?');
+    expect(howTo.placeholderAsked).toBe(true);
+    expect(feature(howTo.vector, 'placeholder')).toBe(1);
+    const where = await of('where are the docs for schedule overrides?');
+    expect(where.placeholderAsked).toBe(false);
+  });
+
   it('counts a word said in other words: the question is "exhausted", the runbook "depleted" (class 5)', async () => {
     const pool = [
       chunk('db#pool', 'orders-db pool', 'When the orders-db pool is depleted, raise the ceiling to 150.'),

@@ -315,6 +315,9 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   // Runbooks name their procedure, diagnosis and impact sections; causes and meanings live in any prose,
   // so a document without a "Causes" heading says nothing about whether it explains a cause.
   const conventional = role === 'procedure' || role === 'diagnosis' || role === 'impact';
+  // A section that only points elsewhere holds no step, impact or cause of its own (S-043); for a look-up
+  // ("where is the dashboard?") the pointer may be the answer.
+  const empty = (s: SectionRole) => s.placeholder || ((conventional || role === 'cause') && s.referral === true);
   // BM25 as a share of what the question's words could score at most: comparable across corpora of any size.
   const queryIdf = Math.max(
     1e-9,
@@ -339,11 +342,11 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const identifying = entities.filter((e) => k.lexicon.identifiesTopic(e) && passageNames(chunk, e));
     const rarest = Math.min(Infinity, ...identifying.map((e) => k.lexicon.passagesNaming(e)));
     const withRole = role ? sections.filter((s) => s.roles.includes(role)) : [];
-    const roleMatch = withRole.some((s) => !s.placeholder);
+    const roleMatch = withRole.some((s) => !empty(s));
     const rolePlaceholder = withRole.length > 0 && !roleMatch;
     const docWithRole = role && doc ? doc.sections.filter((s) => s.roles.includes(role)) : [];
-    const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !s.placeholder);
-    const roleAbsent = conventional && !docWithRole.some((s) => !s.placeholder);
+    const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !empty(s));
+    const roleAbsent = conventional && !docWithRole.some((s) => !empty(s));
     const otherRole = role !== null && own.roles.length > 0 && !own.roles.includes(role);
     const postmortemDoc = POSTMORTEM_DOC.test(`${chunk.doc} ${chunk.docTitle}`);
     const postmortem = (intent.intent === 'procedure' || intent.intent === 'diagnosis') && own.roles.includes('postmortem');
@@ -382,7 +385,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       roleElsewhereInDocument: roleElsewhere ? 1 : 0,
       roleAbsentFromDocument: roleAbsent ? 1 : 0,
       otherRole: otherRole ? 1 : 0,
-      placeholder: own.placeholder ? 1 : 0,
+      placeholder: empty(own) ? 1 : 0,
       ownBodyWords: Math.log1p(own.words),
       ownLinkShare: own.linkShare,
       postmortemRecord: postmortem ? 1 : 0,
@@ -403,11 +406,11 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       valueMissing,
       valueSentence: value.sentence,
       disclaims: disclaimed,
-      placeholder: own.placeholder,
+      placeholder: empty(own),
       roleMatch,
       rolePlaceholder,
       postmortemRecord: postmortem,
-      placeholderAsked: own.placeholder && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
+      placeholderAsked: empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
       propositionMissing: propInDoc < 1,
       vector: FEATURE_NAMES.map((n) => values[n]),
     };

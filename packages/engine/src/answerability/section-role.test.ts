@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionIntent } from './question-intent.ts';
-import { isPlaceholder, rolesOf, sectionsOfPassage } from './section-role.ts';
+import { isPlaceholder, isReferral, rolesOf, sectionsOfPassage } from './section-role.ts';
 
 describe('what a section is for, read from its heading', () => {
   it('names the roles runbooks use, and never offers a postmortem record as a remedy', () => {
@@ -25,6 +25,26 @@ describe('what a section is for, read from its heading', () => {
     const sibling = sectionsOfPassage('Mitigation', '## Escalation\n\nPage the database on-call.', 2);
     expect(sibling[0]!.placeholder).toBe(true);
     expect(sibling[1]).toMatchObject({ heading: 'Escalation', placeholder: false });
+  });
+
+  it('sees a body that only points elsewhere, and not one that says something beside its link (S-043)', () => {
+    for (const body of [
+      'See the [PagerDuty documentation](https://support.example.com/docs/edit-schedules) if you need to make a rota swap.',
+      '- `Trade Tariff Backend`, see [Trade Tariff Admin on the Wiki](https://wiki.example.com/pages/1/Trade+Tariff+Admin).',
+      'Follow the instructions at https://docs.example.com/rotate-keys.',
+    ])
+      expect(isReferral(body), body).toBe(true);
+    for (const body of [
+      'Scale the deployment down to 4 replicas.',
+      'Scale down to 4 replicas; see [scaling](https://example.com/scale) for why.\n\nThen restart the pooler.',
+      '- [Runbook A](https://example.com/a)\n- [Runbook B](https://example.com/b)',
+      'Open https://grafana.example.com/d/abc and look at p99 latency.',
+    ])
+      expect(isReferral(body), body).toBe(false);
+    expect(sectionsOfPassage('Creating an override', 'See the [docs](https://example.com/o) to swap a rota.', 2)[0]).toMatchObject({
+      placeholder: false,
+      referral: true,
+    });
   });
 
   it("takes a document's lead section as what the document is about", () => {

@@ -73,11 +73,31 @@ export function isPlaceholder(body: string): boolean {
   return lines.every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
 }
 
+const LINKED = /\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|https?:\/\/\S+/;
+const POINTS_ELSEWHERE =
+  /\b(?:see|refer(?:s|red)? to|read|follow(?:ing)?|go to|check out|consult|documented|described|instructions|more (?:details|information|info)|details (?:are|can be))\b/i;
+
+/**
+ * A body that only points elsewhere: every line holds a link and says "see …", "follow the instructions
+ * at …", "documented in …". It tells where the answer is, not what it is: "See the [PagerDuty
+ * documentation](…) if you need to make a rota swap" holds no step of a schedule override (S-043).
+ */
+export function isReferral(body: string): boolean {
+  const lines = body
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim())
+    .filter(Boolean);
+  return lines.length > 0 && lines.every((l) => LINKED.test(l) && POINTS_ELSEWHERE.test(l.replace(/\]\([^)]*\)/g, ']')));
+}
+
 /** A section of a passage: its heading, roles, and whether its body says anything. */
 export interface SectionRole {
   readonly heading: string;
   readonly roles: readonly Role[];
   readonly placeholder: boolean;
+  /** Its body only points elsewhere (`isReferral`): no content of its own for a how, an impact or a cause. */
+  readonly referral?: boolean;
   /** Words of its body outside links, and the share of its body's characters that are links. */
   readonly words: number;
   readonly linkShare: number;
@@ -118,6 +138,13 @@ export function sectionsOfPassage(heading: string, text: string, level = 2, lead
     }
     const roles = rolesOf(r.heading);
     if (lead && i === 0 && !roles.includes('meaning')) roles.push('meaning');
-    return { heading: r.heading, roles, placeholder: empty[i]! && !container, ...bodyShape(r.body.join('\n')) };
+    const body = r.body.join('\n');
+    return {
+      heading: r.heading,
+      roles,
+      placeholder: empty[i]! && !container,
+      ...(!empty[i] && isReferral(body) ? { referral: true } : {}),
+      ...bodyShape(body),
+    };
   });
 }
