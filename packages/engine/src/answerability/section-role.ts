@@ -52,6 +52,15 @@ const ONLY_LINKS =
 /** An embedded picture or player: `<img …>`, `<iframe …></iframe>`, `<video …>`. */
 const EMBED = /<(img|iframe|video|object|embed)\b[^>]*>(?:\s*<\/\1>)?/gi;
 
+/** A body's lines as they read: no comments, no list markers, no blank lines. */
+function bodyLines(body: string): string[] {
+  return body
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim())
+    .filter(Boolean);
+}
+
 /**
  * A section body that says nothing: empty, a placeholder ("To be added.",
  * "TODO"), or only a link, a picture or an embedded player. Such a section answers nothing, however well its
@@ -59,18 +68,10 @@ const EMBED = /<(img|iframe|video|object|embed)\b[^>]*>(?:\s*<\/\1>)?/gi;
  * runbook's other sections instead).
  */
 export function isPlaceholder(body: string): boolean {
-  const text = body
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(EMBED, '')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/[*_`>]/g, '')
-    .trim();
-  if (!text) return true;
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return lines.every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
+  return bodyLines(body.replace(EMBED, ''))
+    .map((l) => l.replace(/[*_`>]/g, '').trim())
+    .filter(Boolean)
+    .every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
 }
 
 const LINKED = /\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|https?:\/\/\S+/;
@@ -83,11 +84,7 @@ const POINTS_ELSEWHERE =
  * documentation](…) if you need to make a rota swap" holds no step of a schedule override (S-043).
  */
 export function isReferral(body: string): boolean {
-  const lines = body
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .split('\n')
-    .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim())
-    .filter(Boolean);
+  const lines = bodyLines(body);
   return lines.length > 0 && lines.every((l) => LINKED.test(l) && POINTS_ELSEWHERE.test(l.replace(/\]\([^)]*\)/g, ']')));
 }
 
