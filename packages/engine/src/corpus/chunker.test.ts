@@ -44,6 +44,9 @@ describe('heading-aligned chunker', () => {
     expect(chunks[1]!.text).toContain('Kept  for bravo');
     expect(chunks[1]!.text).toContain('<!-- in code -->');
     expect(withoutComments('a\n<!-- one\n\ntwo -->\nb <!-- x --> c')).toBe('a\nb  c');
+    expect(withoutComments('a line break  \nnext')).toBe('a line break  \nnext');
+    // An unclosed comment hides the rest of the page, as it does when rendered.
+    expect(withoutComments('kept\n<!-- never closed\n## Hidden\ntext')).toBe('kept');
   });
 
   it('slugifies punctuation and case', () => {

@@ -62,7 +62,8 @@ export function withoutComments(text: string): string {
       out.push(line);
       continue;
     }
-    const blank = !inComment && !line.trim();
+    const open = inComment;
+    const blank = !open && !line.trim();
     let rest = line;
     let kept = '';
     for (;;) {
@@ -81,8 +82,10 @@ export function withoutComments(text: string): string {
       rest = rest.slice(start + 4);
       inComment = true;
     }
-    // A line that was all comment leaves nothing, not a blank that could split a paragraph.
-    if (kept.trim() || blank) out.push(kept.trimEnd());
+    // A line that was all comment leaves nothing, not a blank that could split a paragraph; a line without
+    // one stays as written (two trailing spaces are a line break).
+    if (!open && kept === line) out.push(line);
+    else if (kept.trim() || blank) out.push(kept.trimEnd());
   }
   return out.join('\n');
 }
