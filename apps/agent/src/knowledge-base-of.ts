@@ -1,16 +1,17 @@
 import { KnowledgeBase, type KnowledgeBaseInput } from '@sandscope/engine';
 import type { CorpusSource } from './corpus-source.ts';
 import { wordNet } from './wordnet.ts';
+import { wordVectors } from './word-vectors.ts';
 
 /**
- * What every entry point builds a corpus folder's knowledge base from: WordNet (the model was trained
- * reading synonyms; a base built without them would rate questions on different features) and, unless
+ * What every entry point builds a corpus folder's knowledge base from: WordNet and the word vectors (the
+ * model was trained reading both; a base built without them would rate questions on different features) and, unless
  * `shippedBands`, the corpus's own calibrated bands. Evaluation passes `shippedBands` so a model fitted
  * elsewhere is never scored with bands chosen on the set it is scored on.
  */
 export function knowledgeBaseInputOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): KnowledgeBaseInput {
   const bands = !options.shippedBands && source.thresholds ? { bands: source.thresholds } : {};
-  return { documents: source.documents, estate: source.estate, thesaurus: wordNet(), ...bands };
+  return { documents: source.documents, estate: source.estate, thesaurus: wordNet(), wordVectors: wordVectors(), ...bands };
 }
 
 /** The knowledge base of a corpus folder, as every entry point builds it (see knowledgeBaseInputOf). */
@@ -20,7 +21,7 @@ export function knowledgeBaseOf(source: CorpusSource, options: { shippedBands?: 
 
 /**
  * The same knowledge base from an index snapshot of that corpus (issue 11): the same inputs, so what
- * the decision reads that is not in the snapshot — WordNet, the bands, the model — is handed in exactly
+ * the decision reads that is not in the snapshot — WordNet, the word vectors, the bands, the model — is handed in exactly
  * as for a build. Throws SnapshotError when the bytes are not a usable snapshot.
  */
 export function knowledgeBaseFromSnapshot(source: CorpusSource, snapshot: Uint8Array, options: { shippedBands?: boolean } = {}): KnowledgeBase {

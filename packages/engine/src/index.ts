@@ -8,6 +8,7 @@ export * from './retrieval/embedder.ts';
 export * from './retrieval/hashing-embedder.ts';
 export * from './retrieval/remote-embedder.ts';
 export * from './retrieval/thesaurus.ts';
+export * from './retrieval/word-vectors.ts';
 export * from './retrieval/hybrid-retriever.ts';
 export * from './retrieval/question-shape.ts';
 export * from './answerability/question-intent.ts';

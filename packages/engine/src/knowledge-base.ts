@@ -15,6 +15,7 @@ import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from './retrieval/question-shape.ts';
 import { NO_THESAURUS, type Thesaurus } from './retrieval/thesaurus.ts';
+import { NO_WORD_VECTORS, type WordVectors } from './retrieval/word-vectors.ts';
 import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
 
@@ -49,6 +50,8 @@ export interface KnowledgeBaseInput {
   readonly embedder?: Embedder | null;
   /** Synonyms the decision reads (WordNet, handed in by the edge); none when absent. */
   readonly thesaurus?: Thesaurus;
+  /** Word vectors the decision reads (GloVe, handed in by the edge); none when absent. */
+  readonly wordVectors?: WordVectors;
 }
 
 /** The whole decision for one question, before any drafting. */
@@ -176,7 +179,7 @@ export class KnowledgeBase {
 
   /**
    * The knowledge base an index snapshot holds (see `snapshot`), over the same documents, estate and embedder:
-   * nothing is chunked, tokenized or embedded again. The model, bands and thesaurus come from `input`, as for
+   * nothing is chunked, tokenized or embedded again. The model, bands, thesaurus and word vectors come from `input`, as for
    * build. The version is the snapshot's: the caller found it under this corpus version (reading 100k
    * documents again to check was a second of a restore). Throws SnapshotError for bytes that are not a snapshot of this layout, and when the snapshot's
    * vectors are of another embedder than `input`'s — the caller then builds.
@@ -197,6 +200,7 @@ export class KnowledgeBase {
 
   private static assemble(input: KnowledgeBaseInput, index: IndexParts, retriever: HybridRetriever, lexicon: EntityLexicon): KnowledgeBase {
     const thesaurus = input.thesaurus ?? NO_THESAURUS;
+    const vectors = input.wordVectors ?? NO_WORD_VECTORS;
     const { documents: docs, names } = index;
     const knowledge: CorpusKnowledge = {
       lexicon,
@@ -205,6 +209,7 @@ export class KnowledgeBase {
       documentOf: (doc) => docs.get(doc),
       isName: (t) => names.has(t),
       related: (t) => thesaurus.related(t),
+      vectorOf: (w) => vectors.vectorOf(w),
     };
     return new KnowledgeBase(
       input.documents,

@@ -20,6 +20,7 @@ import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { EMPTY_ESTATE, startKnowledgeBase } from '../knowledge-base-start.ts';
 import { wordNet } from '../wordnet.ts';
+import { wordVectors } from '../word-vectors.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
@@ -132,6 +133,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
   // the first question someone asks.
   wordNet().related('');
+  wordVectors();
 
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config, log));

@@ -1,33 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { EvalQuestionRow } from '@sandscope/api/evaluation';
 import { type Database, latestEvalRun } from '@sandscope/store';
-
-/**
- * One row of `GET /v1/eval/latest`'s `questions` (packages/eval's `QuestionRow`):
- * what the website's band explorer replays — each row's answerability against the
- * two bands, and whether adjudication would let it through. The documented fields
- * are always present (normalised, so a row recorded before the answerability model
- * reads as one with no answerability rather than as garbage); anything else the
- * evaluation recorded is passed through as it is.
- */
-export interface EvalQuestionRow {
-  readonly id: string;
-  readonly corpus: string;
-  readonly question: string;
-  readonly label: string;
-  readonly mechanism: string;
-  readonly band: string;
-  readonly verdict: string;
-  /** The model's probability (0..1); null when degraded, nothing was retrieved, or the row predates the model. */
-  readonly answerability: number | null;
-  /** Whether adjudication would let it through as partial, were it in the ambiguous band. */
-  readonly adjudicable: boolean;
-  /** dense × BM25 of the strongest passage: the old gate's score, reported only. */
-  readonly score: number | null;
-  readonly source: 'right' | 'wrong' | 'unknown' | null;
-  readonly rank: number | null;
-  readonly [feature: string]: unknown;
-}
 
 export interface EvalLatestView {
   /** The evaluation's report (`sandscope eval --json`) without its per-question rows. */
@@ -58,6 +32,11 @@ function split(report: unknown, source: EvalLatestView['source']): EvalLatestVie
 
 const SOURCES = ['right', 'wrong', 'unknown'] as const;
 
+/**
+ * One row as the contract (`evalQuestionRowSchema`, packages/api) carries it: the documented fields always
+ * present and normalised, so a row recorded before the answerability model reads as one with no answerability
+ * rather than as garbage; anything else the evaluation recorded passes through as it is.
+ */
 function row(q: Record<string, unknown>): EvalQuestionRow {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const p = num(q.answerability);

@@ -5,6 +5,7 @@ import { HybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from '../retrieval/question-shape.ts';
 import { NO_THESAURUS, type Thesaurus, wordNetThesaurus } from '../retrieval/thesaurus.ts';
 import { wordNetFixture } from '../retrieval/testing/wordnet-fixture.ts';
+import { decodeWordVectors, encodeWordVectors, NO_WORD_VECTORS, type WordVectors } from '../retrieval/word-vectors.ts';
 import type { Chunk } from '../types.ts';
 import { answerabilityFeatures, type CorpusKnowledge, FEATURE_NAMES, type FeatureName } from './features.ts';
 import { documentIndex, nameVocabulary } from '../knowledge-base.ts';
@@ -23,7 +24,13 @@ const chunks = [
   chunk('disk#alert', 'Disk pressure', 'The disk alert fires at 85 percent usage on any volume.'),
 ];
 
-function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[] = [], thesaurus: Thesaurus = NO_THESAURUS): CorpusKnowledge {
+function knowledgeOf(
+  cs: readonly Chunk[],
+  r: HybridRetriever,
+  services: string[] = [],
+  thesaurus: Thesaurus = NO_THESAURUS,
+  vectors: WordVectors = NO_WORD_VECTORS,
+): CorpusKnowledge {
   const index = documentIndex(cs);
   const names = nameVocabulary(cs);
   return {
@@ -33,6 +40,7 @@ function knowledgeOf(cs: readonly Chunk[], r: HybridRetriever, services: string[
     documentOf: (doc) => index.get(doc),
     isName: (t) => names.has(t),
     related: (t) => thesaurus.related(t),
+    vectorOf: (w) => vectors.vectorOf(w),
   };
 }
 const feature = (vector: readonly number[], name: FeatureName) => vector[FEATURE_NAMES.indexOf(name)]!;
@@ -187,5 +195,26 @@ describe('answerability features on a real retrieval', () => {
     expect(feature(withWordNet, 'synonymCoverage')).toBeGreaterThan(feature(without, 'synonymCoverage'));
     expect(feature(withWordNet, 'unknownAfterSynonyms')).toBeLessThan(feature(without, 'unknownAfterSynonyms'));
     expect(feature(withWordNet, 'topicCoverage')).toBe(feature(without, 'topicCoverage'));
+  });
+
+  it('counts a word said by a related one through word vectors: the question says "spike", the runbook "surge" (class 5, S-044)', async () => {
+    const api = [
+      chunk('api#surge', 'checkout-api surge', 'When checkout-api traffic comes in a surge, scale the workers out.'),
+      chunk('api#disk', 'checkout-api disk', 'When checkout-api disk fills, rotate the logs.'),
+    ];
+    const r = await HybridRetriever.build(api, new HashingEmbedder());
+    const q = 'checkout-api spike';
+    // Three words in two dimensions: "spike" lies close to "surge" and far from "disk".
+    const vectors = decodeWordVectors(
+      encodeWordVectors({ package: 'test' }, [
+        ['spike', [1, 0.2]],
+        ['surge', [1, 0]],
+        ['disk', [0, 1]],
+      ]),
+    );
+    const at = async (v: WordVectors, id: string) =>
+      answerabilityFeatures(q, await r.search(q), knowledgeOf(api, r, [], NO_THESAURUS, v)).passages.find((p) => p.result.chunk.id === id)!.vector;
+    expect(feature(await at(vectors, 'api#surge'), 'softCoverage')).toBeGreaterThan(feature(await at(vectors, 'api#disk'), 'softCoverage'));
+    expect(feature(await at(NO_WORD_VECTORS, 'api#surge'), 'softCoverage')).toBe(feature(await at(NO_WORD_VECTORS, 'api#disk'), 'softCoverage'));
   });
 });

@@ -1,6 +1,7 @@
 import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
+import { plainWords, unitCosine } from '../retrieval/word-vectors.ts';
 import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, ScoredChunk } from '../types.ts';
 import { type QuestionIntent, questionIntent } from './question-intent.ts';
@@ -25,6 +26,8 @@ export interface CorpusKnowledge {
   readonly isName: (term: string) => boolean;
   /** Stems sharing a sense with this one (a thesaurus; none when the edge gave none). */
   readonly related: (term: string) => readonly string[];
+  /** A plain word's unit vector (GloVe; none when the edge gave none). */
+  readonly vectorOf: (word: string) => Float32Array | undefined;
 }
 
 /** A whole document as the features read it. */
@@ -81,6 +84,7 @@ export const FEATURE_NAMES = [
   'disclaims',
   'propositionMissingFromDocument',
   'propositionMissingFromPassage',
+  'softCoverage',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -116,6 +120,7 @@ export const QUESTION_FEATURE_NAMES = [
   'bestValueCoverage',
   'bestDense',
   'bestLexicalMatch',
+  'bestSoftCoverage',
 ] as const;
 
 /** What the decision and its reasons read about one retrieved passage. */
@@ -196,7 +201,10 @@ const CAMEL_ALERT = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
  * What a passage's text parses to never changes: parsed once per passage, not once per question (a
  * passage object lives as long as its knowledge base, so a WeakMap holds nothing beyond it).
  */
-const parsed = new WeakMap<Chunk, { terms: Set<string>; blocks: ReturnType<typeof sentenceBlocksOf>; disclaimers: string[][]; sections?: SectionRole[] }>();
+const parsed = new WeakMap<
+  Chunk,
+  { terms: Set<string>; words: string[]; blocks: ReturnType<typeof sentenceBlocksOf>; disclaimers: string[][]; sections?: SectionRole[] }
+>();
 function parsedOf(chunk: Chunk) {
   let p = parsed.get(chunk);
   if (!p) {
@@ -205,7 +213,8 @@ function parsedOf(chunk: Chunk) {
       .flatMap((b) => b.sentences)
       .filter((s) => disclaims(s))
       .map((s) => tokenize(s));
-    parsed.set(chunk, (p = { terms: new Set(tokenize(indexText(chunk))), blocks, disclaimers }));
+    const text = indexText(chunk);
+    parsed.set(chunk, (p = { terms: new Set(tokenize(text)), words: [...new Set(plainWords(text))], blocks, disclaimers }));
   }
   return p;
 }
@@ -270,6 +279,33 @@ function valueCoverage(
   return { coverage: best, sentence: bestSentence };
 }
 
+/**
+ * IDF-weighted share of the question's words said in this passage, where a word it does not use counts by
+ * the closest word it does (the cosine of their vectors, none below 0): a "spike" is half-said by a passage
+ * about a "surge", "slow" by one about a "delay" — related words WordNet's synsets do not join (issue 9,
+ * class 5: ordinary wording refused; S-044). A word without a vector counts only when said.
+ */
+function softCoverage(words: readonly string[], chunk: Chunk, here: ReadonlySet<string>, k: CorpusKnowledge): number {
+  let total = 0;
+  let covered = 0;
+  let passageVectors: Float32Array[] | null = null;
+  for (const w of words) {
+    const weight = Math.max(k.idf(stem(w)), 0.1);
+    total += weight;
+    if (here.has(stem(w))) {
+      covered += weight;
+      continue;
+    }
+    const v = k.vectorOf(w);
+    if (!v) continue;
+    passageVectors ??= parsedOf(chunk).words.flatMap((u) => k.vectorOf(u) ?? []);
+    let closest = 0;
+    for (const u of passageVectors) closest = Math.max(closest, unitCosine(v, u));
+    covered += weight * closest;
+  }
+  return total ? covered / total : 1;
+}
+
 function disclaimsAsked(result: ScoredChunk, asked: ReadonlySet<string>): boolean {
   if (disclaims(result.chunk.heading)) return true;
   return parsedOf(result.chunk).disclaimers.some((terms) => terms.some((t) => asked.has(t)));
@@ -324,6 +360,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     [...new Set(tokenize(question))].reduce((s, t) => s + k.idf(t), 0),
   );
   const proposition = new Set(intent.proposition);
+  const plainTopic = [...new Set(plainWords(question))].filter((w) => !isStopword(w) && !INTENT_WORDS.has(stem(w)));
   const maxProduct = Math.max(0, ...retrieval.results.map((r) => Math.max(0, r.dense ?? 0) * r.bm25));
   const termSets = retrieval.results.map((r) => parsedOf(r.chunk).terms);
   const missingTerms = topicTerms.filter((t) => !termSets.some((s) => s.has(t)));
@@ -397,6 +434,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       disclaims: disclaimed ? 1 : 0,
       propositionMissingFromDocument: 1 - propInDoc,
       propositionMissingFromPassage: 1 - propInPassage,
+      softCoverage: softCoverage(plainTopic, chunk, here, k),
     };
     return {
       result,
@@ -492,6 +530,7 @@ export function questionVector(f: AnswerabilityFeatures, probabilities: readonly
     bestValueCoverage: at('valueCoverage'),
     bestDense: at('dense'),
     bestLexicalMatch: at('lexicalMatch'),
+    bestSoftCoverage: at('softCoverage'),
   };
   return QUESTION_FEATURE_NAMES.map((n) => values[n]);
 }

@@ -1,0 +1,86 @@
+// `npm run eval:groups -- ROWS.json [ROWS.json …]`: how an experiment is judged. Each file is the output of
+// `sandscope eval --loco --json --rows`; for each group of corpora this prints the held-out separation (AUC of
+// the answerability rating, answerable above unanswerable), the false refusals at the cut that keeps 5% and 10%
+// of the unanswerable questions answered, and the verdicts' false answers and false refusals.
+// An experiment's criterion is set on the SEEN corpora (their errors have been read) before it runs; the two
+// groups whose errors nobody has read are printed for the record, never chosen on (their README Status lines
+// say each time they were printed).
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { UserError } from 'sandscope/user-error';
+import { runScript } from './script-boundary.ts';
+
+const GROUPS: Record<string, readonly string[] | null> = {
+  seen: [
+    'govuk-alerts',
+    'gitlab-runbooks',
+    'cloudnative-pg',
+    'moj-cloud-platform',
+    'harbor-runbooks',
+    'quarry-logistics',
+    'tidewater-ops',
+    'fernhill-clinic-it',
+    'cloudgov-runbooks',
+    'pagerduty-incident-response',
+  ],
+  /** Written and first run before the last two; a few of their questions were printed in counts. */
+  'unread-4': ['rook-ceph', 'mimir-runbooks', 'linkerd', 'velero'],
+  'unread-2': ['argocd', 'etcd-ops'],
+  all: null,
+};
+
+const Rows = z.object({
+  questions: z.array(z.object({ corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number() })),
+});
+type Row = z.infer<typeof Rows>['questions'][number];
+
+/** P(an answerable question rates above an unanswerable one), ties counting half (Mann–Whitney). */
+function auc(rows: readonly Row[]): number {
+  const ranked = [...rows].sort((a, b) => a.answerability - b.answerability);
+  let positives = 0;
+  let rankSum = 0;
+  for (let i = 0; i < ranked.length; ) {
+    let j = i;
+    while (j < ranked.length && ranked[j]!.answerability === ranked[i]!.answerability) j++;
+    const midRank = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (ranked[k]!.label !== 'unanswerable') positives++, (rankSum += midRank);
+    i = j;
+  }
+  const negatives = rows.length - positives;
+  return positives && negatives ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : Number.NaN;
+}
+
+/** False refusals at the cut where `share` of the unanswerable questions rate above it. */
+function refusalsAt(rows: readonly Row[], share: number): number {
+  const negatives = rows
+    .filter((r) => r.label === 'unanswerable')
+    .map((r) => r.answerability)
+    .sort((a, b) => b - a);
+  const cut = negatives[Math.floor(negatives.length * share)] ?? -1;
+  const positives = rows.filter((r) => r.label !== 'unanswerable');
+  return positives.filter((r) => r.answerability <= cut).length / positives.length;
+}
+
+await runScript('eval:groups', async () => {
+  const files = process.argv.slice(2);
+  if (!files.length) throw new UserError('name one or more files written by `sandscope eval --loco --json --rows`');
+  for (const file of files) {
+    let rows: Row[];
+    try {
+      rows = Rows.parse(JSON.parse(readFileSync(file, 'utf8'))).questions;
+    } catch {
+      throw new UserError(`${file}: not the output of \`sandscope eval --loco --json --rows\` (it needs the rows: pass --rows)`);
+    }
+    console.log(file);
+    for (const [name, corpora] of Object.entries(GROUPS)) {
+      const g = rows.filter((r) => !corpora || corpora.includes(r.corpus));
+      const unanswerable = g.filter((r) => r.label === 'unanswerable');
+      const answerable = g.filter((r) => r.label !== 'unanswerable');
+      const fa = unanswerable.filter((r) => r.verdict !== 'refused').length;
+      const fr = answerable.filter((r) => r.verdict === 'refused').length;
+      console.log(
+        `  ${name.padEnd(9)} n=${String(g.length).padStart(4)}  AUC ${auc(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
+      );
+    }
+  }
+});
