@@ -9,7 +9,7 @@ import { generateQuestions, type GeneratedQuestion } from './generator.ts';
 import { fitConditionalLogit, fitLogistic } from './logistic.ts';
 import { leaveOneCorpusOut } from './loco.ts';
 import { type Measured, measureAll } from './measure.ts';
-import { outcomeOf } from './outcome.ts';
+import { outcomeOf, stepsOf } from './outcome.ts';
 import { toJsonl } from './question-set.ts';
 import { trainModel } from './train.ts';
 import { CORPUS_DIR, readRepoCorpus } from './test-corpus.ts';
@@ -90,6 +90,21 @@ describe('quoted evidence', () => {
     ]);
     expect(errors.map((e) => e.id)).toEqual(['c', 'd']);
     expect(errors[0]!.message).toMatch(/matches no passage/);
+    expect(ok.map((q) => q.quoted)).toEqual([quote, undefined]);
+  });
+
+  it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {
+    const merged = {
+      id: 'pool#drain',
+      doc: 'pool.md',
+      docTitle: 'Pool',
+      heading: 'Drain',
+      level: 2,
+      text: 'Drain the pool first.\n\n1. Cordon the node.\n2. Run `pool drain --all`.\n\n## History\n\n- 2024-01-03 pool drained by hand\n- 2024-02-11 pool resized',
+    };
+    expect(stepsOf(merged, 'Run `pool drain --all`.')).toEqual(['Cordon the node.', 'Run `pool drain --all`.']);
+    expect(stepsOf(merged, '2024-02-11 pool resized')).toEqual(['2024-01-03 pool drained by hand', '2024-02-11 pool resized']);
+    expect(stepsOf(merged)).toHaveLength(4);
   });
 });
 

@@ -54,7 +54,7 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
       });
       continue;
     }
-    out.push({ ...withDoc, evidence: hits[0]!.chunk.id, doc: hits[0]!.chunk.doc });
+    out.push({ ...withDoc, evidence: hits[0]!.chunk.id, doc: hits[0]!.chunk.doc, quoted: q.evidence });
   }
   return { questions: out, errors };
 }

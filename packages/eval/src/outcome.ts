@@ -13,15 +13,35 @@ import {
 import { isGold, type Measured } from './measure.ts';
 import type { Outcome } from './metrics.ts';
 
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
 /** A procedure question: the writer says so, or it was written as a "what do I do". */
 export function asksProcedure(m: Measured): boolean {
   return m.question.intent === 'procedure' || m.question.mechanism === 'what-to-do';
 }
 
-/** The numbered or bulleted steps of a passage, in order (empty when it has fewer than two). */
-export function stepsOf(chunk: Chunk): string[] {
-  const steps = chunk.text
-    .split('\n')
+const HEADING_LINE = /^#{1,6}\s/;
+
+/**
+ * The labelled section's lines: a passage may merge a short section with its neighbours (each keeps its `#`
+ * line), and the steps asked for are those of the section the writer quoted, not every list of the passage.
+ * Without a quotation, or one that crosses sections, the whole passage.
+ */
+function labelledSection(text: string, quoted: string | undefined): string[] {
+  const lines = text.split('\n');
+  if (!quoted) return lines;
+  const sections: string[][] = [[]];
+  for (const line of lines) {
+    if (HEADING_LINE.test(line)) sections.push([]);
+    sections.at(-1)!.push(line);
+  }
+  const needle = squash(quoted);
+  return sections.find((s) => squash(s.join('\n')).includes(needle)) ?? lines;
+}
+
+/** The numbered or bulleted steps of the labelled section, in order (empty when it has fewer than two). */
+export function stepsOf(chunk: Chunk, quoted?: string): string[] {
+  const steps = labelledSection(chunk.text, quoted)
     .filter((l) => /^\s*(?:\d+[.)]|[-*+])\s+\S/.test(l))
     .map((l) =>
       l
@@ -31,8 +51,6 @@ export function stepsOf(chunk: Chunk): string[] {
     );
   return steps.length >= 2 ? steps : [];
 }
-
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
  * One question's outcome under a model: the ENGINE's decision (`decideAnswerability`,
@@ -48,7 +66,7 @@ export function outcomeOf(m: Measured, model: AnswerabilityModel, bands: Bands =
   let stepsCovered: boolean | null = null;
   if (answered && q.label === 'answerable') {
     source = !hasExpected ? 'unknown' : decision.evidence.some((c) => isGold(q, c)) ? 'right' : 'wrong';
-    const steps = m.goldChunk ? stepsOf(m.goldChunk) : [];
+    const steps = m.goldChunk ? stepsOf(m.goldChunk, q.quoted) : [];
     if (asksProcedure(m) && steps.length) {
       const answer = squash(
         draftExtractive(q.question, decision.evidence)

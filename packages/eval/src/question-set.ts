@@ -12,6 +12,11 @@ export interface EvalQuestion {
   readonly doc?: string;
   /** Chunk id of the answering passage, when known. */
   readonly evidence?: string;
+  /**
+   * The writer's quotation of the evidence, when it was quoted text (`resolveEvidence` turns it into the
+   * passage's id): it places the labelled section inside a passage that merges several.
+   */
+  readonly quoted?: string;
   /** The source item it was made from; cross-validation keeps a group in one fold. */
   readonly group?: string;
   /** What the writer says the question asks for (`procedure`, `value`, …): procedure answers are checked for their steps. */

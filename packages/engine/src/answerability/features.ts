@@ -280,6 +280,19 @@ function valueCoverage(
 }
 
 /**
+ * A passage's word vectors, gathered once per passage and source of vectors: an ask compares a few question
+ * words against hundreds of passage words, and looking each up again per question was most of its time.
+ */
+const passageVectors = new WeakMap<Chunk, { readonly of: CorpusKnowledge['vectorOf']; readonly vectors: readonly Float32Array[] }>();
+function vectorsOf(chunk: Chunk, k: CorpusKnowledge): readonly Float32Array[] {
+  const cached = passageVectors.get(chunk);
+  if (cached?.of === k.vectorOf) return cached.vectors;
+  const vectors = parsedOf(chunk).words.flatMap((u) => k.vectorOf(u) ?? []);
+  passageVectors.set(chunk, { of: k.vectorOf, vectors });
+  return vectors;
+}
+
+/**
  * IDF-weighted share of the question's words said in this passage, where a word it does not use counts by
  * the closest word it does (the cosine of their vectors, none below 0): a "spike" is half-said by a passage
  * about a "surge", "slow" by one about a "delay" — related words WordNet's synsets do not join (issue 9,
@@ -288,7 +301,7 @@ function valueCoverage(
 function softCoverage(words: readonly string[], chunk: Chunk, here: ReadonlySet<string>, k: CorpusKnowledge): number {
   let total = 0;
   let covered = 0;
-  let passageVectors: Float32Array[] | null = null;
+  let vectors: readonly Float32Array[] | null = null;
   for (const w of words) {
     const weight = Math.max(k.idf(stem(w)), 0.1);
     total += weight;
@@ -298,9 +311,9 @@ function softCoverage(words: readonly string[], chunk: Chunk, here: ReadonlySet<
     }
     const v = k.vectorOf(w);
     if (!v) continue;
-    passageVectors ??= parsedOf(chunk).words.flatMap((u) => k.vectorOf(u) ?? []);
+    vectors ??= vectorsOf(chunk, k);
     let closest = 0;
-    for (const u of passageVectors) closest = Math.max(closest, unitCosine(v, u));
+    for (const u of vectors) closest = Math.max(closest, unitCosine(v, u));
     covered += weight * closest;
   }
   return total ? covered / total : 1;
