@@ -6,6 +6,7 @@
 // groups whose errors nobody has read are printed for the record, never chosen on (their README Status lines
 // say each time they were printed).
 import { readFileSync } from 'node:fs';
+import { separation } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -30,35 +31,19 @@ const GROUPS: Record<string, readonly string[] | null> = {
 };
 
 const Rows = z.object({
-  questions: z.array(z.object({ corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number() })),
+  questions: z.array(z.object({ corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number().nullable() })),
 });
 type Row = z.infer<typeof Rows>['questions'][number];
-
-/** P(an answerable question rates above an unanswerable one), ties counting half (Mann–Whitney). */
-function auc(rows: readonly Row[]): number {
-  const ranked = [...rows].sort((a, b) => a.answerability - b.answerability);
-  let positives = 0;
-  let rankSum = 0;
-  for (let i = 0; i < ranked.length; ) {
-    let j = i;
-    while (j < ranked.length && ranked[j]!.answerability === ranked[i]!.answerability) j++;
-    const midRank = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (ranked[k]!.label !== 'unanswerable') positives++, (rankSum += midRank);
-    i = j;
-  }
-  const negatives = rows.length - positives;
-  return positives && negatives ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : Number.NaN;
-}
 
 /** False refusals at the cut where `share` of the unanswerable questions rate above it. */
 function refusalsAt(rows: readonly Row[], share: number): number {
   const negatives = rows
     .filter((r) => r.label === 'unanswerable')
-    .map((r) => r.answerability)
+    .map((r) => r.answerability ?? 0)
     .sort((a, b) => b - a);
   const cut = negatives[Math.floor(negatives.length * share)] ?? -1;
   const positives = rows.filter((r) => r.label !== 'unanswerable');
-  return positives.filter((r) => r.answerability <= cut).length / positives.length;
+  return positives.filter((r) => (r.answerability ?? 0) <= cut).length / positives.length;
 }
 
 await runScript('eval:groups', async () => {
@@ -79,7 +64,7 @@ await runScript('eval:groups', async () => {
       const fa = unanswerable.filter((r) => r.verdict !== 'refused').length;
       const fr = answerable.filter((r) => r.verdict === 'refused').length;
       console.log(
-        `  ${name.padEnd(9)} n=${String(g.length).padStart(4)}  AUC ${auc(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
+        `  ${name.padEnd(9)} n=${String(g.length).padStart(4)}  AUC ${separation(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
       );
     }
   }

@@ -14,3 +14,4 @@ export * from './feedback.ts';
 export * from './folds.ts';
 export * from './evaluate.ts';
 export * from './report.ts';
+export * from './separation.ts';

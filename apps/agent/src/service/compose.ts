@@ -130,8 +130,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const candidates =
     options.candidates ??
     candidatesFromConfigs(config.providers, { fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS });
-  // WordNet's index is built on first use (about a second): pay it before the service is ready, not on
-  // the first question someone asks.
+  // WordNet's index is built on first use (about a second) and the word vectors decoded (5 MB): pay both
+  // before the service is ready, not on the first question someone asks.
   wordNet().related('');
   wordVectors();
 

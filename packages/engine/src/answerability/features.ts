@@ -219,12 +219,15 @@ function parsedOf(chunk: Chunk) {
   return p;
 }
 
+/** How much a term weighs in a share: its IDF, with a floor so a word every passage uses still counts a little. */
+const termWeight = (t: string, idf: (t: string) => number) => Math.max(idf(t), 0.1);
+
 /** IDF-weighted share of `terms` present in `present`; 1 when there is nothing to carry. */
 export function weightedShare(terms: readonly string[], present: ReadonlySet<string>, idf: (t: string) => number): number {
   let total = 0;
   let covered = 0;
   for (const t of terms) {
-    const w = Math.max(idf(t), 0.1);
+    const w = termWeight(t, idf);
     total += w;
     if (present.has(t)) covered += w;
   }
@@ -303,9 +306,10 @@ function softCoverage(words: readonly string[], chunk: Chunk, here: ReadonlySet<
   let covered = 0;
   let vectors: readonly Float32Array[] | null = null;
   for (const w of words) {
-    const weight = Math.max(k.idf(stem(w)), 0.1);
+    const term = stem(w);
+    const weight = termWeight(term, k.idf);
     total += weight;
-    if (here.has(stem(w))) {
+    if (here.has(term)) {
       covered += weight;
       continue;
     }

@@ -1,0 +1,24 @@
+/**
+ * Held-out separation: the chance that an answerable question is rated above an unanswerable one (the AUC,
+ * ties counting half; Mann–Whitney). It does not depend on where the bands lie, so an experiment on the
+ * decision's features is judged by it before any band is fitted (`npm run eval:groups`). A question with no
+ * rating (degraded, nothing retrieved) counts as rated 0: it is refused.
+ */
+export function separation(rows: readonly { readonly label: string; readonly answerability: number | null }[]): number {
+  const ranked = rows.map((r) => ({ answerable: r.label !== 'unanswerable', p: r.answerability ?? 0 })).sort((a, b) => a.p - b.p);
+  let positives = 0;
+  let rankSum = 0;
+  for (let i = 0; i < ranked.length; ) {
+    let j = i;
+    while (j < ranked.length && ranked[j]!.p === ranked[i]!.p) j++;
+    for (let k = i; k < j; k++) {
+      if (ranked[k]!.answerable) {
+        positives++;
+        rankSum += (i + j + 1) / 2;
+      }
+    }
+    i = j;
+  }
+  const negatives = ranked.length - positives;
+  return positives && negatives ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : Number.NaN;
+}
