@@ -5,7 +5,7 @@
 // An experiment's criterion is set on the SEEN corpora (their errors have been read) before it runs; the two
 // groups whose errors nobody has read are printed for the record, never chosen on (their README Status lines
 // say each time they were printed).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { separation } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
@@ -32,6 +32,9 @@ const GROUPS: Record<string, readonly string[] | null> = {
   all: null,
 };
 
+/** Group names padded to one width, so the columns line up. */
+const WIDTH = Math.max(...Object.keys(GROUPS).map((n) => n.length));
+
 const Rows = z.object({
   questions: z.array(z.object({ corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number().nullable() })),
 });
@@ -52,6 +55,7 @@ await runScript('eval:groups', async () => {
   const files = process.argv.slice(2);
   if (!files.length) throw new UserError('name one or more files written by `sandscope eval --loco --json --rows`');
   for (const file of files) {
+    if (!existsSync(file)) throw new UserError(`${file}: no such file. Write one with \`sandscope eval --loco --json --rows > FILE\``);
     let rows: Row[];
     try {
       rows = Rows.parse(JSON.parse(readFileSync(file, 'utf8'))).questions;
@@ -66,7 +70,7 @@ await runScript('eval:groups', async () => {
       const fa = unanswerable.filter((r) => r.verdict !== 'refused').length;
       const fr = answerable.filter((r) => r.verdict === 'refused').length;
       console.log(
-        `  ${name.padEnd(9)} n=${String(g.length).padStart(4)}  AUC ${separation(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
+        `  ${name.padEnd(WIDTH)} n=${String(g.length).padStart(4)}  AUC ${separation(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
       );
     }
   }
