@@ -101,11 +101,25 @@ describe('a procedure or diagnosis question gets the steps (issue 9, part E)', (
     expect(texts(claims)).toEqual(['Work through these in order.', ...SEVEN_STEPS]);
   });
 
-  it('stops a runaway list at the cap (25 claims), never part-way through the passage order', () => {
-    const items = Array.from({ length: 40 }, (_, i) => `Drain node ${i + 1} and wait for its pods to reschedule.`);
+  it('stops a runaway list at the cap (50 steps), never part-way through the passage order', () => {
+    const items = Array.from({ length: 60 }, (_, i) => `Drain node ${i + 1} and wait for its pods to reschedule.`);
     const runaway = chunk('runbook-nodes#drain', 'Drain every node', items.map((s) => `- ${s}`).join('\n'));
     const claims = draftExtractive('how do I drain the nodes?', [runaway]);
-    expect(texts(claims)).toEqual(items.slice(0, 25));
+    expect(texts(claims)).toEqual(items.slice(0, 50));
+  });
+
+  it('gives a long procedure whole: the cap counts steps, not their sentences and commands (S-047)', () => {
+    const steps = Array.from({ length: 20 }, (_, i) => [
+      `${i + 1}. Rotate the token on shard ${i + 1}. Wait for it to report healthy.`,
+      '   ```',
+      `   rotate --shard ${i + 1}`,
+      '   ```',
+    ]);
+    const rotation = chunk('runbook-tokens#rotation', 'Rotate the tokens', steps.flat().join('\n'));
+    const claims = texts(draftExtractive('how do I rotate the tokens?', [rotation]));
+    expect(claims).toContain('Rotate the token on shard 20.');
+    expect(claims).toContain('rotate --shard 20');
+    expect(claims.length).toBe(60);
   });
 
   it('keeps a fenced command byte for byte (flags, pipes, quotes, continuation lines) and an inline command whole', () => {

@@ -13,8 +13,10 @@ export interface ExtractiveOptions {
   /** Upper bound on claims drafted by term overlap (default 3). */
   readonly maxClaims?: number;
   /**
-   * Upper bound on a procedure's steps (default 25). A procedure is given whole —
-   * three steps of seven is a wrong procedure — so this only stops a runaway list.
+   * Upper bound on a procedure's steps — list items, paragraphs, commands — not on its sentences (default 50).
+   * A procedure is given whole — three steps of seven is a wrong procedure — so this only stops a runaway
+   * list. Counted in sentences (25), it cut real runbooks' procedures part-way: twenty steps of a token
+   * rotation, each a sentence and a command, ran past it (S-047).
    */
   readonly maxSteps?: number;
 }
@@ -57,7 +59,7 @@ export function draftExtractive(question: string, passages: readonly Chunk[], op
   const keepRecord = asksAboutRecord(question);
   const first = passages[0];
   const steps = first ? procedureSteps(question, intent === 'diagnosis' ? 'diagnosis' : 'procedure', first, keepRecord) : null;
-  const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 25) : [];
+  const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 50) : [];
   if (drafted.length > 0) return drafted;
   return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? undefined : remedySentences });
 }
@@ -69,7 +71,7 @@ function isStatement(question: string): boolean {
 
 /**
  * Every sentence of the steps, each its own claim cited to the passage, in
- * order, stopping (at a block's edge) before `maxSteps`. A rejected sentence is
+ * order, stopping (at a step's edge) after `maxSteps` steps. A rejected sentence is
  * left out; a command continued over lines (`\` at a line's end) is one command,
  * so a rejected line drops all of it — half a command is not a step.
  */
@@ -82,13 +84,13 @@ function draftSteps(blocks: readonly TextBlock[], id: string, rejected: Readonly
     else units.push({ texts: [...b.sentences], command: b.kind === 'code' });
   });
   const out: Claim[] = [];
+  let steps = 0;
   for (const unit of units) {
     const kept = unit.texts.filter((t) => !rejected.has(normalise(t)) && !hazardOf(t));
     if (unit.command && kept.length < unit.texts.length) continue;
-    if (out.length + kept.length > maxSteps) {
-      if (out.length === 0 && !unit.command) for (const text of kept.slice(0, maxSteps)) out.push({ text, citations: [id] });
-      break;
-    }
+    if (kept.length === 0) continue;
+    if (steps === maxSteps) break;
+    steps++;
     for (const text of kept) out.push({ text, citations: [id] });
   }
   return out;
