@@ -2,9 +2,10 @@
 // `sandscope eval --loco --json --rows`; for each group of corpora this prints the held-out separation (AUC of
 // the answerability rating, answerable above unanswerable), the false refusals at the cut that keeps 5% and 10%
 // of the unanswerable questions answered, and the verdicts' false answers and false refusals.
-// An experiment's criterion is set on the SEEN corpora (their errors have been read) before it runs; the two
-// groups whose errors nobody has read are printed for the record, never chosen on (their README Status lines
-// say each time they were printed).
+// An experiment's criterion is set before it runs, on the SEEN corpora (their errors have been read) or on a
+// group of corpora nobody has measured yet, named as its judge beforehand (`fresh` was the judge on 2026-12-01).
+// The other groups whose errors nobody has read are printed for the record, never chosen on (their README
+// Status lines say each time they were printed).
 import { existsSync, readFileSync } from 'node:fs';
 import { separation } from '@sandscope/eval';
 import { z } from 'zod';
