@@ -160,21 +160,22 @@ export function crossValidateSet(
 /** The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training. */
 export function evaluateLeaveOneCorpusOut(
   corpora: readonly (TrainingGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
-  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands?: Bands } = {},
+  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands?: Bands; heldOut?: ReadonlySet<string> } = {},
 ): EvaluationReport {
   const loco = leaveOneCorpusOut(corpora, options);
+  const scored = corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name));
   const figs = loco.corpora.map((c) => {
     const { corpus, workable, bands, byMechanism: _, ...m } = c;
     const status = corpora.find((g) => g.name === corpus)?.status;
     return { name: corpus, questions: m.n, ...m, workable, bands, ...(status ? { status } : {}) };
   });
-  const errors = corpora.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
+  const errors = scored.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
   return {
     ...report(
       'leave-one-corpus-out',
       loco.outcomes,
       figs,
-      corpora.flatMap((c) => c.measured),
+      scored.flatMap((c) => c.measured),
       options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 },
       errors,
     ),

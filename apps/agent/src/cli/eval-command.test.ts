@@ -56,6 +56,28 @@ describe('sandscope eval (issue 9)', () => {
     }
   }, 120_000);
 
+  it('--loco --held-out scores only the named corpora, each exactly as its fold of the whole run; an unknown name says which exist', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loco-'));
+    for (const name of ['harbor-runbooks', 'tidewater-ops', 'quarry-logistics']) cpSync(join(corpora, name), join(dir, name), { recursive: true });
+    type Run = {
+      n: number;
+      falseAnswerRate: number;
+      corpora: { name: string; questions: number }[];
+      questions: { id: string; answerability: number | null }[];
+    };
+    expect(await main(['eval', '--loco', '--corpora', dir, '--json', '--rows'])).toBe(0);
+    const whole = JSON.parse(io.out) as Run;
+    io.out = '';
+    expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater-ops', '--json', '--rows'])).toBe(0);
+    const held = JSON.parse(io.out) as Run;
+    expect(held.corpora).toEqual([whole.corpora.find((c) => c.name === 'tidewater-ops')]);
+    expect(held.n).toBe(40);
+    expect(held.questions).toEqual(whole.questions.filter((q) => held.questions.some((h) => h.id === q.id)));
+    expect(held.questions).toHaveLength(40);
+    expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater'])).not.toBe(0);
+    expect(io.err).toMatch(/tidewater is not one with its texts here\. Corpora here: harbor-runbooks, quarry-logistics, tidewater-ops/);
+  }, 240_000);
+
   it('--loco with fewer than two corpora says what to do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loco-'));
     cpSync(join(corpora, 'harbor-runbooks'), join(dir, 'harbor-runbooks'), { recursive: true });
