@@ -7,7 +7,7 @@
 // The other groups whose errors nobody has read are printed for the record, never chosen on (their README
 // Status lines say each time they were printed).
 import { existsSync, readFileSync } from 'node:fs';
-import { separation } from '@sandscope/eval';
+import { refusalsAt, separation } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -46,17 +46,6 @@ const Rows = z.object({
 });
 type Row = z.infer<typeof Rows>['questions'][number];
 
-/** False refusals at the cut where `share` of the unanswerable questions rate above it. */
-function refusalsAt(rows: readonly Row[], share: number): number {
-  const negatives = rows
-    .filter((r) => r.label === 'unanswerable')
-    .map((r) => r.answerability ?? 0)
-    .sort((a, b) => b - a);
-  const cut = negatives[Math.floor(negatives.length * share)] ?? -1;
-  const positives = rows.filter((r) => r.label !== 'unanswerable');
-  return positives.filter((r) => (r.answerability ?? 0) <= cut).length / positives.length;
-}
-
 await runScript('eval:groups', async () => {
   const files = process.argv.slice(2);
   if (!files.length) throw new UserError('name one or more files written by `sandscope eval --loco --json --rows`');
@@ -71,6 +60,7 @@ await runScript('eval:groups', async () => {
     console.log(file);
     for (const [name, corpora] of Object.entries(GROUPS)) {
       const g = rows.filter((r) => !corpora || corpora.includes(r.corpus));
+      if (!g.length) continue; // a run that held out only some corpora (--held-out) has none of this group
       const unanswerable = g.filter((r) => r.label === 'unanswerable');
       const answerable = g.filter((r) => r.label !== 'unanswerable');
       const fa = unanswerable.filter((r) => r.verdict !== 'refused').length;

@@ -4,7 +4,7 @@
 // procedure (`trainModel`) is what `sandscope eval --loco` validates, holding each corpus out in turn.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trainModel } from '@sandscope/eval';
+import { refusalsAt, separation, trainModel } from '@sandscope/eval';
 import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -28,6 +28,16 @@ await runScript('train', async () => {
   console.log(`trained on ${groups.map((g) => `${g.name} (${g.measured.length})`).join(', ')}${exclude.size ? `; kept out: ${[...exclude].join(', ')}` : ''}`);
   console.log(
     `bands: refuse below ${model.bands.insufficientBelow.toFixed(3)}, answer from ${model.bands.sufficientAbove.toFixed(3)} — fitted on out-of-corpus ratings: false answers ${pct(trained.bandFit.fitted.falseAnswerRate)}, false refusals ${pct(trained.bandFit.fitted.falseRefusalRate)}, deferral ${pct(trained.bandFit.fitted.deferralRate)}${trained.bandFit.feasible ? '' : ' (no pair met both budgets: the false-answer budget was kept)'}`,
+  );
+  // The out-of-corpus ratings the bands were fitted on are each corpus's leave-one-corpus-out rating, so their
+  // separation is a development figure in a minute, not the half-hour run's: for trying an idea on the corpora
+  // trained on. It judges nothing — an experiment is judged on corpora held out of it (`eval --loco --held-out`).
+  const templated = new Set(generated.measured);
+  const real = trained.outOfGroup
+    .filter((s) => !templated.has(s.m))
+    .map((s) => ({ label: s.m.question.label, answerability: s.ratings?.answerability ?? null }));
+  console.log(
+    `out-of-corpus separation over the ${groups.length - 1} corpora (${real.length} questions, the generated set left out): AUC ${separation(real).toFixed(4)}, FR@FA5 ${refusalsAt(real, 0.05).toFixed(3)}, FR@FA10 ${refusalsAt(real, 0.1).toFixed(3)}`,
   );
   console.log(`wrote ${MODEL_PATH}`);
 });
