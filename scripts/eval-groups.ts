@@ -3,7 +3,7 @@
 // the answerability rating, answerable above unanswerable), the false refusals at the cut that keeps 5% and 10%
 // of the unanswerable questions answered, and the verdicts' false answers and false refusals.
 // An experiment's criterion is set before it runs, on the SEEN corpora (their errors have been read) or on a
-// group of corpora nobody has measured yet, named as its judge beforehand (`fresh`, then `pending`, on 2026-12-01).
+// group of corpora nobody has measured yet, named as its judge beforehand (`fresh`, then `pending`, then `pending-2`, on 2026-12-01).
 // The other groups whose errors nobody has read are printed for the record, never chosen on (their README
 // Status lines say each time they were printed).
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,6 +35,9 @@ const GROUPS: Record<string, readonly string[] | null> = {
   /** Written on 2026-12-01 from the corpus alone and kept out of every run until the pointer feature's criterion was
    *  committed (ab4ea40); first run by the gate as it shipped then. The judge of that experiment. */
   pending: ['kyverno', 'crossplane', 'metallb'],
+  /** Written on 2026-12-01 from the corpus alone and kept out of every run until the whole-best-passage criterion
+   *  was committed (07a6be5); first run by the gate as it shipped then. The judge of that experiment. */
+  'pending-2': ['nats', 'postgres-operator', 'redis-ops'],
   all: null,
 };
 
