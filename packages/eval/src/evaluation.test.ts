@@ -128,6 +128,24 @@ describe('the answerability model and its training', () => {
     expect(cl.weights[0]!).toBeGreaterThan(cl.weights[1]!);
   });
 
+  it('refits from another fit as a start and reaches the same optimum as from zero (the inner folds start near it)', () => {
+    const noisy = Array.from({ length: 60 }, (_, i) => ({ x: [i % 10, (i * 7) % 5, i % 3], y: ((i * 13) % 10 < (i % 10) ? 1 : 0) as 0 | 1, w: 1 + (i % 4) }));
+    const whole = fitLogistic(noisy, 1);
+    const part = noisy.slice(0, 45);
+    const cold = fitLogistic(part, 1);
+    const warm = fitLogistic(part, 1, 30, whole);
+    expect(warm.bias).toBeCloseTo(cold.bias, 6);
+    warm.weights.forEach((w, j) => expect(w).toBeCloseTo(cold.weights[j]!, 6));
+    const choices = noisy.slice(0, 20).map((_, q) => ({ xs: [0, 1, 2].map((k) => noisy[(q * 3 + k) % 60]!.x), gold: q % 3, w: 1 }));
+    const clWhole = fitConditionalLogit(choices, 1);
+    const clCold = fitConditionalLogit(choices.slice(0, 15), 1);
+    const clWarm = fitConditionalLogit(choices.slice(0, 15), 1, 30, clWhole);
+    clWarm.weights.forEach((w, j) => expect(w).toBeCloseTo(clCold.weights[j]!, 6));
+    // Two Newton steps from the start land far nearer the optimum than two from zero.
+    const off = (fit: { weights: readonly number[] }) => Math.max(...fit.weights.map((w, j) => Math.abs(w - cold.weights[j]!)));
+    expect(off(fitLogistic(part, 1, 2, whole))).toBeLessThan(off(fitLogistic(part, 1, 2)) / 10);
+  });
+
   it("scores with the engine's own decision: outcomeOf and the band sweep agree with decideAnswerability on every question", () => {
     const trained = trainModel([{ name: 'all', measured }]);
     for (const m of measured) {

@@ -30,13 +30,13 @@ export const RIDGE = 1;
  * passage). It learns what sets the answering passage apart from its neighbours;
  * whether anything answers at all is the question stage's job.
  */
-function passageStage(groups: readonly TrainingGroup[]): LogisticStage {
+function passageStage(groups: readonly TrainingGroup[], start?: LogisticStage): LogisticStage {
   const choices: Choice[] = [];
   for (const g of groups) {
     const usable = g.measured.filter((m) => !m.features.degraded && m.gold.includes(true) && m.features.passages.length > 1);
     for (const m of usable) choices.push({ xs: m.features.passages.map((p) => p.vector), gold: m.gold.indexOf(true), w: 1000 / Math.max(1, usable.length) });
   }
-  return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE) };
+  return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE, undefined, start) };
 }
 
 const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({
@@ -46,13 +46,13 @@ const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({
 type Rated = { readonly m: Measured; readonly probabilities: number[]; readonly scores: number[] };
 
 /** The question stage, on passage ratings from models that did not see the question (stacking without leakage). */
-function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[]): LogisticStage {
+function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[], start?: LogisticStage): LogisticStage {
   const examples: Example[] = [];
   for (const g of rated) {
     const w = 1000 / Math.max(1, g.rows.length);
     for (const r of g.rows) examples.push({ x: questionVector(r.m.features, r.probabilities, r.scores), y: r.m.question.label === 'answerable' ? 1 : 0, w });
   }
-  return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE) };
+  return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE, undefined, start) };
 }
 
 export interface Trained {
@@ -81,12 +81,12 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
   const live = groups.map((g) => ({ name: g.name, measured: g.measured.filter((m) => !m.features.degraded && m.features.passages.length > 0) }));
   const passage = passageStage(live);
   const rated = live.map((g) => {
-    const without = live.length > 1 ? passageStage(live.filter((o) => o !== g)) : passage;
+    const without = live.length > 1 ? passageStage(live.filter((o) => o !== g), passage) : passage;
     return { name: g.name, rows: g.measured.map((m): Rated => ({ m, ...ratePassages(without, m.features) })) };
   });
   const question = questionStage(rated);
   const outOfGroup: Scored[] = rated.flatMap((g) => {
-    const q = rated.length > 1 ? questionStage(rated.filter((o) => o !== g)) : question;
+    const q = rated.length > 1 ? questionStage(rated.filter((o) => o !== g), question) : question;
     return g.rows.map(
       (r): Scored => ({
         m: r.m,
