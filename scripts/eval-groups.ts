@@ -1,13 +1,15 @@
 // `npm run eval:groups -- ROWS.json [ROWS.json …]`: how an experiment is judged. Each file is the output of
 // `sandscope eval --loco --json --rows`; for each group of corpora this prints the held-out separation (AUC of
 // the answerability rating, answerable above unanswerable), the false refusals at the cut that keeps 5% and 10%
-// of the unanswerable questions answered, and the verdicts' false answers and false refusals.
+// of the unanswerable questions answered, and the verdicts' false answers and false refusals. Given two or more
+// files, each later one is compared with the first: the difference in AUC and FR@FA5 with a 95% interval from a
+// paired bootstrap over corpora and their questions (what noise alone could give).
 // An experiment's criterion is set before it runs, on the SEEN corpora (their errors have been read) or on a
 // group of corpora nobody has measured yet, named as its judge beforehand (`fresh`, then `pending`, then `pending-2`, on 2026-12-01).
 // The other groups whose errors nobody has read are printed for the record, never chosen on (their README
 // Status lines say each time they were printed).
 import { existsSync, readFileSync } from 'node:fs';
-import { refusalsAt, separation } from '@sandscope/eval';
+import { pairedDifference, type RatedRow, refusalsAt, separation } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -45,13 +47,14 @@ const GROUPS: Record<string, readonly string[] | null> = {
 const WIDTH = Math.max(...Object.keys(GROUPS).map((n) => n.length));
 
 const Rows = z.object({
-  questions: z.array(z.object({ corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number().nullable() })),
+  questions: z.array(z.object({ id: z.string(), corpus: z.string(), label: z.string(), verdict: z.string(), answerability: z.number().nullable() })),
 });
 type Row = z.infer<typeof Rows>['questions'][number];
 
 await runScript('eval:groups', async () => {
   const files = process.argv.slice(2);
   if (!files.length) throw new UserError('name one or more files written by `sandscope eval --loco --json --rows`');
+  const runs: Row[][] = [];
   for (const file of files) {
     if (!existsSync(file)) throw new UserError(`${file}: no such file. Write one with \`sandscope eval --loco --json --rows > FILE\``);
     let rows: Row[];
@@ -60,6 +63,7 @@ await runScript('eval:groups', async () => {
     } catch {
       throw new UserError(`${file}: not the output of \`sandscope eval --loco --json --rows\` (it needs the rows: pass --rows)`);
     }
+    runs.push(rows);
     console.log(file);
     for (const [name, corpora] of Object.entries(GROUPS)) {
       const g = rows.filter((r) => !corpora || corpora.includes(r.corpus));
@@ -71,6 +75,23 @@ await runScript('eval:groups', async () => {
       console.log(
         `  ${name.padEnd(WIDTH)} n=${String(g.length).padStart(4)}  AUC ${separation(g).toFixed(4)}  FR@FA5 ${refusalsAt(g, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(g, 0.1).toFixed(3)}  false answers ${fa}/${unanswerable.length}  false refusals ${fr}/${answerable.length}`,
       );
+    }
+  }
+  // Each later run against the first: the difference, and what a paired bootstrap over corpora and their questions
+  // says noise alone would give (95%). A criterion's clause is met or not on the difference; the interval says how
+  // much that verdict is worth.
+  for (const [k, run] of runs.entries()) {
+    if (k === 0) continue;
+    console.log(`${files[k]} − ${files[0]} (95% interval: paired bootstrap of corpora, then of their questions; 1,000 draws)`);
+    for (const [name, corpora] of Object.entries(GROUPS)) {
+      const pick = (rows: readonly Row[]) => rows.filter((r) => !corpora || corpora.includes(r.corpus)) as RatedRow[];
+      const base = pick(runs[0]!);
+      if (!base.length) continue;
+      const fmt = (d: { difference: number; low: number; high: number }, digits: number) =>
+        `${d.difference >= 0 ? '+' : ''}${d.difference.toFixed(digits)} [${d.low.toFixed(digits)}, ${d.high.toFixed(digits)}]`;
+      const auc = pairedDifference(base, pick(run), separation);
+      const fr5 = pairedDifference(base, pick(run), (rows) => refusalsAt(rows, 0.05));
+      console.log(`  ${name.padEnd(WIDTH)} corpora ${String(auc.corpora).padStart(2)}  ΔAUC ${fmt(auc, 4)}  ΔFR@FA5 ${fmt(fr5, 3)}`);
     }
   }
 });

@@ -15,3 +15,4 @@ export * from './folds.ts';
 export * from './evaluate.ts';
 export * from './report.ts';
 export * from './separation.ts';
+export * from './paired-difference.ts';
