@@ -129,7 +129,7 @@ describe('the answerability model and its training', () => {
   });
 
   it('refits from another fit as a start and reaches the same optimum as from zero (the inner folds start near it)', () => {
-    const noisy = Array.from({ length: 60 }, (_, i) => ({ x: [i % 10, (i * 7) % 5, i % 3], y: ((i * 13) % 10 < (i % 10) ? 1 : 0) as 0 | 1, w: 1 + (i % 4) }));
+    const noisy = Array.from({ length: 60 }, (_, i) => ({ x: [i % 10, (i * 7) % 5, i % 3], y: ((i * 13) % 10 < i % 10 ? 1 : 0) as 0 | 1, w: 1 + (i % 4) }));
     const whole = fitLogistic(noisy, 1);
     const part = noisy.slice(0, 45);
     const cold = fitLogistic(part, 1);

@@ -81,12 +81,24 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
   const live = groups.map((g) => ({ name: g.name, measured: g.measured.filter((m) => !m.features.degraded && m.features.passages.length > 0) }));
   const passage = passageStage(live);
   const rated = live.map((g) => {
-    const without = live.length > 1 ? passageStage(live.filter((o) => o !== g), passage) : passage;
+    const without =
+      live.length > 1
+        ? passageStage(
+            live.filter((o) => o !== g),
+            passage,
+          )
+        : passage;
     return { name: g.name, rows: g.measured.map((m): Rated => ({ m, ...ratePassages(without, m.features) })) };
   });
   const question = questionStage(rated);
   const outOfGroup: Scored[] = rated.flatMap((g) => {
-    const q = rated.length > 1 ? questionStage(rated.filter((o) => o !== g), question) : question;
+    const q =
+      rated.length > 1
+        ? questionStage(
+            rated.filter((o) => o !== g),
+            question,
+          )
+        : question;
     return g.rows.map(
       (r): Scored => ({
         m: r.m,
