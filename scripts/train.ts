@@ -39,5 +39,23 @@ await runScript('train', async () => {
   console.log(
     `out-of-corpus separation over the ${groups.length - 1} corpora (${real.length} questions, the generated set left out): AUC ${separation(real).toFixed(4)}, FR@FA5 ${refusalsAt(real, 0.05).toFixed(3)}, FR@FA10 ${refusalsAt(real, 0.1).toFixed(3)}`,
   );
+  // `--rows FILE`: those ratings as rows `npm run eval:groups` reads, so two ideas' development figures can be
+  // compared with the paired interval (a verdict here is the fitted bands' on the out-of-corpus rating).
+  const rowsAt = process.argv.indexOf('--rows');
+  if (rowsAt >= 0) {
+    const file = process.argv[rowsAt + 1];
+    if (!file) throw new UserError('--rows needs a file to write: npm run train -- --rows out-of-corpus.json');
+    const questions = trained.outOfGroup
+      .filter((s) => !templated.has(s.m))
+      .map((s) => ({
+        id: s.m.question.id,
+        corpus: s.m.corpus,
+        label: s.m.question.label,
+        answerability: s.ratings?.answerability ?? null,
+        verdict: (s.ratings?.answerability ?? 0) >= model.bands.sufficientAbove ? 'answered' : 'refused',
+      }));
+    writeFileSync(file, `${JSON.stringify({ questions }, null, 1)}\n`);
+    console.log(`wrote ${questions.length} out-of-corpus rows to ${file}`);
+  }
   console.log(`wrote ${MODEL_PATH}`);
 });
