@@ -74,6 +74,8 @@ describe('sandscope eval (issue 9)', () => {
     expect(held.n).toBe(40);
     expect(held.questions).toEqual(whole.questions.filter((q) => held.questions.some((h) => h.id === q.id)));
     expect(held.questions).toHaveLength(40);
+    expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater-ops', '--record'])).not.toBe(0);
+    expect(io.err).toMatch(/not the evaluation of record, so it takes no --record/);
     expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater'])).not.toBe(0);
     expect(io.err).toMatch(/tidewater is not one with its texts here\. Corpora here: harbor-runbooks, quarry-logistics, tidewater-ops/);
   }, 240_000);

@@ -54,6 +54,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const present = corpora.filter((c) => c.measured);
     if (present.length < 2) throw new UserError('leave-one-corpus-out needs at least two corpora with their texts; run `npm run corpora` first.');
     const heldOut = values['held-out'] === undefined ? undefined : parseExclude(values['held-out']);
+    // A partial run recorded as an eval_run would become what GET /v1/eval/latest and the website show as THE
+    // evaluation: a few corpora passed off as the headline.
+    if (heldOut && values.record)
+      throw new UserError('--held-out scores a few corpora for an experiment; it is not the evaluation of record, so it takes no --record. Drop one of them.');
     const unknown = [...(heldOut ?? [])].filter((name) => !present.some((c) => c.name === name));
     if (heldOut && (heldOut.size === 0 || unknown.length))
       throw new UserError(
