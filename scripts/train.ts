@@ -30,7 +30,7 @@ await runScript('train', async () => {
     `bands: refuse below ${model.bands.insufficientBelow.toFixed(3)}, answer from ${model.bands.sufficientAbove.toFixed(3)} — fitted on out-of-corpus ratings: false answers ${pct(trained.bandFit.fitted.falseAnswerRate)}, false refusals ${pct(trained.bandFit.fitted.falseRefusalRate)}, deferral ${pct(trained.bandFit.fitted.deferralRate)}${trained.bandFit.feasible ? '' : ' (no pair met both budgets: the false-answer budget was kept)'}`,
   );
   // The out-of-corpus ratings the bands were fitted on are each corpus's leave-one-corpus-out rating, so their
-  // separation is a development figure in a minute, not the half-hour run's: for trying an idea on the corpora
+  // separation is a development figure in a minute, not the whole leave-one-corpus-out run's: for trying an idea on the corpora
   // trained on. It judges nothing — an experiment is judged on corpora held out of it (`eval --loco --held-out`).
   const templated = new Set(generated.measured);
   const real = trained.outOfGroup

@@ -13,7 +13,7 @@ import { evalInputs, parseFolds, parseSeed } from './eval-support.ts';
  * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record]`.
  * - `--loco`: the headline — leave-one-corpus-out over the development corpora. `--held-out a,b` scores only
  *   those corpora (each by a model trained on all the others, exactly its folds of the whole run): an
- *   experiment's judge group in minutes rather than the whole run's half hour.
+ *   experiment's judge group, for a few folds' cost instead of every fold's.
  * - `--questions FILE` / `--feedback` (people's marks on runs, issue 9 D): an external set, scored with the
  *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text.
  * - otherwise the corpus's own (generated) set, cross-validated.
