@@ -6,7 +6,7 @@
 // judged on corpora held out of it (docs/experiments).
 import { join } from 'node:path';
 import { FEATURE_NAMES, type FeatureName } from '@sandscope/engine';
-import { refusalsAt, separation, trainModel } from '@sandscope/eval';
+import { outOfCorpusRows, separationFigures, trainModel } from '@sandscope/eval';
 import { corporaDir, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
 
@@ -32,7 +32,7 @@ await runScript('train:ablate', async () => {
   const root = join(import.meta.dirname, '..');
   const corpora = (await loadEvalCorpora(corporaDir(root), () => true)).flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []));
   const generated = await loadGeneratedSet(join(root, 'corpus'));
-  const templated = new Set(generated.measured.map((m) => m.question));
+  const templated = new Set(generated.measured.map((m) => m.question)); // the copies below keep each question
   console.log(`out-of-corpus separation over ${corpora.length} corpora with each family of passage features held at zero`);
   for (const [family, names] of Object.entries(FAMILIES)) {
     const held = new Set(names.map((n) => FEATURE_NAMES.indexOf(n)));
@@ -42,11 +42,7 @@ await runScript('train:ablate', async () => {
     });
     const groups = [generated, ...corpora].map((g) => ({ name: g.name, measured: g.measured.map(without) }));
     const trained = trainModel(groups);
-    const real = trained.outOfGroup
-      .filter((s) => !templated.has(s.m.question))
-      .map((s) => ({ label: s.m.question.label, answerability: s.ratings?.answerability ?? null }));
-    console.log(
-      `  ${family.padEnd(12)} AUC ${separation(real).toFixed(4)}  FR@FA5 ${refusalsAt(real, 0.05).toFixed(3)}  FR@FA10 ${refusalsAt(real, 0.1).toFixed(3)}  (${real.length} questions)`,
-    );
+    const real = outOfCorpusRows(trained, (m) => templated.has(m.question));
+    console.log(`  ${family.padEnd(12)} ${separationFigures(real)} (${real.length} questions)`);
   }
 });

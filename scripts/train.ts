@@ -4,7 +4,7 @@
 // procedure (`trainModel`) is what `sandscope eval --loco` validates, holding each corpus out in turn.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { refusalsAt, separation, trainModel } from '@sandscope/eval';
+import { outOfCorpusRows, separationFigures, trainModel } from '@sandscope/eval';
 import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -30,14 +30,12 @@ await runScript('train', async () => {
     `bands: refuse below ${model.bands.insufficientBelow.toFixed(3)}, answer from ${model.bands.sufficientAbove.toFixed(3)} — fitted on out-of-corpus ratings: false answers ${pct(trained.bandFit.fitted.falseAnswerRate)}, false refusals ${pct(trained.bandFit.fitted.falseRefusalRate)}, deferral ${pct(trained.bandFit.fitted.deferralRate)}${trained.bandFit.feasible ? '' : ' (no pair met both budgets: the false-answer budget was kept)'}`,
   );
   // The out-of-corpus ratings the bands were fitted on are each corpus's leave-one-corpus-out rating, so their
-  // separation is a development figure in a minute, not the whole leave-one-corpus-out run's: for trying an idea on the corpora
-  // trained on. It judges nothing — an experiment is judged on corpora held out of it (`eval --loco --held-out`).
+  // separation is a development figure in a minute, not the whole leave-one-corpus-out run's: for trying an idea on
+  // the corpora trained on. It judges nothing — an experiment is judged on corpora held out of it (`eval --loco --held-out`).
   const templated = new Set(generated.measured);
-  const real = trained.outOfGroup
-    .filter((s) => !templated.has(s.m))
-    .map((s) => ({ label: s.m.question.label, answerability: s.ratings?.answerability ?? null }));
+  const real = outOfCorpusRows(trained, (m) => templated.has(m));
   console.log(
-    `out-of-corpus separation over the ${groups.length - 1} corpora (${real.length} questions, the generated set left out): AUC ${separation(real).toFixed(4)}, FR@FA5 ${refusalsAt(real, 0.05).toFixed(3)}, FR@FA10 ${refusalsAt(real, 0.1).toFixed(3)}`,
+    `out-of-corpus separation over the ${groups.length - 1} corpora (${real.length} questions, the generated set left out): ${separationFigures(real)}`,
   );
   // `--rows FILE`: those ratings as rows `npm run eval:groups` reads, so two ideas' development figures can be
   // compared with the paired interval (a verdict here is the fitted bands' on the out-of-corpus rating).
@@ -45,15 +43,7 @@ await runScript('train', async () => {
   if (rowsAt >= 0) {
     const file = process.argv[rowsAt + 1];
     if (!file) throw new UserError('--rows needs a file to write: npm run train -- --rows out-of-corpus.json');
-    const questions = trained.outOfGroup
-      .filter((s) => !templated.has(s.m))
-      .map((s) => ({
-        id: s.m.question.id,
-        corpus: s.m.corpus,
-        label: s.m.question.label,
-        answerability: s.ratings?.answerability ?? null,
-        verdict: (s.ratings?.answerability ?? 0) >= model.bands.sufficientAbove ? 'answered' : 'refused',
-      }));
+    const questions = real.map((r) => ({ ...r, verdict: (r.answerability ?? 0) >= model.bands.sufficientAbove ? 'answered' : 'refused' }));
     writeFileSync(file, `${JSON.stringify({ questions }, null, 1)}\n`);
     console.log(`wrote ${questions.length} out-of-corpus rows to ${file}`);
   }

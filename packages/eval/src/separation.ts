@@ -36,3 +36,8 @@ export function refusalsAt(rows: readonly { readonly label: string; readonly ans
   const positives = rows.filter((r) => r.label !== 'unanswerable');
   return positives.filter((r) => (r.answerability ?? 0) <= cut).length / positives.length;
 }
+
+/** AUC, FR@FA5 and FR@FA10 of a set of rated rows, as the development scripts print them. */
+export function separationFigures(rows: readonly { readonly label: string; readonly answerability: number | null }[]): string {
+  return `AUC ${separation(rows).toFixed(4)}, FR@FA5 ${refusalsAt(rows, 0.05).toFixed(3)}, FR@FA10 ${refusalsAt(rows, 0.1).toFixed(3)}`;
+}

@@ -55,6 +55,8 @@ function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[
   return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE, undefined, start) };
 }
 
+const others = <T>(all: readonly T[], one: T) => all.filter((o) => o !== one);
+
 export interface Trained {
   readonly model: AnswerabilityModel;
   readonly bandFit: BandFit;
@@ -80,25 +82,14 @@ export interface Trained {
 export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = BUDGETS): Trained {
   const live = groups.map((g) => ({ name: g.name, measured: g.measured.filter((m) => !m.features.degraded && m.features.passages.length > 0) }));
   const passage = passageStage(live);
+  // Each stage again without each group, started from the fit on all of them (the same optimum, reached sooner).
   const rated = live.map((g) => {
-    const without =
-      live.length > 1
-        ? passageStage(
-            live.filter((o) => o !== g),
-            passage,
-          )
-        : passage;
+    const without = live.length > 1 ? passageStage(others(live, g), passage) : passage;
     return { name: g.name, rows: g.measured.map((m): Rated => ({ m, ...ratePassages(without, m.features) })) };
   });
   const question = questionStage(rated);
   const outOfGroup: Scored[] = rated.flatMap((g) => {
-    const q =
-      rated.length > 1
-        ? questionStage(
-            rated.filter((o) => o !== g),
-            question,
-          )
-        : question;
+    const q = rated.length > 1 ? questionStage(others(rated, g), question) : question;
     return g.rows.map(
       (r): Scored => ({
         m: r.m,
@@ -122,4 +113,15 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
     trainedOn: groups.map((g) => g.name),
     outOfGroup,
   };
+}
+
+/**
+ * The out-of-corpus ratings training fitted its bands on, one row per question, the `left` questions (the
+ * generated set's: its vocabulary is the corpus's own) left out: a development figure for every corpus at the
+ * cost of one training run (`npm run train`, `npm run train:ablate`). It judges nothing.
+ */
+export function outOfCorpusRows(trained: Trained, left: (m: Measured) => boolean) {
+  return trained.outOfGroup
+    .filter((s) => !left(s.m))
+    .map((s) => ({ id: s.m.question.id, corpus: s.m.corpus, label: s.m.question.label, answerability: s.ratings?.answerability ?? null }));
 }
