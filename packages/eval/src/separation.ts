@@ -41,3 +41,25 @@ export function refusalsAt(rows: readonly { readonly label: string; readonly ans
 export function separationFigures(rows: readonly { readonly label: string; readonly answerability: number | null }[]): string {
   return `AUC ${separation(rows).toFixed(4)}, FR@FA5 ${refusalsAt(rows, 0.05).toFixed(3)}, FR@FA10 ${refusalsAt(rows, 0.1).toFixed(3)}`;
 }
+
+/**
+ * False refusals pooled over corpora when each corpus has its own cut letting `share` of ITS unanswerable questions
+ * through — a line chosen with the held-out corpus's labels, which no deployment has. Against `refusalsAt` over the
+ * same rows (one line for all) it bounds what any per-corpus recalibration of the rating could gain: if the two are
+ * close, the errors are inside each corpus, not in a shift between corpora.
+ */
+export function refusalsAtEachCorpusCut(
+  rows: readonly { readonly corpus: string; readonly label: string; readonly answerability: number | null }[],
+  share: number,
+): number {
+  const corpora = new Map<string, (typeof rows)[number][]>();
+  for (const r of rows) corpora.set(r.corpus, [...(corpora.get(r.corpus) ?? []), r]);
+  let refused = 0;
+  let answerable = 0;
+  for (const own of corpora.values()) {
+    const n = own.filter((r) => r.label !== 'unanswerable').length;
+    refused += refusalsAt(own, share) * n;
+    answerable += n;
+  }
+  return answerable ? refused / answerable : Number.NaN;
+}
