@@ -1,12 +1,24 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FirstRun } from '@sandscope/eval';
-import { parseExclude } from 'sandscope/corpus';
+import { loadEvalCorpora, parseExclude } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
 
 export { GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from 'sandscope/corpus';
 export const EVAL_CORPORA_DIR = 'eval-corpora';
 export const corporaDir = (root: string) => join(root, EVAL_CORPORA_DIR);
+
+/**
+ * Every development corpus here with its measured questions, for the scripts that train on them. A corpus whose
+ * texts are missing stops the script with what to run: a figure over fewer corpora than the repo names must not
+ * pass for the whole (`hint` adds the script's own way out, e.g. train's --exclude).
+ */
+export async function measuredCorpora(root: string, keep: (name: string) => boolean = () => true, hint = '') {
+  const corpora = await loadEvalCorpora(corporaDir(root), keep);
+  const missing = corpora.filter((c) => !c.measured);
+  if (missing.length) throw new UserError(`${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}.${hint}`);
+  return corpora.flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []));
+}
 
 /** `--exclude a,b` on a script's command line. */
 export function excludedCorpora(argv: readonly string[]): Set<string> {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { FEATURE_NAMES, type FeatureName } from '@sandscope/engine';
 import { outOfCorpusRows, separationFigures, trainModel } from '@sandscope/eval';
-import { corporaDir, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { loadGeneratedSet, measuredCorpora } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
 
 const FAMILIES: Record<string, readonly FeatureName[]> = {
@@ -30,7 +30,7 @@ await runScript('train:ablate', async () => {
   const unlisted = FEATURE_NAMES.filter((n) => !listed.has(n));
   if (unlisted.length) throw new Error(`feature-ablation: ${unlisted.join(', ')} belong to no family; add them to FAMILIES`);
   const root = join(import.meta.dirname, '..');
-  const corpora = (await loadEvalCorpora(corporaDir(root), () => true)).flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []));
+  const corpora = await measuredCorpora(root);
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const templated = new Set(generated.measured.map((m) => m.question)); // the copies below keep each question
   console.log(`out-of-corpus separation over ${corpora.length} corpora with each family of passage features held at zero`);

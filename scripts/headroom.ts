@@ -5,15 +5,15 @@
 // corpus on its own labels (`refusalsAtEachCorpusCut`: the most any per-corpus recalibration could gain).
 // It judges nothing: it is printed over every corpus here (their aggregates, no question read).
 import { join } from 'node:path';
-import { outOfCorpusRows, refusalsAt, refusalsAtEachCorpusCut, separationFigures, trainModel } from '@sandscope/eval';
-import { corporaDir, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { cutAt, outOfCorpusRows, refusalsAt, refusalsAtEachCorpusCut, separationFigures, trainModel } from '@sandscope/eval';
+import { loadGeneratedSet, measuredCorpora } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
 
 const SHARE = 0.05;
 
 await runScript('train:headroom', async () => {
   const root = join(import.meta.dirname, '..');
-  const corpora = (await loadEvalCorpora(corporaDir(root), () => true)).flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []));
+  const corpora = await measuredCorpora(root);
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const templated = new Set(generated.measured);
   const trained = trainModel([generated, ...corpora]);
@@ -26,11 +26,8 @@ await runScript('train:headroom', async () => {
   }
   const scored = trained.outOfGroup.filter((s) => !templated.has(s.m));
   const rating = (s: (typeof scored)[number]) => s.ratings?.answerability ?? 0;
-  const cut =
-    scored
-      .filter((s) => s.m.question.label === 'unanswerable')
-      .map(rating)
-      .sort((a, b) => b - a)[Math.floor(SHARE * scored.filter((s) => s.m.question.label === 'unanswerable').length)] ?? -1;
+  const rows = scored.map((s) => ({ label: s.m.question.label, answerability: rating(s), mechanism: s.m.question.mechanism }));
+  const cut = cutAt(rows, SHARE);
   const answerable = scored.filter((s) => s.m.question.label === 'answerable');
   const table = (title: string, key: (s: (typeof answerable)[number]) => string) => {
     const by = new Map<string, { n: number; refused: number }>();
@@ -51,13 +48,10 @@ await runScript('train:headroom', async () => {
     return r === 1 ? 'first' : r <= 6 ? '2nd to 6th (read by the gate)' : '7th to 50th (not read)';
   });
   table('how the question was written', (s) => s.m.question.mechanism);
-  const retrieved = answerable.filter((s) => s.m.gold.includes(true) && s.ratings);
-  const picked = retrieved.filter((s) => s.m.gold[s.ratings!.probabilities.indexOf(Math.max(...s.ratings!.probabilities))]);
   // The other side of the line: which unanswerable questions hold it up, and what rating each kind 0 (handled
   // perfectly) would free — the most a feature aimed at that kind could gain.
   const unanswerable = scored.filter((s) => s.m.question.label === 'unanswerable');
-  const rows = scored.map((s) => ({ label: s.m.question.label, answerability: rating(s), mechanism: s.m.question.mechanism }));
-  console.log(`the ${unanswerable.length} unanswerable questions, by how they were written, and the false refusals at 5% were each kind rated 0:`);
+  console.log(`the ${unanswerable.length} unanswerable questions, by how they were written, and the false refusals at ${100 * SHARE}% were each kind rated 0:`);
   const kinds = [...new Set(unanswerable.map((s) => s.m.question.mechanism))];
   for (const k of kinds.sort(
     (a, b) => unanswerable.filter((s) => s.m.question.mechanism === b).length - unanswerable.filter((s) => s.m.question.mechanism === a).length,
@@ -68,5 +62,7 @@ await runScript('train:headroom', async () => {
       `    ${k.padEnd(28)} ${String(own.length).padStart(5)} unanswerable, ${String(own.filter((s) => rating(s) > cut).length).padStart(4)} above the line; rated 0: ${refusalsAt(freed, SHARE).toFixed(3)}`,
     );
   }
+  const retrieved = answerable.filter((s) => s.m.gold.includes(true) && s.ratings);
+  const picked = retrieved.filter((s) => s.m.gold[s.ratings!.probabilities.indexOf(Math.max(...s.ratings!.probabilities))]);
   console.log(`the passage stage rated the labelled passage best for ${picked.length} of the ${retrieved.length} whose labelled passage the gate read`);
 });

@@ -4,9 +4,9 @@
 // the largest k, writing more corpora is the next step; if it has flattened, the features are the limit, not the
 // data. It judges nothing: it is printed over every corpus here (their aggregates, no question read).
 import { join } from 'node:path';
-import { logOdds, passageProbabilities, probability, questionVector } from '@sandscope/engine';
-import { type Measured, refusalsAt, separation, trainModel } from '@sandscope/eval';
-import { corporaDir, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { rate } from '@sandscope/engine';
+import { refusalsAt, separation, trainModel } from '@sandscope/eval';
+import { loadGeneratedSet, measuredCorpora } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
 
 const TEST = 8;
@@ -24,7 +24,7 @@ function random(seed: number) {
 
 await runScript('train:curve', async () => {
   const root = join(import.meta.dirname, '..');
-  const corpora = (await loadEvalCorpora(corporaDir(root), () => true)).flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []));
+  const corpora = await measuredCorpora(root);
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const rand = random(7);
   const shuffle = <T>(a: readonly T[]) => {
@@ -45,15 +45,8 @@ await runScript('train:curve', async () => {
     for (const k of sizes) {
       for (let draw = 0; draw < DRAWS; draw++) {
         const { model } = trainModel([generated, ...shuffle(order.slice(TEST)).slice(0, k)]);
-        // Rated as `trainModel` rates out of group; a degraded question or one with nothing retrieved is refused.
-        const rate = (m: Measured) => {
-          const f = m.features;
-          if (f.degraded || !f.passages.length) return 0;
-          const probabilities = passageProbabilities(model.passage, f);
-          const scores = f.passages.map((p) => logOdds(model.passage, p.vector));
-          return probability(model.question, questionVector(f, probabilities, scores));
-        };
-        const rows = test.flatMap((c) => c.measured.map((m) => ({ label: m.question.label, answerability: rate(m) })));
+        // The engine's own rating; a degraded question or one with nothing retrieved has none, and is refused.
+        const rows = test.flatMap((c) => c.measured.map((m) => ({ label: m.question.label, answerability: rate(m.features, model)?.answerability ?? 0 })));
         const f = figures.get(k) ?? { auc: [], fr5: [], fr10: [] };
         f.auc.push(separation(rows));
         f.fr5.push(refusalsAt(rows, 0.05));

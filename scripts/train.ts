@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outOfCorpusRows, separationFigures, trainModel } from '@sandscope/eval';
-import { corporaDir, excludedCorpora, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { excludedCorpora, loadGeneratedSet, measuredCorpora } from './corpora.ts';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
 
@@ -14,13 +14,11 @@ export const MODEL_PATH = 'packages/engine/src/answerability/answerability-model
 await runScript('train', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
-  const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name));
   // The model that ships is trained on every corpus, or on a set named on purpose (--exclude): a missing text
   // must not quietly make a model different from the one the record was checked against.
-  const missing = corpora.filter((c) => !c.measured);
-  if (missing.length) throw new UserError(`${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. Or pass --exclude to leave them out on purpose.`);
+  const corpora = await measuredCorpora(root, (name) => !exclude.has(name), ' Or pass --exclude to leave them out on purpose.');
   const generated = await loadGeneratedSet(join(root, 'corpus'));
-  const groups = [generated, ...corpora.flatMap((c) => (c.measured ? [{ name: c.name, measured: c.measured }] : []))];
+  const groups = [generated, ...corpora];
   const trained = trainModel(groups);
   const model = { ...trained.model, trainedAt: new Date().toISOString().slice(0, 10) };
   writeFileSync(join(root, MODEL_PATH), `${JSON.stringify(model, null, 1)}\n`);

@@ -23,16 +23,21 @@ export function separation(rows: readonly { readonly label: string; readonly ans
   return positives && negatives ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : Number.NaN;
 }
 
+/** The rating at or below which a question is refused when `share` of the unanswerable questions rate above it. */
+export function cutAt(rows: readonly { readonly label: string; readonly answerability: number | null }[], share: number): number {
+  const negatives = rows
+    .filter((r) => r.label === 'unanswerable')
+    .map((r) => r.answerability ?? 0)
+    .sort((a, b) => b - a);
+  return negatives[Math.floor(negatives.length * share)] ?? -1;
+}
+
 /**
  * False refusals at the cut where `share` of the unanswerable questions rate above it: what a line that lets
  * that share of them through would refuse of the answerable ones (FR@FA5 at 0.05). Band-free, like `separation`.
  */
 export function refusalsAt(rows: readonly { readonly label: string; readonly answerability: number | null }[], share: number): number {
-  const negatives = rows
-    .filter((r) => r.label === 'unanswerable')
-    .map((r) => r.answerability ?? 0)
-    .sort((a, b) => b - a);
-  const cut = negatives[Math.floor(negatives.length * share)] ?? -1;
+  const cut = cutAt(rows, share);
   const positives = rows.filter((r) => r.label !== 'unanswerable');
   return positives.filter((r) => (r.answerability ?? 0) <= cut).length / positives.length;
 }
