@@ -1,5 +1,5 @@
-// `npm run corpora`: rebuild each public development corpus's texts (eval-corpora/<name>/docs/) from its
-// SOURCE.json — the repository, the commit and the file list. The texts are not committed (fetched material
+// `npm run corpora [-- DIR]`: rebuild each public development corpus's texts (eval-corpora/<name>/docs/, or
+// DIR/<name>/docs/ — e.g. eval-corpora-pending, whose corpora wait to be run) from its SOURCE.json — the repository, the commit and the file list. The texts are not committed (fetched material
 // stays out of commits); they come from a local snapshot of the repository, in the first of:
 //   $SANDSCOPE_MIRROR_DIR/<owner>+<name>/repo, /work/.mirror/<owner>+<name>/repo (a git directory), or a copy
 //   of the texts at ../shared/eval-corpora/<name>/docs.
@@ -22,9 +22,12 @@ const Source = z.object({
 await runScript('corpora', async () => {
   const root = join(import.meta.dirname, '..');
   const mirrors = [process.env.SANDSCOPE_MIRROR_DIR, '/work/.mirror'].filter((d): d is string => Boolean(d));
+  const base = process.argv[2] ?? EVAL_CORPORA_DIR;
+  if (!existsSync(join(root, base)))
+    throw new UserError(`${base}: no such folder here. Name a folder of corpora, e.g. \`npm run corpora -- eval-corpora-pending\`.`);
   let missing = 0;
-  for (const name of readdirSync(join(root, EVAL_CORPORA_DIR)).sort()) {
-    const dir = join(root, EVAL_CORPORA_DIR, name);
+  for (const name of readdirSync(join(root, base)).sort()) {
+    const dir = join(root, base, name);
     const sourcePath = join(dir, 'SOURCE.json');
     if (!existsSync(sourcePath)) continue;
     let raw: unknown;
@@ -40,7 +43,7 @@ await runScript('corpora', async () => {
       console.log(`${name}: texts present`);
       continue;
     }
-    const shared = join(root, '..', 'shared', EVAL_CORPORA_DIR, name, 'docs');
+    const shared = join(root, '..', 'shared', base, name, 'docs');
     if (existsSync(shared)) {
       cpSync(shared, join(dir, 'docs'), { recursive: true });
       console.log(`${name}: copied from ${shared}`);
