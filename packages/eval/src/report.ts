@@ -113,6 +113,19 @@ function firstRunsLine(runs: readonly FirstRun[] | undefined, t: EvaluationRepor
   ];
 }
 
+/** The first runs pooled against the targets, then one row per corpus: the README's table, and `npm run eval:first-runs`. */
+export function firstRunsTable(runs: readonly FirstRun[], t: EvaluationReport['targets']): string[] {
+  return [
+    ...firstRunsLine(runs, t),
+    '| corpus | questions (answerable/unanswerable) | false answers | false refusals | right source |',
+    '|---|---|---|---|---|',
+    ...runs.map(
+      (r) =>
+        `| ${r.name} | ${r.report.n} (${r.report.answerable}/${r.report.unanswerable}) | ${pct(r.report.falseAnswerRate)} | ${pct(r.report.falseRefusalRate)} | ${pct(r.report.rightSourceRate)} |`,
+    ),
+  ];
+}
+
 export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): string {
   const g = extras.generated;
   return [
@@ -203,13 +216,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
           '',
           'Each corpus below was scored once, when it arrived, by the gate as it shipped before the corpus existed (`first-run.json` in its folder; its status line below says at which commit). No feature, weight or line was chosen on these runs. The leave-one-corpus-out table above holds every corpus out from training, but not from the developer: features were designed on the errors of the seen corpora. These runs are the figure to trust.',
           '',
-          ...firstRunsLine(extras.firstRuns, loco.targets),
-          '| corpus | questions (answerable/unanswerable) | false answers | false refusals | right source |',
-          '|---|---|---|---|---|',
-          ...extras.firstRuns.map(
-            (r) =>
-              `| ${r.name} | ${r.report.n} (${r.report.answerable}/${r.report.unanswerable}) | ${pct(r.report.falseAnswerRate)} | ${pct(r.report.falseRefusalRate)} | ${pct(r.report.rightSourceRate)} |`,
-          ),
+          ...firstRunsTable(extras.firstRuns, loco.targets),
           '',
         ]
       : []),
