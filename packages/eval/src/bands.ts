@@ -74,18 +74,8 @@ export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): 
     for (let b = a; b < grid.length; b++) {
       const bands = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]! };
       const r = ratesUnder(items, bands);
-      const fa = wilsonUpper(r.falseAnswerRate, r.nU);
-      const fr = wilsonUpper(r.falseRefusalRate, r.nA);
-      const feasible = fa <= budgets.falseAnswerRate && fr <= budgets.falseRefusalRate;
-      if (feasible) feasibleFound = true;
-      // Infeasible: the false-answer budget first (seed §Two: a wrong answer about production costs far
-      // more than an unnecessary refusal), then the fewest false refusals, then the least deferral.
-      const faMet = fa <= budgets.falseAnswerRate;
-      const key = feasible
-        ? [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate]
-        : faMet
-          ? [1, r.falseRefusalRate, r.deferralRate, 0]
-          : [2, fa, r.falseRefusalRate, r.deferralRate];
+      const key = preferenceKey(r, budgets);
+      if (key[0] === 0) feasibleFound = true;
       if (!best || lexLess(key, best.key)) best = { bands, key, r };
     }
   }
@@ -95,6 +85,42 @@ export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): 
     feasible: feasibleFound,
     fitted: { falseAnswerRate: chosen.r.falseAnswerRate, falseRefusalRate: chosen.r.falseRefusalRate, deferralRate: chosen.r.deferralRate },
   };
+}
+
+/** Rates of a pair of bands over a set of questions, with the counts they are rates of. */
+export interface BandRates {
+  readonly nA: number;
+  readonly nU: number;
+  readonly falseAnswerRate: number;
+  readonly falseRefusalRate: number;
+  readonly deferralRate: number;
+}
+
+/**
+ * The order bands are preferred in, lower first: both budgets met (each rate's one-sided 95% upper bound within
+ * it), deferring least; else the false-answer budget met (seed §Two: a wrong answer about production costs far
+ * more than an unnecessary refusal), refusing least; else the lowest bound on false answers.
+ */
+export function preferenceKey(r: BandRates, budgets: Budgets = BUDGETS): number[] {
+  const fa = wilsonUpper(r.falseAnswerRate, r.nU);
+  const fr = wilsonUpper(r.falseRefusalRate, r.nA);
+  if (fa <= budgets.falseAnswerRate && fr <= budgets.falseRefusalRate) return [0, r.deferralRate, r.falseAnswerRate, r.falseRefusalRate];
+  if (fa <= budgets.falseAnswerRate) return [1, r.falseRefusalRate, r.deferralRate, 0];
+  return [2, fa, r.falseRefusalRate, r.deferralRate];
+}
+
+/** Whether rates `a` are preferred to `b` (strictly: a tie keeps `b`). */
+export const preferred = (a: BandRates, b: BandRates, budgets: Budgets = BUDGETS) => lexLess(preferenceKey(a, budgets), preferenceKey(b, budgets));
+
+/**
+ * The fewest unanswerable questions on which bands can show the false-answer budget met at all: even with no
+ * false answer, the upper bound of 0 of n stays over the budget below it (at 5%, 52). A set smaller than this
+ * cannot certify a line; fitted on it, the line goes to the top and refuses nearly everything.
+ */
+export function fewestToCertify(budget: number = BUDGETS.falseAnswerRate): number {
+  let n = 1;
+  while (wilsonUpper(0, n) > budget) n++;
+  return n;
 }
 
 function lexLess(a: number[], b: number[]): boolean {

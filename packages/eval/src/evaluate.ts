@@ -1,5 +1,5 @@
 import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
-import { type BandFit, type Budgets, BUDGETS, fitBands, type Scored } from './bands.ts';
+import { type BandFit, type Budgets, BUDGETS, fitBands, preferred, type Scored } from './bands.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
 import { type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
@@ -183,16 +183,32 @@ export function evaluateLeaveOneCorpusOut(
   };
 }
 
+/** What `calibrateBands` found: the refitted bands' held-out figures, the shipped bands' on the same questions, and which to keep. */
+export interface Calibration {
+  /** Each fold scored by bands refitted on the other folds (what is written is fitted on all of them). */
+  readonly report: EvaluationReport;
+  readonly fit: BandFit;
+  /** The same questions under the shipped model's own bands: held out too, unless the model trained on this corpus. */
+  readonly shipped: Metrics;
+  /**
+   * `refit` only when its held-out rates are preferred to the shipped bands' by the order bands are fitted in
+   * (`preferenceKey`); a tie keeps the shipped bands. A line fitted on a hundred questions is noisy: on six
+   * libraries the shipped model had never seen, refitting was worse on both rates (ADR-0011, addendum).
+   */
+  readonly keep: 'refit' | 'shipped';
+}
+
 /**
  * `sandscope calibrate`: the shipped model's weights as they are, the bands refitted
  * on a team's own questions. Measured first — for each fold, bands fitted on the
- * other folds score it — then fitted on the whole set (what is written).
+ * other folds score it — then fitted on the whole set (what is written), and
+ * compared with the shipped bands on the same questions.
  */
 export function calibrateBands(
   measured: readonly Measured[],
   model: AnswerabilityModel,
   options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {},
-): { report: EvaluationReport; fit: BandFit } {
+): Calibration {
   const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
   const assignment = assignFolds(
     measured.map((m) => ({ id: m.question.id, mechanism: m.question.mechanism, ...(m.question.group ? { group: m.question.group } : {}) })),
@@ -212,7 +228,12 @@ export function calibrateBands(
   }
   const fit = fitBands(scored);
   const name = measured[0]?.corpus ?? 'corpus';
+  const refit = computeMetrics(outcomes);
+  const shipped = computeMetrics(measured.map((m) => outcomeOf(m, model, model.bands)));
+  const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
   return {
+    shipped,
+    keep: preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
     report: report(
       'cross-validated',
       outcomes,

@@ -56,12 +56,20 @@ export interface EvalInputs {
  * read from the agent's database and converted by feedbackToQuestion — an
  * external set like a file), the corpus's questions.jsonl, or a fresh generation.
  */
-export async function evalInputs(options: { corpus?: string; questions?: string; feedback?: boolean; skipBad: boolean; seed?: number }): Promise<EvalInputs> {
+export async function evalInputs(options: {
+  corpus?: string;
+  questions?: string;
+  feedback?: boolean;
+  skipBad: boolean;
+  seed?: number;
+  /** The shipped model's bands even where the corpus has its own thresholds.json (calibrate compares against them). */
+  shippedBands?: boolean;
+}): Promise<EvalInputs> {
   if (options.feedback && options.questions) throw new UserError('pass --questions FILE or --feedback, not both: each is the whole question set.');
   // The marks first: no database or no marks fails in one line before the corpus is indexed.
   const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
-  const kb = await knowledgeBaseOf(source);
+  const kb = await knowledgeBaseOf(source, { shippedBands: options.shippedBands ?? false });
   if (marked) {
     noteOneLabel(marked.questions);
     return { source, kb, questions: marked.questions, origin: marked.origin, external: true };

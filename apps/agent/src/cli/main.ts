@@ -29,7 +29,9 @@ Usage:
   npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
                                                          mark a run (replaces its earlier mark)
   npx sandscope feedback --export FILE.jsonl             every mark as a question file (eval --questions)
-  npx sandscope calibrate --corpus DIR [--questions FILE] fit thresholds for a corpus (writes DIR/thresholds.json)
+  npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
+                                                         refit the bands on a corpus's own questions; writes
+                                                         DIR/thresholds.json only if they beat the shipped bands held out
   npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
   AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
                                                          the agent's HTTP API alone (docs/API.md)

@@ -1,0 +1,58 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
+
+const io = captureOutput();
+const corpora = resolve(import.meta.dirname, '../../../../eval-corpora');
+
+/** A copy of a small development corpus (16 questions, 6 unanswerable): far too few to certify a line. */
+function harborCopy(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'calibrate-')), 'harbor-runbooks');
+  cpSync(join(corpora, 'harbor-runbooks'), dir, { recursive: true });
+  return dir;
+}
+
+type Calibrated = {
+  keep: 'refit' | 'shipped';
+  forced: boolean;
+  thresholdsFile: string | null;
+  shipped: { falseAnswerRate: number; falseRefusalRate: number; inSample: boolean };
+};
+
+describe('sandscope calibrate', () => {
+  it('writes nothing when the refit does no better held out than the shipped bands, and says why; --force writes it anyway', async () => {
+    const dir = harborCopy();
+    expect(await main(['calibrate', '--corpus', dir])).toBe(0);
+    expect(io.out).toMatch(/The shipped bands on the same questions: false answers/);
+    expect(io.out).toMatch(/in-sample: the shipped model was trained on this corpus/);
+    expect(io.out).toMatch(/fitted on about \d+ unanswerable questions; no line can show the 5\.0% false-answer budget met on fewer than 52/);
+    expect(io.out).toMatch(/Kept the shipped bands: .* nothing was written/);
+    expect(existsSync(join(dir, 'thresholds.json'))).toBe(false);
+
+    io.out = '';
+    expect(await main(['calibrate', '--corpus', dir, '--force', '--json'])).toBe(0);
+    const forced = JSON.parse(io.out) as Calibrated;
+    expect(forced.keep).toBe('shipped');
+    expect(forced.forced).toBe(true);
+    expect(forced.thresholdsFile).toBe(join(dir, 'thresholds.json'));
+    expect(JSON.parse(readFileSync(join(dir, 'thresholds.json'), 'utf8')).questions).toBe(16);
+  }, 60_000);
+
+  it("compares with the shipped model's bands, never with an earlier calibration's, and leaves that file as it is", async () => {
+    const dir = harborCopy();
+    expect(await main(['calibrate', '--corpus', dir, '--json'])).toBe(0);
+    const before = JSON.parse(io.out) as Calibrated;
+    // An earlier calibration that answers everything: were it taken for the shipped bands, the refit would win.
+    const earlier = `${JSON.stringify({ insufficientBelow: 0, sufficientAbove: 0 })}\n`;
+    writeFileSync(join(dir, 'thresholds.json'), earlier);
+    io.out = '';
+    expect(await main(['calibrate', '--corpus', dir, '--json'])).toBe(0);
+    const after = JSON.parse(io.out) as Calibrated;
+    expect(after.shipped).toEqual(before.shipped);
+    expect(after.keep).toBe(before.keep);
+    if (after.keep === 'shipped') expect(readFileSync(join(dir, 'thresholds.json'), 'utf8')).toBe(earlier);
+  }, 60_000);
+});

@@ -1,0 +1,60 @@
+import { KnowledgeBase, rate } from '@sandscope/engine';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type BandRates, fewestToCertify, fitBands, preferred, wilsonUpper } from './bands.ts';
+import { calibrateBands } from './evaluate.ts';
+import { parseGaps } from './gaps.ts';
+import { generateQuestions } from './generator.ts';
+import { type Measured, measureAll } from './measure.ts';
+import { readRepoCorpus } from './test-corpus.ts';
+import { trainModel } from './train.ts';
+
+const rates = (falseAnswerRate: number, falseRefusalRate: number, nU = 200, nA = 200, deferralRate = 0): BandRates => ({
+  nA,
+  nU,
+  falseAnswerRate,
+  falseRefusalRate,
+  deferralRate,
+});
+
+describe('which bands to keep (sandscope calibrate)', () => {
+  it('needs 52 unanswerable questions before any line can show a 5% false-answer budget met', () => {
+    expect(fewestToCertify(0.05)).toBe(52);
+    expect(wilsonUpper(0, 51)).toBeGreaterThan(0.05);
+    expect(wilsonUpper(0, 52)).toBeLessThanOrEqual(0.05);
+  });
+
+  it('prefers the false-answer budget met over fewer refusals, the lower false-answer bound when neither meets it, and keeps the incumbent on a tie', () => {
+    // Within the budget with many refusals beats over it with few.
+    expect(preferred(rates(0.01, 0.6), rates(0.1, 0.05))).toBe(true);
+    expect(preferred(rates(0.1, 0.05), rates(0.01, 0.6))).toBe(false);
+    // Both within it: fewer refusals.
+    expect(preferred(rates(0.01, 0.3), rates(0.01, 0.4))).toBe(true);
+    // Neither can show it (43 unanswerable): fewer false answers, whatever it costs in refusals.
+    expect(preferred(rates(0, 0.85, 43), rates(1 / 43, 0.75, 43))).toBe(true);
+    expect(preferred(rates(2 / 43, 0.7, 43), rates(1 / 43, 0.8, 43))).toBe(false);
+    // A tie keeps what is there.
+    expect(preferred(rates(0.02, 0.5), rates(0.02, 0.5))).toBe(false);
+  });
+});
+
+describe('calibrateBands', () => {
+  let measured: Measured[];
+  beforeAll(async () => {
+    const corpus = readRepoCorpus();
+    const kb = await KnowledgeBase.build({ documents: corpus.documents, estate: corpus.estate });
+    const questions = generateQuestions({ chunks: kb.chunks, estate: corpus.estate, gaps: parseGaps(corpus.gapsMarkdown) });
+    measured = await measureAll(kb, questions, 'larkspur');
+  });
+
+  it('keeps the refit when the shipped bands answer everything, and the shipped bands when they are the refit fitted on the whole set', () => {
+    const { model } = trainModel([{ name: 'all', measured }]);
+    const answerAll = calibrateBands(measured, { ...model, bands: { insufficientBelow: 0, sufficientAbove: 0 } });
+    expect(answerAll.shipped.falseAnswerRate).toBeGreaterThan(0.3);
+    expect(answerAll.keep).toBe('refit');
+    // The whole-set fit scored in-sample is at least as good as the folds' refits scored held out.
+    const whole = fitBands(measured.map((m) => ({ m, ratings: rate(m.features, model) }))).bands;
+    const calibrated = calibrateBands(measured, { ...model, bands: whole });
+    expect(calibrated.keep).toBe('shipped');
+    expect(calibrated.shipped.n).toBe(measured.length);
+  });
+});
