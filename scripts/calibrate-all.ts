@@ -26,9 +26,14 @@ await runScript('eval:calibrate', async () => {
   const base = process.argv[2] ?? EVAL_CORPORA_DIR;
   const dir = join(root, base);
   if (!existsSync(dir)) throw new UserError(`${base}: no such folder. Name a folder of corpora, e.g. \`npm run -s eval:calibrate -- eval-corpora-pending\`.`);
-  const names = readdirSync(dir)
+  const all = readdirSync(dir)
     .sort()
     .filter((n) => existsSync(join(dir, n, 'questions.jsonl')));
+  // A corpus waiting to judge is run first by the gate as shipped (its first-run.json); this script must not be
+  // what runs it first, so outside eval-corpora one without a first run is left out, and named.
+  const names = base === EVAL_CORPORA_DIR ? all : all.filter((n) => existsSync(join(dir, n, 'first-run.json')));
+  const unrun = all.filter((n) => !names.includes(n));
+  if (unrun.length) console.error(`left out, never run (first-run them first, as eval-corpora-pending/README.md says): ${unrun.join(', ')}`);
   const cli = join(root, 'apps/agent/bin/sandscope.js');
   const rows = names.map((name) => {
     const corpus = join(base, name);
