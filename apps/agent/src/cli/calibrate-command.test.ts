@@ -55,4 +55,25 @@ describe('sandscope calibrate', () => {
     expect(after.keep).toBe(before.keep);
     if (after.keep === 'shipped') expect(readFileSync(join(dir, 'thresholds.json'), 'utf8')).toBe(earlier);
   }, 60_000);
+
+  it('refuses --force with --dry-run in one line, before indexing anything', async () => {
+    expect(await main(['calibrate', '--corpus', harborCopy(), '--force', '--dry-run'])).toBe(2);
+    expect(io.err).toMatch(/^sandscope: .*--force .* or --dry-run .*not both/);
+    expect(io.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('--dry-run writes nothing even where the refit wins (fernhill-clinic-it, whose shipped bands answer too much)', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'calibrate-')), 'fernhill-clinic-it');
+    cpSync(join(corpora, 'fernhill-clinic-it'), dir, { recursive: true });
+    expect(await main(['calibrate', '--corpus', dir, '--dry-run', '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as Calibrated;
+    // A property of the shipped model: after a retrain, pick an in-repo corpus that `npm run -s eval:calibrate` marks refit.
+    expect(r.keep, 'the refit must win here for --dry-run to be tested').toBe('refit');
+    expect(r.thresholdsFile).toBeNull();
+    expect(existsSync(join(dir, 'thresholds.json'))).toBe(false);
+    io.out = '';
+    expect(await main(['calibrate', '--corpus', dir, '--json'])).toBe(0);
+    expect((JSON.parse(io.out) as Calibrated).thresholdsFile).toBe(join(dir, 'thresholds.json'));
+    expect(existsSync(join(dir, 'thresholds.json'))).toBe(true);
+  }, 60_000);
 });
