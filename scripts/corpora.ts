@@ -26,6 +26,19 @@ export function excludedCorpora(argv: readonly string[]): Set<string> {
   return parseExclude(i >= 0 ? argv[i + 1] : undefined);
 }
 
+const PENDING_DIR = 'eval-corpora-pending';
+
+/**
+ * Every first run there is: of the corpora in eval-corpora and of those that wait to judge in eval-corpora-pending
+ * (first-run where they wait; the file moves with the corpus, so none is counted twice), by corpus name.
+ */
+export function everyFirstRun(root: string): FirstRun[] {
+  return [corporaDir(root), join(root, PENDING_DIR)]
+    .filter((dir) => existsSync(dir))
+    .flatMap(loadFirstRuns)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** Every corpus's `first-run.json` (its unseen first run), by corpus name; corpora without one are left out. */
 export function loadFirstRuns(dir: string): FirstRun[] {
   return readdirSync(dir)

@@ -12,7 +12,7 @@ import {
 } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
-import { loadFirstRuns } from './corpora.ts';
+import { everyFirstRun } from './corpora.ts';
 
 const root = join(import.meta.dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -22,7 +22,7 @@ const recorded = JSON.parse(read('docs/evaluation.json')) as Record;
 const previousPath = join(root, 'docs/previous-gate.json');
 const extras = () => ({
   ...(existsSync(previousPath) ? { previous: JSON.parse(read('docs/previous-gate.json')) } : {}),
-  firstRuns: loadFirstRuns(join(root, 'eval-corpora')),
+  firstRuns: everyFirstRun(root),
   generated: { ...recorded.generated, questions: [] },
   askP50Ms: recorded.askP50Ms,
   generatedAt: recorded.generatedAt,

@@ -17,7 +17,7 @@ import {
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
-import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadFirstRuns, loadGeneratedSet } from './corpora.ts';
+import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
 import { runScript } from './script-boundary.ts';
 
@@ -64,7 +64,7 @@ await runScript('eval:report', async () => {
     askP50Ms,
     generatedAt,
     ...(previous ? { previous } : {}),
-    firstRuns: loadFirstRuns(corporaDir(root)),
+    firstRuns: everyFirstRun(root),
     command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}`,
   };
   writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(loco, extras));

@@ -25,7 +25,7 @@ export interface PreviousGate {
 
 /**
  * A corpus's first run: the gate as it shipped before the corpus existed, scored once on questions nobody on
- * the team had read (`eval-corpora/<name>/first-run.json`). The one figure no feature, weight or line was
+ * the team had read (`eval-corpora/<name>/first-run.json`, or eval-corpora-pending/ while it waits). The one figure no feature, weight or line was
  * chosen on; the leave-one-corpus-out figures include corpora whose errors were read.
  */
 export interface FirstRun {
@@ -214,7 +214,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
       ? [
           '### First runs: the gate on libraries nobody had read',
           '',
-          'Each corpus below was scored once, when it arrived, by the gate as it shipped before the corpus existed (`first-run.json` in its folder; its status line below says at which commit). No feature, weight or line was chosen on these runs. The leave-one-corpus-out table above holds every corpus out from training, but not from the developer: features were designed on the errors of the seen corpora. These runs are the figure to trust.',
+          'Each corpus below was scored once, when it arrived, by the gate as it shipped before the corpus existed (`first-run.json` in its folder; its status line says at which commit). Corpora that still wait to judge the next change (eval-corpora-pending/) are first-run where they wait and are listed here too, though not in the leave-one-corpus-out table. No feature, weight or line was chosen on these runs. The leave-one-corpus-out table above holds every corpus out from training, but not from the developer: features were designed on the errors of the seen corpora. These runs are the figure to trust.',
           '',
           ...firstRunsTable(extras.firstRuns, loco.targets),
           '',
