@@ -115,7 +115,7 @@ export const preferred = (a: BandRates, b: BandRates, budgets: Budgets = BUDGETS
 /**
  * The fewest unanswerable questions on which bands can show the false-answer budget met at all: even with no
  * false answer, the upper bound of 0 of n stays over the budget below it (at 5%, 52). A set smaller than this
- * cannot certify a line; fitted on it, the line goes to the top and refuses nearly everything.
+ * cannot certify a line; fitted on it, the line can only seek the fewest false answers, whatever the refusals cost.
  */
 export function fewestToCertify(budget: number = BUDGETS.falseAnswerRate): number {
   let n = 1;

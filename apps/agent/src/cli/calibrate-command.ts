@@ -79,7 +79,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     `The shipped bands on the same questions: ${rates(shipped)}${inSample ? ' (in-sample: the shipped model was trained on this corpus, so these flatter it)' : ' (held out too: the shipped model never saw these questions)'}.`,
     ...(perFold < fewest
       ? [
-          `Each fold's line was fitted on about ${perFold} unanswerable questions; no line can show the ${pct(BUDGETS.falseAnswerRate)} false-answer budget met on fewer than ${fewest}, even with none answered, so the fit goes to the top of the scale and refuses nearly everything. Label more unanswerable questions (sandscope feedback, then feedback --export) before calibrating.`,
+          `Each fold's line was fitted on about ${perFold} unanswerable questions; no line can show the ${pct(BUDGETS.falseAnswerRate)} false-answer budget met on fewer than ${fewest}, even with none answered, so the fit can only seek the fewest false answers, whatever that costs in refusals. Label more unanswerable questions (sandscope feedback, then feedback --export) before calibrating.`,
         ]
       : []),
     '',
