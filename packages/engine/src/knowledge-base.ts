@@ -5,7 +5,8 @@ import { type AdjudicationMode, type AnswerabilityModel, type Bands, bandsFor, p
 import { type SectionRole, sectionsOfPassage } from './answerability/section-role.ts';
 import shippedModel from './answerability/answerability-model.json' with { type: 'json' };
 import { draftExtractive } from './answer/extractive.ts';
-import { footnoteIds, footnoteMarks } from './answer/footnotes.ts';
+import { answerText } from './answer/answer-text.ts';
+import { footnoteIds } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { hazardsOf, type PassageHazard } from './corpus/passage-hazards.ts';
@@ -293,10 +294,7 @@ export function toAskResult(
     const c = chunkOf(id);
     return c ? [{ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text }] : [];
   });
-  const answer =
-    exam.verdict === 'refused'
-      ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim()
-      : claims.map((c) => `${c.text} ${footnoteMarks(c.citations, sourceIds)}`).join(' ');
+  const answer = exam.verdict === 'refused' ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim() : answerText(claims, sourceIds, chunkOf);
   return {
     verdict: exam.verdict,
     band: exam.assessment.band,
