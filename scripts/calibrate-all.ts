@@ -37,11 +37,19 @@ await runScript('eval:calibrate', async () => {
   const cli = join(root, 'apps/agent/bin/sandscope.js');
   const rows = names.map((name) => {
     const corpus = join(base, name);
-    const out = execFileSync('node', [cli, 'calibrate', '--corpus', corpus, '--questions', join(corpus, 'questions.jsonl'), '--dry-run', '--json'], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    let out: string;
+    try {
+      out = execFileSync('node', [cli, 'calibrate', '--corpus', corpus, '--questions', join(corpus, 'questions.jsonl'), '--dry-run', '--json'], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // The command's own one-line message (e.g. texts not rebuilt), named by corpus, not reported as a bug here.
+      const said = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
+      throw new UserError(`${name}: ${said.replace(/^sandscope: /, '')} (\`npm run corpora -- ${base}\` rebuilds a corpus's texts).`);
+    }
     return { name, r: JSON.parse(out) as Calibrated };
   });
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

@@ -1,6 +1,7 @@
 // `npm run corpora [-- DIR]`: rebuild each public development corpus's texts (eval-corpora/<name>/docs/, or
-// DIR/<name>/docs/ — e.g. eval-corpora-pending, whose corpora wait to be run) from its SOURCE.json — the repository, the commit and the file list. The texts are not committed (fetched material
-// stays out of commits); they come from a local snapshot of the repository, in the first of:
+// DIR/<name>/docs/ — e.g. eval-corpora-pending, whose corpora wait to judge) from its SOURCE.json — the
+// repository, the commit and the file list. The texts are not committed (fetched material stays out of commits);
+// they come from a local snapshot of the repository, in the first of:
 //   $SANDSCOPE_MIRROR_DIR/<owner>+<name>/repo, /work/.mirror/<owner>+<name>/repo (a git directory), or a copy
 //   of the texts at ../shared/eval-corpora/<name>/docs.
 // Each rebuilt file is checked against nothing but the commit it names; nothing is edited.

@@ -118,6 +118,8 @@ export const preferred = (a: BandRates, b: BandRates, budgets: Budgets = BUDGETS
  * cannot certify a line; fitted on it, the line can only seek the fewest false answers, whatever the refusals cost.
  */
 export function fewestToCertify(budget: number = BUDGETS.falseAnswerRate): number {
+  // No count certifies a budget of 0 (the bound of 0 of n only approaches it): the loop would never end.
+  if (!(budget > 0 && budget < 1)) throw new RangeError(`a false-answer budget is a rate between 0 and 1, not ${budget}`);
   let n = 1;
   while (wilsonUpper(0, n) > budget) n++;
   return n;

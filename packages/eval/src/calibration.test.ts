@@ -21,6 +21,8 @@ describe('which bands to keep (sandscope calibrate)', () => {
     expect(fewestToCertify(0.05)).toBe(52);
     expect(wilsonUpper(0, 51)).toBeGreaterThan(0.05);
     expect(wilsonUpper(0, 52)).toBeLessThanOrEqual(0.05);
+    // A budget no count can certify is refused, not looped on.
+    expect(() => fewestToCertify(0)).toThrow(RangeError);
   });
 
   it('prefers the false-answer budget met over fewer refusals, the lower false-answer bound when neither meets it, and keeps the incumbent on a tie', () => {

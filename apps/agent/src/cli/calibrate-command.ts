@@ -1,11 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { BandsFile } from '@sandscope/engine';
 import { BUDGETS, calibrateBands, fewestToCertify, measureAll, type Metrics, resolveEvidence } from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { evalInputs, parseFolds } from './eval-support.ts';
+import { evalInputs, parseFolds, trainedOnCorpus } from './eval-support.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const rates = (m: Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate'>) =>
@@ -61,7 +60,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
   }
   // The shipped bands' figure is held out only if the shipped model never trained on this corpus.
-  const inSample = (inputs.kb.model.trainedOn ?? []).some((t) => t.corpus === basename(inputs.source.root));
+  const inSample = trainedOnCorpus(inputs);
   const fewest = fewestToCertify(BUDGETS.falseAnswerRate);
   const perFold = Math.floor((report.unanswerable * (report.corpora.length - 1)) / Math.max(1, report.corpora.length));
   const kept = existsSync(path) && !write;

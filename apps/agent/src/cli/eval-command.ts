@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluateShipped, measureAll, resolveEvidence } from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
 import { UserError } from '../user-error.ts';
@@ -6,7 +5,7 @@ import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { evalInputs, parseFolds, parseSeed } from './eval-support.ts';
+import { evalInputs, parseFolds, parseSeed, trainedOnCorpus } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
@@ -90,8 +89,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     origin = inputs.origin;
     bandsFrom = inputs.source.thresholdsFrom;
     // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
-    const trainedOn = (inputs.kb.model.trainedOn ?? []).map((t) => t.corpus);
-    inSample = inputs.external && !values.cv && trainedOn.includes(basename(inputs.source.root));
+    inSample = inputs.external && !values.cv && trainedOnCorpus(inputs);
   }
   const described = { questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample };
   if (values.record) {

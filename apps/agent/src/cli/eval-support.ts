@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
@@ -104,4 +104,9 @@ export function parseSeed(raw: string | undefined): number | undefined {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new UserError(`--seed must be a non-negative whole number (got "${raw}").`);
   return n;
+}
+
+/** Whether the model in force learned from this corpus folder: its figures on the corpus are then in-sample. */
+export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): boolean {
+  return (inputs.kb.model.trainedOn ?? []).some((t) => t.corpus === basename(inputs.source.root));
 }
