@@ -40,14 +40,21 @@ await runScript('corpora', async () => {
     const parsed = Source.safeParse(raw);
     if (!parsed.success) throw new UserError(`${sourcePath}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}. Fix the field.`);
     const source = parsed.data;
-    if (existsSync(join(dir, 'docs'))) {
+    // Every file SOURCE.json names, not the folder: a build cut short (or a copy of a folder still being written)
+    // left docs/ with some of them, and "texts present" then hid the rest from every later run.
+    const absent = source.files.filter((f) => !existsSync(join(dir, f.to)));
+    if (absent.length === 0) {
       console.log(`${name}: texts present`);
       continue;
     }
     const shared = join(root, '..', 'shared', base, name, 'docs');
     if (existsSync(shared)) {
       cpSync(shared, join(dir, 'docs'), { recursive: true });
-      console.log(`${name}: copied from ${shared}`);
+      const still = source.files.filter((f) => !existsSync(join(dir, f.to)));
+      if (still.length) {
+        missing++;
+        console.log(`${name}: ${shared} lacks ${still.map((f) => f.to).join(', ')} — complete it and run this again; eval skips ${name} and says so`);
+      } else console.log(`${name}: copied from ${shared}`);
       continue;
     }
     const gitDir = mirrors.map((m) => join(m, source.repository.replace('/', '+'), 'repo')).find((d) => existsSync(d));
