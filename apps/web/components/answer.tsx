@@ -1,4 +1,5 @@
-import type { Source } from '@sandscope/api';
+import { type AnswerPart, answerLayout, type Source } from '@sandscope/api';
+import type { ReactNode } from 'react';
 import { chunkHref } from '@/lib/anchors';
 import { Markdown, renderInline } from '@/lib/markdown';
 
@@ -27,39 +28,43 @@ export function claimsFromResult(claims: readonly { text: string; citations: rea
 }
 
 /**
- * The answer as claims, each followed by its footnotes. A footnote is a native
- * `<details>`: it opens the cited passage in place, with JavaScript or without,
- * and links to the passage in the library on the data page.
+ * The answer as claims, each followed by its footnotes, laid out as they stood in their passages (answerLayout, the
+ * layout the command line's text prints too): prose as a paragraph, list items as a list numbered as in the
+ * passage, a command's lines as one block with its footnote after it — each line a list item of its own could not
+ * be copied as a command (S-049). A footnote is a native `<details>`: it opens the cited passage in place, with
+ * JavaScript or without, and links to the passage in the library on the data page.
  */
 export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; verdict: string }) {
   if (claims.length === 0) return null;
   const sources = numberSources(claims);
   const number = (id: string) => sources.findIndex((s) => s.chunkId === id) + 1;
+  const cites = (group: readonly AnswerClaim[]) =>
+    [...new Map(group.flatMap((c) => c.citations).map((s) => [s.chunkId, s])).values()].map((s) => (
+      <details key={s.chunkId} className="cite" data-chunk={s.chunkId}>
+        <summary aria-label={`Citation ${number(s.chunkId)}: ${s.heading}`}>[{number(s.chunkId)}]</summary>
+        <div className="passage">
+          <div className="passage-head">
+            <span className="passage-heading">{s.heading}</span> <code className="chunk-id">{s.chunkId}</code>
+          </div>
+          <div className="passage-body">{s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}</div>
+          <a className="passage-link" href={chunkHref(s.chunkId)}>
+            Open in the library →
+          </a>
+        </div>
+      </details>
+    ));
+  const claim = (c: AnswerClaim, key: number) => (
+    <span key={key} className="claim">
+      <span className="claim-text">{renderInline(c.text)}</span> {cites([c])}{' '}
+    </span>
+  );
+  const parts = answerLayout(claims, (c) => {
+    const s = c.citations[0];
+    return s?.text ? { id: s.chunkId, text: s.text } : undefined;
+  });
   return (
     <section className={`answer answer-${verdict}`} aria-label="Answer">
-      <ol className="claims">
-        {claims.map((claim, i) => (
-          <li key={i} className="claim">
-            <span className="claim-text">{renderInline(claim.text)}</span>{' '}
-            {claim.citations.map((s) => (
-              <details key={s.chunkId} className="cite" data-chunk={s.chunkId}>
-                <summary aria-label={`Citation ${number(s.chunkId)}: ${s.heading}`}>[{number(s.chunkId)}]</summary>
-                <div className="passage">
-                  <div className="passage-head">
-                    <span className="passage-heading">{s.heading}</span> <code className="chunk-id">{s.chunkId}</code>
-                  </div>
-                  <div className="passage-body">
-                    {s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}
-                  </div>
-                  <a className="passage-link" href={chunkHref(s.chunkId)}>
-                    Open in the library →
-                  </a>
-                </div>
-              </details>
-            ))}
-          </li>
-        ))}
-      </ol>
+      <div className="claims">{listsOf(parts).map((block, b) => renderBlock(block, b, claim, cites))}</div>
       <h3 className="sources-title">Sources</h3>
       <ol className="sources">
         {sources.map((s, i) => (
@@ -72,5 +77,57 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
         ))}
       </ol>
     </section>
+  );
+}
+
+type Block = { readonly list: 'ol' | 'ul'; readonly items: readonly AnswerPart<AnswerClaim>[] } | AnswerPart<AnswerClaim>;
+
+/** Consecutive items of the same kind of list (numbered or not) become one list; other parts stand alone. */
+function listsOf(parts: readonly AnswerPart<AnswerClaim>[]): Block[] {
+  const blocks: Block[] = [];
+  for (const part of parts) {
+    const list = part.kind === 'item' ? (part.step === null ? 'ul' : 'ol') : null;
+    const last = blocks[blocks.length - 1];
+    if (list && last && 'list' in last && last.list === list) blocks[blocks.length - 1] = { list, items: [...last.items, part] };
+    else blocks.push(list ? { list, items: [part] } : part);
+  }
+  return blocks;
+}
+
+function renderBlock(
+  block: Block,
+  key: number,
+  claim: (c: AnswerClaim, key: number) => ReactNode,
+  cites: (group: readonly AnswerClaim[]) => ReactNode,
+): ReactNode {
+  if ('list' in block) {
+    const items = block.items.map((item, i) => (
+      <li key={i} value={item.kind === 'item' && item.step !== null ? item.step : undefined}>
+        {item.claims.map(claim)}
+      </li>
+    ));
+    return block.list === 'ol' ? (
+      <ol key={key} className="claim-list">
+        {items}
+      </ol>
+    ) : (
+      <ul key={key} className="claim-list">
+        {items}
+      </ul>
+    );
+  }
+  if (block.kind === 'code')
+    return (
+      <div key={key} className="claim claim-code">
+        <pre className="claim-text">
+          <code>{block.claims.map((c) => c.text).join('\n')}</code>
+        </pre>
+        {cites(block.claims)}
+      </div>
+    );
+  return (
+    <p key={key} className="claim-prose">
+      {block.claims.map(claim)}
+    </p>
   );
 }

@@ -3,14 +3,17 @@ import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
 export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
+/** How an answer's claims stood in their passages: the layout the answer text and the run page both print. */
+export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
 
 /*
  * The agent's run responses (docs/API.md) as zod schemas: what the agent's
  * HTTP tests hold its responses to, and what the website parses them with
  * instead of casting. One file on purpose: the website's compiler options
  * cannot follow a relative `.ts` import, and a package it cannot type-check is
- * a contract it cannot use. The only import from the engine is the outcome
- * vocabulary, which imports nothing but types.
+ * a contract it cannot use. The imports from the engine are the outcome
+ * vocabulary, which imports nothing but types, and the answer's layout, which
+ * imports only the passage parse (apps/web's tsconfig allows the `.ts` import).
  *
  * Objects are not strict: a field the agent adds is ignored (stripped) by an
  * older website rather than breaking it; a field the website reads is checked.
