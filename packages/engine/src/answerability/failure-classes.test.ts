@@ -67,6 +67,18 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(cites(r)[0]).toMatch(/^runbook-orders-db-pool#/);
   });
 
+  it('class 5 — a contraction rates as the words it stands for: "what\'s" is "what is", "doesn\'t" is "does not" (S-050)', async () => {
+    const pairs = [
+      ["what's the pool ceiling of orders-db?", 'what is the pool ceiling of orders-db?'],
+      ["why doesn't the pool recover after a rollback?", 'why does not the pool recover after a rollback?'],
+    ] as const;
+    for (const [contracted, plain] of pairs) {
+      const [a, b] = [await ask(contracted), await ask(plain)];
+      expect(a.answerability, contracted).toBe(b.answerability);
+      expect(a.verdict, contracted).toBe(b.verdict);
+    }
+  });
+
   // Class 6 is about what the answer says once the gate lets the question through, so the gate is opened
   // for it (bands at 0): whether the trained model clears this phrasing moves with every retrain (false
   // refusals are issue 9's open target), and must not decide whether the drafting is tested at all.

