@@ -47,8 +47,9 @@ const GROUPS: Record<string, readonly string[] | null | { readonly except: reado
   /** Written on 2026-12-01/02 from the corpus alone, first run where they waited (a691702, db2b7a1), and moved in
    *  after the plain-words criterion (S-050) was committed. The judge of that fix. */
   'pending-3': ['falco', 'kubevirt', 'autoscaler', 'chaos-mesh', 'tidb-operator', 'vector'],
-  /** Written on 2026-12-01/02 from the corpus alone, first run where they waited (26bcb15, 828021f), and moved in
-   *  after the title-roles criterion (S-053) was committed. The judge of that fix. */
+  /** Written on 2026-12-01/02 from the corpus alone, first run where they waited (26bcb15, 828021f), moved in after
+   *  the title-roles criterion (S-053) was committed for its two runs, and back to eval-corpora-pending/ after: the
+   *  judge of that fix, which it did not adopt. */
   'pending-4': ['cortex', 'external-dns', 'gatekeeper', 'dapr', 'otel-collector', 'victoriametrics', 'contour', 'rke2', 'knative'],
   /** Every corpus whose errors nobody has read, pooled: the held-out figure on material not tuned by reading. */
   unread: { except: SEEN },
