@@ -253,10 +253,12 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // Issue 9 class 1 and E: "what do I do when X fires" is answered by X's procedure section. When the passage
     // rated best is the runbook's lead or another section, and the same document's procedure section was
     // retrieved and passes every check, the steps come from that section (S-038: which of a runbook's
-    // sections the learned passage stage rates first moved with a retrain, and the steps went with it).
-    const section = best.roleMatch
+    // sections the learned passage stage rates first moved with a retrain, and the steps went with it). A role
+    // that only the title gives ("# Runbook: …" reads as a procedure heading) is no section to quote either: the
+    // steps were the runbook's signals (S-054). This chooses what is quoted; the verdict is already decided.
+    const section = best.roleBelowTitle
       ? undefined
-      : f.passages.find((p) => p !== best && p.roleMatch && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
+      : f.passages.find((p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;

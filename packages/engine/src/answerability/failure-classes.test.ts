@@ -90,6 +90,43 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.answer).toMatch(/Scale the checkout-api deployment down to 4 replicas/);
   });
 
+  it('class 6 — a title that says "Runbook" is no section to quote: "what do I do" gets the numbered steps, not the signals merged under the title (S-054)', async () => {
+    const documents = [
+      {
+        doc: 'runbook-queue-backlog.md',
+        title: 'Runbook: Queue Backlog',
+        text: [
+          '# Runbook: Queue Backlog',
+          '',
+          'Workers and consumers exhibit this fault, most often `ingest-worker` reading from `events-bus`.',
+          '',
+          '## Signals of a backlog',
+          '',
+          '- `EventsBusLagHigh` fires when consumer lag stays above 50000 messages for 10 minutes.',
+          '- `ingest-worker` logs `PollTimeout` every few seconds.',
+          '',
+          '## Drain the backlog without dropping messages',
+          '',
+          '1. Pause the `replay-job` schedule with `jobctl pause replay-job`.',
+          '2. Scale `ingest-worker` to 12 replicas with `svcctl scale ingest-worker --to 12`.',
+          '3. Watch consumer lag fall on the events-bus dashboard for 15 minutes.',
+          '',
+          'Do not purge the topic; the messages are orders.',
+          '',
+          '## Escalate to the stream owners',
+          '',
+          'If lag is still rising 30 minutes after scaling, page the `events-bus-owners` rota.',
+        ].join('\n'),
+      },
+      ...FAILURE_CORPUS,
+    ];
+    const open = await KnowledgeBase.build({ documents, bands: { insufficientBelow: 0, sufficientAbove: 0 } });
+    const r = await open.ask('what do I do when the ingest-worker backlog alert fires?');
+    expect(r.verdict).toBe('answered');
+    expect(r.answer).toMatch(/Scale `ingest-worker` to 12 replicas/);
+    expect(r.answer).not.toMatch(/PollTimeout/);
+  });
+
   // S-038: which of a runbook's sections the learned passage stage rates first moves with training, so the rule
   // that a procedure question is answered from its runbook's procedure section is tested under a passage stage
   // that rates the runbook's other sections above it — whatever the shipped weights happen to prefer.

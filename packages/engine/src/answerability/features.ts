@@ -141,6 +141,11 @@ export interface PassageFeatures {
   readonly placeholder: boolean;
   /** The section answering the question's intent is here, or here only as a placeholder. */
   readonly roleMatch: boolean;
+  /**
+   * The role is here in a section of the document's own (S-054), not only in the title: "# Runbook: Connection
+   * Pool Exhaustion" reads as a procedure heading, but the steps to quote are under a section that names the role.
+   */
+  readonly roleBelowTitle: boolean;
   readonly rolePlaceholder: boolean;
   /** Its own section is a placeholder AND is what was asked for (its heading shares the question's words or role). */
   readonly placeholderAsked: boolean;
@@ -397,6 +402,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const rarest = Math.min(Infinity, ...identifying.map((e) => k.lexicon.passagesNaming(e)));
     const withRole = role ? sections.filter((s) => s.roles.includes(role)) : [];
     const roleMatch = withRole.some((s) => !empty(s));
+    const titled = doc?.lead === chunk.id && chunk.heading === chunk.docTitle;
+    const roleBelowTitle = withRole.some((s) => !empty(s) && !(titled && s === own));
     const rolePlaceholder = withRole.length > 0 && !roleMatch;
     const docWithRole = role && doc ? doc.sections.filter((s) => s.roles.includes(role)) : [];
     const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !empty(s));
@@ -463,6 +470,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       disclaims: disclaimed,
       placeholder: empty(own),
       roleMatch,
+      roleBelowTitle,
       rolePlaceholder,
       postmortemRecord: postmortem,
       placeholderAsked: empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
