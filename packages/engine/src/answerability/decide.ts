@@ -218,7 +218,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
   const numbers =
     v.answerability === null || !best
       ? null
-      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); best passage ${best.result.chunk.id} at ${pct(ratings!.probabilities[v.bestIndex]!)}; product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   const withNumbers = (lead: string) => (numbers ? [lead, numbers] : [lead]);
   const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
   const qv = ratings?.vector ?? [];

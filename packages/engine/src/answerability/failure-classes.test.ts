@@ -147,4 +147,13 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.reasons.filter((x) => x.startsWith(NUMBERS_PREFIX))).toHaveLength(1);
     expect(r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))).toMatch(/answerability \d+% \(refuse below \d+%, answer from \d+%\)/);
   });
+
+  // A refusal read "no passage looks like an answer" beside "best passage … at 94%": the 94% is the passage stage's
+  // share among the passages retrieved (a softmax), not a chance that the passage answers, and must say so.
+  it('the numbers give the closest passage’s share as a share of the retrieved passages, not as a chance that it answers', async () => {
+    const r = await ask('What is the TLS certificate renewal procedure?');
+    const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
+    expect(numbers).toMatch(/closest passage \S+ \(\d+% of the choice among the \d+ retrieved, not a chance that it answers\)/);
+    expect(numbers).not.toMatch(/best passage \S+ at \d+%/);
+  });
 });
