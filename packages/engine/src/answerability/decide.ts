@@ -123,6 +123,12 @@ export function failuresOf(p: PassageFeatures, f: AnswerabilityFeatures): string
   return out;
 }
 
+/** The passage with the entities `by` names counted as named: `by` is a passage of the same document. */
+const groundedBy = (p: PassageFeatures, by: PassageFeatures): PassageFeatures => ({
+  ...p,
+  missingEntities: p.missingEntities.filter((e) => by.missingEntities.includes(e)),
+});
+
 const pct = (p: number) => `${Math.round(p * 100)}%`;
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
@@ -255,10 +261,15 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // retrieved and passes every check, the steps come from that section (S-038: which of a runbook's
     // sections the learned passage stage rates first moved with a retrain, and the steps went with it). A role
     // that only the title gives ("# Runbook: …" reads as a procedure heading) is no section to quote either: the
-    // steps were the runbook's signals (S-054). This chooses what is quoted; the verdict is already decided.
+    // steps were the runbook's signals (S-054). A section of the same document need not name again what the
+    // question names: a runbook introduces its alert once, and its steps section never repeats it (S-056), so an
+    // entity the best passage names counts as named for the section. This chooses what is quoted; the verdict is
+    // already decided.
     const section = best.roleBelowTitle
       ? undefined
-      : f.passages.find((p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(p, f));
+      : f.passages.find(
+          (p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(groundedBy(p, best), f),
+        );
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;

@@ -125,6 +125,13 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.verdict).toBe('answered');
     expect(r.answer).toMatch(/Scale `ingest-worker` to 12 replicas/);
     expect(r.answer).not.toMatch(/PollTimeout/);
+    // S-056: the alert is named only where the runbook introduces it (its signals, merged under the title), so the
+    // steps section fails the entity check on its own; the document the answer comes from names it, and that grounds
+    // the section for the quote. The verdict is the best passage's, which names it.
+    const byAlert = await open.ask('what do I do when EventsBusLagHigh fires?');
+    expect(byAlert.verdict).toBe('answered');
+    expect(byAlert.answer).toMatch(/Scale `ingest-worker` to 12 replicas/);
+    expect(byAlert.answer).not.toMatch(/PollTimeout/);
   });
 
   // S-038: which of a runbook's sections the learned passage stage rates first moves with training, so the rule
