@@ -269,3 +269,42 @@ describe('a value question, and everything else', () => {
     expect(texts(claims)).toEqual([SEVEN_STEPS[2], SEVEN_STEPS[3], SEVEN_STEPS[6]]);
   });
 });
+
+// S-057: an answer drafted by overlap ended on "If the API user is:" — the sentence that introduces a list, without
+// the list. A sentence that introduces a list brings the list, whole and in order, cited to its passage.
+describe('a sentence that introduces a list', () => {
+  const rotation = chunk(
+    'signon-token#special-cases',
+    'Special cases',
+    [
+      'If the token is for the permission updater, it rotates automatically and the alert can be ignored.',
+      '',
+      'If the API user is:',
+      '',
+      '- a human, ask them to rotate the token themselves.',
+      '- an app outside the estate, contact its owner before the token expires.',
+      '- `billing-api`, run `tokenctl rotate billing-api` and redeploy it.',
+      '',
+      'Tokens expire after 90 days.',
+    ].join('\n'),
+  );
+
+  it('is followed by the whole list it introduces, not left dangling', () => {
+    const claims = draftExtractive('token expiry alert for an api user, do i need to rotate it?', [rotation]);
+    const t = texts(claims);
+    const at = t.indexOf('If the API user is:');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(t.slice(at + 1, at + 4)).toEqual([
+      'a human, ask them to rotate the token themselves.',
+      'an app outside the estate, contact its owner before the token expires.',
+      '`billing-api`, run `tokenctl rotate billing-api` and redeploy it.',
+    ]);
+    expect(claims.every((c) => c.citations[0] === 'signon-token#special-cases')).toBe(true);
+    expect(checkDraft(claims, [rotation]).ok).toBe(true);
+  });
+
+  it('a sentence ending in a colon with no list after it stays as it is', () => {
+    const plain = chunk('notes#n', 'Notes', 'Rotate the api token before it expires: the alert fires at 7 days.\n\nTokens expire after 90 days.');
+    expect(texts(draftExtractive('when does the api token alert fire?', [plain]))).toContain('Rotate the api token before it expires: the alert fires at 7 days.');
+  });
+});

@@ -5,7 +5,7 @@ import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, Claim } from '../types.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
 import { passageSections, procedureSteps, remedyBlocks } from './procedure-steps.ts';
-import { sentencesOf, type TextBlock } from './sentences.ts';
+import { sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
 
 export interface ExtractiveOptions {
   /** Claims a previous draft got wrong; the next draft must not repeat them (D-005). */
@@ -155,5 +155,49 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
     const text = first?.sentences.find((s) => !rejected.has(normalise(s)) && !hazardOf(s));
     return first && text ? [{ text, citations: [first.chunk.id] }] : [];
   }
-  return chosen.map((c) => ({ text: c.text, citations: [c.chunk.id] }));
+  // A sentence that introduces a list ("If the API user is:") brings the list, whole and in order: without it the
+  // answer ends on a colon (S-057). An item chosen on its own goes into its list's place; none is said twice.
+  const said = new Set<string>();
+  return chosen.flatMap((c) => {
+    if (said.has(`${c.rank}:${c.pos}`)) return [];
+    said.add(`${c.rank}:${c.pos}`);
+    const claim = { text: c.text, citations: [c.chunk.id] };
+    if (!/:\s*$/.test(c.text)) return [claim];
+    const allowed = options.allowed?.(c.chunk);
+    const sentences = sentencesOf(c.chunk.text);
+    const list = listAfter(c.chunk, c.pos).filter(
+      (pos) => !said.has(`${c.rank}:${pos}`) && (!allowed || allowed.has(pos)) && !rejected.has(normalise(sentences[pos]!)) && !hazardOf(sentences[pos]!),
+    );
+    for (const pos of list) said.add(`${c.rank}:${pos}`);
+    return [claim, ...list.map((pos) => ({ text: sentences[pos]!, citations: [c.chunk.id] }))];
+  });
+}
+
+/**
+ * The positions (in `sentencesOf(text)`) of the list that follows the sentence at `pos`, when that sentence ends
+ * its paragraph and the next block of the same section is a list item: the list's items and the command lines
+ * among them, up to the next paragraph, table or heading. Empty otherwise.
+ */
+function listAfter(chunk: Chunk, pos: number): number[] {
+  let at = 0;
+  for (const section of textSectionsOf(chunk.text)) {
+    for (let b = 0; b < section.blocks.length; b++) {
+      const block = section.blocks[b]!;
+      const end = at + block.sentences.length;
+      if (pos >= at && pos < end) {
+        if (pos !== end - 1 || block.kind !== 'paragraph') return [];
+        const out: number[] = [];
+        let next = end;
+        for (const item of section.blocks.slice(b + 1)) {
+          if (item.kind === 'paragraph' || item.kind === 'table') break;
+          for (let k = 0; k < item.sentences.length; k++) out.push(next + k);
+          next += item.sentences.length;
+        }
+        const opensList = section.blocks[b + 1]?.kind === 'numbered' || section.blocks[b + 1]?.kind === 'bulleted';
+        return opensList ? out : [];
+      }
+      at = end;
+    }
+  }
+  return [];
 }
