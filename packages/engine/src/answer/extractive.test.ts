@@ -305,6 +305,8 @@ describe('a sentence that introduces a list', () => {
 
   it('a sentence ending in a colon with no list after it stays as it is', () => {
     const plain = chunk('notes#n', 'Notes', 'Rotate the api token before it expires: the alert fires at 7 days.\n\nTokens expire after 90 days.');
-    expect(texts(draftExtractive('when does the api token alert fire?', [plain]))).toContain('Rotate the api token before it expires: the alert fires at 7 days.');
+    expect(texts(draftExtractive('when does the api token alert fire?', [plain]))).toContain(
+      'Rotate the api token before it expires: the alert fires at 7 days.',
+    );
   });
 });

@@ -267,9 +267,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // already decided.
     const section = best.roleBelowTitle
       ? undefined
-      : f.passages.find(
-          (p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(groundedBy(p, best), f),
-        );
+      : f.passages.find((p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(groundedBy(p, best), f));
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
