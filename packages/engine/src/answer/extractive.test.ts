@@ -122,6 +122,25 @@ describe('a procedure or diagnosis question gets the steps (issue 9, part E)', (
     expect(claims.length).toBe(60);
   });
 
+  // S-058: a fenced block's lines each counted as a step, so fifteen steps with a four-line manifest each came to
+  // seventy-five "steps" and the procedure was cut after its tenth. A fenced block is one step, whatever its length.
+  it('counts a fenced block as one step, however many lines it has (S-058)', () => {
+    const steps = Array.from({ length: 15 }, (_, i) => [
+      `${i + 1}. Apply the quota for team ${i + 1}:`,
+      '   ```yaml',
+      '   kind: ResourceQuota',
+      `   name: team-${i + 1}`,
+      '   hard:',
+      '     pods: "50"',
+      '   ```',
+    ]);
+    const quotas = chunk('runbook-quotas#apply', 'Apply the quotas', steps.flat().join('\n'));
+    const claims = texts(draftExtractive('how do I apply the quotas?', [quotas]));
+    expect(claims).toContain('Apply the quota for team 15:');
+    expect(claims).toContain('name: team-15');
+    expect(claims.length).toBe(15 * 5);
+  });
+
   it('keeps a fenced command byte for byte (flags, pipes, quotes, continuation lines) and an inline command whole', () => {
     const claims = draftExtractive('how do I get the orders pods running again?', [commands]);
     expect(texts(claims)).toEqual(['Find the pods that are not running:', PIPELINE, 'Then raise the limit:', ...CONTINUED, INLINE]);

@@ -76,12 +76,15 @@ function isStatement(question: string): boolean {
  * so a rejected line drops all of it — half a command is not a step.
  */
 function draftSteps(blocks: readonly TextBlock[], id: string, rejected: ReadonlySet<string>, maxSteps: number): Claim[] {
-  const units: { texts: string[]; command: boolean }[] = [];
+  // A unit is what a rejection drops whole (a command and its continuation lines); a step is what the cap counts:
+  // a fenced block is one step however many lines it has (S-058: a four-line manifest counted as four steps cut a
+  // fifteen-step procedure after its tenth).
+  const units: { texts: string[]; command: boolean; newStep: boolean }[] = [];
   blocks.forEach((b, i) => {
     const prev = blocks[i - 1];
-    const continued = b.kind === 'code' && prev?.kind === 'code' && prev.fence === b.fence && /\\$/.test(prev.sentences[0]!);
-    if (continued) units[units.length - 1]!.texts.push(...b.sentences);
-    else units.push({ texts: [...b.sentences], command: b.kind === 'code' });
+    const sameFence = b.kind === 'code' && prev?.kind === 'code' && prev.fence === b.fence;
+    if (sameFence && /\\$/.test(prev.sentences[0]!)) units[units.length - 1]!.texts.push(...b.sentences);
+    else units.push({ texts: [...b.sentences], command: b.kind === 'code', newStep: !sameFence });
   });
   const out: Claim[] = [];
   let steps = 0;
@@ -89,8 +92,10 @@ function draftSteps(blocks: readonly TextBlock[], id: string, rejected: Readonly
     const kept = unit.texts.filter((t) => !rejected.has(normalise(t)) && !hazardOf(t));
     if (unit.command && kept.length < unit.texts.length) continue;
     if (kept.length === 0) continue;
-    if (steps === maxSteps) break;
-    steps++;
+    if (unit.newStep) {
+      if (steps === maxSteps) break;
+      steps++;
+    }
     for (const text of kept) out.push({ text, citations: [id] });
   }
   return out;
