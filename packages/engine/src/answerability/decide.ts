@@ -263,11 +263,13 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // that only the title gives ("# Runbook: …" reads as a procedure heading) is no section to quote either: the
     // steps were the runbook's signals (S-054). A section of the same document need not name again what the
     // question names: a runbook introduces its alert once, and its steps section never repeats it (S-056), so an
-    // entity the best passage names counts as named for the section. This chooses what is quoted; the verdict is
+    // entity the best passage names counts as named for the section. Nor need it have been retrieved when the best
+    // passage is the document's lead, which speaks for the whole document: the steps section shares no word with
+    // "what do I do when X fires?" (S-060). A section mid-document speaks only for itself, and a long document's
+    // "What to do?" may be about something else (S-059, not adopted). This chooses what is quoted; the verdict is
     // already decided.
-    const section = best.roleBelowTitle
-      ? undefined
-      : f.passages.find((p) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(groundedBy(p, best), f));
+    const quotable = (p: PassageFeatures) => p !== best && p.roleBelowTitle && p.result.chunk.doc === best.result.chunk.doc && passes(groundedBy(p, best), f);
+    const section = best.roleBelowTitle ? undefined : (f.passages.find(quotable) ?? (best.documentLead ? f.unretrievedSections.find(quotable) : undefined));
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;

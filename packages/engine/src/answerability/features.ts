@@ -146,6 +146,8 @@ export interface PassageFeatures {
    * Pool Exhaustion" reads as a procedure heading, but the steps to quote are under a section that names the role.
    */
   readonly roleBelowTitle: boolean;
+  /** It is its document's lead (first passage), which says what the whole document is about. */
+  readonly documentLead: boolean;
   readonly rolePlaceholder: boolean;
   /** Its own section is a placeholder AND is what was asked for (its heading shares the question's words or role). */
   readonly placeholderAsked: boolean;
@@ -179,6 +181,11 @@ export interface AnswerabilityFeatures {
   /** Index of the strongest product. */
   readonly bestIndex: number;
   readonly passages: readonly PassageFeatures[];
+  /**
+   * Sections of the retrieved passages' documents that were not retrieved themselves and name the role asked for
+   * in their own heading (S-059), in document order: what an answer may quote, never what is rated.
+   */
+  readonly unretrievedSections: readonly PassageFeatures[];
 }
 
 /**
@@ -387,9 +394,9 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const termSets = retrieval.results.map((r) => parsedOf(r.chunk).terms);
   const missingTerms = topicTerms.filter((t) => !termSets.some((s) => s.has(t)));
 
-  const passages = retrieval.results.map((result, i): PassageFeatures => {
+  const measure = (result: ScoredChunk, i: number): PassageFeatures => {
     const chunk = result.chunk;
-    const here = termSets[i]!;
+    const here = parsedOf(chunk).terms;
     const doc = k.documentOf(chunk.doc);
     const docTerms = doc?.terms ?? here;
     const cache = parsedOf(chunk);
@@ -471,13 +478,34 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       placeholder: empty(own),
       roleMatch,
       roleBelowTitle,
+      documentLead: doc?.lead === chunk.id,
       rolePlaceholder,
       postmortemRecord: postmortem,
       placeholderAsked: empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
       propositionMissing: propInDoc < 1,
       vector: FEATURE_NAMES.map((n) => values[n]),
     };
-  });
+  };
+  const passages = retrieval.results.map(measure);
+  // Issue 9 class 6 (S-059): "what do I do when OrdersDbPoolSaturated fires?" shares no word with its runbook's
+  // steps section, so that section is not retrieved and the answer quoted the runbook's lead. The sections of a
+  // retrieved document that hold the role asked for are measured too — read only to choose what an answer quotes,
+  // never rated: the verdict stands on the retrieved passages alone.
+  const retrieved = new Set(retrieval.results.map((r) => r.chunk.id));
+  const docs = role ? [...new Set(retrieval.results.map((r) => r.chunk.doc))] : [];
+  // Only a section whose own heading names the role is measured (a cheap read of its cached headings first):
+  // measuring every passage of six documents would cost `ask` several times its budget.
+  const namesRole = (c: Chunk) => {
+    const doc = k.documentOf(c.doc);
+    const own = (parsedOf(c).sections ??= sectionsOfPassage(c.heading, c.text, c.level, doc?.lead === c.id));
+    const titled = doc?.lead === c.id && c.heading === c.docTitle;
+    return own.some((s, j) => s.roles.includes(role!) && !empty(s) && !(titled && j === 0));
+  };
+  const unretrievedSections = docs
+    .flatMap((d) => k.documentOf(d)?.passages ?? [])
+    .filter((c) => !retrieved.has(c.id) && namesRole(c))
+    .map((chunk) => measure({ chunk, bm25: 0, dense: 0, fused: 0 }, retrieval.results.length))
+    .filter((p) => p.roleBelowTitle);
   let bestIndex = 0;
   passages.forEach((p, i) => {
     if (p.product > passages[bestIndex]!.product) bestIndex = i;
@@ -495,6 +523,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     score: retrieval.degraded || passages.length === 0 ? null : passages[bestIndex]!.product,
     bestIndex,
     passages,
+    unretrievedSections,
   };
 }
 
