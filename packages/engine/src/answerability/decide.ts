@@ -273,17 +273,15 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     const lead = section
       ? `Answered from ${where(section)}, the ${roleFor(f.intent.intent)} section of the document the question is about (${where(best)}).`
       : `Answered from ${where(best)}${forIt.length ? `: ${forIt.join(', and ')}` : ''}.`;
-    const first = section ?? best;
-    const also = byRating(f, ratings)
-      .filter((i) => f.passages[i] !== first && f.passages[i] !== best)
-      .filter((i) => ratings!.probabilities[i]! >= 0.5 && passes(f.passages[i]!, f) && f.passages[i]!.result.chunk.doc === best.result.chunk.doc)
-      .slice(0, 2);
+    // The evidence is the passage answered from and, when that is the role section, the passage that chose it. No
+    // third: a clause that added passages "also rated at least 0.5" never fired once the passage stage became a
+    // choice among the retrieved passages (softmax shares, 77fa659), since only the best can hold half (S-061).
     return {
       assessment: assessment(withNumbers(lead)),
       adjudication: null,
       verdict: 'answered',
       reasons: withNumbers(lead),
-      evidence: [first.result.chunk, ...(section ? [best.result.chunk] : []), ...also.map((i) => f.passages[i]!.result.chunk)],
+      evidence: section ? [section.result.chunk, best.result.chunk] : [best.result.chunk],
     };
   }
   const lead = f.degraded
