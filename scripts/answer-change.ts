@@ -2,7 +2,8 @@
 // `sandscope eval --corpus … --questions … --json --rows` output per corpus (NAME.json), written before and after the
 // change. It prints, pooled over the corpora both hold: whether every question's verdict and rating stayed the same
 // (an answer-only change must not touch the decision), answered procedure questions that carry every labelled step,
-// and answered answerable questions that cite their labelled source. Aggregates only: no question is shown.
+// and answered answerable questions that cite their labelled source; and the pooled false answers and false refusals,
+// which an answer-only change must leave alone and a retrained model is judged on. Aggregates only: no question is shown.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from 'sandscope/user-error';
@@ -21,4 +22,6 @@ await runScript('eval:answers', async () => {
     `answered procedure questions carrying every labelled step: ${r.before.everyStep} of ${r.before.procedure} → ${r.after.everyStep} of ${r.after.procedure}`,
   );
   console.log(`answered answerable questions citing their labelled source: ${r.before.right} of ${r.before.sourced} → ${r.after.right} of ${r.after.sourced}`);
+  console.log(`false answers: ${r.before.falseAnswers} of ${r.before.unanswerable} → ${r.after.falseAnswers} of ${r.after.unanswerable}`);
+  console.log(`false refusals: ${r.before.falseRefusals} of ${r.before.answerable} → ${r.after.falseRefusals} of ${r.after.answerable}`);
 });

@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AnswerRun, answerChange, readAnswerRun } from './answers.ts';
 
-const row = (id: string, verdict: string, answerability: number | null, source: 'right' | 'wrong' | null) => ({ id, verdict, answerability, source });
+const row = (
+  id: string,
+  verdict: string,
+  answerability: number | null,
+  source: 'right' | 'wrong' | null,
+  label: 'answerable' | 'unanswerable' = 'answerable',
+) => ({
+  id,
+  label,
+  verdict,
+  answerability,
+  source,
+});
 const run = (questions: AnswerRun['questions'], procedureAnswers = 0, stepsCoveredRate: number | null = null): AnswerRun => ({
   procedureAnswers,
   stepsCoveredRate,
@@ -18,8 +30,8 @@ describe('eval:answers — what an answer-only change is judged on', () => {
     const after = run([row('a-1', 'answered', 0.9, 'right'), row('a-2', 'answered', 0.88, 'right'), row('a-3', 'refused', 0.2, null)], 4, 0.75);
     const r = answerChange([[before, after]]);
     expect(r).toMatchObject({ corpora: 1, questions: 3, changed: 0 });
-    expect(r.before).toEqual({ procedure: 4, everyStep: 2, sourced: 2, right: 1 });
-    expect(r.after).toEqual({ procedure: 4, everyStep: 3, sourced: 2, right: 2 });
+    expect(r.before).toMatchObject({ procedure: 4, everyStep: 2, sourced: 2, right: 1 });
+    expect(r.after).toMatchObject({ procedure: 4, everyStep: 3, sourced: 2, right: 2 });
   });
 
   it('counts every question whose verdict, rating or id moved, and rows one run has and the other lacks', () => {
@@ -30,6 +42,14 @@ describe('eval:answers — what an answer-only change is judged on', () => {
       row('a-5', 'refused', 0.1, null),
     ]);
     expect(answerChange([[before, after]]).changed).toBe(4);
+  });
+
+  it('counts false answers (a partial one too) and false refusals, for a retrained model judged on the same corpora', () => {
+    const b = run([row('u-1', 'refused', 0.2, null, 'unanswerable'), row('u-2', 'partial', 0.5, null, 'unanswerable'), row('a-1', 'refused', 0.3, null)]);
+    const c = run([row('u-1', 'answered', 0.9, null, 'unanswerable'), row('u-2', 'refused', 0.1, null, 'unanswerable'), row('a-1', 'answered', 0.9, 'right')]);
+    const r = answerChange([[b, c]]);
+    expect(r.before).toMatchObject({ unanswerable: 2, falseAnswers: 1, answerable: 1, falseRefusals: 1 });
+    expect(r.after).toMatchObject({ unanswerable: 2, falseAnswers: 1, answerable: 1, falseRefusals: 0 });
   });
 
   it('names a file cut short or written without rows, and how to write it again — never a JSON parser error', () => {

@@ -1,5 +1,6 @@
 // What `npm run eval:answers` counts (answer-change.ts), apart from its command line so it can be tested: an
-// answer-only change is judged on whether every verdict and rating stayed, and on two pooled answer figures.
+// answer-only change is judged on whether every verdict and rating stayed, and on two pooled answer figures; a
+// change of model (the same decision retrained) on the pooled false answers and false refusals as well.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from 'sandscope/user-error';
@@ -8,7 +9,13 @@ import { UserError } from 'sandscope/user-error';
 export interface AnswerRun {
   readonly procedureAnswers: number;
   readonly stepsCoveredRate: number | null;
-  readonly questions?: readonly { id: string; verdict: string; answerability: number | null; source: 'right' | 'wrong' | 'unknown' | null }[];
+  readonly questions?: readonly {
+    id: string;
+    label?: 'answerable' | 'unanswerable';
+    verdict: string;
+    answerability: number | null;
+    source: 'right' | 'wrong' | 'unknown' | null;
+  }[];
 }
 
 /** One corpus's run from a folder, or a UserError that names the file and says how to write it again. */
@@ -35,6 +42,12 @@ export interface AnswerTotals {
   readonly sourced: number;
   /** Of those, the answers citing it. */
   readonly right: number;
+  /** Unanswerable questions, and those answered anyway (partial counts as answered, as the evaluation counts it). */
+  readonly unanswerable: number;
+  readonly falseAnswers: number;
+  /** Answerable questions, and those refused. */
+  readonly answerable: number;
+  readonly falseRefusals: number;
 }
 
 export interface AnswerChange {
@@ -53,6 +66,10 @@ function totals(runs: readonly AnswerRun[]): AnswerTotals {
     everyStep: runs.reduce((s, r) => s + Math.round(r.procedureAnswers * (r.stepsCoveredRate ?? 0)), 0),
     sourced: rows.filter((q) => q.source !== null).length,
     right: rows.filter((q) => q.source === 'right').length,
+    unanswerable: rows.filter((q) => q.label === 'unanswerable').length,
+    falseAnswers: rows.filter((q) => q.label === 'unanswerable' && q.verdict !== 'refused').length,
+    answerable: rows.filter((q) => q.label === 'answerable').length,
+    falseRefusals: rows.filter((q) => q.label === 'answerable' && q.verdict === 'refused').length,
   };
 }
 
