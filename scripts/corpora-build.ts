@@ -17,7 +17,18 @@ const Source = z.object({
   repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   licence: z.string().min(1),
-  files: z.array(z.object({ from: z.string().min(1), to: z.string().regex(/^docs\/[^/].*\.md$/) })).min(1),
+  // A ".." segment would climb out of docs/ (and out of the corpus): `docs/../../x.md` matched the pattern alone.
+  files: z
+    .array(
+      z.object({
+        from: z.string().min(1),
+        to: z
+          .string()
+          .regex(/^docs\/[^/].*\.md$/)
+          .refine((to) => !to.split('/').includes('..'), 'must stay inside docs/ (no ".." segment)'),
+      }),
+    )
+    .min(1),
 });
 
 await runScript('corpora', async () => {
@@ -35,10 +46,15 @@ await runScript('corpora', async () => {
     try {
       raw = JSON.parse(readFileSync(sourcePath, 'utf8'));
     } catch (error) {
-      throw new UserError(`${sourcePath} is not valid JSON (${(error as Error).message}). Fix it: it names the repository, commit, licence and files.`);
+      // The parser quotes a short file back, line breaks and all: the message stays one line.
+      const why = (error as Error).message.replace(/\s+/g, ' ');
+      throw new UserError(`${sourcePath} is not valid JSON (${why}). Fix it: it names the repository, commit, licence and files.`);
     }
     const parsed = Source.safeParse(raw);
-    if (!parsed.success) throw new UserError(`${sourcePath}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}. Fix the field.`);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UserError(`${sourcePath}: ${issue?.path.join('.') || '(the whole file)'}: ${issue?.message}. Fix the field.`);
+    }
     const source = parsed.data;
     // Every file SOURCE.json names, not the folder: a build cut short (or a copy of a folder still being written)
     // left docs/ with some of them, and "texts present" then hid the rest from every later run.
@@ -66,7 +82,15 @@ await runScript('corpora', async () => {
       continue;
     }
     for (const file of source.files) {
-      const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${source.commit}:${file.from}`], { maxBuffer: 64 * 1024 * 1024 });
+      let text: Buffer;
+      try {
+        text = execFileSync('git', ['--git-dir', gitDir, 'show', `${source.commit}:${file.from}`], { maxBuffer: 64 * 1024 * 1024, stdio: 'pipe' });
+      } catch {
+        // A path mistyped in SOURCE.json, or a snapshot older than the commit: the user's to fix, not a bug.
+        throw new UserError(
+          `${sourcePath}: ${file.from} is not at ${source.repository}@${source.commit.slice(0, 12)} in ${gitDir}. Fix files[].from, or fetch a newer snapshot (github:${source.repository}); the files before it were written.`,
+        );
+      }
       const to = join(dir, file.to);
       mkdirSync(dirname(to), { recursive: true });
       writeFileSync(to, text);
