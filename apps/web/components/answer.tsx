@@ -1,6 +1,7 @@
-import { type AnswerPart, answerLayout, type Source } from '@sandscope/api';
+import { answerLayout, type Source } from '@sandscope/api';
 import type { ReactNode } from 'react';
 import { chunkHref } from '@/lib/anchors';
+import { AnswerBlocks } from './answer-blocks';
 import { Markdown, renderInline } from '@/lib/markdown';
 
 export interface AnswerClaim {
@@ -64,7 +65,9 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
   });
   return (
     <section className={`answer answer-${verdict}`} aria-label="Answer">
-      <div className="claims">{listsOf(parts).map((block, b) => renderBlock(block, b, claim, cites))}</div>
+      <div className="claims">
+        <AnswerBlocks parts={parts} claim={claim} cites={cites} />
+      </div>
       <h3 className="sources-title">Sources</h3>
       <ol className="sources">
         {sources.map((s, i) => (
@@ -77,57 +80,5 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
         ))}
       </ol>
     </section>
-  );
-}
-
-type Block = { readonly list: 'ol' | 'ul'; readonly items: readonly AnswerPart<AnswerClaim>[] } | AnswerPart<AnswerClaim>;
-
-/** Consecutive items of the same kind of list (numbered or not) become one list; other parts stand alone. */
-function listsOf(parts: readonly AnswerPart<AnswerClaim>[]): Block[] {
-  const blocks: Block[] = [];
-  for (const part of parts) {
-    const list = part.kind === 'item' ? (part.step === null ? 'ul' : 'ol') : null;
-    const last = blocks[blocks.length - 1];
-    if (list && last && 'list' in last && last.list === list) blocks[blocks.length - 1] = { list, items: [...last.items, part] };
-    else blocks.push(list ? { list, items: [part] } : part);
-  }
-  return blocks;
-}
-
-function renderBlock(
-  block: Block,
-  key: number,
-  claim: (c: AnswerClaim, key: number) => ReactNode,
-  cites: (group: readonly AnswerClaim[]) => ReactNode,
-): ReactNode {
-  if ('list' in block) {
-    const items = block.items.map((item, i) => (
-      <li key={i} value={item.kind === 'item' && item.step !== null ? item.step : undefined}>
-        {item.claims.map(claim)}
-      </li>
-    ));
-    return block.list === 'ol' ? (
-      <ol key={key} className="claim-list">
-        {items}
-      </ol>
-    ) : (
-      <ul key={key} className="claim-list">
-        {items}
-      </ul>
-    );
-  }
-  if (block.kind === 'code')
-    return (
-      <div key={key} className="claim claim-code">
-        <pre className="claim-text">
-          <code>{block.claims.map((c) => c.text).join('\n')}</code>
-        </pre>
-        {cites(block.claims)}
-      </div>
-    );
-  return (
-    <p key={key} className="claim-prose">
-      {block.claims.map(claim)}
-    </p>
   );
 }

@@ -1,6 +1,8 @@
-import type { InvestigationMessage, ToolCall, TurnCitation, TurnMetrics } from '@sandscope/api/investigations';
+import { answerLayout } from '@sandscope/api';
+import type { InvestigationMessage, ToolCall, TurnCitation, TurnClaim, TurnMetrics, TurnResult } from '@sandscope/api/investigations';
 import { chunkHref } from '@/lib/anchors';
 import { ms, tokens, usd } from '@/lib/format';
+import { AnswerBlocks } from './answer-blocks';
 
 /** `app.log:4312-4318`, the way the agent and the CLI write a file citation. */
 export function citationLabel(c: TurnCitation): string {
@@ -80,24 +82,45 @@ function ToolCallCard({ call }: { call: ToolCall }) {
   );
 }
 
+/**
+ * A turn's claims laid out as they stood in their passages (answerLayout, as the run page and the CLI print them): a
+ * runbook's steps as a list numbered as in the runbook, a command's lines as one block with its citations after
+ * it, and each finding on file lines a line of its own. One numbered list of every claim renumbered a procedure's
+ * steps by the order they were found and split a command into lines nobody could paste (S-063).
+ */
+function TurnClaims({ investigationId, result }: { investigationId: string; result: TurnResult }) {
+  const texts = new Map(result.passages.map((p) => [p.chunkId, p.text]));
+  const parts = answerLayout(result.claims, (claim) => {
+    const first = claim.citations[0];
+    const text = first?.kind === 'passage' ? texts.get(first.chunkId) : undefined;
+    return first?.kind === 'passage' && text ? { id: first.chunkId, text } : undefined;
+  });
+  const cites = (group: readonly TurnClaim[]) => (
+    <span className="claim-cites">
+      {[...new Map(group.flatMap((c) => c.citations).map((c) => [citationLabel(c), c])).values()].map((c) => (
+        <CitationLink key={citationLabel(c)} investigationId={investigationId} citation={c} />
+      ))}
+    </span>
+  );
+  const text = (c: TurnClaim, key: number) => (
+    <span key={key} className="claim">
+      <span className="claim-text">{c.text}</span> {cites([c])}{' '}
+    </span>
+  );
+  return (
+    <div className="claims">
+      <AnswerBlocks parts={parts} claim={text} cites={cites} proseApart />
+    </div>
+  );
+}
+
 /** An assistant message: its claims with their citations, what is unknown, notes, tool calls, and the metrics under it. */
 export function InvestigationAnswer({ investigationId, message }: { investigationId: string; message: InvestigationMessage }) {
   const result = message.result;
   return (
     <div className="investigation-answer">
       {result && result.claims.length > 0 ? (
-        <ol className="claims">
-          {result.claims.map((claim, i) => (
-            <li key={i} className="claim">
-              {claim.text}{' '}
-              <span className="claim-cites">
-                {claim.citations.map((c, j) => (
-                  <CitationLink key={j} investigationId={investigationId} citation={c} />
-                ))}
-              </span>
-            </li>
-          ))}
-        </ol>
+        <TurnClaims investigationId={investigationId} result={result} />
       ) : result ? null : (
         <p className="answer-text">{message.text}</p>
       )}

@@ -41,3 +41,60 @@ describe('tool-call cards', () => {
     expect(card('search_files')).not.toMatch(/sandboxed/);
   });
 });
+
+/*
+ * S-063: a turn that answers from a runbook's steps prints them as the run page does — numbered as in the runbook,
+ * a command one block — not as one list of every claim, numbered by the order they were found.
+ */
+describe('runbook claims in a turn', () => {
+  const passage = [
+    '1. Stop the writers.',
+    '2. Promote the replica:',
+    '',
+    '   ```sh',
+    '   pgctl promote \\',
+    '     --replica db-2',
+    '   ```',
+    '3. Point the pooler at db-2.',
+  ].join('\n');
+  const cite = { kind: 'passage', chunkId: 'failover#steps' };
+  const turn = (passages: unknown[]) =>
+    investigationMessageSchema.parse({
+      id: 3,
+      role: 'assistant',
+      text: '',
+      result: {
+        claims: [
+          { text: 'app.log line 4312: pool exhausted', citations: [{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4312 }] },
+          ...['Stop the writers.', 'Promote the replica:', 'pgctl promote \\', '  --replica db-2', 'Point the pooler at db-2.'].map((text) => ({
+            text,
+            citations: [cite],
+          })),
+        ],
+        citations: [cite],
+        toolCalls: [],
+        unknown: [],
+        notes: [],
+        mode: 'offline',
+        ...(passages.length ? { passages } : {}),
+      },
+      metrics: null,
+      createdAt: '2026-12-03T04:00:00.000Z',
+    });
+  const render = (passages: unknown[]) => renderToStaticMarkup(createElement(InvestigationAnswer, { investigationId: 'inv-1', message: turn(passages) }));
+
+  it("are numbered as in the runbook, with the command's lines in one block that can be pasted", () => {
+    const html = render([{ chunkId: 'failover#steps', doc: 'failover.md', heading: 'Steps', text: passage }]);
+    const steps = [...html.matchAll(/<li value="(\d+)">.*?<\/li>/g)].map((m) => m[1]);
+    expect(steps).toEqual(['1', '2', '3']);
+    expect(html).toMatch(/<pre class="claim-text"><code>pgctl promote \\\n {2}--replica db-2<\/code><\/pre>/);
+    expect(html).toContain('app.log line 4312: pool exhausted');
+    expect(html.match(/data-citation="failover#steps"/g)).toHaveLength(4);
+  });
+
+  it('are lines of their own when the turn was stored without its passages (before they were kept)', () => {
+    const html = render([]);
+    expect(html).not.toMatch(/<li value=/);
+    expect(html.match(/<p class="claim-prose">/g)).toHaveLength(6);
+  });
+});

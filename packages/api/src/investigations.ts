@@ -1,3 +1,4 @@
+import { sourceSchema } from '@sandscope/api';
 import { z } from 'zod';
 
 /*
@@ -74,6 +75,11 @@ export const turnResultSchema = z.object({
   unknown: z.array(z.string()),
   notes: z.array(z.string()),
   mode: z.enum(['provider', 'offline']),
+  /**
+   * The runbook passages the claims cite, with their text (a run's `sources`): what lays a procedure's claims out as
+   * its numbered steps and a command's lines as one block. Absent from turns stored before it was added.
+   */
+  passages: z.array(sourceSchema).default([]),
 });
 export type TurnResult = z.infer<typeof turnResultSchema>;
 

@@ -82,6 +82,7 @@ describe('/v1/investigations', () => {
     const first = (await json(await call('POST', `/${id}/turns`, { message: 'Why is checkout getting 502s from orders-db?' }), 200)).turn;
     expect(first.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 });
     expect(first.toolCalls.map((t: { tool: string }) => t.tool)).toContain('read_file');
+
     const second = (await json(await call('POST', `/${id}/turns`, { message: 'and when did it start?' }), 200)).turn;
     expect(second.claims[0].citations[0]).toEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
     expect(second.metrics).toMatchObject({ provider: 'offline', costUsd: 0 });
@@ -99,6 +100,19 @@ describe('/v1/investigations', () => {
     await errorOf(await call('GET', `/${id}/files/conf/values.json`), 404, 'not_found');
     await json(await call('DELETE', `/${id}`), 200);
     await errorOf(await call('GET', `/${id}`), 404, 'not_found');
+  });
+
+  it('returns and stores the runbook passages a turn cites, with their text, so the page prints their steps as steps (S-063)', async () => {
+    const { investigation } = await json(await call('POST', '', { title: 'pool alert' }), 201);
+    const id = investigation.id as string;
+    const turn = (await json(await call('POST', `/${id}/turns`, { message: 'what do i do when OrdersDbPoolSaturated fires?' }), 200)).turn;
+    const cited = turn.citations.filter((c: { kind: string }) => c.kind === 'passage').map((c: { chunkId: string }) => c.chunkId);
+    expect(cited.length).toBeGreaterThan(0);
+    expect(turn.passages.map((p: { chunkId: string }) => p.chunkId)).toEqual(cited);
+    expect(turn.passages.every((p: { text: string }) => p.text.length > 0)).toBe(true);
+    const shown = await json(await call('GET', `/${id}`), 200);
+    expect(shown.messages[1].result.passages).toEqual(turn.passages);
+    await json(await call('DELETE', `/${id}`), 200);
   });
 
   it("stores each upload's passage embeddings (hashing, the default) and a turn worded unlike the log still cites its line", async () => {

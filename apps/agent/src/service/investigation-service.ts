@@ -12,6 +12,7 @@ import {
   type TurnClaim,
   type TurnEvent,
   type TurnOutcome,
+  turnPassages,
   type WorkspaceFileInfo,
   type WorkspaceFiles,
   WorkspaceToolbox,
@@ -283,7 +284,16 @@ export class InvestigationService {
       ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),
       onEvent,
     });
-    const result = { claims: turn.claims, citations: turn.citations, toolCalls: turn.toolCalls, unknown: turn.unknown, notes: turn.notes, mode: turn.mode };
+    const passages = turnPassages(turn.citations, (chunkId) => this.#kb.chunk(chunkId));
+    const result = {
+      claims: turn.claims,
+      citations: turn.citations,
+      toolCalls: turn.toolCalls,
+      unknown: turn.unknown,
+      notes: turn.notes,
+      mode: turn.mode,
+      passages,
+    };
     const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
     return { investigationId: id, turnId, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
   }

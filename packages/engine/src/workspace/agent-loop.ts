@@ -10,7 +10,8 @@ import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import type { SpendLedger } from '../models/spend-ledger.ts';
 import { round3 } from '../round.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
-import { citationLabel, OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
+import { OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
+import { turnAnswerText, uniqueCitations } from './turn-text.ts';
 import { type DraftTurnClaim, EvidenceLedger, checkTurnClaims } from './turn-citation-check.ts';
 import type { ToolCallRecord, ToolOutcome, WorkspaceToolbox } from './tools.ts';
 
@@ -189,7 +190,7 @@ async function providerLoop(
   }
   for (const note of notes) emit({ type: 'note', text: note });
   const citations = uniqueCitations(claims);
-  const answer = [...claims.map((c) => `${c.text} [${c.citations.map(citationLabel).join('; ')}]`), ...unknown.map((u) => `Unknown: ${u}`)].join('\n');
+  const answer = turnAnswerText(claims, unknown, (id) => request.kb.chunk(id));
   return {
     answer,
     claims,
@@ -282,18 +283,6 @@ async function offline(request: TurnRequest, notes: string[], spent: Spent | nul
             provider: OFFLINE_PROVIDER,
           },
   };
-}
-
-function uniqueCitations(claims: readonly TurnClaim[]): TurnCitation[] {
-  const seen = new Set<string>();
-  return claims
-    .flatMap((c) => c.citations)
-    .filter((c) => {
-      const key = citationLabel(c);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
 }
 
 function clip(text: string, max = 200): string {

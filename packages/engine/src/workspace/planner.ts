@@ -8,6 +8,7 @@ import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts'
 import { consultSandbox } from './sandbox-plan.ts';
 import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
+import { turnAnswerText, uniqueCitations } from './turn-text.ts';
 
 /** What a claim stands on: lines of a workspace file, or a runbook passage. */
 export type TurnCitation =
@@ -169,7 +170,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     unknown.push(`The runbook library does not answer this either${runbookRefusal ? ` (${runbookRefusal.replace(/\.$/, '')})` : ''}, so it is unknown.`);
   }
   const citations = uniqueCitations(claims);
-  const answer = [...claims.map((c) => `${c.text} [${c.citations.map(citationLabel).join('; ')}]`), ...unknown.map((u) => `Unknown: ${u}`)].join('\n');
+  const answer = turnAnswerText(claims, unknown, (id) => p.kb.chunk(id));
   const promptText = [...input.map((m) => m.content), ...outputs].join('\n');
   return {
     answer,
@@ -247,22 +248,4 @@ function holdsAny(line: string, terms: readonly string[]): boolean {
 
 function clip(text: string, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-export function citationLabel(c: TurnCitation): string {
-  if (c.kind === 'passage') return c.chunkId;
-  return c.startLine === c.endLine ? `${c.path}:${c.startLine}` : `${c.path}:${c.startLine}-${c.endLine}`;
-}
-
-function uniqueCitations(claims: readonly TurnClaim[]): TurnCitation[] {
-  const seen = new Set<string>();
-  const out: TurnCitation[] = [];
-  for (const c of claims.flatMap((x) => x.citations)) {
-    const key = citationLabel(c);
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(c);
-    }
-  }
-  return out;
 }
