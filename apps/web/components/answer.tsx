@@ -1,5 +1,4 @@
 import { answerLayout, type Source } from '@sandscope/api';
-import type { ReactNode } from 'react';
 import { chunkHref } from '@/lib/anchors';
 import { AnswerBlocks } from './answer-blocks';
 import { Markdown, renderInline } from '@/lib/markdown';
