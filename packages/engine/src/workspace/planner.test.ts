@@ -81,4 +81,17 @@ describe('the offline planner', () => {
     expect(a.unknown.join(' ')).toMatch(/No line of the investigation's files mentions "kafka-broker-7"/);
     expect(a.answer).toMatch(/Unknown: .*runbook library does not answer this either.*so it is unknown/s);
   });
+
+  it("gives a runbook's procedure whole, as `ask` does: the section's warning after its three steps is part of it (S-064)", async () => {
+    const a = await turn('OrdersDbPoolSaturated is firing, what do I do?');
+    const section = 'runbook-connection-pool-exhaustion#relieve-pressure-without-restarting-orders-db';
+    const steps = a.claims.filter((c) => c.citations.some((x) => x.kind === 'passage' && x.chunkId === section));
+    expect(steps.map((c) => c.text)).toEqual([
+      "Roll back the offending client's most recent deploy as an emergency change.",
+      'Scale `export-worker` to zero: `svcctl scale export-worker --to 0`.',
+      'Terminate sessions idle in transaction for more than 60 seconds with `pg_terminate_backend`.',
+      'Do not restart `orders-db` and do not raise the ceiling; both make recovery slower.',
+    ]);
+    expect(a.answer).toMatch(/3\. Terminate sessions[^\n]*\n+Do not restart `orders-db`/);
+  });
 });

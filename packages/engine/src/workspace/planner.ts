@@ -58,6 +58,11 @@ export interface OfflinePlannerInput {
 
 export const OFFLINE_PROVIDER = 'offline';
 const MAX_FILE_CLAIMS = 3;
+/**
+ * Sentences drafted by overlap with the question. Not a cap on a procedure: `draftExtractive` gives a section's steps
+ * whole (three steps of four is a wrong procedure — the cut dropped "Do not restart orders-db" after a pool
+ * runbook's three steps, S-064), as `ask` does.
+ */
 const MAX_RUNBOOK_CLAIMS = 3;
 const MAX_TERMS = 6;
 const CONTEXT_LINES = 2;
@@ -155,7 +160,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   if (runbooks.ok && runbooks.tool === 'search_runbooks') {
     const passages = runbooks.runbooks.passages.map((r) => p.kb.chunk(r.chunkId)).filter((c): c is Chunk => c !== undefined);
     if (passages.length > 0) {
-      for (const c of draftExtractive(query, passages, { maxClaims: MAX_RUNBOOK_CLAIMS }).slice(0, MAX_RUNBOOK_CLAIMS)) {
+      for (const c of draftExtractive(query, passages, { maxClaims: MAX_RUNBOOK_CLAIMS })) {
         claims.push({ text: c.text, citations: c.citations.map((chunkId) => ({ kind: 'passage' as const, chunkId })) });
       }
     } else {
