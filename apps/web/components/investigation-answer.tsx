@@ -1,14 +1,16 @@
 import { answerLayout } from '@sandscope/api';
-import type { InvestigationMessage, ToolCall, TurnCitation, TurnClaim, TurnMetrics, TurnResult } from '@sandscope/api/investigations';
+import {
+  citationLabel,
+  type InvestigationMessage,
+  type ToolCall,
+  type TurnCitation,
+  type TurnClaim,
+  type TurnMetrics,
+  type TurnResult,
+} from '@sandscope/api/investigations';
 import { chunkHref } from '@/lib/anchors';
 import { ms, tokens, usd } from '@/lib/format';
 import { AnswerBlocks } from './answer-blocks';
-
-/** `app.log:4312-4318`, the way the agent and the CLI write a file citation. */
-export function citationLabel(c: TurnCitation): string {
-  if (c.kind === 'passage') return c.chunkId;
-  return c.startLine === c.endLine ? `${c.path}:${c.startLine}` : `${c.path}:${c.startLine}-${c.endLine}`;
-}
 
 /** The file view at the cited lines: highlighted by the query, scrolled to by the fragment. */
 export function fileLinesHref(investigationId: string, path: string, startLine?: number, endLine?: number): string {

@@ -49,6 +49,8 @@ export const turnCitationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('passage'), chunkId: z.string() }),
 ]);
 export type TurnCitation = z.infer<typeof turnCitationSchema>;
+/** How the answer text and the CLI name a citation (`app.log:4312-4318`, or the passage id): the page names it so too. */
+export { citationLabel } from '@sandscope/engine/turn-citation';
 
 export const turnClaimSchema = z.object({ text: z.string(), citations: z.array(turnCitationSchema) });
 export type TurnClaim = z.infer<typeof turnClaimSchema>;

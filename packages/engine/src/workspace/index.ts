@@ -10,6 +10,7 @@ export * from './search-runbooks.ts';
 export * from './subject.ts';
 export * from './tools.ts';
 export * from './turn-citation-check.ts';
+export * from './turn-citation.ts';
 export * from './turn-text.ts';
 export * from './workspace-files.ts';
 export * from './workspace-path.ts';

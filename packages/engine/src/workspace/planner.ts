@@ -8,12 +8,10 @@ import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts'
 import { consultSandbox } from './sandbox-plan.ts';
 import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
+import type { TurnCitation } from './turn-citation.ts';
 import { turnAnswerText, uniqueCitations } from './turn-text.ts';
 
-/** What a claim stands on: lines of a workspace file, or a runbook passage. */
-export type TurnCitation =
-  | { readonly kind: 'file'; readonly path: string; readonly startLine: number; readonly endLine: number }
-  | { readonly kind: 'passage'; readonly chunkId: string };
+export type { TurnCitation } from './turn-citation.ts';
 
 export interface TurnClaim {
   readonly text: string;

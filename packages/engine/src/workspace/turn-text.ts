@@ -1,12 +1,7 @@
 import { answerLayout } from '../answer/answer-layout.ts';
 import type { Chunk } from '../types.ts';
-import type { TurnCitation, TurnClaim } from './planner.ts';
-
-/** `app.log:4312-4318` for file lines, the passage id for a runbook passage: how a turn's answer, the CLI and the website name a citation. */
-export function citationLabel(c: TurnCitation): string {
-  if (c.kind === 'passage') return c.chunkId;
-  return c.startLine === c.endLine ? `${c.path}:${c.startLine}` : `${c.path}:${c.startLine}-${c.endLine}`;
-}
+import type { TurnClaim } from './planner.ts';
+import { citationLabel, type TurnCitation } from './turn-citation.ts';
 
 /** Every citation of every claim, once, in the order first cited. */
 export function uniqueCitations(claims: readonly TurnClaim[]): TurnCitation[] {
