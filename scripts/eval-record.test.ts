@@ -1,33 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  crossValidateSet,
-  type EvaluationReport,
-  evaluateLeaveOneCorpusOut,
-  evaluationMarkdown,
-  readmeBlock,
-  README_BEGIN,
-  README_END,
-  trainModel,
-} from '@sandscope/eval';
+import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
-import { everyFirstRun } from './corpora.ts';
+import { readRecord, renderExtras } from './eval-render.ts';
 
 const root = join(import.meta.dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
 
-type Record = EvaluationReport & { generatedAt: string; excluded: string[]; askP50Ms: number; generated: Omit<EvaluationReport, 'questions'> };
-const recorded = JSON.parse(read('docs/evaluation.json')) as Record;
+const recorded = readRecord(root);
 const previousPath = join(root, 'docs/previous-gate.json');
-const extras = () => ({
-  ...(existsSync(previousPath) ? { previous: JSON.parse(read('docs/previous-gate.json')) } : {}),
-  firstRuns: everyFirstRun(root),
-  generated: { ...recorded.generated, questions: [] },
-  askP50Ms: recorded.askP50Ms,
-  generatedAt: recorded.generatedAt,
-  command: `npm run eval:report${recorded.excluded.length ? ` -- --exclude ${recorded.excluded.join(',')}` : ''}`,
-});
+const extras = () => renderExtras(root, recorded);
 // Public corpora's texts are rebuilt by `npm run corpora` from a snapshot; a clean clone may not have them.
 const missingTexts = recorded.corpora
   .map((c) => c.name)

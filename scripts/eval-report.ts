@@ -2,15 +2,20 @@
 // every development corpus that is here (the headline) and k-fold cross-validation over the generated set (the
 // second figure), time `ask`, and write every artefact that quotes a figure — so no figure is ever typed (the
 // seed's D-015): corpus/questions.jsonl, docs/evaluation.json, docs/EVALUATION.md and the README block.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run eval:report -- --render`: only the last two, rendered again from the recorded docs/evaluation.json —
+// for a change to their wording or to the first runs they list, which moves no figure of the record: a minute
+// instead of half an hour, and exactly what scripts/eval-record.test.ts checks them against.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KnowledgeBase } from '@sandscope/engine';
 import {
   crossValidateSet,
+  type EvaluationReport,
   evaluateLeaveOneCorpusOut,
   evaluationMarkdown,
   generateQuestions,
   parseGaps,
+  type ReportExtras,
   readmeBlock,
   spliceReadme,
   toJsonl,
@@ -19,6 +24,7 @@ import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
+import { previousGate, readRecord, renderExtras, reportCommand } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
 
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
@@ -27,8 +33,21 @@ async function askP50(kb: KnowledgeBase, questions: readonly string[]): Promise<
   return Math.round(times[Math.floor(times.length / 2)]! * 100) / 100;
 }
 
+/** docs/EVALUATION.md and the README block, from a leave-one-corpus-out report and what is printed beside it. */
+function writeRendered(root: string, loco: EvaluationReport, extras: ReportExtras): void {
+  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(loco, extras));
+  const readmePath = join(root, 'README.md');
+  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(loco, extras)));
+}
+
 await runScript('eval:report', async () => {
   const root = join(import.meta.dirname, '..');
+  if (process.argv.includes('--render')) {
+    const recorded = readRecord(root);
+    writeRendered(root, recorded, renderExtras(root, recorded));
+    console.log(`rendered docs/EVALUATION.md and the README block from docs/evaluation.json (recorded ${recorded.generatedAt}); no figure was measured`);
+    return;
+  }
   const exclude = excludedCorpora(process.argv);
   const source = loadCorpusSource(join(root, 'corpus'));
   const kb = await knowledgeBaseOf(source, { shippedBands: true });
@@ -57,19 +76,15 @@ await runScript('eval:report', async () => {
   const generatedAt = new Date().toISOString().slice(0, 10);
   const record = { generatedAt, excluded: [...exclude], askP50Ms, generated: cv, ...loco };
   writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(record, null, 1)}\n`);
-  const previousPath = join(root, 'docs/previous-gate.json');
-  const previous = existsSync(previousPath) ? JSON.parse(readFileSync(previousPath, 'utf8')) : undefined;
   const extras = {
     generated: { ...cv, questions: [] },
     askP50Ms,
     generatedAt,
-    ...(previous ? { previous } : {}),
+    ...previousGate(root),
     firstRuns: everyFirstRun(root),
-    command: `npm run eval:report${exclude.size ? ` -- --exclude ${[...exclude].join(',')}` : ''}`,
+    command: reportCommand([...exclude]),
   };
-  writeFileSync(join(root, 'docs/EVALUATION.md'), evaluationMarkdown(loco, extras));
-  const readmePath = join(root, 'README.md');
-  writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(loco, extras)));
+  writeRendered(root, loco, extras);
   console.log(
     `evaluated ${loco.n} held-out questions over ${loco.corpora.length} corpora and ${cv.n} generated (${GENERATED}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

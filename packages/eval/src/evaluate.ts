@@ -106,14 +106,28 @@ export function evaluateShipped(
   model: AnswerabilityModel,
   options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
 ): EvaluationReport {
-  const outcomes = measured.map((m) => outcomeOf(m, model));
+  return shippedReport(
+    measured,
+    measured.map((m) => outcomeOf(m, model)),
+    model.bands,
+    options,
+  );
+}
+
+/** The report of a set scored with what ships, from its outcomes (the offline decision's, or an adjudicator's). */
+export function shippedReport(
+  measured: readonly Measured[],
+  outcomes: readonly Outcome[],
+  bands: Bands,
+  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+): EvaluationReport {
   const name = options.name ?? measured[0]?.corpus ?? 'corpus';
   return report(
     'shipped-model',
     outcomes,
     [figures(name, computeMetrics(outcomes))],
     measured,
-    model.bands,
+    bands,
     (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
   );
 }

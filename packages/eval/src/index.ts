@@ -13,6 +13,7 @@ export * from './loco.ts';
 export * from './feedback.ts';
 export * from './folds.ts';
 export * from './evaluate.ts';
+export * from './model-adjudicated.ts';
 export * from './report.ts';
 export * from './separation.ts';
 export * from './paired-difference.ts';

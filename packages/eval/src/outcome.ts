@@ -3,6 +3,7 @@ import {
   type Bands,
   bandVerdict,
   type Chunk,
+  type Decision,
   decideAnswerability,
   draftExtractive,
   passes,
@@ -58,7 +59,11 @@ export function stepsOf(chunk: Chunk, quoted?: string): string[] {
  * for a procedure question, whether the drafted answer carries its steps.
  */
 export function outcomeOf(m: Measured, model: AnswerabilityModel, bands: Bands = model.bands): Outcome {
-  const decision = decideAnswerability(m.features, model, bands);
+  return outcomeOfDecision(m, decideAnswerability(m.features, model, bands), model);
+}
+
+/** The outcome of a decision already taken: `outcomeOf`'s, or one an LLM adjudicator settled (`evaluateModelAdjudicated`). */
+export function outcomeOfDecision(m: Measured, decision: Decision, model: AnswerabilityModel): Outcome {
   const q = m.question;
   const answered = decision.verdict !== 'refused';
   const hasExpected = Boolean(q.evidence || q.doc);

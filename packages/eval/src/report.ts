@@ -86,7 +86,7 @@ function adjudicatedLine(r: EvaluationReport): string[] {
   if (!a) return [];
   const t = r.targets;
   return [
-    `With an LLM adjudicator (\`ADJUDICATOR=model\`, each corpus under its own fold's adjudicated bands): the bands alone answer falsely ${pct(a.falseAnswerRate)} of unanswerable questions and refuse ${pct(a.falseRefusalRate)} of answerable ones; they leave ${pct(a.deferralRate)} of questions to the adjudicator (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable; deferral target ≤ ${pct(t.deferralRate)}, ${mark(a.deferralRate <= t.deferralRate)}). How well an LLM judges those is not measured here: no model runs in this evaluation, so the figures with an adjudicator are these plus its own mistakes.`,
+    `With an LLM adjudicator (\`ADJUDICATOR=model\`, each corpus under its own fold's adjudicated bands): the bands alone answer falsely ${pct(a.falseAnswerRate)} of unanswerable questions and refuse ${pct(a.falseRefusalRate)} of answerable ones; they leave ${pct(a.deferralRate)} of questions to the adjudicator (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable; deferral target ≤ ${pct(t.deferralRate)}, ${mark(a.deferralRate <= t.deferralRate)}). How well an LLM judges those is not measured here: no model runs in this evaluation, so the figures with an adjudicator are these plus its own mistakes. With a provider configured, \`sandscope eval --questions FILE --adjudicator model\` measures them on a team's own questions, its judgements counted.`,
     '',
   ];
 }

@@ -1,5 +1,17 @@
-import { crossValidateSet, type EvaluationReport, evaluateLeaveOneCorpusOut, evaluateShipped, measureAll, resolveEvidence } from '@sandscope/eval';
+import { randomUUID } from 'node:crypto';
+import { judgeByModel, type KnowledgeBase } from '@sandscope/engine';
+import {
+  crossValidateSet,
+  type EvaluationReport,
+  evaluateLeaveOneCorpusOut,
+  evaluateModelAdjudicated,
+  evaluateShipped,
+  type JudgeQuestion,
+  measureAll,
+  resolveEvidence,
+} from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
+import { modelServicesFromEnv } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
@@ -9,12 +21,14 @@ import { evalInputs, parseFolds, parseSeed, trainedOnCorpus } from './eval-suppo
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
- * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record]`.
+ * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record] [--adjudicator offline|model]`.
  * - `--loco`: the headline — leave-one-corpus-out over the development corpora. `--held-out a,b` scores only
  *   those corpora (each by a model trained on all the others, exactly its folds of the whole run): an
  *   experiment's judge group, for a few folds' cost instead of every fold's.
  * - `--questions FILE` / `--feedback` (people's marks on runs, issue 9 D): an external set, scored with the
- *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text.
+ *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text. `--adjudicator model` scores
+ *   it as a deployment with `ADJUDICATOR=model` decides it: the providers the environment configures judge the
+ *   questions the adjudicated bands leave to them (`evaluateModelAdjudicated`).
  * - otherwise the corpus's own (generated) set, cross-validated.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
  *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
@@ -37,7 +51,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
     rows: { type: 'boolean', default: false },
     'skip-bad': { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
+    adjudicator: { type: 'string', default: 'offline' },
   });
+  if (values.adjudicator !== 'offline' && values.adjudicator !== 'model')
+    throw new UserError(`--adjudicator is offline (the default) or model (got "${values.adjudicator}").`);
+  const byModel = values.adjudicator === 'model';
+  // An adjudicated evaluation scores what ships on a set it was not tuned on: a refit per fold has no adjudicated
+  // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
+  if (byModel && (values.loco || values.cv || values.record || !(values.questions || values.feedback)))
+    throw new UserError('--adjudicator model scores a question set with what ships (--questions FILE or --feedback); it takes no --loco, --cv or --record.');
   const folds = parseFolds(values.folds);
   const seed = parseSeed(values.seed);
   let report: EvaluationReport;
@@ -82,8 +104,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
-    report =
-      inputs.external && !values.cv
+    report = byModel
+      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelJudge(inputs.kb), { name: inputs.origin, evidenceErrors: errors })
+      : inputs.external && !values.cv
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
     origin = inputs.origin;
@@ -109,4 +132,28 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample)}\n`);
   }
   return 0;
+}
+
+/**
+ * Each deferred question judged as a run of the product would judge it: a model stack of its own (its budget, the
+ * router's failover over the configured providers) and the graph's judgement (`judgeByModel`). With no provider
+ * configured only the offline model would answer, so every question would be "decided as offline": refused up front.
+ */
+function modelJudge(kb: KnowledgeBase): JudgeQuestion {
+  const services = modelServicesFromEnv(process.env);
+  if (!services.candidates.some((c) => c.name !== 'offline'))
+    throw new UserError(
+      '--adjudicator model needs a provider to judge: set a provider key (e.g. GROQ_API_KEY) or OLLAMA_BASE_URL. With none, nothing but the offline rules would decide.',
+    );
+  return (m, decision) => {
+    const run = services.models({ runId: randomUUID(), workload: 'triage', corpusVersion: kb.version, failProviders: new Set(), sinks: {} });
+    return judgeByModel({
+      question: m.question.question,
+      features: m.features,
+      probabilities: decision.assessment.probabilities,
+      offline: decision.adjudication!,
+      model: run.model,
+      decideOffline: (f) => kb.decide(f),
+    });
+  };
 }

@@ -1,4 +1,4 @@
-import type { CorpusFigures, EvaluationReport } from '@sandscope/eval';
+import type { CorpusFigures, EvaluationReport, ModelAdjudicationFigures } from '@sandscope/eval';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -7,6 +7,19 @@ function line(c: CorpusFigures): string {
     ? `  bands ${c.bands.insufficientBelow.toFixed(3)}/${c.bands.sufficientAbove.toFixed(3)}${c.workable === false ? ' (unworkable)' : ''}`
     : '';
   return `  ${c.name.padEnd(30)} ${String(c.n).padStart(4)}  false answers ${pct(c.falseAnswerRate).padStart(6)}  false refusals ${pct(c.falseRefusalRate).padStart(6)}  deferral ${pct(c.deferralRate).padStart(6)}  right source ${pct(c.rightSourceRate).padStart(6)}${bands}`;
+}
+
+const modelAdjudicated = (r: EvaluationReport): r is EvaluationReport & { modelAdjudication: ModelAdjudicationFigures } => 'modelAdjudication' in r;
+
+/** What the LLM adjudicator did (`eval --adjudicator model`): the figures above already count its judgements. */
+function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
+  const by = Object.entries(a.judgedBy);
+  const judged = by.reduce((n, [, k]) => n + k, 0);
+  return [
+    `With the LLM adjudicator (ADJUDICATOR=model), counted in the figures above: the adjudicated bands (refuse below ${a.bands.insufficientBelow.toFixed(3)}, answer from ${a.bands.sufficientAbove.toFixed(3)}) left it ${a.deferredAnswerable + a.deferredUnanswerable} questions (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable).`,
+    `  judged by a model: ${judged}${by.length ? ` (${by.map(([p, k]) => `${p} ${k}`).join(', ')})` : ''}; no usable judgement, decided as offline: ${a.unavailable}`,
+    `  let through as partial: ${a.answerableLetThrough} of ${a.deferredAnswerable} answerable, ${a.unanswerableLetThrough} of ${a.deferredUnanswerable} unanswerable (its false answers)`,
+  ];
 }
 
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
@@ -36,10 +49,11 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
     ...(r.corpora.length > 1 ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), ''] : []),
     ...(r.adjudicated
       ? [
-          `With an LLM adjudicator (ADJUDICATOR=model): the adjudicated bands alone answer falsely ${pct(r.adjudicated.falseAnswerRate)} and refuse falsely ${pct(r.adjudicated.falseRefusalRate)}, and defer ${pct(r.adjudicated.deferralRate)} to the adjudicator (${r.adjudicated.deferredAnswerable} answerable, ${r.adjudicated.deferredUnanswerable} unanswerable); its own accuracy is not measured here.`,
+          `With an LLM adjudicator (ADJUDICATOR=model): the adjudicated bands alone answer falsely ${pct(r.adjudicated.falseAnswerRate)} and refuse falsely ${pct(r.adjudicated.falseRefusalRate)}, and defer ${pct(r.adjudicated.deferralRate)} to the adjudicator (${r.adjudicated.deferredAnswerable} answerable, ${r.adjudicated.deferredUnanswerable} unanswerable); its own accuracy is not measured here (with a provider configured, sandscope eval --questions FILE --adjudicator model measures it).`,
           '',
         ]
       : []),
+    ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication), ''] : []),
     `Bands in force: refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)} (answerability, 0–1).`,
     ...(r.evidenceErrors.length
       ? [

@@ -1,0 +1,118 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from './main.ts';
+import { captureOutput } from './testing/capture-output.ts';
+
+/*
+ * `sandscope eval --questions FILE --adjudicator model` (ADR-0013: the next gain needs a reader, and how well one
+ * judges was never measured — no model ran in the evaluation). A real stub provider on 127.0.0.1, configured as an
+ * operator would (GROQ_API_KEY, GROQ_BASE_URL), judges the questions the shipped model's adjudicated bands leave to it;
+ * the figures count its judgements as the product would act on them.
+ */
+
+const io = captureOutput();
+const POOL_RUNBOOK = 'runbook-connection-pool-exhaustion#runbook-connection-pool-exhaustion';
+
+// On the bundled corpus, under the shipped model: one answerable and one unanswerable question in the adjudicated
+// band, one of each outside it (the test checks that, so a retrained model that moves them fails it plainly).
+const QUESTIONS = [
+  {
+    id: 'deferred-answerable',
+    question: 'checkout is getting ConnectionAcquireTimeout errors',
+    label: 'answerable',
+    doc: 'runbook-connection-pool-exhaustion.md',
+  },
+  { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
+  { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
+  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
+];
+
+let stub: StubOpenAIServer;
+let file: string;
+beforeAll(async () => {
+  stub = await startStubOpenAIServer();
+  file = join(mkdtempSync(join(tmpdir(), 'adjudicated-')), 'q.jsonl');
+  writeFileSync(file, QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
+});
+afterAll(() => stub.close());
+afterEach(() => vi.unstubAllEnvs());
+
+const judgement = (body: object) => ({ kind: 'json', text: JSON.stringify(body) }) as const;
+const judgementRequests = () => stub.requests.filter((r) => JSON.stringify(r.body).includes('<candidates>')).length;
+const withProvider = () => {
+  vi.stubEnv('GROQ_API_KEY', 'test-key');
+  vi.stubEnv('GROQ_BASE_URL', stub.baseURL);
+};
+
+interface Report {
+  falseAnswerRate: number;
+  falseRefusalRate: number;
+  deferralRate: number;
+  modelAdjudication: {
+    deferredAnswerable: number;
+    deferredUnanswerable: number;
+    judgedBy: Record<string, number>;
+    unavailable: number;
+    answerableLetThrough: number;
+    unanswerableLetThrough: number;
+  };
+  questions: { id: string; band: string; verdict: string; source: string | null }[];
+}
+
+describe('sandscope eval --adjudicator model', () => {
+  it('sends the model exactly the questions the adjudicated bands defer, and counts its judgements in the figures', async () => {
+    withProvider();
+    stub.script(
+      judgement({ answers: true, passage: POOL_RUNBOOK, reason: 'the runbook for that error' }),
+      judgement({ answers: false, passage: null, reason: 'only orders-db has a ceiling here' }),
+    );
+    const before = judgementRequests();
+    expect(await main(['eval', '--questions', file, '--adjudicator', 'model', '--json', '--rows'])).toBe(0);
+    const r = JSON.parse(io.out) as Report;
+    expect(judgementRequests() - before).toBe(2);
+    const row = (id: string) => r.questions.find((q) => q.id === id)!;
+    expect(['deferred-answerable', 'deferred-unanswerable', 'answered', 'refused'].map((id) => row(id).band)).toEqual([
+      'ambiguous',
+      'ambiguous',
+      'sufficient',
+      'insufficient',
+    ]);
+    expect(row('deferred-answerable')).toMatchObject({ verdict: 'partial', source: 'right' });
+    expect(row('deferred-unanswerable').verdict).toBe('refused');
+    expect(r.modelAdjudication).toEqual({
+      bands: expect.any(Object),
+      deferredAnswerable: 1,
+      deferredUnanswerable: 1,
+      judgedBy: { groq: 2 },
+      unavailable: 0,
+      answerableLetThrough: 1,
+      unanswerableLetThrough: 0,
+    });
+    expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
+  });
+
+  it('a reply that is no judgement leaves the question to the offline rules, and is counted so', async () => {
+    withProvider();
+    stub.script({ kind: 'json', text: 'Sure! The pool looks fine.' }, judgement({ answers: false, passage: null, reason: 'no' }));
+    expect(await main(['eval', '--questions', file, '--adjudicator', 'model'])).toBe(0);
+    expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); no usable judgement, decided as offline: 1/);
+    // Offline, 'checkout is getting ConnectionAcquireTimeout errors' is refused: one of the two answerable questions.
+    expect(io.out).toMatch(/false refusals\s+50\.0%/);
+  });
+
+  it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {
+    vi.stubEnv('GROQ_API_KEY', '');
+    expect(await main(['eval', '--questions', file, '--adjudicator', 'model'])).not.toBe(0);
+    expect(io.err).toMatch(/--adjudicator model needs a provider to judge: set a provider key/);
+    for (const args of [['--questions', file, '--cv'], ['--questions', file, '--record'], ['--loco'], []]) {
+      io.err = '';
+      expect(await main(['eval', '--adjudicator', 'model', ...args])).not.toBe(0);
+      expect(io.err, args.join(' ')).toMatch(/--adjudicator model scores a question set with what ships/);
+    }
+    expect(await main(['eval', '--questions', file, '--adjudicator', 'llm'])).not.toBe(0);
+    expect(io.err).toMatch(/--adjudicator is offline \(the default\) or model \(got "llm"\)/);
+  });
+});

@@ -1,0 +1,98 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { readResultMetadata } from '../models/call-options.ts';
+import { buildJudgementPrompt, type Judgement, parseJudgement } from '../models/prompt.ts';
+import type { Chunk } from '../types.ts';
+import type { Adjudication, Decision } from './decide.ts';
+import { type AnswerabilityFeatures, passes } from './features.ts';
+
+/** Candidates an adjudicator reads: the likeliest passages that fail no check (a model may never overrule a check). */
+const CANDIDATES = 3;
+
+export interface ModelJudgementInput {
+  readonly question: string;
+  readonly features: AnswerabilityFeatures;
+  /** The passage ratings of the decision under the adjudicated bands: they order the candidates. */
+  readonly probabilities: readonly number[];
+  /** That decision's own adjudication: what stands when no passage is a candidate. */
+  readonly offline: Adjudication;
+  readonly model: LanguageModelV3;
+  /** The question decided offline, under the offline bands: what stands when no model judges. */
+  readonly decideOffline: (features: AnswerabilityFeatures) => Decision;
+}
+
+export interface ModelJudgement {
+  readonly adjudication: Adjudication;
+  /** The provider whose judgement was taken, or null when none was (decided as offline). */
+  readonly judgedBy: string | null;
+}
+
+/**
+ * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the likeliest
+ * passages that fail no check answers it. Partial or refuse, never sufficient. Without a usable judgement — every
+ * provider failed, only the offline model answered, the reply was not a judgement, or it named a passage it was not
+ * shown — the question is decided as it would be offline: the adjudicator can only narrow what is answered, never
+ * widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
+ * scores the judgement the product takes.
+ */
+export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
+  const f = input.features;
+  const { probabilities } = input;
+  const candidates = f.passages
+    .map((_, i) => i)
+    .sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0))
+    .filter((i) => passes(f.passages[i]!, f))
+    .slice(0, CANDIDATES)
+    .map((i) => f.passages[i]!.result);
+  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null };
+  const judgement = await judge(
+    input.question,
+    candidates.map((c) => c.chunk),
+    input.model,
+  );
+  if ('unavailable' in judgement) {
+    // Decided as offline, under the offline bands: what the run would have done without an adjudicator.
+    const asOffline = input.decideOffline(f);
+    const note = `No model judged this (${judgement.unavailable}); decided as offline.`;
+    const carrier = asOffline.verdict === 'refused' ? null : (f.passages.find((p) => p.result.chunk.id === asOffline.evidence[0]?.id)?.result ?? null);
+    const adjudication: Adjudication = carrier
+      ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
+      : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
+    return { adjudication, judgedBy: null };
+  }
+  const { verdict, servedBy } = judgement;
+  const reason = verdict.reason.trim().slice(0, 300);
+  if (!verdict.answers)
+    return {
+      adjudication: { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] },
+      judgedBy: servedBy,
+    };
+  const carrier = candidates.find((c) => c.chunk.id === verdict.passage)!;
+  return {
+    adjudication: {
+      decision: 'partial',
+      carrier,
+      reasons: [
+        `Adjudicated partial by ${servedBy}: “${carrier.chunk.heading}” in ${carrier.chunk.docTitle} answers — ${reason}; flagged partial, never upgraded to sufficient.`,
+      ],
+    },
+    judgedBy: servedBy,
+  };
+}
+
+type JudgeOutcome = { verdict: Judgement; servedBy: string } | { unavailable: string };
+
+async function judge(question: string, candidates: readonly Chunk[], model: LanguageModelV3): Promise<JudgeOutcome> {
+  let result;
+  try {
+    result = await model.doGenerate({ prompt: buildJudgementPrompt({ question, candidates }), providerOptions: { sandscope: { judgement: true } } });
+  } catch (error) {
+    return { unavailable: error instanceof Error ? error.name : 'the call failed' };
+  }
+  const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? 'a model';
+  if (servedBy === 'offline') return { unavailable: 'only the offline model answered' };
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const verdict = parseJudgement(text);
+  if (!verdict) return { unavailable: `${servedBy} replied with no judgement` };
+  if (verdict.answers && !candidates.some((c) => c.id === verdict.passage)) return { unavailable: `${servedBy} named a passage it was not shown` };
+  return { verdict, servedBy };
+}

@@ -1,0 +1,83 @@
+import { type AnswerabilityModel, type Bands, type Decision, decideAnswerability, type ModelJudgement } from '@sandscope/engine';
+import { type EvaluationReport, shippedReport } from './evaluate.ts';
+import type { EvidenceError } from './evidence.ts';
+import type { Measured } from './measure.ts';
+import type { Outcome } from './metrics.ts';
+import { outcomeOfDecision } from './outcome.ts';
+
+/** What an LLM adjudicator did with the questions the adjudicated bands left to it. */
+export interface ModelAdjudicationFigures {
+  /** The adjudicated bands: outside them the offline decision stands; between them the adjudicator judges. */
+  readonly bands: Bands;
+  readonly deferredAnswerable: number;
+  readonly deferredUnanswerable: number;
+  /** Deferred questions a model judged, by the provider that served the judgement. */
+  readonly judgedBy: Readonly<Record<string, number>>;
+  /** Deferred questions no model judged (every provider failed, no judgement in the reply…): decided as offline. */
+  readonly unavailable: number;
+  /** Of the deferred answerable questions, how many the adjudication let through (partial). */
+  readonly answerableLetThrough: number;
+  /** Of the deferred unanswerable questions, how many it let through: its false answers. */
+  readonly unanswerableLetThrough: number;
+}
+
+export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
+
+/** One deferred question's judgement: `judgeByModel` through the configured providers, or a test's double. */
+export type JudgeQuestion = (m: Measured, decision: Decision) => Promise<ModelJudgement>;
+
+/**
+ * `sandscope eval --questions FILE --adjudicator model`: a set scored as a deployment with `ADJUDICATOR=model`
+ * decides it — the adjudicated bands, and, between them, the judgement the graph's adjudicate node takes
+ * (`judgeByModel`), settled as that node settles it (partial from the passage it names, or refused; never
+ * sufficient). Before this the evaluation could only say what the bands leave to an adjudicator, not how well one
+ * judges: no model ran in it. One question at a time, each a run of its own as in the product (its own budget).
+ */
+export async function evaluateModelAdjudicated(
+  measured: readonly Measured[],
+  model: AnswerabilityModel,
+  judgeQuestion: JudgeQuestion,
+  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+): Promise<ModelAdjudicatedReport> {
+  const bands = model.adjudicatedBands ?? model.bands;
+  const outcomes: Outcome[] = [];
+  const judgedBy: Record<string, number> = {};
+  let unavailable = 0;
+  const deferred = { answerable: 0, unanswerable: 0 };
+  const letThrough = { answerable: 0, unanswerable: 0 };
+  for (const m of measured) {
+    const decision = decideAnswerability(m.features, model, bands);
+    if (decision.assessment.band !== 'ambiguous' || !decision.adjudication) {
+      outcomes.push(outcomeOfDecision(m, decision, model));
+      continue;
+    }
+    const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
+    deferred[label]++;
+    const judgement = await judgeQuestion(m, decision);
+    if (judgement.judgedBy === null) unavailable++;
+    else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
+    const { adjudication } = judgement;
+    const partial = adjudication.decision === 'partial' && adjudication.carrier !== null;
+    if (partial) letThrough[label]++;
+    const settled: Decision = {
+      ...decision,
+      adjudication,
+      verdict: partial ? 'partial' : 'refused',
+      reasons: [...decision.assessment.reasons, ...adjudication.reasons],
+      evidence: partial ? [adjudication.carrier!.chunk] : [],
+    };
+    outcomes.push(outcomeOfDecision(m, settled, model));
+  }
+  return {
+    ...shippedReport(measured, outcomes, bands, options),
+    modelAdjudication: {
+      bands,
+      deferredAnswerable: deferred.answerable,
+      deferredUnanswerable: deferred.unanswerable,
+      judgedBy,
+      unavailable,
+      answerableLetThrough: letThrough.answerable,
+      unanswerableLetThrough: letThrough.unanswerable,
+    },
+  };
+}
