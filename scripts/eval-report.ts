@@ -2,10 +2,11 @@
 // every development corpus that is here (the headline) and k-fold cross-validation over the generated set (the
 // second figure), time `ask`, and write every artefact that quotes a figure — so no figure is ever typed (the
 // seed's D-015): corpus/questions.jsonl, docs/evaluation.json, docs/EVALUATION.md and the README block.
-// `npm run eval:report -- --render`: only the last two, rendered again from the recorded docs/evaluation.json —
-// for a change to their wording or to the first runs they list, which moves no figure of the record: a minute
-// instead of half an hour, and exactly what scripts/eval-record.test.ts checks them against.
-import { readFileSync, writeFileSync } from 'node:fs';
+// `npm run eval:report -- --render`: only the last two, rendered again from the recorded docs/evaluation.json (its
+// corpora's status lines refreshed from their READMEs) — for a change to their wording, to the first runs they
+// list or to a status line, none of which moves a figure of the record: seconds instead of half an hour, and
+// exactly what scripts/eval-record.test.ts checks them against.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KnowledgeBase } from '@sandscope/engine';
 import {
@@ -22,7 +23,7 @@ import {
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
-import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
 import { previousGate, readRecord, renderExtras, reportCommand } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
@@ -43,9 +44,16 @@ function writeRendered(root: string, loco: EvaluationReport, extras: ReportExtra
 await runScript('eval:report', async () => {
   const root = join(import.meta.dirname, '..');
   if (process.argv.includes('--render')) {
-    const recorded = readRecord(root);
+    // A corpus's status line is its README's word on who has read what, not a figure: a correction to it (a listing
+    // printed questions nobody had read) belongs in the record at once, not at the next half-hour run.
+    const was = readRecord(root);
+    const recorded = { ...was, corpora: was.corpora.map((c) => (existsSync(join(corporaDir(root), c.name)) ? { ...c, status: statusOf(join(corporaDir(root), c.name)) } : c)) };
+    const refreshed = recorded.corpora.filter((c, i) => c.status !== was.corpora[i]!.status).map((c) => c.name);
+    writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(recorded, null, 1)}\n`);
     writeRendered(root, recorded, renderExtras(root, recorded));
-    console.log(`rendered docs/EVALUATION.md and the README block from docs/evaluation.json (recorded ${recorded.generatedAt}); no figure was measured`);
+    console.log(
+      `rendered docs/EVALUATION.md and the README block from docs/evaluation.json (recorded ${recorded.generatedAt}); no figure was measured; status lines refreshed from their READMEs: ${refreshed.length ? refreshed.join(', ') : 'none changed'}`,
+    );
     return;
   }
   const exclude = excludedCorpora(process.argv);
