@@ -130,6 +130,7 @@ const groundedBy = (p: PassageFeatures, by: PassageFeatures): PassageFeatures =>
 });
 
 const pct = (p: number) => `${Math.round(p * 100)}%`;
+const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
 /** Plain words for what pushed a rating down or up: the reason a person reads first. */
@@ -137,11 +138,11 @@ const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => 
   missingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
   bestMissingEntity: (p) => `it never names ${p.missingEntities.join(', ')}`,
   unknownTopicShare: (_, f) =>
-    f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the question uses words the library never does',
+    f.unknownWords.length ? `the library never mentions ${quoted(f.unknownWords)}` : 'the question uses words the library never does',
   unknownNounShare: (_, f) =>
-    f.missingTerms.length ? `the library never mentions ${f.missingTerms.join(', ')}` : 'the library never names what the question is about',
+    f.unknownWords.length ? `the library never mentions ${quoted(f.unknownWords)}` : 'the library never names what the question is about',
   retrievedCoverage: (_, f) =>
-    f.missingTerms.length ? `nothing retrieved mentions ${f.missingTerms.join(', ')}` : 'what was retrieved covers little of the question',
+    f.missingWords.length ? `nothing retrieved mentions ${quoted(f.missingWords)}` : 'what was retrieved covers little of the question',
   topicCoverage: () => 'it shares few of the question’s words',
   bestTopicCoverage: () => 'it shares few of the question’s words',
   nounCoverage: () => 'it does not name what the question is about',
@@ -188,11 +189,35 @@ const FOR: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => stri
   bestShare: () => 'one passage stands out from the rest',
 };
 
+/**
+ * The AGAINST sentences that describe a LOW value of their feature ("it shares few of the question's words"); every
+ * other sentence, for or against, describes a high one ("it never names X", "its heading is the section asked for").
+ */
+const SAID_OF_A_LOW_VALUE = new Set([
+  'retrievedCoverage',
+  'topicCoverage',
+  'bestTopicCoverage',
+  'nounCoverage',
+  'bestNounCoverage',
+  'predicateCoverage',
+  'documentCoverage',
+  'bestDocumentCoverage',
+  'headingCoverage',
+  'bestScore',
+  'bestPasses',
+]);
+
 function explain(stage: LogisticStage, vector: readonly number[], p: PassageFeatures, f: AnswerabilityFeatures, sign: 1 | -1, n: number): string[] {
   const table = sign > 0 ? FOR : AGAINST;
   const out: string[] = [];
   for (const c of contributions(stage, vector)) {
     if (c.value * sign <= 0.15 || !table[c.feature]) continue;
+    // A feature pushes the rating down from either side of its average, as its weight's sign has it; its sentence
+    // says only one of them. "The question uses words the library never does" was given for a question whose words
+    // the library all uses, because few unknown words lowered the rating under a positive weight (S-068).
+    const j = stage.features.indexOf(c.feature);
+    const high = vector[j]! > stage.mean[j]!;
+    if (high === (sign < 0 && SAID_OF_A_LOW_VALUE.has(c.feature))) continue;
     const text = table[c.feature]!(p, f);
     if (!out.includes(text)) out.push(text);
     if (out.length === n) break;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AskResult, KnowledgeBase, shippedAnswerabilityModel } from '../knowledge-base.ts';
-import { FEATURE_NAMES } from './features.ts';
+import { FEATURE_NAMES, QUESTION_FEATURE_NAMES } from './features.ts';
 import { NUMBERS_PREFIX } from './reason-format.ts';
 import { FAILURE_CORPUS } from './testing/failure-corpus.ts';
 
@@ -162,5 +162,34 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
     expect(numbers).toMatch(/closest passage \S+ \(\d+% of the choice among the \d+ retrieved, not a chance that it answers\)/);
     expect(numbers).not.toMatch(/best passage \S+ at \d+%/);
+  });
+
+  // S-068: a refusal said "the library never mentions custom" for a question about a customer (a stem, not the
+  // word), named words the library does use (they were only missing from what was retrieved), and said "the
+  // question uses words the library never does" of a question whose words it all uses.
+  describe('a reason says what is so, in the question’s own words', () => {
+    // A question stage that reads one feature alone, and bands that refuse everything: the reason is that feature's.
+    const reading = async (feature: string, weight: number) => {
+      const shipped = shippedAnswerabilityModel();
+      const weights = QUESTION_FEATURE_NAMES.map((name) => (name === feature ? weight : 0));
+      const model = { ...shipped, question: { ...shipped.question, weights } };
+      return KnowledgeBase.build({ documents: FAILURE_CORPUS, model, bands: { insufficientBelow: 1, sufficientAbove: 1 } });
+    };
+    const lead = async (kb: KnowledgeBase, q: string) => (await kb.ask(q)).reasons[0]!;
+
+    it('names the words the library never uses as the question wrote them, and no word it does use', async () => {
+      const kb = await reading('unknownTopicShare', -5);
+      const reason = await lead(kb, 'customers report the orders-db pool flapping, what is the mitigation?');
+      // The library has customers, the pool and its mitigation; it never says "flapping" (nor "flap", its stem).
+      expect(reason).toMatch(/the library never mentions “flapping”(?!, “)/);
+      expect(reason).not.toMatch(/“(?:customers?|orders-db|pool|mitigation)”|\bflap\b/);
+    });
+
+    it('gives no "uses words the library never does" to a question whose every word it uses', async () => {
+      // A positive weight: few unknown words push the rating down — a true push, but not the sentence's.
+      const kb = await reading('unknownTopicShare', 5);
+      const reason = await lead(kb, 'what is the mitigation for OrdersDbPoolSaturated?');
+      expect(reason).not.toMatch(/never does|never mentions/);
+    });
   });
 });

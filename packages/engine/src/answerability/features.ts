@@ -2,7 +2,7 @@ import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
 import { plainWords, unitCosine } from '../retrieval/word-vectors.ts';
-import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize } from '../retrieval/tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize, words } from '../retrieval/tokenizer.ts';
 import type { Chunk, ScoredChunk } from '../types.ts';
 import { type QuestionIntent, questionIntent } from './question-intent.ts';
 import { questionNouns } from './question-nouns.ts';
@@ -165,6 +165,10 @@ export interface AnswerabilityFeatures {
   readonly topicTerms: readonly string[];
   /** Topic terms no retrieved passage contains. */
   readonly missingTerms: readonly string[];
+  /** The question's words, as it wrote them, that no retrieved passage contains: what a reason quotes. */
+  readonly missingWords: readonly string[];
+  /** The question's words, as it wrote them, that no passage of the library contains. */
+  readonly unknownWords: readonly string[];
   /** Share of topic terms present in some retrieved passage. */
   readonly coverage: number;
   readonly entities: readonly string[];
@@ -357,6 +361,21 @@ function questionTerms(question: string, knows: (t: string) => boolean): string[
   return [...out];
 }
 
+/** Each stem of the question, and of an identifier's parts, mapped to the word the question wrote it as. */
+function wordsAsWritten(question: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const note = (w: string) => {
+    const t = stem(w);
+    if (!out.has(t)) out.set(t, w);
+  };
+  for (const w of words(question)) {
+    note(w);
+    for (const p of w.split(/[-_.]/)) if (p && p !== w) note(p);
+  }
+  for (const m of question.matchAll(CAMEL_CASE_NAME)) for (const p of camelParts(m[0])) note(p.toLowerCase());
+  return out;
+}
+
 /** Measure a question against its retrieved passages: once per question, read by the decision and by training. */
 export function answerabilityFeatures(question: string, retrieval: Retrieval, k: CorpusKnowledge): AnswerabilityFeatures {
   const terms = questionTerms(question, k.knows);
@@ -510,10 +529,16 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   passages.forEach((p, i) => {
     if (p.product > passages[bestIndex]!.product) bestIndex = i;
   });
+  // A reason quotes the question's own words: "never mentions custom" for "customer" (a stem) reads as a wrong
+  // claim, and "the library never mentions X" must mean the library, not what was retrieved (S-068).
+  const written = wordsAsWritten(question);
+  const asWritten = (ts: readonly string[]) => [...new Set(ts.map((t) => written.get(t) ?? t))];
   return {
     terms,
     topicTerms,
     missingTerms,
+    missingWords: asWritten(missingTerms),
+    unknownWords: asWritten(topicTerms.filter((t) => !k.knows(t))),
     coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
     entities,
     intent,
