@@ -47,7 +47,10 @@ await runScript('eval:report', async () => {
     // A corpus's status line is its README's word on who has read what, not a figure: a correction to it (a listing
     // printed questions nobody had read) belongs in the record at once, not at the next half-hour run.
     const was = readRecord(root);
-    const recorded = { ...was, corpora: was.corpora.map((c) => (existsSync(join(corporaDir(root), c.name)) ? { ...c, status: statusOf(join(corporaDir(root), c.name)) } : c)) };
+    const recorded = {
+      ...was,
+      corpora: was.corpora.map((c) => (existsSync(join(corporaDir(root), c.name)) ? { ...c, status: statusOf(join(corporaDir(root), c.name)) } : c)),
+    };
     const refreshed = recorded.corpora.filter((c, i) => c.status !== was.corpora[i]!.status).map((c) => c.name);
     writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(recorded, null, 1)}\n`);
     writeRendered(root, recorded, renderExtras(root, recorded));
