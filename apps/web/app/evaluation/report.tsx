@@ -155,7 +155,8 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             <b>{percent(view.adjudicated.falseAnswerRate)}</b> of unanswerable questions and refuse <b>{percent(view.adjudicated.falseRefusalRate)}</b> of
             answerable ones, and leave <b>{percent(view.adjudicated.deferralRate)}</b> to the adjudicator ({view.adjudicated.deferredAnswerable} answerable,{' '}
             {view.adjudicated.deferredUnanswerable} unanswerable; deferral target ≤ {percent(view.targets.deferralRate)}). How well an LLM judges those is not
-            measured here: no model runs in the evaluation.
+            measured here: no model runs in the evaluation. With a provider configured, <code>sandscope eval --questions FILE --adjudicator model</code>{' '}
+            measures it on your own questions.
           </p>
         ) : null}
         {view.corpora.length ? (
