@@ -6,6 +6,7 @@ import { type AgentService, startAgentService } from '../service/compose.ts';
 import type { RunExecutor } from '../service/run-service.ts';
 import { appDepsOf, createApp } from './app.ts';
 import { listen, type Listening } from './listen.ts';
+import { readSseEvents } from './testing/sse-events.ts';
 
 /**
  * Issue 11 section 2 over real sockets (the socket is the point: a client cuts
@@ -44,41 +45,6 @@ class ThirdEventGate {
   }
 }
 
-interface Sse {
-  id?: string;
-  event: string;
-  data: unknown;
-}
-
-/** Reads SSE blocks from a body; stops (and cancels) after `limit` events when given. */
-async function readEvents(body: ReadableStream<Uint8Array>, limit?: number): Promise<Sse[]> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Sse[] = [];
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return events;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const e: Sse = { event: 'message', data: undefined };
-      for (const line of block.split('\n')) {
-        if (line.startsWith('id: ')) e.id = line.slice(4);
-        else if (line.startsWith('event: ')) e.event = line.slice(7);
-        else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
-      }
-      if (e.data === undefined) continue;
-      events.push(e);
-      if (limit !== undefined && events.length >= limit) {
-        await reader.cancel();
-        return events;
-      }
-    }
-  }
-}
-
 describe('a run stream resumed on another replica with Last-Event-ID', () => {
   let store: Store;
   const gate = new ThirdEventGate();
@@ -111,7 +77,7 @@ describe('a run stream resumed on another replica with Last-Event-ID', () => {
       signal: abort.signal,
     });
     expect(started.status).toBe(200);
-    const firstThree = await readEvents(started.body!, 3);
+    const firstThree = await readSseEvents(started.body!, 3);
     abort.abort();
     expect(firstThree.map((e) => [e.event, e.id])).toEqual([
       ['node', '1'],
@@ -125,7 +91,7 @@ describe('a run stream resumed on another replica with Last-Event-ID', () => {
     expect(resumed.headers.get('content-type')).toMatch(/^text\/event-stream/);
     // The run is still going on A: B must follow it, not end at what is stored now.
     setTimeout(() => gate.release(), 300);
-    const rest = await readEvents(resumed.body!);
+    const rest = await readSseEvents(resumed.body!);
     const last = rest.at(-1)!;
     expect(last.event).toBe('run');
     expect(last.data).toMatchObject({ id: runId, status: 'completed' });

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import { type AgentService, startAgentService } from '../service/compose.ts';
 import { appDepsOf, createApp } from './app.ts';
 import { listen, type Listening } from './listen.ts';
+import { readSseEvents } from './testing/sse-events.ts';
 
 /**
  * Investigation turns resumable with Last-Event-ID, as runs are (run-resume.test.ts),
@@ -20,41 +21,6 @@ import { listen, type Listening } from './listen.ts';
 const TOKEN = 'turn-resume-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
-
-interface Sse {
-  id?: string;
-  event: string;
-  data: any;
-}
-
-/** Reads SSE blocks with their ids; stops (and cancels) after `limit` events when given. */
-async function readEvents(body: ReadableStream<Uint8Array>, limit?: number): Promise<Sse[]> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Sse[] = [];
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return events;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const e: Sse = { event: 'message', data: undefined };
-      for (const line of block.split('\n')) {
-        if (line.startsWith('id: ')) e.id = line.slice(4);
-        else if (line.startsWith('event: ')) e.event = line.slice(7);
-        else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
-      }
-      if (e.data === undefined) continue;
-      events.push(e);
-      if (limit !== undefined && events.length >= limit) {
-        await reader.cancel();
-        return events;
-      }
-    }
-  }
-}
 
 describe('an investigation turn resumed on another replica with Last-Event-ID', () => {
   let store: Store;
@@ -125,29 +91,31 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
       signal: abort.signal,
     });
     expect(started.status).toBe(200);
-    const firstTwo = await readEvents(started.body!, 2);
+    const firstTwo = await readSseEvents(started.body!, 2);
     abort.abort();
     expect(firstTwo.map((e) => [e.event, e.id])).toEqual([
       ['provider', '1'],
       ['tool', '2'],
     ]);
-    const turnId = firstTwo[0]!.data.turnId as number;
-    expect(firstTwo.every((e) => e.data.turnId === turnId && e.data.investigationId === id)).toBe(true);
+    const turnId = (firstTwo[0]!.data as { turnId: number }).turnId;
+    expect(firstTwo.every((e) => (e.data as { turnId: number }).turnId === turnId && (e.data as { investigationId: string }).investigationId === id)).toBe(
+      true,
+    );
 
     const resumed = await fetch(`${b.url}/v1/investigations/${id}/turns/${turnId}/events`, { headers: { ...AUTH, 'last-event-id': '2' } });
     expect(resumed.status).toBe(200);
     expect(resumed.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const rest = await readEvents(resumed.body!);
+    const rest = await readSseEvents(resumed.body!);
     expect(rest.map((e) => [e.event, e.id])).toEqual([
       ['provider', '3'],
       ['result', '4'],
     ]);
-    const { turn } = rest[1]!.data;
+    const { turn } = rest[1]!.data as { turn: { turnId: number; [key: string]: unknown } };
     expect(turn).toMatchObject({ investigationId: id, turnId, mode: 'provider' });
     expect(turn.citations).toEqual([{ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 }]);
 
     // A replay from the start is the same events, in the same order, with the same ids and data.
-    const replay = await readEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${turnId}/events`, { headers: AUTH })).body!);
+    const replay = await readSseEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${turnId}/events`, { headers: AUTH })).body!);
     expect(replay).toEqual([...firstTwo, ...rest]);
     const detail = (await (await fetch(`${b.url}/v1/investigations/${id}`, { headers: AUTH })).json()) as { messages: { id: number; role: string }[] };
     expect(detail.messages.map((m) => [m.id, m.role])).toEqual([
@@ -165,7 +133,7 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
       body: JSON.stringify({ message: 'Why is checkout getting 502s from orders-db?' }),
     });
     const { turn } = (await asked.json()) as { turn: { turnId: number; answer: string } };
-    const replay = await readEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${turn.turnId}/events`, { headers: AUTH })).body!);
+    const replay = await readSseEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${turn.turnId}/events`, { headers: AUTH })).body!);
     expect(replay.at(-1)).toMatchObject({ event: 'result', data: { turn: { turnId: turn.turnId, answer: turn.answer } } });
     expect(replay.map((e) => Number(e.id))).toEqual(replay.map((_, i) => i + 1));
 
@@ -175,7 +143,7 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     // A turn whose process stopped before it answered (only its message stored, long ago): the stream says so and ends.
     const orphan = await appendInvestigationMessage(store.db, id, { role: 'user', text: 'and when did it start?' });
     await store.db.query("update investigation_message set created_at = now() - interval '1 hour' where id = $1", [orphan.id]);
-    const ended = await readEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${orphan.id}/events`, { headers: AUTH })).body!);
+    const ended = await readSseEvents((await fetch(`${b.url}/v1/investigations/${id}/turns/${orphan.id}/events`, { headers: AUTH })).body!);
     expect(ended).toEqual([
       { event: 'error', data: { error: { code: 'interrupted', message: expect.stringMatching(/stopped without an answer.*ask again/) } } },
     ]);
