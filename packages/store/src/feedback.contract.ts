@@ -5,31 +5,12 @@ import type { Database } from './database.ts';
 import { getFeedback, listFeedback, markRun, MAX_FEEDBACK_NOTE_CHARS } from './feedback-repository.ts';
 import { getRun } from './run-detail.ts';
 import { createRun, finishRun, type NewRun, type RunRecord } from './run-repository.ts';
-import { StoreError, type StoreErrorCode } from './store-error.ts';
+import { expectStoreError, rejection } from './store-contract-context.ts';
 
 /** What the feedback cases need from the suite that runs them: its migrated database and its run template. */
 export interface FeedbackContractContext {
   readonly db: Database;
   readonly newRun: (over?: Partial<NewRun>) => NewRun;
-}
-
-async function expectCode(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected StoreError ${code}`).toBeInstanceOf(StoreError);
-  expect((error as StoreError).code).toBe(code);
-  if (message) expect((error as StoreError).message).toMatch(message);
-}
-
-async function rawRejection(promise: Promise<unknown>): Promise<{ code?: string; constraint?: string }> {
-  const error = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as { code?: string; constraint?: string } | undefined;
-  expect(error, 'expected the statement to be rejected').toBeDefined();
-  return { code: error?.code, constraint: error?.constraint };
 }
 
 /**
@@ -99,15 +80,15 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
 
     it('refuses an unknown run, a run without a verdict, a bad label and an over-long note, naming each', async () => {
       const { db, newRun } = context();
-      await expectCode(markRun(db, { runId: randomUUID(), label: 'right' }), 'run_not_found');
-      await expectCode(markRun(db, { runId: 'nope', label: 'right' }), 'invalid_argument', /not a uuid/);
+      await expectStoreError(markRun(db, { runId: randomUUID(), label: 'right' }), 'run_not_found');
+      await expectStoreError(markRun(db, { runId: 'nope', label: 'right' }), 'invalid_argument', /not a uuid/);
       const running = await createRun(db, newRun());
-      await expectCode(markRun(db, { runId: running.id, label: 'right' }), 'run_without_verdict', /is running/);
+      await expectStoreError(markRun(db, { runId: running.id, label: 'right' }), 'run_without_verdict', /is running/);
       await finishRun(db, running.id, { status: 'failed', error: 'boom' });
-      await expectCode(markRun(db, { runId: running.id, label: 'wrong-answer' }), 'run_without_verdict', /is failed/);
+      await expectStoreError(markRun(db, { runId: running.id, label: 'wrong-answer' }), 'run_without_verdict', /is failed/);
 
       const run = await finished('answered', 'limits?');
-      await expectCode(
+      await expectStoreError(
         markRun(db, { runId: run.id, label: 'wrong' as 'right' }),
         'invalid_argument',
         /label "wrong" is not one of wrong-answer, wrong-refusal, right/,
@@ -115,27 +96,27 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
       // Characters, not UTF-16 units: 2000 emoji fit (4000 units), 2001 do not.
       const fits = '🙂'.repeat(MAX_FEEDBACK_NOTE_CHARS);
       expect((await markRun(db, { runId: run.id, label: 'right', note: fits })).note).toBe(fits);
-      await expectCode(markRun(db, { runId: run.id, label: 'right', note: `${fits}x` }), 'invalid_argument', /2001 characters; the limit is 2000/);
+      await expectStoreError(markRun(db, { runId: run.id, label: 'right', note: `${fits}x` }), 'invalid_argument', /2001 characters; the limit is 2000/);
       expect((await getFeedback(db, run.id))?.note).toBe(fits);
     });
 
     it('the table itself refuses an unknown label, a second row per run, a run that does not exist and an empty note', async () => {
       const { db } = context();
       const run = await finished('answered', 'raw?');
-      expect(await rawRejection(db.query("insert into feedback (run_id, label) values ($1, 'meh')", [run.id]))).toEqual({
+      expect(await rejection(db.query("insert into feedback (run_id, label) values ($1, 'meh')", [run.id]))).toEqual({
         code: '23514',
         constraint: 'feedback_label_check',
       });
-      expect(await rawRejection(db.query("insert into feedback (run_id, label, note) values ($1, 'right', '')", [run.id]))).toEqual({
+      expect(await rejection(db.query("insert into feedback (run_id, label, note) values ($1, 'right', '')", [run.id]))).toEqual({
         code: '23514',
         constraint: 'feedback_note_check',
       });
       await db.query("insert into feedback (run_id, label) values ($1, 'right')", [run.id]);
-      expect(await rawRejection(db.query("insert into feedback (run_id, label) values ($1, 'right')", [run.id]))).toEqual({
+      expect(await rejection(db.query("insert into feedback (run_id, label) values ($1, 'right')", [run.id]))).toEqual({
         code: '23505',
         constraint: 'feedback_pkey',
       });
-      expect(await rawRejection(db.query("insert into feedback (run_id, label) values ($1, 'right')", [randomUUID()]))).toEqual({
+      expect(await rejection(db.query("insert into feedback (run_id, label) values ($1, 'right')", [randomUUID()]))).toEqual({
         code: '23503',
         constraint: 'feedback_run_id_fkey',
       });

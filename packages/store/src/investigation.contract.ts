@@ -16,26 +16,7 @@ import {
   similarInvestigationPassages,
 } from './investigation-repository.ts';
 import { appendTurnEvent, listTurnEvents } from './investigation-turn-repository.ts';
-import { StoreError, type StoreErrorCode } from './store-error.ts';
-
-async function expectCode(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected StoreError ${code}`).toBeInstanceOf(StoreError);
-  expect((error as StoreError).code).toBe(code);
-  if (message) expect((error as StoreError).message).toMatch(message);
-}
-
-async function rawRejection(promise: Promise<unknown>): Promise<{ code?: string; constraint?: string }> {
-  const error = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as { code?: string; constraint?: string } | undefined;
-  expect(error, 'expected the statement to be rejected').toBeDefined();
-  return { code: error?.code, constraint: error?.constraint };
-}
+import { expectStoreError, rejection } from './store-contract-context.ts';
 
 /**
  * Migration 0018 and the investigation repository (issue 10), run inside the
@@ -57,11 +38,11 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect(listed[1]).toMatchObject({ title: 'orders-db latency, 1 May', fileCount: 0, messageCount: 0 });
       await deleteInvestigation(db, b.id);
       expect(await getInvestigation(db, b.id)).toBeNull();
-      await expectCode(deleteInvestigation(db, b.id), 'investigation_not_found');
-      await expectCode(renameInvestigation(db, randomUUID(), 'x'), 'investigation_not_found');
-      await expectCode(renameInvestigation(db, 'not-a-uuid', 'x'), 'investigation_not_found');
-      await expectCode(renameInvestigation(db, a.id, '   '), 'invalid_argument', /title is empty/);
-      await expectCode(createInvestigation(db, { title: 'x'.repeat(201) }), 'invalid_argument', /201 characters; the limit is 200/);
+      await expectStoreError(deleteInvestigation(db, b.id), 'investigation_not_found');
+      await expectStoreError(renameInvestigation(db, randomUUID(), 'x'), 'investigation_not_found');
+      await expectStoreError(renameInvestigation(db, 'not-a-uuid', 'x'), 'investigation_not_found');
+      await expectStoreError(renameInvestigation(db, a.id, '   '), 'invalid_argument', /title is empty/);
+      await expectStoreError(createInvestigation(db, { title: 'x'.repeat(201) }), 'invalid_argument', /201 characters; the limit is 200/);
       expect((await getInvestigation(db, a.id))?.title).toBe('orders-db latency, 1 May');
       expect(await getInvestigation(db, 'not-a-uuid')).toBeNull();
     });
@@ -80,7 +61,7 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect((await readInvestigationFile(db, inv.id, '/root/app.log'))?.content).toBe('héllo\n');
       expect(await readInvestigationFile(db, inv.id, 'absent.log')).toBeNull();
       await removeInvestigationFile(db, inv.id, 'app.log');
-      await expectCode(removeInvestigationFile(db, inv.id, 'app.log'), 'file_not_found', /no file "app.log"/);
+      await expectStoreError(removeInvestigationFile(db, inv.id, 'app.log'), 'file_not_found', /no file "app.log"/);
       expect((await listInvestigations(db)).find((i) => i.id === inv.id)?.fileCount).toBe(1);
     });
 
@@ -123,8 +104,8 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect((await near()).map((p) => p.path)).toEqual(['logs/db.log']);
       await removeInvestigationFile(db, inv.id, 'logs/db.log');
       expect(await near()).toEqual([]);
-      await expectCode(similarInvestigationPassages(db, randomUUID(), [1], { embedderId: 'space-a', k: 1 }), 'investigation_not_found');
-      await expectCode(
+      await expectStoreError(similarInvestigationPassages(db, randomUUID(), [1], { embedderId: 'space-a', k: 1 }), 'investigation_not_found');
+      await expectStoreError(
         putInvestigationFile(db, inv.id, {
           path: 'a.log',
           content: 'x',
@@ -154,15 +135,15 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect(all.askedAt).toBe(asked.createdAt);
       expect((await listTurnEvents(db, inv.id, turnId, 2)).events.map((e) => e.seq)).toEqual([3]);
       // The same seq twice is a bug: the key refuses it.
-      expect(await rawRejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
+      expect(await rejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
       const answer = await appendInvestigationMessage(db, inv.id, {
         role: 'assistant',
         text: 'Because.',
         metrics: { promptTokens: 1, completionTokens: 1, elapsedMs: 1, costUsd: 0, provider: 'offline' },
       });
-      await expectCode(listTurnEvents(db, other.id, turnId), 'turn_not_found');
-      await expectCode(listTurnEvents(db, inv.id, answer.id), 'turn_not_found');
-      await expectCode(listTurnEvents(db, inv.id, 999_999_999), 'turn_not_found');
+      await expectStoreError(listTurnEvents(db, other.id, turnId), 'turn_not_found');
+      await expectStoreError(listTurnEvents(db, inv.id, answer.id), 'turn_not_found');
+      await expectStoreError(listTurnEvents(db, inv.id, 999_999_999), 'turn_not_found');
       await deleteInvestigation(db, inv.id);
       const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_turn_event where turn_id = $1', [turnId]);
       expect(left?.n).toBe(0);
@@ -172,17 +153,17 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       const { db } = context();
       const inv = await createInvestigation(db, { title: 'escapes' });
       for (const path of ['../etc/passwd', 'logs/../../x', '/etc/passwd', '~other/x', 'C:\\x', 'file:///etc/passwd', '']) {
-        await expectCode(putInvestigationFile(db, inv.id, { path, content: 'x' }), 'invalid_argument');
+        await expectStoreError(putInvestigationFile(db, inv.id, { path, content: 'x' }), 'invalid_argument');
       }
-      await expectCode(putInvestigationFile(db, randomUUID(), { path: 'a.log', content: 'x' }), 'investigation_not_found');
-      await expectCode(listInvestigationFiles(db, randomUUID()), 'investigation_not_found');
+      await expectStoreError(putInvestigationFile(db, randomUUID(), { path: 'a.log', content: 'x' }), 'investigation_not_found');
+      await expectStoreError(listInvestigationFiles(db, randomUUID()), 'investigation_not_found');
       expect(await listInvestigationFiles(db, inv.id)).toEqual([]);
       // The table itself refuses what the repository would: the CHECK is the last line.
       expect(
-        await rawRejection(db.query("insert into investigation_file (investigation_id, path, content, size_bytes) values ($1, '../x', '', 0)", [inv.id])),
+        await rejection(db.query("insert into investigation_file (investigation_id, path, content, size_bytes) values ($1, '../x', '', 0)", [inv.id])),
       ).toMatchObject({ code: '23514' });
       expect(
-        await rawRejection(
+        await rejection(
           db.query("insert into investigation_file (investigation_id, path, content, size_bytes, status) values ($1, 'x', '', 0, 'error')", [inv.id]),
         ),
       ).toMatchObject({ code: '23514' });
@@ -207,11 +188,11 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       expect(messages[0]?.metrics).toBeNull();
       expect(messages[1]?.metrics).toEqual(metrics);
       expect(messages[1]?.result).toEqual(result);
-      await expectCode(appendInvestigationMessage(db, inv.id, { role: 'user', text: '  ' }), 'invalid_argument', /must not be empty/);
-      await expectCode(appendInvestigationMessage(db, randomUUID(), { role: 'user', text: 'hi' }), 'investigation_not_found');
+      await expectStoreError(appendInvestigationMessage(db, inv.id, { role: 'user', text: '  ' }), 'invalid_argument', /must not be empty/);
+      await expectStoreError(appendInvestigationMessage(db, randomUUID(), { role: 'user', text: 'hi' }), 'investigation_not_found');
       // A user message carries no metrics: the table refuses one that does.
       expect(
-        await rawRejection(db.query("insert into investigation_message (investigation_id, role, text, prompt_tokens) values ($1, 'user', 'q', 5)", [inv.id])),
+        await rejection(db.query("insert into investigation_message (investigation_id, role, text, prompt_tokens) values ($1, 'user', 'q', 5)", [inv.id])),
       ).toMatchObject({ code: '23514' });
       await deleteInvestigation(db, inv.id);
       const [left] = await db.query<{ n: number }>(

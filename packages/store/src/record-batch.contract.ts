@@ -6,22 +6,12 @@ import { getRun } from './run-detail.ts';
 import { appendRunEvents, completeRun } from './run-record-batch.ts';
 import { appendSpan, finishRun, createRun, listSpans, type NewRun } from './run-repository.ts';
 import { spendForRun } from './spend-ledger-repository.ts';
-import { StoreError, type StoreErrorCode } from './store-error.ts';
+import { expectStoreError } from './store-contract-context.ts';
 
 /** What the batch cases need from the suite that runs them: its migrated database (with the fixture corpus) and its run template. */
 export interface RecordBatchContractContext {
   readonly db: Database;
   readonly newRun: (over?: Partial<NewRun>) => NewRun;
-}
-
-async function expectCode(promise: Promise<unknown>, code: StoreErrorCode, message?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected StoreError ${code}`).toBeInstanceOf(StoreError);
-  expect((error as StoreError).code).toBe(code);
-  if (message) expect((error as StoreError).message).toMatch(message);
 }
 
 async function rowCounts(db: Database, runId: string) {
@@ -91,7 +81,7 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
       const { db, newRun } = context();
       const run = await createRun(db, newRun());
       await finishRun(db, run.id, { status: 'failed', error: 'stopped' });
-      await expectCode(
+      await expectStoreError(
         appendRunEvents(db, run.id, {
           spans: [{ node: 'late', kind: 'start' }],
           providerEvents: [{ provider: 'groq', kind: 'served', status: 'ok' }],
@@ -100,14 +90,14 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
         'run_not_running',
       );
       expect(await rowCounts(db, run.id)).toEqual({ spans: 0, providers: 0, ledger: 0, citations: 0 });
-      await expectCode(appendRunEvents(db, randomUUID(), { spans: [{ node: 'x', kind: 'start' }] }), 'run_not_found');
-      await expectCode(appendRunEvents(db, run.id, { spend: [{ kind: 'settle', usd: -1 }] }), 'invalid_argument');
+      await expectStoreError(appendRunEvents(db, randomUUID(), { spans: [{ node: 'x', kind: 'start' }] }), 'run_not_found');
+      await expectStoreError(appendRunEvents(db, run.id, { spend: [{ kind: 'settle', usd: -1 }] }), 'invalid_argument');
     });
 
     it('completes a run with its claims in one statement; a bad chunk id leaves the run running with no citations', async () => {
       const { db, newRun } = context();
       const bad = await createRun(db, newRun());
-      await expectCode(
+      await expectStoreError(
         completeRun(db, bad.id, { terminal: 'emit', verdict: 'answered' }, [
           { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling'] },
           { text: 'Retention is forever.', citations: ['service-events-bus#retention', 'service-events-bus#forever'] },
@@ -117,7 +107,7 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
       );
       expect((await getRun(db, bad.id))?.run.status).toBe('running');
       expect(await rowCounts(db, bad.id)).toMatchObject({ citations: 0 });
-      await expectCode(completeRun(db, bad.id, {}, [{ text: 'uncited', citations: [] }]), 'claim_without_citation');
+      await expectStoreError(completeRun(db, bad.id, {}, [{ text: 'uncited', citations: [] }]), 'claim_without_citation');
 
       const run = await createRun(db, newRun());
       await completeRun(
@@ -147,9 +137,9 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
         [1, 'SEV1 is acknowledged in 5 minutes.', ['policy-paging#acknowledgement']],
       ]);
       // Once: a finished run is not completed again, and no citation is added to it.
-      await expectCode(completeRun(db, run.id, {}, [{ text: 'late', citations: ['runbook-pool#ceiling'] }]), 'run_not_running');
+      await expectStoreError(completeRun(db, run.id, {}, [{ text: 'late', citations: ['runbook-pool#ceiling'] }]), 'run_not_running');
       expect(await rowCounts(db, run.id)).toMatchObject({ citations: 3 });
-      await expectCode(completeRun(db, randomUUID(), {}, []), 'run_not_found');
+      await expectStoreError(completeRun(db, randomUUID(), {}, []), 'run_not_found');
     });
   });
 }
