@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
-import { readRecord, renderExtras } from './eval-render.ts';
+import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
 
 const root = join(import.meta.dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -34,6 +34,10 @@ describe('the evaluation record', () => {
     expect(block).toBe(readmeBlock(recorded, extras()));
     expect(read('docs/EVALUATION.md')).toBe(evaluationMarkdown(recorded, extras()));
     expect(recorded.generatedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("each corpus's status line is its README's (after editing one, `npm run eval:report -- --render`)", () => {
+    expect(withCurrentStatus(root, recorded).corpora.map((c) => [c.name, c.status])).toEqual(recorded.corpora.map((c) => [c.name, c.status]));
   });
 
   // "Before" and "after" must be on the same corpora: the previous gate's record once covered ten corpora while

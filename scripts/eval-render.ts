@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationReport, PreviousGate, ReportExtras } from '@sandscope/eval';
-import { everyFirstRun } from './corpora.ts';
+import { corporaDir, everyFirstRun, statusOf } from './corpora.ts';
 
 /** docs/evaluation.json: the leave-one-corpus-out report of record and what `npm run eval:report` measured beside it. */
 export type Recorded = EvaluationReport & {
@@ -34,4 +34,14 @@ export function renderExtras(root: string, recorded: Recorded): ReportExtras {
     generatedAt: recorded.generatedAt,
     command: reportCommand(recorded.excluded),
   };
+}
+
+/**
+ * The record with each corpus's status line as its README has it now. A status line is a word on who has read what,
+ * not a figure: a correction to it belongs in the record at once (`npm run eval:report -- --render`), not at the next
+ * half-hour run — a session's corrections once waited a day to reach docs/EVALUATION.md.
+ */
+export function withCurrentStatus(root: string, recorded: Recorded): Recorded {
+  const dir = (name: string) => join(corporaDir(root), name);
+  return { ...recorded, corpora: recorded.corpora.map((c) => (existsSync(dir(c.name)) ? { ...c, status: statusOf(dir(c.name)) } : c)) };
 }

@@ -6,7 +6,7 @@
 // corpora's status lines refreshed from their READMEs) — for a change to their wording, to the first runs they
 // list or to a status line, none of which moves a figure of the record: seconds instead of half an hour, and
 // exactly what scripts/eval-record.test.ts checks them against.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KnowledgeBase } from '@sandscope/engine';
 import {
@@ -23,9 +23,9 @@ import {
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
-import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet, statusOf } from './corpora.ts';
+import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
-import { previousGate, readRecord, renderExtras, reportCommand } from './eval-render.ts';
+import { previousGate, readRecord, renderExtras, reportCommand, withCurrentStatus } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
 
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
@@ -44,13 +44,8 @@ function writeRendered(root: string, loco: EvaluationReport, extras: ReportExtra
 await runScript('eval:report', async () => {
   const root = join(import.meta.dirname, '..');
   if (process.argv.includes('--render')) {
-    // A corpus's status line is its README's word on who has read what, not a figure: a correction to it (a listing
-    // printed questions nobody had read) belongs in the record at once, not at the next half-hour run.
     const was = readRecord(root);
-    const recorded = {
-      ...was,
-      corpora: was.corpora.map((c) => (existsSync(join(corporaDir(root), c.name)) ? { ...c, status: statusOf(join(corporaDir(root), c.name)) } : c)),
-    };
+    const recorded = withCurrentStatus(root, was);
     const refreshed = recorded.corpora.filter((c, i) => c.status !== was.corpora[i]!.status).map((c) => c.name);
     writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(recorded, null, 1)}\n`);
     writeRendered(root, recorded, renderExtras(root, recorded));
