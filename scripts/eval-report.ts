@@ -47,8 +47,10 @@ await runScript('eval:report', async () => {
     const was = readRecord(root);
     const recorded = withCurrentStatus(root, was);
     const refreshed = recorded.corpora.filter((c, i) => c.status !== was.corpora[i]!.status).map((c) => c.name);
+    // Everything read before anything is written: a bad first-run.json stops here with the record and docs in step.
+    const extras = renderExtras(root, recorded);
     writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(recorded, null, 1)}\n`);
-    writeRendered(root, recorded, renderExtras(root, recorded));
+    writeRendered(root, recorded, extras);
     console.log(
       `rendered docs/EVALUATION.md and the README block from docs/evaluation.json (recorded ${recorded.generatedAt}); no figure was measured; status lines refreshed from their READMEs: ${refreshed.length ? refreshed.join(', ') : 'none changed'}`,
     );

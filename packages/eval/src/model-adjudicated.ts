@@ -13,8 +13,10 @@ export interface ModelAdjudicationFigures {
   readonly deferredUnanswerable: number;
   /** Deferred questions a model judged, by the provider that served the judgement. */
   readonly judgedBy: Readonly<Record<string, number>>;
-  /** Deferred questions no model judged (every provider failed, no judgement in the reply…): decided as offline. */
+  /** Deferred questions a model was asked about but gave no usable judgement on (every provider failed, no judgement in the reply…): decided as offline. */
   readonly unavailable: number;
+  /** Deferred questions no model was asked about: every retrieved passage fails a check, so there was nothing to show; refused. */
+  readonly nothingToShow: number;
   /** Of the deferred answerable questions, how many the adjudication let through (partial). */
   readonly answerableLetThrough: number;
   /** Of the deferred unanswerable questions, how many it let through: its false answers. */
@@ -43,6 +45,7 @@ export async function evaluateModelAdjudicated(
   const outcomes: Outcome[] = [];
   const judgedBy: Record<string, number> = {};
   let unavailable = 0;
+  let nothingToShow = 0;
   const deferred = { answerable: 0, unanswerable: 0 };
   const letThrough = { answerable: 0, unanswerable: 0 };
   for (const m of measured) {
@@ -54,7 +57,8 @@ export async function evaluateModelAdjudicated(
     const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
     deferred[label]++;
     const judgement = await judgeQuestion(m, decision);
-    if (judgement.judgedBy === null) unavailable++;
+    if (judgement.shown === 0) nothingToShow++;
+    else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
     const { adjudication } = judgement;
     const partial = adjudication.decision === 'partial' && adjudication.carrier !== null;
@@ -76,6 +80,7 @@ export async function evaluateModelAdjudicated(
       deferredUnanswerable: deferred.unanswerable,
       judgedBy,
       unavailable,
+      nothingToShow,
       answerableLetThrough: letThrough.answerable,
       unanswerableLetThrough: letThrough.unanswerable,
     },

@@ -88,6 +88,7 @@ describe('sandscope eval --adjudicator model', () => {
       deferredUnanswerable: 1,
       judgedBy: { groq: 2 },
       unavailable: 0,
+      nothingToShow: 0,
       answerableLetThrough: 1,
       unanswerableLetThrough: 0,
     });
@@ -98,7 +99,7 @@ describe('sandscope eval --adjudicator model', () => {
     withProvider();
     stub.script({ kind: 'json', text: 'Sure! The pool looks fine.' }, judgement({ answers: false, passage: null, reason: 'no' }));
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model'])).toBe(0);
-    expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); no usable judgement, decided as offline: 1/);
+    expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); asked but no usable judgement, decided as offline: 1; nothing to show/);
     // Offline, 'checkout is getting ConnectionAcquireTimeout errors' is refused: one of the two answerable questions.
     expect(io.out).toMatch(/false refusals\s+50\.0%/);
   });

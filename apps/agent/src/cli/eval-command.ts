@@ -11,7 +11,7 @@ import {
   resolveEvidence,
 } from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
-import { modelServicesFromEnv } from '../run-agent.ts';
+import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
@@ -60,6 +60,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
   if (byModel && (values.loco || values.cv || values.record || !(values.questions || values.feedback)))
     throw new UserError('--adjudicator model scores a question set with what ships (--questions FILE or --feedback); it takes no --loco, --cv or --record.');
+  // No provider is a one-line error before the corpus is indexed and every question measured, not after.
+  const services = byModel ? judgingServices() : null;
   const folds = parseFolds(values.folds);
   const seed = parseSeed(values.seed);
   let report: EvaluationReport;
@@ -105,7 +107,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
     report = byModel
-      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelJudge(inputs.kb), { name: inputs.origin, evidenceErrors: errors })
+      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelJudge(inputs.kb, services!), { name: inputs.origin, evidenceErrors: errors })
       : inputs.external && !values.cv
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
@@ -139,12 +141,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
  * router's failover over the configured providers) and the graph's judgement (`judgeByModel`). With no provider
  * configured only the offline model would answer, so every question would be "decided as offline": refused up front.
  */
-function modelJudge(kb: KnowledgeBase): JudgeQuestion {
+function judgingServices(): ModelServices {
   const services = modelServicesFromEnv(process.env);
   if (!services.candidates.some((c) => c.name !== 'offline'))
     throw new UserError(
       '--adjudicator model needs a provider to judge: set a provider key (e.g. GROQ_API_KEY) or OLLAMA_BASE_URL. With none, nothing but the offline rules would decide.',
     );
+  return services;
+}
+
+function modelJudge(kb: KnowledgeBase, services: ModelServices): JudgeQuestion {
   return (m, decision) => {
     const run = services.models({ runId: randomUUID(), workload: 'triage', corpusVersion: kb.version, failProviders: new Set(), sinks: {} });
     return judgeByModel({

@@ -364,9 +364,15 @@ function questionTerms(question: string, knows: (t: string) => boolean): string[
 /** Each stem of the question, and of an identifier's parts, mapped to the word the question wrote it as. */
 function wordsAsWritten(question: string): Map<string, string> {
   const out = new Map<string, string>();
+  const lower = question.toLowerCase();
+  // `words` lower-cases; the reason quotes the question's own spelling ("Flapping", "OrdersDb") where it finds it.
+  const spelled = (w: string) => {
+    const at = lower.indexOf(w);
+    return at >= 0 ? question.slice(at, at + w.length) : w;
+  };
   const note = (w: string) => {
     const t = stem(w);
-    if (!out.has(t)) out.set(t, w);
+    if (!out.has(t)) out.set(t, spelled(w));
   };
   for (const w of words(question)) {
     note(w);

@@ -24,6 +24,8 @@ export interface ModelJudgement {
   readonly adjudication: Adjudication;
   /** The provider whose judgement was taken, or null when none was (decided as offline). */
   readonly judgedBy: string | null;
+  /** How many passages the model was shown: 0 when every passage fails a check, so no model was asked. */
+  readonly shown: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     .filter((i) => passes(f.passages[i]!, f))
     .slice(0, CANDIDATES)
     .map((i) => f.passages[i]!.result);
-  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null };
+  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: 0 };
   const judgement = await judge(
     input.question,
     candidates.map((c) => c.chunk),
@@ -57,7 +59,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
       : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
-    return { adjudication, judgedBy: null };
+    return { adjudication, judgedBy: null, shown: candidates.length };
   }
   const { verdict, servedBy } = judgement;
   const reason = verdict.reason.trim().slice(0, 300);
@@ -65,6 +67,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     return {
       adjudication: { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] },
       judgedBy: servedBy,
+      shown: candidates.length,
     };
   const carrier = candidates.find((c) => c.chunk.id === verdict.passage)!;
   return {
@@ -76,6 +79,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
       ],
     },
     judgedBy: servedBy,
+    shown: candidates.length,
   };
 }
 
