@@ -1,4 +1,4 @@
-import { type AnswerabilityModel, type Bands, type Decision, decideAnswerability, type ModelJudgement } from '@sandscope/engine';
+import { type AnswerabilityModel, type Bands, type Decision, decideAnswerability, type ModelJudgement, settled } from '@sandscope/engine';
 import { type EvaluationReport, shippedReport } from './evaluate.ts';
 import type { EvidenceError } from './evidence.ts';
 import type { Measured } from './measure.ts';
@@ -31,7 +31,7 @@ export type JudgeQuestion = (m: Measured, decision: Decision) => Promise<ModelJu
 /**
  * `sandscope eval --questions FILE --adjudicator model`: a set scored as a deployment with `ADJUDICATOR=model`
  * decides it — the adjudicated bands, and, between them, the judgement the graph's adjudicate node takes
- * (`judgeByModel`), settled as that node settles it (partial from the passage it names, or refused; never
+ * (`judgeByModel`), settled as that node settles it (`settled`: partial from the passage it names, or refused; never
  * sufficient). Before this the evaluation could only say what the bands leave to an adjudicator, not how well one
  * judges: no model ran in it. One question at a time, each a run of its own as in the product (its own budget).
  */
@@ -60,17 +60,9 @@ export async function evaluateModelAdjudicated(
     if (judgement.shown === 0) nothingToShow++;
     else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
-    const { adjudication } = judgement;
-    const partial = adjudication.decision === 'partial' && adjudication.carrier !== null;
-    if (partial) letThrough[label]++;
-    const settled: Decision = {
-      ...decision,
-      adjudication,
-      verdict: partial ? 'partial' : 'refused',
-      reasons: [...decision.assessment.reasons, ...adjudication.reasons],
-      evidence: partial ? [adjudication.carrier!.chunk] : [],
-    };
-    outcomes.push(outcomeOfDecision(m, settled, model));
+    const final = settled(decision, judgement.adjudication);
+    if (final.verdict === 'partial') letThrough[label]++;
+    outcomes.push(outcomeOfDecision(m, final, model));
   }
   return {
     ...shippedReport(measured, outcomes, bands, options),

@@ -108,6 +108,10 @@ describe('sandscope eval --adjudicator model', () => {
     vi.stubEnv('GROQ_API_KEY', '');
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model'])).not.toBe(0);
     expect(io.err).toMatch(/--adjudicator model needs a provider to judge: set a provider key/);
+    // Said before the corpus is read and every question measured: a missing corpus is not what it reports first.
+    io.err = '';
+    expect(await main(['eval', '--corpus', join(tmpdir(), 'no-such-corpus'), '--questions', file, '--adjudicator', 'model'])).not.toBe(0);
+    expect(io.err).toMatch(/--adjudicator model needs a provider to judge/);
     for (const args of [['--questions', file, '--cv'], ['--questions', file, '--record'], ['--loco'], []]) {
       io.err = '';
       expect(await main(['eval', '--adjudicator', 'model', ...args])).not.toBe(0);

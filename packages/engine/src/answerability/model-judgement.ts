@@ -83,6 +83,22 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
   };
 }
 
+/**
+ * A decision as its adjudication settles it: partial, answered from the passage the adjudication carries, or refused.
+ * Never sufficient. The graph's adjudicate node and the evaluation both settle a judgement here, so the verdict the
+ * evaluation counts is the one a run returns.
+ */
+export function settled(decision: Decision, adjudication: Adjudication): Decision {
+  const carrier = adjudication.decision === 'partial' ? adjudication.carrier : null;
+  return {
+    ...decision,
+    adjudication,
+    verdict: carrier ? 'partial' : 'refused',
+    reasons: [...decision.assessment.reasons, ...adjudication.reasons],
+    evidence: carrier ? [carrier.chunk] : [],
+  };
+}
+
 type JudgeOutcome = { verdict: Judgement; servedBy: string } | { unavailable: string };
 
 async function judge(question: string, candidates: readonly Chunk[], model: LanguageModelV3): Promise<JudgeOutcome> {

@@ -1,5 +1,5 @@
 import type { Adjudication } from '../../answerability/decide.ts';
-import { judgeByModel } from '../../answerability/model-judgement.ts';
+import { judgeByModel, settled } from '../../answerability/model-judgement.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
 import type { RunState, RunUpdate } from '../state.ts';
 
@@ -32,11 +32,9 @@ export const adjudicateNode: NodeSpec = {
 };
 
 function applied(adjudication: Adjudication, state: RunState): RunUpdate {
-  if (adjudication.decision === 'partial' && adjudication.carrier) {
-    // The carrier leads the evidence; the workload's context passages follow it.
-    return { adjudication, verdict: 'partial', reasons: [...adjudication.reasons], evidence: [adjudication.carrier.chunk, ...(state.context ?? [])] };
-  }
-  return { adjudication, verdict: 'refused', reasons: [...adjudication.reasons], evidence: [] };
+  const { verdict, evidence } = settled(state.decision!, adjudication);
+  // The carrier leads the evidence; the workload's context passages follow it.
+  return { adjudication, verdict, reasons: [...adjudication.reasons], evidence: verdict === 'partial' ? [...evidence, ...(state.context ?? [])] : [] };
 }
 
 async function judged(state: RunState, ctx: NodeContext, offline: Adjudication): Promise<Adjudication> {
