@@ -99,8 +99,11 @@ export interface StubOpenAIServer {
 export interface StubOptions {
   /** Behaviours for the first requests, in order. */
   readonly script?: readonly StubBehaviour[];
-  /** Behaviour once the script is used up. Default: reply `{"claims":[]}`. */
-  readonly fallback?: StubBehaviour;
+  /**
+   * Behaviour once the script is used up, or a function of the request that chooses it (a replay of recorded
+   * replies, keyed by what was asked). Default: reply `{"claims":[]}`.
+   */
+  readonly fallback?: StubBehaviour | ((body: StubRequest['body']) => StubBehaviour);
 }
 
 const DEFAULT_USAGE: StubUsage = { promptTokens: 100, completionTokens: 20 };
@@ -113,7 +116,7 @@ const DEFAULT_USAGE: StubUsage = { promptTokens: 100, completionTokens: 20 };
  */
 export async function startStubOpenAIServer(options: StubOptions = {}): Promise<StubOpenAIServer> {
   const queue: StubBehaviour[] = [...(options.script ?? [])];
-  const fallback: StubBehaviour = options.fallback ?? { kind: 'reply', text: '{"claims":[]}' };
+  const fallback = options.fallback ?? { kind: 'reply', text: '{"claims":[]}' };
   const requests: StubRequest[] = [];
   const ids = { next: 1 };
   const timers = new Set<NodeJS.Timeout>();
@@ -130,7 +133,7 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
         body = {};
       }
       requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
-      const behaviour = queue.shift() ?? fallback;
+      const behaviour = queue.shift() ?? (typeof fallback === 'function' ? fallback(body) : fallback);
       respond(behaviour, body, res, timers, req.headers, ids);
     });
   });

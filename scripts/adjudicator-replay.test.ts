@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * `npm run eval:replayed`: recorded judgements stand in for a provider, through the product's own code path. On the
+ * bundled corpus, under the shipped model, two of these questions fall in the adjudicated band (the same four the
+ * `eval --adjudicator model` test uses); the other two are decided by the bands alone and never reach a model.
+ */
+const root = join(import.meta.dirname, '..');
+const QUESTIONS = [
+  {
+    id: 'deferred-answerable',
+    question: 'checkout is getting ConnectionAcquireTimeout errors',
+    label: 'answerable',
+    doc: 'runbook-connection-pool-exhaustion.md',
+  },
+  { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
+  { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
+  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
+];
+
+const replay = async (...args: string[]) => {
+  const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/adjudicator-replay.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, GROQ_API_KEY: '', OPENROUTER_API_KEY: '' },
+  });
+  return { stdout, stderr };
+};
+
+describe('eval:replayed', () => {
+  it('writes the prompts nothing was recorded for, then replays recorded replies as a provider’s judgements', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+    const questions = join(dir, 'q.jsonl');
+    writeFileSync(questions, QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
+    const judgements = join(dir, 'judgements.jsonl');
+    const prompts = join(dir, 'prompts.jsonl');
+
+    const recorded = await replay(judgements, '--prompts', prompts, '--questions', questions, '--json');
+    expect(recorded.stderr).toMatch(/0 judgements replayed, 2 prompts with none recorded/);
+    const asked = readFileSync(prompts, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; user: string });
+    expect(asked.map((p) => p.user.match(/<question>\n(.*)\n<\/question>/)?.[1]).sort()).toEqual([
+      'checkout is getting ConnectionAcquireTimeout errors',
+      'what is the pool ceiling of catalog-db?',
+    ]);
+    // With nothing recorded no model judged: both are decided as offline.
+    expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 2 });
+
+    // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts both judged.
+    writeFileSync(judgements, asked.map((p) => JSON.stringify({ key: p.key, reply: '{"answers":false,"passage":null,"reason":"not stated"}' })).join('\n'));
+    const replayed = await replay(judgements, '--questions', questions, '--json');
+    expect(replayed.stderr).toMatch(/2 judgements replayed, 0 prompts with none recorded/);
+    const report = JSON.parse(replayed.stdout);
+    expect(report.modelAdjudication).toMatchObject({ judgedBy: { ollama: 2 }, unavailable: 0, answerableLetThrough: 0, unanswerableLetThrough: 0 });
+    expect(report.falseAnswerRate).toBe(0);
+  }, 60_000);
+
+  it('names a damaged judgements file by line, and asks for --prompts when there is none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-bad-'));
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"key":"a","reply":"{}"}\n{"key":1}\n');
+    await expect(replay(bad, '--json')).rejects.toMatchObject({ stderr: expect.stringMatching(/bad\.jsonl:2: not a \{"key","reply"\} line/) });
+    await expect(replay(join(dir, 'missing.jsonl'), '--json')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/no such file\. Record prompts first with --prompts/),
+    });
+  }, 30_000);
+});
