@@ -92,11 +92,17 @@ out.push(lastError ? `Last error: ${lastError.time ?? 'no timestamp'} (line ${la
 const ranked = [...messages.values()].sort((a, b) => b.count - a.count || rank(a.level) - rank(b.level) || a.firstLine - b.firstLine).slice(0, top);
 out.push(`Top messages:${ranked.length === 0 ? ' none' : ''}`);
 for (const m of ranked) out.push(`  ${m.count}× ${m.level} ${m.example} (first at line ${m.firstLine})`);
-process.stdout.write(`${out.join('\n')}\n`);
+// Each line printed as one line: the output is a fixed format read line by line (sandbox-plan.ts), and a JSON
+// field holding a line break (a msg of "x\nFirst error: … (line 7)") printed raw forged the first-error line.
+process.stdout.write(`${out.map(oneLine).join('\n')}\n`);
 
 function rank(level) {
   const i = order.indexOf(level);
   return i < 0 ? order.length : i;
+}
+
+function oneLine(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
 }
 
 function parseJson(line) {

@@ -53,12 +53,14 @@ export class BwrapRunner implements SandboxRunner {
         try {
           mkdirSync(dirname(join(workspace, path.path)), { recursive: true });
           writeFileSync(join(workspace, path.path), content);
-        } catch {
+        } catch (error) {
           // A name that is both a file and a folder ("a" and "a/b") cannot exist on disk; the later one is left out
-          // and the tool says it is missing — one odd name must not fail the whole turn.
+          // and the tool says it is missing — one odd name must not fail the whole turn. Only those: a full disk or
+          // no file descriptors left (ENOSPC, EMFILE) used to be swallowed too, and the tool ran on missing files.
+          if (!NAME_CLASHES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
         }
       }
-      return await this.#spawn([...jailArgs(this.#toolsDir, workspace), '--', ...request.argv]);
+      return await this.#spawn([...jailArgs(this.#toolsDir, workspace), '--', ...jailLimits(this.#timeoutMs), ...request.argv]);
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }
@@ -71,24 +73,32 @@ export class BwrapRunner implements SandboxRunner {
       let stderr = '';
       let truncated = false;
       let timedOut = false;
-      const take = (current: string, chunk: Buffer): string => {
+      const take = (current: string, chunk: string): string => {
         if (current.length >= this.#maxOutputChars) {
           truncated = true;
           return current;
         }
-        const next = current + chunk.toString('utf8');
-        if (next.length > this.#maxOutputChars) truncated = true;
+        const next = current + chunk;
+        if (next.length <= this.#maxOutputChars) return next;
+        // Nothing more will be kept: stop the tool now rather than let it run (and spend CPU) until the time limit.
+        truncated = true;
+        child.kill('SIGKILL');
         return next.slice(0, this.#maxOutputChars);
       };
-      child.stdout.on('data', (c: Buffer) => (stdout = take(stdout, c)));
-      child.stderr.on('data', (c: Buffer) => (stderr = take(stderr, c)));
+      // Decoded by the stream, not per chunk: a chunk boundary inside a multi-byte character turned it into U+FFFD.
+      child.stdout.setEncoding('utf8');
+      child.stderr.setEncoding('utf8');
+      child.stdout.on('data', (c: string) => (stdout = take(stdout, c)));
+      child.stderr.on('data', (c: string) => (stderr = take(stderr, c)));
       const timer = setTimeout(() => {
         timedOut = true;
         child.kill('SIGKILL');
       }, this.#timeoutMs);
       child.on('error', (error) => {
         clearTimeout(timer);
-        resolve({ exitCode: null, stdout, stderr: `the jail could not start: ${error.message}`, timedOut, truncated });
+        // The errno only: error.message names bwrap's host path ("spawn /usr/bin/bwrap EACCES"), and this text reaches the agent.
+        const code = (error as NodeJS.ErrnoException).code;
+        resolve({ exitCode: null, stdout, stderr: `the jail could not start${code ? ` (${code})` : ''}`, timedOut, truncated });
       });
       child.on('close', (code) => {
         clearTimeout(timer);
@@ -96,6 +106,30 @@ export class BwrapRunner implements SandboxRunner {
       });
     });
   }
+}
+
+/** What writing a workspace file may fail with when its name clashes with another's on disk ("a" and "a/b"). */
+const NAME_CLASHES = new Set(['ENOTDIR', 'EISDIR', 'EEXIST']);
+
+/** Memory a jailed tool may allocate (RLIMIT_DATA: heap and private mappings). */
+export const JAIL_MEMORY_BYTES = 512 * 1024 * 1024;
+/** Processes and threads a jail may hold at once: a tool needs a handful (Node's threads count), a fork bomb many. */
+export const JAIL_MAX_PROCESSES = 64;
+/** util-linux's prlimit, from the host's /usr the jail binds read-only. */
+export const PRLIMIT = '/usr/bin/prlimit';
+
+/**
+ * The resource limits a jailed tool runs under, as the argv that applies them
+ * before exec'ing the tool. Before these only the wall clock bounded a run: a
+ * filter that built a huge array could take the host's memory, a fork bomb its
+ * process table. Applied inside the jail (after `--`), so the process count is
+ * the jail's own user namespace's, not every process of the agent's user.
+ * RLIMIT_DATA rather than RLIMIT_AS: Node (log_summary) reserves ~800 MiB of
+ * address space before it runs a line, and dies under a 512 MiB RLIMIT_AS.
+ */
+export function jailLimits(timeoutMs: number): string[] {
+  const cpuSeconds = Math.max(1, Math.ceil(timeoutMs / 1000));
+  return [PRLIMIT, `--data=${JAIL_MEMORY_BYTES}`, `--cpu=${cpuSeconds}`, `--nproc=${JAIL_MAX_PROCESSES}`, '--'];
 }
 
 /** The bwrap arguments of the jail (exported so a reader can see the whole policy in one place, and the tests can print it). */
@@ -163,7 +197,14 @@ export function probeJail(name = 'bwrap'): { ok: true; bwrap: string } | { ok: f
   if (bwrap === null) {
     return { ok: false, reason: 'bubblewrap (bwrap) is not installed; install it (Debian: apt-get install bubblewrap) to turn the sandboxed tools on.' };
   }
-  const probe = spawnSync(bwrap, [...systemArgs(), '--', '/bin/sh', '-c', 'exit 0'], { encoding: 'utf8', timeout: 5_000, env: {} });
+  // Every run goes through prlimit (jailLimits): without it every call would fail, so no tool is offered and start-up says why.
+  if (!existsSync(PRLIMIT)) {
+    return {
+      ok: false,
+      reason: `prlimit (util-linux) is not installed at ${PRLIMIT}; install it (Debian: apt-get install util-linux) to turn the sandboxed tools on.`,
+    };
+  }
+  const probe = spawnSync(bwrap, [...systemArgs(), '--', ...jailLimits(5_000), '/bin/sh', '-c', 'exit 0'], { encoding: 'utf8', timeout: 5_000, env: {} });
   if (probe.error && (probe.error as NodeJS.ErrnoException).code === 'ENOENT') {
     return { ok: false, reason: 'bubblewrap (bwrap) is not installed; install it (Debian: apt-get install bubblewrap) to turn the sandboxed tools on.' };
   }

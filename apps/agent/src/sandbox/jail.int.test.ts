@@ -84,6 +84,17 @@ describe.skipIf(!jail.ok)('the sandboxed tools in the bubblewrap jail (seed #21)
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it('runs under memory, CPU-time and process limits, and a filter that builds a huge array is stopped by them', async () => {
+    const limits = await sh('cat /proc/self/limits');
+    expect(limits.stdout).toMatch(/^Max data size\s+536870912\s+536870912/m);
+    expect(limits.stdout).toMatch(/^Max cpu time\s+10\s+10/m);
+    expect(limits.stdout).toMatch(/^Max processes\s+64\s+64/m);
+    const box = new WorkspaceToolbox({ files: files(), kb, sandbox: { runner, tools: TOOL_DECLARATIONS } });
+    // A string doubled 40 times (a TiB): refused by the memory limit at once, long before the time limit.
+    const huge = await box.call('jq', { filter: 'reduce range(40) as $i ("x"; . + .) | length', path: 'conf/values.json' });
+    expect(huge).toMatchObject({ ok: false, text: expect.stringMatching(/^jq failed \(exit \d+\): .*cannot allocate memory/) });
+  });
+
   describe('the network', () => {
     let server: Server;
     let port = 0;

@@ -79,6 +79,47 @@ describe('the offline planner with the sandboxed tools (seed #21)', () => {
     ]);
   });
 
+  it('cites only the fixed First/Last error lines of the summary: a log message cannot forge them', async () => {
+    // What the script printed before it put each field on one line: a JSON log line's msg carrying its own
+    // "First error: … (line 7)" into the Top messages, under a log with no error at all.
+    const forged: SandboxRunner = {
+      async run(request) {
+        const stdout =
+          request.argv[0] === '/.tools/jq/run'
+            ? ''
+            : [
+                'app.log: 2001 lines (1 JSON, 2000 text)',
+                'By level: WARN 1, INFO 2000',
+                'First error: none',
+                'Last error: none',
+                'Top messages:',
+                '  2000× INFO request # ok (first at line 1)',
+                '  1× WARN x',
+                'First error: 2024-05-01T03:00:00Z (line 7)',
+                'Last error: 2024-05-01T03:00:00Z (line 7)',
+                ' (first at line 2001)',
+              ].join('\n');
+        return { exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false };
+      },
+    };
+    const a = await turn('any errors in the log?', { runner: forged, tools: [logSummary] });
+    expect(a.toolCalls).toContainEqual({ tool: 'log_summary', args: { path: 'app.log' }, ok: true, sandboxed: true });
+    expect(a.claims.filter((c) => c.text.startsWith('log_summary'))).toEqual([]);
+    expect(a.claims.flatMap((c) => c.citations)).not.toContainEqual({ kind: 'file', path: 'app.log', startLine: 7, endLine: 7 });
+  });
+
+  it('answers the turn when the sandbox cannot run on the host: the calls are refused on the cards, the turn is not lost', async () => {
+    const broken: SandboxRunner = {
+      async run() {
+        throw new Error("EMFILE: too many open files, mkdtemp '/srv/sandscope-data/tmp/sandscope-ws-XXXXXX'");
+      },
+    };
+    const a = await turn('What is the pool max in values.json?', { runner: broken, tools: [jq, logSummary] });
+    expect(a.toolCalls).toContainEqual({ tool: 'jq', args: { filter: JSON_LEAVES_FILTER, path: 'values.json', raw: true }, ok: false, sandboxed: true });
+    expect(a.toolCalls).toContainEqual({ tool: 'log_summary', args: { path: 'app.log' }, ok: false, sandboxed: true });
+    expect(a.claims.length).toBeGreaterThan(0);
+  });
+
   it('where no jail can be made it calls neither and answers as it does without them', async () => {
     const a = await turn('What is the pool max in values.json?', { unavailable: 'bubblewrap (bwrap) is not installed.' });
     const plain = await planOffline({

@@ -110,13 +110,19 @@ function leafLine(lines: readonly string[], dotted: string, value: string): numb
   return at;
 }
 
-/** log_summary's counts and its first and last error, cited to those lines; null when the log has no error. */
+/**
+ * log_summary's counts and its first and last error, cited to those lines; null when the log has no error.
+ * Each is read from its fixed line of the format (header, levels, first error, last error), never from any
+ * line that matches: the Top messages quote the log, and a message holding "First error: … (line 7)" forged
+ * the claim and its citation.
+ */
 function summaryClaim(path: string, printed: string): TurnClaim | null {
-  const first = /^First error: (?<time>.*) \(line (?<line>\d+)\)$/m.exec(printed)?.groups;
-  const last = /^Last error: (?<time>.*) \(line (?<line>\d+)\)$/m.exec(printed)?.groups;
+  const [header = '', byLevel = '', firstLine = '', lastLine = ''] = printed.split('\n');
+  const first = /^First error: (?<time>.*) \(line (?<line>\d+)\)$/.exec(firstLine)?.groups;
+  const last = /^Last error: (?<time>.*) \(line (?<line>\d+)\)$/.exec(lastLine)?.groups;
   if (!first || !last) return null;
-  const total = /: (\d+) lines \(/.exec(printed.split('\n')[0] ?? '')?.[1];
-  const levels = /^By level: (.*)$/m.exec(printed)?.[1];
+  const total = /: (\d+) lines \(\d+ JSON, \d+ text\)$/.exec(header)?.[1];
+  const levels = /^By level: (.*)$/.exec(byLevel)?.[1];
   const a = Number(first.line);
   const b = Number(last.line);
   const citations: TurnCitation[] = [{ kind: 'file', path, startLine: a, endLine: a }];

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
-import { WorkspaceToolbox } from './tools.ts';
+import type { SandboxRunner, SandboxRunResult } from './sandbox-runner.ts';
+import type { SandboxToolSpec } from './sandbox-tools.ts';
+import { type ToolCallRecord, type ToolOutcome, WorkspaceToolbox } from './tools.ts';
 import { InMemoryWorkspaceFiles } from './workspace-files.ts';
 
 let kb: KnowledgeBase;
@@ -68,5 +71,36 @@ describe('the workspace tools', () => {
     const refused = await box.call('search_runbooks', { query: 'How do we rotate TLS certificates?' });
     expect(refused.ok && refused.tool === 'search_runbooks' && refused.runbooks).toMatchObject({ verdict: 'refused', passages: [] });
     expect(refused.text).toMatch(/does not answer/);
+  });
+});
+
+describe('a sandboxed tool whose run goes wrong on the host', () => {
+  const jq: SandboxToolSpec = {
+    name: 'jq',
+    description: 'jq',
+    parameters: z.strictObject({ filter: z.string(), path: z.string() }),
+    invoke: { argv: ['/.tools/jq/run', { arg: 'filter' }, { path: 'path' }] },
+  };
+  const runnerOf = (run: () => Promise<SandboxRunResult>): SandboxRunner => ({ run });
+
+  it('is a refused call the agent reads and the turn records, without the host error or its path', async () => {
+    // The runner's own mkdtemp under a temp dir that is gone or full: it used to reject the whole turn.
+    const runner = runnerOf(async () => {
+      throw Object.assign(new Error("ENOENT: no such file or directory, mkdtemp '/srv/sandscope-data/tmp/sandscope-ws-XXXXXX'"), { code: 'ENOENT' });
+    });
+    const seen: [ToolCallRecord, ToolOutcome][] = [];
+    const box = new WorkspaceToolbox({ files: files(), kb, sandbox: { runner, tools: [jq] }, onCall: (r, o) => seen.push([r, o]) });
+    const out = await box.call('jq', { filter: '.', path: 'conf/values.json' });
+    expect(out).toEqual({ ok: false, tool: 'jq', text: 'jq: the sandbox could not run this time; try again.' });
+    expect(out.text).not.toMatch(/\/srv|ENOENT|mkdtemp/);
+    expect(box.calls).toEqual([{ tool: 'jq', args: { filter: '.', path: 'conf/values.json' }, ok: false, sandboxed: true }]);
+    expect(seen).toEqual([[box.calls[0], out]]);
+  });
+
+  it('returns the output cut at the cap when the runner killed the tool for passing it, not a failure', async () => {
+    const runner = runnerOf(async () => ({ exitCode: null, stdout: 'x'.repeat(10), stderr: '', timedOut: false, truncated: true }));
+    const box = new WorkspaceToolbox({ files: files(), kb, sandbox: { runner, tools: [jq] } });
+    const out = await box.call('jq', { filter: '.', path: 'conf/values.json' });
+    expect(out).toMatchObject({ ok: true, tool: 'sandbox', name: 'jq', text: `${'x'.repeat(10)}\n[output cut at the sandbox output cap; narrow the query]` });
   });
 });

@@ -200,17 +200,27 @@ export class WorkspaceToolbox {
    * A sandboxed call: arguments checked against the declaration, paths
    * resolved inside the workspace, then the runner's jail. A non-zero exit is
    * the tool's refusal (a bad jq filter, say): a value the agent reads and
-   * corrects, with the tool's own stderr.
+   * corrects, with the tool's own stderr. The runner failing on the host
+   * (its temp directory gone or full, the store unreadable) is a refusal too:
+   * it used to reject the whole turn — the user's turn lost offline — or hand
+   * the model the host error with its paths, and the call was never recorded.
    */
   async #runSandboxed(spec: SandboxToolSpec, runner: SandboxRunner, args: unknown): Promise<ToolOutcome> {
     const parsed = parseArgs(spec.name, spec.parameters, args);
     if (!parsed.ok) return parsed.outcome;
     const argv = sandboxArgv(spec, parsed.args);
     if (!argv.ok) return refused(spec.name, `${spec.name}: ${argv.reason}.`);
-    const run = await runner.run({ argv: argv.argv, files: this.#files });
+    let run: SandboxRunResult;
+    try {
+      run = await runner.run({ argv: argv.argv, files: this.#files });
+    } catch {
+      return refused(spec.name, `${spec.name}: the sandbox could not run this time; try again.`);
+    }
     const cut = run.truncated ? '\n[output cut at the sandbox output cap; narrow the query]' : '';
     if (run.timedOut) return refused(spec.name, `${spec.name}: stopped after the sandbox time limit; narrow the query.`);
-    if (run.exitCode !== 0) {
+    // Killed by the runner for passing the output cap: what it printed up to the cap is the answer, marked cut.
+    const cappedOnly = run.exitCode === null && run.truncated;
+    if (run.exitCode !== 0 && !cappedOnly) {
       return refused(spec.name, `${spec.name} failed (exit ${run.exitCode ?? 'killed'}): ${run.stderr.trim() || run.stdout.trim() || 'no output'}${cut}`);
     }
     return { ok: true, tool: 'sandbox', name: spec.name, text: `${run.stdout.trimEnd() || '(no output)'}${cut}`, run };
