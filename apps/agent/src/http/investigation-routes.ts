@@ -6,7 +6,7 @@ import { boundedBody, readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
-import { chargeTurn, streamTurn, streamTurnEvents, turnErrorBody } from './turn-stream.ts';
+import { chargeTurn, providerTokenMeter, streamTurn, streamTurnEvents, turnErrorBody } from './turn-stream.ts';
 
 /** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
 const TitleSchema = z.strictObject({ title: requestText() });
@@ -18,7 +18,7 @@ export interface InvestigationRouteDeps {
   readonly maxBodyBytes: number;
   /** Wraps the routes that spend (a turn): the rate limiter, as on POST /v1/runs. */
   readonly limited: MiddlewareHandler;
-  /** Charged with a provider turn's tokens (the daily ceiling, T-1). */
+  /** Charged with the tokens a turn's providers served (the daily ceiling, T-1). */
   readonly limiter: RateLimiter;
   readonly now: () => number;
   /** Server-side log (bugs after a stream opened, limiter outages). */
@@ -80,9 +80,13 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
       await investigations.checkTurn(id, message);
       return streamTurn(c, id, message, { investigations, ...charge });
     }
-    const turn = await investigations.ask(id, message, { describeError: turnErrorBody });
-    await chargeTurn(turn, charge);
-    return c.json({ turn });
+    // Defect 3: a turn that falls back or throws has still spent what its providers served.
+    const served = providerTokenMeter();
+    try {
+      return c.json({ turn: await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent }) });
+    } finally {
+      await chargeTurn(id, served.tokens, charge);
+    }
   });
   // A turn's stream resumed on any replica: the stored events after Last-Event-ID, then the rest as they come.
   app.get('/:id/turns/:turnId/events', (c) =>

@@ -1,8 +1,16 @@
-import { perMillionTokens, createHttpModel, type RouterCandidate } from '@sandscope/engine/models';
+import {
+  perMillionTokens,
+  createHttpModel,
+  InProcessSpendLedger,
+  type RouterCandidate,
+  type SpendLedger,
+  SpendLedgerUnavailableError,
+} from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer, incidentLog } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import { type AgentService, startAgentService } from '../service/compose.ts';
 import { appDepsOf, createApp } from './app.ts';
 import { type Listening, listen } from './listen.ts';
@@ -22,6 +30,8 @@ let stub: StubOpenAIServer;
 let agent: AgentService;
 let app: ReturnType<typeof createApp>;
 let server: Listening;
+/** The daily ledger's next reservations to grant before it fails as unreachable; null: it never fails. */
+let ledgerGrantsLeft: number | null = null;
 
 beforeAll(async () => {
   store = await startStore({ dataDir: 'memory://' });
@@ -37,7 +47,19 @@ beforeAll(async () => {
   };
   const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', INVESTIGATION_MAX_STEPS: '4' }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [candidate] });
+  const books = new InProcessSpendLedger({ ceilingUsd: parsed.config.dailySpendCeilingUsd });
+  // A ledger that can go down mid-turn: the turn then throws after a provider has served it.
+  const spendLedger: SpendLedger = {
+    ceilingUsd: books.ceilingUsd,
+    description: 'a test ledger that can go down',
+    reserve: async (usd) => {
+      if (ledgerGrantsLeft !== null && ledgerGrantsLeft-- <= 0) throw new SpendLedgerUnavailableError('the test took it down');
+      return books.reserve(usd);
+    },
+    settle: (hold, actualUsd) => books.settle(hold, actualUsd),
+    usage: () => books.usage(),
+  };
+  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [candidate], spendLedger });
   app = createApp(appDepsOf(agent));
   // A real socket because the socket is the point for SSE (STYLE 13); port 0, an ephemeral port.
   server = await listen(app, { port: 0, host: '127.0.0.1' });
@@ -156,5 +178,62 @@ describe('POST /v1/investigations/:id/turns with Accept: text/event-stream, over
     expect(((await unknown.json()) as any).error.code).toBe('not_found');
     const detail = await json(await call('GET', `/${id}`), 200);
     expect(detail.messages).toEqual([]);
+  });
+});
+
+/** Records every charge and settlement, so a test sees exactly what a turn put on the client's daily ceiling. */
+class RecordingLimiter extends InProcessLimiter {
+  readonly charged: number[] = [];
+  override async chargeTokens(clientKey: string, tokens: number, now: number) {
+    this.charged.push(tokens);
+    return super.chargeTokens(clientKey, tokens, now);
+  }
+}
+
+describe("a turn's provider tokens are charged to the client's daily ceiling whatever the turn's end (defect 3)", () => {
+  const served: StubBehaviour = {
+    kind: 'tool-calls',
+    calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }],
+    usage: { promptTokens: 400, completionTokens: 25 },
+  };
+  const limitedApp = () => {
+    const limiter = new RecordingLimiter({ windowMs: 60_000, maxRequests: 100, dailyTokenCeiling: 300 });
+    return { limiter, app: createApp(appDepsOf(agent, { limiter })) };
+  };
+  const turn = (on: ReturnType<typeof createApp>, id: string, message: string, accept = 'application/json') =>
+    on.request(`/v1/investigations/${id}/turns`, { method: 'POST', headers: { ...JSON_AUTH, accept }, body: JSON.stringify({ message }) });
+
+  for (const accept of ['application/json', 'text/event-stream']) {
+    it(`a turn that fell back to the offline planner after a provider served 425 tokens is charged them (${accept})`, async () => {
+      const id = await investigationWithLog();
+      const { limiter, app: limited } = limitedApp();
+      stub.script(served, { kind: 'status', status: 500 });
+      const res = await turn(limited, id, 'Why is checkout getting 502s from orders-db?', accept);
+      const body = accept === 'text/event-stream' ? ((await readSse(res)).at(-1)!.data as { turn: any }) : await json(res, 200);
+      expect(body.turn.mode).toBe('offline');
+      expect(body.turn.metrics.provider).toBe('offline');
+      // The provider's tokens, not the offline planner's estimate of its own reading.
+      expect(limiter.charged).toEqual([425]);
+      // Over the 300-token ceiling now: the next turn is refused before it is read.
+      const next = await turn(limited, id, '   ');
+      expect(next.status).toBe(429);
+      expect(((await next.json()) as any).error.code).toBe('daily_tokens_exhausted');
+    });
+  }
+
+  it('a turn that throws after a provider served 425 tokens is charged them', async () => {
+    const id = await investigationWithLog();
+    const { limiter, app: limited } = limitedApp();
+    stub.script(served);
+    ledgerGrantsLeft = 1; // the first call is booked and served; the second finds the ledger down
+    try {
+      const res = await turn(limited, id, 'Why is checkout getting 502s from orders-db?');
+      expect(res.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      ledgerGrantsLeft = null;
+    }
+    expect(limiter.charged).toEqual([425]);
+    const next = await turn(limited, id, '   ');
+    expect(next.status).toBe(429);
   });
 });

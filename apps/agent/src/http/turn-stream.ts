@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RateLimiter } from '../limits/limiter.ts';
-import type { InvestigationService, TurnView } from '../service/investigation-service.ts';
+import type { InvestigationService } from '../service/investigation-service.ts';
 import { toApiError } from './api-error.ts';
 import { parseLastEventId } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
@@ -35,15 +35,16 @@ export function streamTurn(c: Context, id: string, message: string, o: TurnStrea
     const out = sseQueue(stream);
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
     let ended = false;
+    const served = providerTokenMeter();
     try {
-      const turn = await o.investigations.ask(id, message, {
+      await o.investigations.ask(id, message, {
         describeError: turnErrorBody,
         onEvent: (event) => {
+          served.onEvent(event);
           if (event.type === 'result' || event.type === 'error') ended = true;
           out.send(event.type, event.data, String(event.seq));
         },
       });
-      await chargeTurn(turn, o);
     } catch (error) {
       const { apiError, isBug } = toApiError(error);
       if (isBug)
@@ -52,6 +53,8 @@ export function streamTurn(c: Context, id: string, message: string, o: TurnStrea
       if (!ended) out.send('error', apiError.body());
     } finally {
       clearInterval(heartbeat);
+      // Before the stream ends, so a client's next request already meets the charge.
+      await chargeTurn(id, served.tokens, o);
       await out.flush();
     }
   });
@@ -125,17 +128,40 @@ export async function streamTurnEvents(
 }
 
 /**
- * A turn that called providers charges their tokens to the client's daily
- * ceiling, as a run does (T-1); the offline planner's are estimates of its own
- * reading and spend nothing.
+ * Sums the tokens providers served in one turn from its `provider` events, as
+ * the service sends them (`kind: 'served'`, `tokensIn`, `tokensOut`). Defect 3:
+ * the turn's metrics cannot say this — a turn that fell back to the offline
+ * planner reports providers' tokens and the planner's estimate together under
+ * provider `offline`, and a turn that throws reports nothing — so the count is
+ * taken as the calls are served, whatever the turn's end.
  */
-export async function chargeTurn(turn: TurnView, o: Pick<TurnStreamOptions, 'limiter' | 'clientKey' | 'now' | 'log'>): Promise<void> {
-  const tokens = turn.metrics.provider === 'offline' ? 0 : turn.metrics.promptTokens + turn.metrics.completionTokens;
+export function providerTokenMeter(): { onEvent(event: { readonly type: string; readonly data: unknown }): void; readonly tokens: number } {
+  let tokens = 0;
+  const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0);
+  return {
+    onEvent(event) {
+      if (event.type !== 'provider' || typeof event.data !== 'object' || event.data === null) return;
+      const data = event.data as { kind?: unknown; tokensIn?: unknown; tokensOut?: unknown };
+      if (data.kind === 'served') tokens += count(data.tokensIn) + count(data.tokensOut);
+    },
+    get tokens() {
+      return tokens;
+    },
+  };
+}
+
+/**
+ * A turn charges the tokens its providers served (`providerTokenMeter`) to the
+ * client's daily ceiling, as a run does (T-1) — answered, fallen back to the
+ * offline planner, or failed (defect 3). The offline planner's own tokens are
+ * estimates of its reading and spend nothing. Never throws: it runs after the turn.
+ */
+export async function chargeTurn(investigationId: string, tokens: number, o: Pick<TurnStreamOptions, 'limiter' | 'clientKey' | 'now' | 'log'>): Promise<void> {
   if (tokens === 0 || o.clientKey === undefined) return;
   await o.limiter.chargeTokens(o.clientKey, tokens, o.now()).catch((error: unknown) => {
     // The turn is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request.
     o.log(
-      `limiter: could not charge ${tokens} tokens for a turn of investigation ${turn.investigationId}: ${error instanceof Error ? error.message : String(error)}`,
+      `limiter: could not charge ${tokens} tokens for a turn of investigation ${investigationId}: ${error instanceof Error ? error.message : String(error)}`,
     );
   });
 }

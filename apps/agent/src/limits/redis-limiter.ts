@@ -118,6 +118,23 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
 return used
 `;
 
+/**
+ * Undo an admission the caller never heard back from (defect 4): a check that
+ * timed out may still run on the server, keeping a window slot and a token hold
+ * for a request that was refused with 503. Removes both if they are there, so it
+ * is a no-op when the check never ran.
+ *
+ * KEYS[1] window sorted set, KEYS[2] that day's open reservations, KEYS[3] that day's reserved-token total
+ * ARGV    windowMember, holdMember, reservedTokens
+ */
+const RELEASE_LUA = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('ZREM', KEYS[2], ARGV[2]) == 1 then
+  if redis.call('DECRBY', KEYS[3], tonumber(ARGV[3])) <= 0 then redis.call('DEL', KEYS[3]) end
+end
+return 1
+`;
+
 /** Keep a finished day's counter this long past midnight, so replicas with skewed clocks agree. */
 const DAY_KEY_GRACE_MS = 3_600_000;
 
@@ -131,6 +148,7 @@ interface LimiterScripts {
   ): Promise<[number, number, number]>;
   sandscopeLimiterCharge(tokenKey: string, ...args: (string | number)[]): Promise<number>;
   sandscopeLimiterSettle(tokenKey: string, holdsKey: string, heldKey: string, ...args: (string | number)[]): Promise<number>;
+  sandscopeLimiterRelease(windowKey: string, holdsKey: string, heldKey: string, ...args: (string | number)[]): Promise<number>;
 }
 
 export interface RedisLimiterOptions extends LimiterPolicy {
@@ -190,6 +208,7 @@ export class RedisLimiter implements RateLimiter {
     this.#redis.defineCommand('sandscopeLimiterAdmit', { lua: ADMIT_LUA, numberOfKeys: 4 });
     this.#redis.defineCommand('sandscopeLimiterCharge', { lua: CHARGE_LUA, numberOfKeys: 1 });
     this.#redis.defineCommand('sandscopeLimiterSettle', { lua: SETTLE_LUA, numberOfKeys: 3 });
+    this.#redis.defineCommand('sandscopeLimiterRelease', { lua: RELEASE_LUA, numberOfKeys: 3 });
     this.#scripts = this.#redis as unknown as LimiterScripts;
   }
 
@@ -217,25 +236,40 @@ export class RedisLimiter implements RateLimiter {
     const day = utcDay(at);
     const { windowMs, maxRequests, dailyTokenCeiling, reservationTtlMs } = this.#policy;
     const id = randomUUID();
-    const [allowed, second, retryAfterMs] = await this.#call(() =>
-      this.#scripts.sandscopeLimiterAdmit(
-        this.#windowKey(clientKey),
-        this.#tokenKey(clientKey, day),
-        this.#holdsKey(clientKey, day),
-        this.#heldKey(clientKey, day),
-        at,
-        windowMs,
-        maxRequests,
-        dailyTokenCeiling,
-        randomUUID(),
-        msUntilUtcMidnight(at),
-        reserveTokens,
-        holdMember(id, reserveTokens),
-        at + reservationTtlMs,
-        dayKeyTtlMs(day, at),
-        RESERVED_RETRY_AFTER_MS,
-      ),
-    );
+    const slot = randomUUID();
+    const hold = holdMember(id, reserveTokens);
+    let answer: [number, number, number];
+    try {
+      answer = await this.#call(() =>
+        this.#scripts.sandscopeLimiterAdmit(
+          this.#windowKey(clientKey),
+          this.#tokenKey(clientKey, day),
+          this.#holdsKey(clientKey, day),
+          this.#heldKey(clientKey, day),
+          at,
+          windowMs,
+          maxRequests,
+          dailyTokenCeiling,
+          slot,
+          msUntilUtcMidnight(at),
+          reserveTokens,
+          hold,
+          at + reservationTtlMs,
+          dayKeyTtlMs(day, at),
+          RESERVED_RETRY_AFTER_MS,
+        ),
+      );
+    } catch (error) {
+      // Defect 4: the caller refuses this request (503); if the check still runs late, it must not keep its slot or hold.
+      // Sent after it on the same connection, so Redis runs it after; best effort, not awaited — the error stands.
+      if (!this.#closed) {
+        this.#scripts
+          .sandscopeLimiterRelease(this.#windowKey(clientKey), this.#holdsKey(clientKey, day), this.#heldKey(clientKey, day), slot, hold, reserveTokens)
+          .catch(() => {});
+      }
+      throw error;
+    }
+    const [allowed, second, retryAfterMs] = answer;
     if (allowed === 1) {
       return reserveTokens > 0
         ? { allowed: true, remaining: second, reservation: { clientKey, id, tokens: reserveTokens, day } }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RateLimitVariables, rateLimit } from './limit-middleware.ts';
 import { type PrivateRedisServer, REDIS_SERVER_BIN, redisServerAvailable, startPrivateRedis } from './private-redis-server.ts';
+import { LimiterUnavailableError } from './limiter.ts';
 import { RedisLimiter } from './redis-limiter.ts';
 
 /**
@@ -101,6 +102,32 @@ describe.skipIf(!available)('Redis limiter outage (private redis-server)', () =>
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
+  });
+
+  it('a check that timed out but ran on the server late leaves no window slot and no token hold behind (defect 4)', async () => {
+    const server = await startPrivateRedis();
+    cleanups.push(() => server.kill());
+    const limiter = new RedisLimiter({
+      url: server.url,
+      keyPrefix: 'outage-test:late-admit:',
+      windowMs: 60_000,
+      maxRequests: 2,
+      dailyTokenCeiling: 8_000,
+      commandTimeoutMs: 200,
+    });
+    cleanups.push(() => limiter.close());
+    await limiter.ready(5_000);
+
+    // A slow server: the admission times out (503 to the client), then runs once the server answers again.
+    server.signal('SIGSTOP');
+    try {
+      await expect(limiter.admit('client', Date.now(), 8_000)).rejects.toThrow(LimiterUnavailableError);
+    } finally {
+      server.signal('SIGCONT');
+    }
+
+    // Had the late admission kept its slot and its 8,000-token hold, this would be refused on both counts.
+    expect(await limiter.admit('client', Date.now(), 8_000)).toMatchObject({ allowed: true, remaining: 1 });
   });
 
   it('admits again after the store is restarted on the same port', async () => {
