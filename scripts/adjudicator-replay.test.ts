@@ -3,25 +3,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ADJUDICATED_QUESTIONS } from 'sandscope/testing';
 import { describe, expect, it } from 'vitest';
 
 /*
  * `npm run eval:replayed`: recorded judgements stand in for a provider, through the product's own code path. On the
- * bundled corpus, under the shipped model, two of these questions fall in the adjudicated band (the same four the
- * `eval --adjudicator model` test uses); the other two are decided by the bands alone and never reach a model.
+ * bundled corpus, under the shipped model, two of ADJUDICATED_QUESTIONS fall in the adjudicated band; the other two
+ * are decided by the bands alone and never reach a model.
  */
 const root = join(import.meta.dirname, '..');
-const QUESTIONS = [
-  {
-    id: 'deferred-answerable',
-    question: 'checkout is getting ConnectionAcquireTimeout errors',
-    label: 'answerable',
-    doc: 'runbook-connection-pool-exhaustion.md',
-  },
-  { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
-  { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
-  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
-];
 
 const replay = async (...args: string[]) => {
   const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/adjudicator-replay.ts'), ...args], {
@@ -35,7 +25,7 @@ describe('eval:replayed', () => {
   it('writes the prompts nothing was recorded for, then replays recorded replies as a provider’s judgements', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'replay-'));
     const questions = join(dir, 'q.jsonl');
-    writeFileSync(questions, QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
+    writeFileSync(questions, ADJUDICATED_QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
     const judgements = join(dir, 'judgements.jsonl');
     const prompts = join(dir, 'prompts.jsonl');
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvaluationReport, PreviousGate, ReportExtras } from '@sandscope/eval';
+import type { EvaluationReport, PreviousGate, ReplayedReader, ReportExtras } from '@sandscope/eval';
 import { corporaDir, everyFirstRun, statusOf } from './corpora.ts';
 
 /** docs/evaluation.json: the leave-one-corpus-out report of record and what `npm run eval:report` measured beside it. */
@@ -21,6 +21,12 @@ export function previousGate(root: string): { previous?: PreviousGate } {
   return existsSync(path) ? { previous: JSON.parse(readFileSync(path, 'utf8')) as PreviousGate } : {};
 }
 
+/** A reader's figures from recorded judgements, when `npm run reader:replay -- … --write` has saved them. */
+export function replayedReader(root: string): { replayedReader?: ReplayedReader } {
+  const path = join(root, 'docs/experiments/adjudicator-replay/summary.json');
+  return existsSync(path) ? { replayedReader: JSON.parse(readFileSync(path, 'utf8')) as ReplayedReader } : {};
+}
+
 /**
  * What docs/EVALUATION.md and the README block print beside the record, read from the repo as it is: the one
  * definition `npm run eval:report -- --render` writes them with and scripts/eval-record.test.ts checks them against.
@@ -28,6 +34,7 @@ export function previousGate(root: string): { previous?: PreviousGate } {
 export function renderExtras(root: string, recorded: Recorded): ReportExtras {
   return {
     ...previousGate(root),
+    ...replayedReader(root),
     firstRuns: everyFirstRun(root),
     generated: { ...recorded.generated, questions: [] },
     askP50Ms: recorded.askP50Ms,

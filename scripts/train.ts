@@ -1,6 +1,8 @@
-// `npm run train [-- --exclude a,b]`: train the answerability model on every development corpus that is here
-// (eval-corpora/*, texts rebuilt by `npm run corpora`) plus the generated set, and write the weights and bands
-// to packages/engine/src/answerability/answerability-model.json — the model the product ships. The same
+// `npm run train [-- --exclude a,b] [--out FILE]`: train the answerability model on every development corpus that is
+// here (eval-corpora/*, texts rebuilt by `npm run corpora`) plus the generated set, and write the weights and bands
+// to packages/engine/src/answerability/answerability-model.json — the model the product ships — or, with --out, to
+// FILE (a model held out of some corpora, for `sandscope eval --model FILE` to score them with; the shipped model
+// is left as it is). The same
 // procedure (`trainModel`) is what `sandscope eval --loco` validates, holding each corpus out in turn.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,9 @@ export const MODEL_PATH = 'packages/engine/src/answerability/answerability-model
 await runScript('train', async () => {
   const root = join(import.meta.dirname, '..');
   const exclude = excludedCorpora(process.argv);
+  const outAt = process.argv.indexOf('--out');
+  const out = outAt >= 0 ? process.argv[outAt + 1] : undefined;
+  if (outAt >= 0 && (!out || out.startsWith('-'))) throw new UserError('--out needs a file to write: npm run train -- --exclude a,b --out held-out-model.json');
   // The model that ships is trained on every corpus, or on a set named on purpose (--exclude): a missing text
   // must not quietly make a model different from the one the record was checked against.
   const corpora = await measuredCorpora(root, (name) => !exclude.has(name), ' Or pass --exclude to leave them out on purpose.');
@@ -21,7 +26,7 @@ await runScript('train', async () => {
   const groups = [generated, ...corpora];
   const trained = trainModel(groups);
   const model = { ...trained.model, trainedAt: new Date().toISOString().slice(0, 10) };
-  writeFileSync(join(root, MODEL_PATH), `${JSON.stringify(model, null, 1)}\n`);
+  writeFileSync(out ?? join(root, MODEL_PATH), `${JSON.stringify(model, null, 1)}\n`);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(`trained on ${groups.map((g) => `${g.name} (${g.measured.length})`).join(', ')}${exclude.size ? `; kept out: ${[...exclude].join(', ')}` : ''}`);
   console.log(
@@ -45,5 +50,5 @@ await runScript('train', async () => {
     writeFileSync(file, `${JSON.stringify({ questions }, null, 1)}\n`);
     console.log(`wrote ${questions.length} out-of-corpus rows to ${file}`);
   }
-  console.log(`wrote ${MODEL_PATH}`);
+  console.log(`wrote ${out ?? MODEL_PATH}`);
 });

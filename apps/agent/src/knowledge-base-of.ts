@@ -1,4 +1,4 @@
-import { KnowledgeBase, type KnowledgeBaseInput } from '@sandscope/engine';
+import { type AnswerabilityModel, KnowledgeBase, type KnowledgeBaseInput } from '@sandscope/engine';
 import type { CorpusSource } from './corpus-source.ts';
 import { wordNet } from './wordnet.ts';
 import { wordVectors } from './word-vectors.ts';
@@ -9,13 +9,20 @@ import { wordVectors } from './word-vectors.ts';
  * `shippedBands`, the corpus's own calibrated bands. Evaluation passes `shippedBands` so a model fitted
  * elsewhere is never scored with bands chosen on the set it is scored on.
  */
-export function knowledgeBaseInputOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): KnowledgeBaseInput {
+export function knowledgeBaseInputOf(source: CorpusSource, options: KnowledgeBaseOptions = {}): KnowledgeBaseInput {
   const bands = !options.shippedBands && source.thresholds ? { bands: source.thresholds } : {};
-  return { documents: source.documents, estate: source.estate, thesaurus: wordNet(), wordVectors: wordVectors(), ...bands };
+  const model = options.model ? { model: options.model } : {};
+  return { documents: source.documents, estate: source.estate, thesaurus: wordNet(), wordVectors: wordVectors(), ...bands, ...model };
+}
+
+interface KnowledgeBaseOptions {
+  readonly shippedBands?: boolean;
+  /** Another model than the shipped one: `sandscope eval --model FILE` scores a corpus with a model held out of it. */
+  readonly model?: AnswerabilityModel;
 }
 
 /** The knowledge base of a corpus folder, as every entry point builds it (see knowledgeBaseInputOf). */
-export function knowledgeBaseOf(source: CorpusSource, options: { shippedBands?: boolean } = {}): Promise<KnowledgeBase> {
+export function knowledgeBaseOf(source: CorpusSource, options: KnowledgeBaseOptions = {}): Promise<KnowledgeBase> {
   return KnowledgeBase.build(knowledgeBaseInputOf(source, options));
 }
 

@@ -1,3 +1,4 @@
-// The agent's test helpers (`sandscope/testing`): read an SSE body, run a private redis-server.
+// The agent's test helpers (`sandscope/testing`): read an SSE body, run a private redis-server, questions the adjudicator is tested on.
 export { parseSse, readSse, type SseEvent } from './http/testing/sse-events.ts';
 export { freePort, REDIS_SERVER_BIN, redisServerAvailable, startPrivateRedis, type PrivateRedisServer } from './limits/private-redis-server.ts';
+export { ADJUDICATED_QUESTIONS } from './cli/testing/adjudicated-questions.ts';

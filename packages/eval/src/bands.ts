@@ -173,8 +173,18 @@ export function decidedOutside(items: readonly Scored[], bands: Bands) {
  * the model is unsure between them, and that is what the adjudicator is asked.
  * The offline bands cannot do this — there, an unsure question must still be
  * answered or refused by the rules — so these are fitted separately.
+ *
+ * `answerNoLowerThan` (the offline bands' upper line): a deployment with a
+ * reader answers without asking only what offline would answer. Fitted alone,
+ * the upper line fell below the offline one, so configuring a reader made the
+ * product answer more questions unasked — on a group nobody had read, three
+ * of the four false answers it added (docs/experiments, 2026-12-03).
  */
-export function fitAdjudicatedBands(items: readonly Scored[], budgets: Budgets = BUDGETS): { bands: Bands; fitted: ReturnType<typeof decidedOutside> } {
+export function fitAdjudicatedBands(
+  items: readonly Scored[],
+  budgets: Budgets = BUDGETS,
+  answerNoLowerThan = 0,
+): { bands: Bands; fitted: ReturnType<typeof decidedOutside> } {
   const ps = [...new Set(items.map((i) => i.ratings?.answerability ?? null).filter((p): p is number => p !== null))].sort((a, b) => a - b);
   const cuts = [0, ...ps, 1];
   let lower = 0;
@@ -190,6 +200,6 @@ export function fitAdjudicatedBands(items: readonly Scored[], budgets: Budgets =
     if (wilsonUpper(r.falseAnswerRate, r.nU) <= budgets.falseAnswerRate) upper = c;
     else break;
   }
-  const bands = { insufficientBelow: lower, sufficientAbove: Math.min(upper, 1) };
+  const bands = { insufficientBelow: lower, sufficientAbove: Math.max(Math.min(upper, 1), answerNoLowerThan) };
   return { bands, fitted: decidedOutside(items, bands) };
 }

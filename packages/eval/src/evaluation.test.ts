@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
+import { fitAdjudicatedBands, fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
 import { resolveEvidence } from './evidence.ts';
 import { parseGaps } from './gaps.ts';
@@ -174,35 +174,32 @@ describe('the answerability model and its training', () => {
   });
 
   it('judges a band pair on the 95% upper bound, not the point estimate (S-020): 5 false answers in 100 is not within a 5% budget', () => {
-    const item = (label: 'answerable' | 'unanswerable', P: number): Scored => {
-      const passage = {
-        result: {},
-        missingEntities: [],
-        valueMissing: false,
-        disclaims: false,
-        rolePlaceholder: false,
-        placeholderAsked: false,
-        postmortemRecord: false,
-        propositionMissing: false,
-      };
-      const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
-      return {
-        m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
-        ratings: { probabilities: [1], answerability: P },
-      };
-    };
     const items = [
-      ...Array.from({ length: 95 }, () => item('unanswerable', 0.1)),
+      ...Array.from({ length: 95 }, () => ratedItem('unanswerable', 0.1)),
       // Answering from 0.6 makes 5 false answers in 100 (5%: within the budget as a point, not as a bound) …
-      ...Array.from({ length: 5 }, () => item('unanswerable', 0.65)),
+      ...Array.from({ length: 5 }, () => ratedItem('unanswerable', 0.65)),
       // … and refusing below 0.7 costs 15 false refusals in 115 (13%).
-      ...Array.from({ length: 15 }, () => item('answerable', 0.6)),
-      ...Array.from({ length: 100 }, () => item('answerable', 0.7)),
+      ...Array.from({ length: 15 }, () => ratedItem('answerable', 0.6)),
+      ...Array.from({ length: 100 }, () => ratedItem('answerable', 0.7)),
     ];
     const fit = fitBands(items);
     const r = ratesUnder(items, fit.bands);
     expect(r.falseAnswerRate).toBe(0);
     expect(wilsonUpper(0.05, 100)).toBeGreaterThan(0.05);
+  });
+
+  it('with a reader, answers without asking no more than offline: the adjudicated upper line is never below the offline one', () => {
+    // Alone, the adjudicated fit answers from 0.6 (no unanswerable question is rated above 0.5) …
+    const items = [
+      ...Array.from({ length: 100 }, () => ratedItem('unanswerable', 0.1)),
+      ...Array.from({ length: 100 }, () => ratedItem('answerable', 0.6)),
+      ...Array.from({ length: 100 }, () => ratedItem('answerable', 0.9)),
+    ];
+    expect(fitAdjudicatedBands(items).bands.sufficientAbove).toBe(0.6);
+    // … but where offline answers only from 0.8, the questions at 0.6 are the reader's to judge, not answered unasked.
+    const floored = fitAdjudicatedBands(items, undefined, 0.8);
+    expect(floored.bands.sufficientAbove).toBe(0.8);
+    expect(floored.fitted.deferredAnswerable).toBe(100);
   });
 
   it('never scores a corpus with a model trained on it: leave-one-corpus-out and k-fold check their own training sets', () => {
@@ -229,3 +226,22 @@ describe('the answerability model and its training', () => {
     expect(() => leaveOneCorpusOut(leaky)).toThrow(/leak/);
   });
 });
+
+/** A question whose one passage fails no check, rated `P` by the question stage. */
+function ratedItem(label: 'answerable' | 'unanswerable', P: number): Scored {
+  const passage = {
+    result: {},
+    missingEntities: [],
+    valueMissing: false,
+    disclaims: false,
+    rolePlaceholder: false,
+    placeholderAsked: false,
+    postmortemRecord: false,
+    propositionMissing: false,
+  };
+  const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
+  return {
+    m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
+    ratings: { probabilities: [1], answerability: P },
+  };
+}

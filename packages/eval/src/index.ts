@@ -15,5 +15,6 @@ export * from './folds.ts';
 export * from './evaluate.ts';
 export * from './model-adjudicated.ts';
 export * from './report.ts';
+export type { ReplayedReader, ReplayedReaderCorpus } from './replayed-reader.ts';
 export * from './separation.ts';
 export * from './paired-difference.ts';

@@ -1,4 +1,5 @@
 import type { CorpusFigures, EvaluationReport } from './evaluate.ts';
+import { type ReplayedReader, replayedReaderLine, replayedReaderSection } from './replayed-reader.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -40,6 +41,8 @@ export interface ReportExtras {
   readonly generated?: EvaluationReport;
   readonly generatedAt?: string;
   readonly command?: string;
+  /** A reader in the ambiguous band, from recorded judgements (`npm run reader:replay`). */
+  readonly replayedReader?: ReplayedReader;
 }
 
 function verdictOn(
@@ -86,7 +89,7 @@ function adjudicatedLine(r: EvaluationReport): string[] {
   if (!a) return [];
   const t = r.targets;
   return [
-    `With an LLM adjudicator (\`ADJUDICATOR=model\`, each corpus under its own fold's adjudicated bands): the bands alone answer falsely ${pct(a.falseAnswerRate)} of unanswerable questions and refuse ${pct(a.falseRefusalRate)} of answerable ones; they leave ${pct(a.deferralRate)} of questions to the adjudicator (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable; deferral target ≤ ${pct(t.deferralRate)}, ${mark(a.deferralRate <= t.deferralRate)}). How well an LLM judges those is not measured here: no model runs in this evaluation, so the figures with an adjudicator are these plus its own mistakes. With a provider configured, \`sandscope eval --questions FILE --adjudicator model\` measures them on a team's own questions, its judgements counted.`,
+    `With an LLM adjudicator (\`ADJUDICATOR=model\`, each corpus under its own fold's adjudicated bands): the bands alone answer falsely ${pct(a.falseAnswerRate)} of unanswerable questions and refuse ${pct(a.falseRefusalRate)} of answerable ones; they leave ${pct(a.deferralRate)} of questions to the adjudicator (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable; deferral target ≤ ${pct(t.deferralRate)}, ${mark(a.deferralRate <= t.deferralRate)}). How well an LLM judges those is not measured in this record: no model runs in it, so the figures with an adjudicator are these plus its own mistakes. A reader's recorded judgements are measured separately (\`npm run reader:replay\`, below in docs/EVALUATION.md); with a provider configured, \`sandscope eval --questions FILE --adjudicator model\` measures them on a team's own questions, its judgements counted.`,
     '',
   ];
 }
@@ -137,6 +140,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     corpusRow({ ...loco, name: '**pooled**' } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
     ...adjudicatedLine(loco),
+    ...(extras.replayedReader ? replayedReaderLine(extras.replayedReader, loco.targets) : []),
     ...firstRunsLine(extras.firstRuns, loco.targets),
     ...(extras.previous
       ? [
@@ -198,6 +202,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     ...loco.corpora.map(corpusRow),
     '',
     ...adjudicatedLine(loco),
+    ...(extras.replayedReader ? replayedReaderSection(extras.replayedReader, loco.targets) : []),
     ...(extras.previous
       ? [
           '### Before: the previous gate on the same corpora',

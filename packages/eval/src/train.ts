@@ -98,7 +98,7 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
     );
   });
   const bandFit = fitBands(outOfGroup, budgets);
-  const adjudicatedFit = fitAdjudicatedBands(outOfGroup, budgets);
+  const adjudicatedFit = fitAdjudicatedBands(outOfGroup, budgets, bandFit.bands.sufficientAbove);
   return {
     model: {
       version: 2,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
+import { ADJUDICATED_QUESTIONS } from './testing/adjudicated-questions.ts';
 import { captureOutput } from './testing/capture-output.ts';
 
 /*
@@ -16,26 +17,12 @@ import { captureOutput } from './testing/capture-output.ts';
 const io = captureOutput();
 const POOL_RUNBOOK = 'runbook-connection-pool-exhaustion#runbook-connection-pool-exhaustion';
 
-// On the bundled corpus, under the shipped model: one answerable and one unanswerable question in the adjudicated
-// band, one of each outside it (the test checks that, so a retrained model that moves them fails it plainly).
-const QUESTIONS = [
-  {
-    id: 'deferred-answerable',
-    question: 'checkout is getting ConnectionAcquireTimeout errors',
-    label: 'answerable',
-    doc: 'runbook-connection-pool-exhaustion.md',
-  },
-  { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
-  { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
-  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
-];
-
 let stub: StubOpenAIServer;
 let file: string;
 beforeAll(async () => {
   stub = await startStubOpenAIServer();
   file = join(mkdtempSync(join(tmpdir(), 'adjudicated-')), 'q.jsonl');
-  writeFileSync(file, QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
+  writeFileSync(file, ADJUDICATED_QUESTIONS.map((q) => JSON.stringify(q)).join('\n'));
 });
 afterAll(() => stub.close());
 afterEach(() => vi.unstubAllEnvs());

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startStore } from '@sandscope/store';
@@ -108,4 +108,39 @@ describe('sandscope eval (issue 9)', () => {
       vi.unstubAllEnvs();
     }
   }, 120_000);
+
+  it('--model scores a set with a model written elsewhere (a held-out one), says it is not in-sample, and names a bad file in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'model-'));
+    const shipped = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../../packages/engine/src/answerability/answerability-model.json'), 'utf8'));
+    // A model that never learned from harbor-runbooks, and whose bands answer everything: the figures must be its.
+    const file = join(dir, 'model.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...shipped,
+        bands: { insufficientBelow: 0, sufficientAbove: 0 },
+        trainedOn: shipped.trainedOn.filter((t: { corpus: string }) => t.corpus !== 'harbor-runbooks'),
+      }),
+    );
+    const harbor = join(corpora, 'harbor-runbooks');
+    const questions = join(harbor, 'questions.jsonl');
+    type Figures = { falseRefusalRate: number; falseAnswerRate: number; inSample: boolean };
+    expect(await main(['eval', '--corpus', harbor, '--questions', questions, '--json'])).toBe(0);
+    const withShipped = JSON.parse(io.out) as Figures;
+    io.out = '';
+    expect(await main(['eval', '--corpus', harbor, '--questions', questions, '--model', file, '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as Figures;
+    // More unanswerable questions are answered, and no more answerable ones refused.
+    expect(r.falseAnswerRate).toBeGreaterThan(withShipped.falseAnswerRate);
+    expect(r.falseRefusalRate).toBeLessThanOrEqual(withShipped.falseRefusalRate);
+    expect([withShipped.inSample, r.inSample]).toEqual([true, false]);
+
+    writeFileSync(join(dir, 'bad.json'), '{"version": 2}');
+    expect(await main(['eval', '--corpus', harbor, '--questions', questions, '--model', join(dir, 'bad.json')])).toBe(2);
+    expect(io.err).toMatch(/--model .*bad\.json: answerability model: /);
+    expect(await main(['eval', '--corpus', harbor, '--questions', questions, '--model', join(dir, 'none.json')])).toBe(2);
+    expect(io.err).toMatch(/no such file\. Write one with npm run train -- --exclude a,b --out/);
+    expect(await main(['eval', '--loco', '--model', file])).toBe(2);
+    expect(io.err).toMatch(/--loco trains its own/);
+  });
 });

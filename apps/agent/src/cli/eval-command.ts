@@ -17,11 +17,11 @@ import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { evalInputs, parseFolds, parseSeed, trainedOnCorpus } from './eval-support.ts';
+import { evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
- * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record] [--adjudicator offline|model]`.
+ * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record] [--adjudicator offline|model] [--model FILE]`.
  * - `--loco`: the headline — leave-one-corpus-out over the development corpora. `--held-out a,b` scores only
  *   those corpora (each by a model trained on all the others, exactly its folds of the whole run): an
  *   experiment's judge group, for a few folds' cost instead of every fold's.
@@ -30,6 +30,8 @@ import { evalInputs, parseFolds, parseSeed, trainedOnCorpus } from './eval-suppo
  *   it as a deployment with `ADJUDICATOR=model` decides it: the providers the environment configures judge the
  *   questions the adjudicated bands leave to them (`evaluateModelAdjudicated`).
  * - otherwise the corpus's own (generated) set, cross-validated.
+ * - `--model FILE`: a question set scored with another model than the shipped one — one trained without the corpus
+ *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
  *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
  *   page read before the committed docs/evaluation.json. Without it the evaluation endpoint could only
@@ -52,6 +54,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     'skip-bad': { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
     adjudicator: { type: 'string', default: 'offline' },
+    model: { type: 'string' },
   });
   if (values.adjudicator !== 'offline' && values.adjudicator !== 'model')
     throw new UserError(`--adjudicator is offline (the default) or model (got "${values.adjudicator}").`);
@@ -60,6 +63,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
   if (byModel && (values.loco || values.cv || values.record || !(values.questions || values.feedback)))
     throw new UserError('--adjudicator model scores a question set with what ships (--questions FILE or --feedback); it takes no --loco, --cv or --record.');
+  // A record is the shipped model's; --loco trains its own per fold.
+  if (values.model !== undefined && (values.loco || values.record))
+    throw new UserError('--model scores a question set with another model; --loco trains its own and a record is the shipped model’s. Drop one of them.');
+  const model = values.model === undefined ? undefined : readModelFile(values.model);
   // No provider is a one-line error before the corpus is indexed and every question measured, not after.
   const services = byModel ? judgingServices() : null;
   const folds = parseFolds(values.folds);
@@ -102,6 +109,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       feedback: values.feedback,
       skipBad: values['skip-bad'],
       ...(seed !== undefined ? { seed } : {}),
+      ...(model ? { model } : {}),
     });
     const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { KnowledgeBase } from '@sandscope/engine';
+import { type AnswerabilityModel, type KnowledgeBase, parseModel } from '@sandscope/engine';
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
@@ -64,12 +64,14 @@ export async function evalInputs(options: {
   seed?: number;
   /** The shipped model's bands even where the corpus has its own thresholds.json (calibrate compares against them). */
   shippedBands?: boolean;
+  /** Another answerability model than the shipped one (`eval --model FILE`). */
+  model?: AnswerabilityModel;
 }): Promise<EvalInputs> {
   if (options.feedback && options.questions) throw new UserError('pass --questions FILE or --feedback, not both: each is the whole question set.');
   // The marks first: no database or no marks fails in one line before the corpus is indexed.
   const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
-  const kb = await knowledgeBaseOf(source, { shippedBands: options.shippedBands ?? false });
+  const kb = await knowledgeBaseOf(source, { shippedBands: options.shippedBands ?? false, ...(options.model ? { model: options.model } : {}) });
   if (marked) {
     noteOneLabel(marked.questions);
     return { source, kb, questions: marked.questions, origin: marked.origin, external: true };
@@ -109,4 +111,21 @@ export function parseSeed(raw: string | undefined): number | undefined {
 /** Whether the model in force learned from this corpus folder: its figures on the corpus are then in-sample. */
 export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): boolean {
   return (inputs.kb.model.trainedOn ?? []).some((t) => t.corpus === basename(inputs.source.root));
+}
+
+/**
+ * `--model FILE`: a model written by `npm run train -- --exclude a,b --out FILE`, to score those corpora with a model
+ * that never learned from them, the shipped model left as it is. Anything else is a one-line error naming the file.
+ */
+export function readModelFile(file: string): AnswerabilityModel {
+  if (!existsSync(file)) throw new UserError(`--model ${file}: no such file. Write one with npm run train -- --exclude a,b --out ${file}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new UserError(`--model ${file}: not JSON. Write one with npm run train -- --exclude a,b --out ${file}`);
+  }
+  const parsed = parseModel(raw);
+  if (!parsed.ok) throw new UserError(`--model ${file}: ${parsed.message}`);
+  return parsed.model;
 }

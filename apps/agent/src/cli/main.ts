@@ -23,12 +23,14 @@ Usage:
   npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
                                                          { nodes, edges, mermaid }
   npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json] [--skip-bad] [--record]
-                     [--adjudicator model]
+                     [--adjudicator model] [--model FILE]
                                                          held-out figures of the evidence gate; --feedback scores
                                                          the marked runs with what ships, never tuned on;
                                                          --record saves it for GET /v1/eval/latest;
                                                          --adjudicator model: the configured providers judge what
-                                                         the adjudicated bands defer, counted in the figures
+                                                         the adjudicated bands defer, counted in the figures;
+                                                         --model FILE: score with a model held out of the corpus
+                                                         (npm run train -- --exclude NAME --out FILE)
   npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
                                                          mark a run (replaces its earlier mark)
   npx sandscope feedback --export FILE.jsonl             every mark as a question file (eval --questions)

@@ -1,0 +1,16 @@
+/**
+ * Four questions on the bundled corpus, under the shipped model: one answerable and one unanswerable in the
+ * adjudicated band, one of each outside it. `eval --adjudicator model` and `npm run eval:replayed` are tested on
+ * them; each test checks which fall in the band, so a retrained model that moves them fails it plainly.
+ */
+export const ADJUDICATED_QUESTIONS = [
+  {
+    id: 'deferred-answerable',
+    question: 'checkout is getting ConnectionAcquireTimeout errors',
+    label: 'answerable',
+    doc: 'runbook-connection-pool-exhaustion.md',
+  },
+  { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
+  { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
+  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
+] as const;

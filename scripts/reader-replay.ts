@@ -1,0 +1,124 @@
+// `npm run reader:replay -- GROUP [GROUP …] [--write]`: what a reader in the ambiguous band does to the figures,
+// printed from recorded judgements (ADR-0013, ADR-0014). For each group of development corpora this trains a model
+// held out of the whole group (`npm run train -- --exclude … --out`, the shipped model untouched), then scores each
+// corpus twice with it: offline (the shipped decision) and with `ADJUDICATOR=model`, its provider replaying the replies
+// recorded in docs/experiments/adjudicator-replay/CORPUS.judgements.jsonl (`npm run eval:replayed`). `--write` saves
+// the figures to docs/experiments/adjudicator-replay/summary.json, which `npm run eval:report -- --render` prints in
+// docs/EVALUATION.md and the README. A prompt with no recorded reply is judged by nobody and counted as such.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ReplayedReader, ReplayedReaderCorpus } from '@sandscope/eval';
+import { z } from 'zod';
+import { UserError } from 'sandscope/user-error';
+import { runScript } from './script-boundary.ts';
+
+/** The groups a reader was measured on, each held out of training together; their replies are in the repo. */
+const GROUPS: Record<string, { corpora: readonly string[]; read: string }> = {
+  seen: {
+    corpora: ['govuk-alerts', 'cloudnative-pg', 'moj-cloud-platform'],
+    read: 'seen: their errors were read while developing; the reader’s figure on them was known before its criterion was set',
+  },
+  fresh: {
+    corpora: ['keda', 'jaeger', 'openebs', 'vitess'],
+    read: 'unread: no error of theirs has been read; judged against a criterion committed before their replies were read',
+  },
+  'unread-new': {
+    corpora: ['thanos', 'cert-manager', 'longhorn', 'ingress-nginx', 'flux'],
+    read: 'unread: no error of theirs has been read; a replication of `fresh`, its criterion committed before its replies existed',
+  },
+};
+
+const Report = z.object({
+  answerable: z.number(),
+  unanswerable: z.number(),
+  rightSourceRate: z.number(),
+  deferralRate: z.number(),
+  questions: z.array(z.object({ label: z.string(), verdict: z.string() })),
+  modelAdjudication: z
+    .object({
+      deferredAnswerable: z.number(),
+      deferredUnanswerable: z.number(),
+      judgedBy: z.record(z.string(), z.number()),
+      unavailable: z.number(),
+      nothingToShow: z.number(),
+      answerableLetThrough: z.number(),
+      unanswerableLetThrough: z.number(),
+    })
+    .optional(),
+});
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+const counts = (r: z.infer<typeof Report>) => ({
+  falseAnswers: r.questions.filter((q) => q.label !== 'answerable' && q.verdict !== 'refused').length,
+  falseRefusals: r.questions.filter((q) => q.label === 'answerable' && q.verdict === 'refused').length,
+  rightSourceRate: r.rightSourceRate,
+});
+
+await runScript('reader:replay', async () => {
+  const args = process.argv.slice(2);
+  const write = args.includes('--write');
+  const names = args.filter((a) => a !== '--write');
+  const unknown = names.filter((n) => !GROUPS[n]);
+  if (!names.length || unknown.length)
+    throw new UserError(`name one or more groups (${Object.keys(GROUPS).join(', ')})${unknown.length ? `; not a group: ${unknown.join(', ')}` : ''}`);
+  const dir = mkdtempSync(join(tmpdir(), 'reader-replay-'));
+  const corpora: ReplayedReaderCorpus[] = [];
+  for (const name of names) {
+    const group = GROUPS[name]!;
+    const model = join(dir, `${name}-model.json`);
+    process.stderr.write(`reader:replay: training a model held out of ${group.corpora.join(', ')}…\n`);
+    await run(tsx, [join(root, 'scripts/train.ts'), '--exclude', group.corpora.join(','), '--out', model], { cwd: root, maxBuffer: 1 << 26 });
+    for (const corpus of group.corpora) {
+      const set = ['--corpus', join(root, 'eval-corpora', corpus), '--questions', join(root, 'eval-corpora', corpus, 'questions.jsonl'), '--model', model];
+      const judgements = join(root, 'docs/experiments/adjudicator-replay', `${corpus}.judgements.jsonl`);
+      const offline = Report.parse(
+        JSON.parse(
+          (await run(process.execPath, [join(root, 'apps/agent/bin/sandscope.js'), 'eval', ...set, '--json', '--rows'], { cwd: root, maxBuffer: 1 << 26 }))
+            .stdout,
+        ),
+      );
+      const reader = Report.parse(
+        JSON.parse(
+          (await run(tsx, [join(root, 'scripts/adjudicator-replay.ts'), judgements, ...set, '--json', '--rows'], { cwd: root, maxBuffer: 1 << 26 })).stdout,
+        ),
+      );
+      const adjudication = reader.modelAdjudication!;
+      corpora.push({
+        name: corpus,
+        group: name,
+        answerable: offline.answerable,
+        unanswerable: offline.unanswerable,
+        offline: counts(offline),
+        reader: { ...counts(reader), deferralRate: reader.deferralRate, ...adjudication },
+      });
+      const c = corpora.at(-1)!;
+      console.log(
+        `${name.padEnd(6)} ${corpus.padEnd(20)} offline: false answers ${c.offline.falseAnswers}/${c.unanswerable}, false refusals ${c.offline.falseRefusals}/${c.answerable} | reader: false answers ${c.reader.falseAnswers}/${c.unanswerable}, false refusals ${c.reader.falseRefusals}/${c.answerable}, deferred ${(100 * c.reader.deferralRate).toFixed(1)}% (judged ${Object.values(adjudication.judgedBy).reduce((a, b) => a + b, 0)}, no reply ${adjudication.unavailable}, nothing to show ${adjudication.nothingToShow})`,
+      );
+    }
+  }
+  const summary: ReplayedReader = {
+    generatedAt: new Date().toISOString().slice(0, 10),
+    command: `npm run reader:replay -- ${names.join(' ')} --write`,
+    groups: names.map((n) => ({ name: n, corpora: GROUPS[n]!.corpora, read: GROUPS[n]!.read })),
+    corpora,
+  };
+  for (const g of summary.groups) {
+    const cs = corpora.filter((c) => c.group === g.name);
+    const sum = (f: (c: ReplayedReaderCorpus) => number) => cs.reduce((a, c) => a + f(c), 0);
+    const [a, u] = [sum((c) => c.answerable), sum((c) => c.unanswerable)];
+    console.log(
+      `${g.name} pooled: offline false answers ${sum((c) => c.offline.falseAnswers)}/${u}, false refusals ${sum((c) => c.offline.falseRefusals)}/${a} | reader false answers ${sum((c) => c.reader.falseAnswers)}/${u}, false refusals ${sum((c) => c.reader.falseRefusals)}/${a}`,
+    );
+  }
+  if (write) {
+    writeFileSync(join(root, 'docs/experiments/adjudicator-replay/summary.json'), `${JSON.stringify(summary, null, 1)}\n`);
+    console.log('wrote docs/experiments/adjudicator-replay/summary.json; npm run eval:report -- --render prints it');
+  }
+});
