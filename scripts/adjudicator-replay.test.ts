@@ -56,6 +56,9 @@ describe('eval:replayed', () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"key":"a","reply":"{}"}\n{"key":1}\n');
     await expect(replay(bad, '--json')).rejects.toMatchObject({ stderr: expect.stringMatching(/bad\.jsonl:2: not a \{"key","reply"\} line/) });
+    // A line cut short is the same one-line error, not a bug report.
+    writeFileSync(bad, '{"key":"a","reply":"{}"}\n{"key":"b","rep\n');
+    await expect(replay(bad, '--json')).rejects.toMatchObject({ stderr: expect.stringMatching(/bad\.jsonl:2: not a \{"key","reply"\} line/) });
     await expect(replay(join(dir, 'missing.jsonl'), '--json')).rejects.toMatchObject({
       stderr: expect.stringMatching(/no such file\. Record prompts first with --prompts/),
     });

@@ -22,6 +22,15 @@ type Message = { role?: string; content?: string | { type?: string; text?: strin
 const textOf = (m: Message | undefined) =>
   typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('');
 
+/** A line's JSON, or null when it is none (a line cut short is a message naming it, not a bug report). */
+function parseOrNull(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
 /** A judgement prompt's two texts and their key; null for any other request (the evaluation makes none). */
 function promptOf(body: StubRequest['body']): { key: string; system: string; user: string } | null {
   const messages = (body.messages ?? []) as Message[];
@@ -43,7 +52,7 @@ await runScript('eval:replayed', async () => {
   if (existsSync(file))
     for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
       if (!line.trim()) continue;
-      const parsed = Recorded.safeParse(JSON.parse(line));
+      const parsed = Recorded.safeParse(parseOrNull(line));
       if (!parsed.success) throw new UserError(`${file}:${i + 1}: not a {"key","reply"} line`);
       replies.set(parsed.data.key, parsed.data.reply);
     }

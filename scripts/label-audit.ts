@@ -23,7 +23,13 @@ const readJsonl = <T>(file: string, schema: z.ZodType<T>): T[] =>
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const parsed = schema.safeParse(JSON.parse(l));
+      let json: unknown = null;
+      try {
+        json = JSON.parse(l);
+      } catch {
+        // a line cut short falls through to the message below, not a bug report
+      }
+      const parsed = schema.safeParse(json);
       if (!parsed.success) throw new UserError(`${file}:${i + 1}: ${parsed.error.issues[0]?.message ?? 'not a verdict line'}`);
       return parsed.data;
     });
@@ -60,7 +66,9 @@ await runScript('label:audit', async () => {
   const dir = process.argv[2];
   if (!dir || !existsSync(dir)) throw new UserError('name the folder of CORPUS.verdicts.jsonl files: npm run label:audit -- docs/experiments/label-audit');
   const root = join(import.meta.dirname, '..');
-  const record = Record.parse(JSON.parse(readFileSync(join(root, 'docs/evaluation.json'), 'utf8')));
+  const recorded = Record.safeParse(JSON.parse(readFileSync(join(root, 'docs/evaluation.json'), 'utf8')));
+  if (!recorded.success) throw new UserError('docs/evaluation.json has no question rows; restore it with git checkout -- docs/evaluation.json');
+  const record = recorded.data;
   const gateOf = new Map(record.questions.map((q) => [`${q.corpus}\u0000${q.id}`, q.verdict !== 'refused']));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.verdicts.jsonl'))
