@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import { describeCacheStoreContract } from '@sandscope/engine/testing/contracts';
 import { type Database, openDatabase } from './database.ts';
 import { DatabaseCacheStore } from './database-cache-store.ts';
@@ -14,4 +15,21 @@ describeCacheStoreContract('database (PGlite memory://)', {
   },
   createReplica: async () => new DatabaseCacheStore(db!),
   dispose: async () => db?.close(),
+});
+
+describe('DatabaseCacheStore columns', () => {
+  it("keeps the engine's polarity words out of the workload column", async () => {
+    const own = await openDatabase({ dataDir: 'memory://' });
+    try {
+      await migrate(own);
+      const store = new DatabaseCacheStore(own);
+      const namespace = 'corpus-v1\u241ftriage\u241fafter,not';
+      await store.set({ key: 'k-polarity', namespace, embedderId: null, vector: null, evidenceIds: [], text: 'answer', createdAt: 0 });
+      const rows = await own.query<{ corpus_version: string; workload: string }>('select corpus_version, workload from cache_entry');
+      expect(rows).toEqual([{ corpus_version: 'corpus-v1', workload: 'triage' }]);
+      expect((await store.scan(namespace)).map((e) => e.key)).toEqual(['k-polarity']);
+    } finally {
+      await own.close();
+    }
+  });
 });

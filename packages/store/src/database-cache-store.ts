@@ -2,7 +2,7 @@ import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
 import type { Queryable } from './database.ts';
 import { floats, json } from './values.ts';
 
-/** The separator the engine's SemanticCache puts between corpus version and workload in a namespace. */
+/** The separator the engine's SemanticCache puts between the parts of a namespace: corpus version, workload, polarity. */
 const NAMESPACE_SEPARATOR = '\u241f';
 
 interface CacheStoreRow {
@@ -51,7 +51,8 @@ export class DatabaseCacheStore implements CacheStore {
   async set(entry: CacheEntry): Promise<void> {
     const cut = entry.namespace.indexOf(NAMESPACE_SEPARATOR);
     const corpusVersion = cut < 0 ? entry.namespace : entry.namespace.slice(0, cut);
-    const workload = cut < 0 ? '' : entry.namespace.slice(cut + NAMESPACE_SEPARATOR.length);
+    // After the workload the engine may add the question's polarity words (semantic-cache.ts); they are not the workload.
+    const workload = cut < 0 ? '' : (entry.namespace.slice(cut + NAMESPACE_SEPARATOR.length).split(NAMESPACE_SEPARATOR)[0] ?? '');
     await this.#db.query(
       `insert into cache_entry (key, namespace, corpus_version, workload, prompt_hash, embedder_id, embedding, evidence_ids, response, created_at)
        values ($1, $2, $3, $4, $1, $5, $6::real[], $7::text[], $8::jsonb, $9)

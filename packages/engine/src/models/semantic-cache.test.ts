@@ -2,6 +2,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { EmbedderUnavailableError, type Embedder } from '../retrieval/embedder.ts';
+import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import type { Chunk } from '../types.ts';
 import { withSandscopeOptions } from './call-options.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
@@ -225,6 +226,29 @@ describe('CachedModel', () => {
     const model = new CachedModel(inner, cache, { corpusVersion: 'v', workload: 'triage' });
     await drainStream((await model.doStream(draftCall(Q))).stream);
     expect(store.size).toBe(0);
+  });
+
+  it('a question asking the opposite is not served the cached answer, though the shipped embedder cannot tell them apart', async () => {
+    // The hashing embedder drops "not", "before", "after", "up", "down" as stopwords: each pair below embeds at 1.000,
+    // retrieves the same passages, and was answered with the other question's cached draft.
+    const pairs: [string, string][] = [
+      ['What changed on orders-db before the outage?', 'What changed on orders-db after the outage?'],
+      ['Which services are deployed on tuesdays?', "Which services aren't deployed on tuesdays?"],
+      ['Is orders-db up?', 'Is orders-db down?'],
+    ];
+    for (const [first, opposite] of pairs) {
+      const cache = new SemanticCache({ store: new InMemoryCacheStore(), embedder: new HashingEmbedder(), clock: () => 0 });
+      const inner = new ScriptedModel('inner', [
+        { kind: 'text', text: 'answer-1' },
+        { kind: 'text', text: 'answer-2' },
+      ]);
+      const model = new CachedModel(inner, cache, { corpusVersion: 'corpus-v1', workload: 'triage' });
+      expect(textOf(await model.doGenerate(draftCall(first)))).toBe('answer-1');
+      expect(textOf(await model.doGenerate(draftCall(opposite))), `${first} | ${opposite}`).toBe('answer-2');
+      // …while a rephrasing that asks the same thing still hits.
+      expect(textOf(await model.doGenerate(draftCall(`  ${first.toLowerCase()}`)))).toBe('answer-1');
+      expect(inner.calls).toHaveLength(2);
+    }
   });
 
   it('works by exact match alone when the embedder is unavailable', async () => {

@@ -8,6 +8,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { cosine, type Embedder } from '../retrieval/embedder.ts';
+import { words } from '../retrieval/tokenizer.ts';
 import { SANDSCOPE_KEY, sandscopeOptions, withResultMetadata } from './call-options.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { tokenUsage } from './pricing.ts';
@@ -24,6 +25,7 @@ export interface CacheScope {
 /** Everything the cache needs to know about one call, computed once. */
 export interface CacheLookup {
   readonly key: string;
+  /** Corpus version, workload and the question's polarity words: a semantic match is only looked for within one. */
   readonly namespace: string;
   /** What is embedded for similarity: the question for a draft prompt, else the whole normalised prompt. */
   readonly semanticText: string;
@@ -55,7 +57,10 @@ export interface SemanticCacheOptions {
  *
  * Keys are namespaced by corpus version and workload, and a semantic match must
  * have been drafted from passages all present in this prompt, so every citation
- * in a served answer resolves against the evidence in front of the caller.
+ * in a served answer resolves against the evidence in front of the caller. The
+ * namespace also carries the question's polarity words (`not`, `before`/`after`,
+ * `up`/`down`…), which the hashing embedder drops: without them a question and
+ * its opposite were one semantic match at similarity 1.000.
  */
 export class SemanticCache {
   readonly store: CacheStore;
@@ -70,16 +75,17 @@ export class SemanticCache {
 
   /** Pure: the key and the similarity text for a call. */
   describe(scope: CacheScope, options: LanguageModelV3CallOptions): CacheLookup {
-    const namespace = `${scope.corpusVersion}\u241f${scope.workload}`;
     const normalised = normalisePrompt(options.prompt);
     const key = createHash('sha256')
       .update(stableJson({ v: 1, corpusVersion: scope.corpusVersion, workload: scope.workload, prompt: normalised, options: modelVisibleOptions(options) }))
       .digest('hex');
     const draft = parseDraftPrompt(options.prompt);
+    const semanticText = draft ? normaliseText(draft.question) : normalised.map((m) => m.content).join('\n');
+    const polarity = polarityOf(semanticText);
     return {
       key,
-      namespace,
-      semanticText: draft ? normaliseText(draft.question) : normalised.map((m) => m.content).join('\n'),
+      namespace: `${scope.corpusVersion}\u241f${scope.workload}${polarity ? `\u241f${polarity}` : ''}`,
+      semanticText,
       evidenceIds: draft ? draft.passages.map((p) => p.id) : [],
       carriesFeedback: (draft?.feedback.length ?? 0) > 0,
     };
@@ -275,6 +281,44 @@ export class CachedModel implements LanguageModelV3 {
       this.emit({ kind: 'store_failed', key: lookup.key, message: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/**
+ * Words that turn a question into its opposite and that an embedder may not
+ * see: the hashing embedder drops every one of them as a stopword, so "what
+ * changed before the outage?" and "… after the outage?" embed at 1.000 and
+ * retrieve the same passages — and the second was served the first's answer.
+ */
+const POLARITY_WORDS: ReadonlySet<string> = new Set([
+  'no',
+  'nor',
+  'not',
+  'cannot',
+  'before',
+  'after',
+  'above',
+  'below',
+  'up',
+  'down',
+  'on',
+  'off',
+  'over',
+  'under',
+  'more',
+  'most',
+  'few',
+  'only',
+  'against',
+]);
+
+/**
+ * The polarity words a question uses (contractions expanded: "aren't" has `not`),
+ * sorted and de-duplicated. Part of the namespace, so a semantic match is only
+ * looked for among questions that agree on them: similarity cannot be trusted
+ * to separate a question from its opposite.
+ */
+function polarityOf(text: string): string {
+  return [...new Set(words(text).filter((w) => POLARITY_WORDS.has(w)))].sort().join(',');
 }
 
 /** Whitespace collapsed and Unicode normalised: prompts that differ only in layout are the same prompt. */
