@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../retrieval/embedder.ts';
 import type { Chunk } from '../types.ts';
-import { withSandscopeOptions } from './call-options.ts';
+import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
 import { InMemoryCacheStore } from './in-memory-cache-store.ts';
 import { composeRunModel } from './compose.ts';
 import { OfflineExtractiveModel } from './offline-model.ts';
@@ -26,7 +26,7 @@ const passages: Chunk[] = [
 ];
 const call = { prompt: buildDraftPrompt({ system: 'triage', question: 'What is the pool ceiling for orders-db?', passages }) };
 
-function stack(candidates: RouterCandidate[], failProviders?: Set<string>) {
+function stack(candidates: RouterCandidate[], failProviders?: Set<string>, cache?: SemanticCache) {
   const provider: ProviderEvent[] = [];
   const spend: SpendEvent[] = [];
   const cacheEvents: CacheEvent[] = [];
@@ -36,7 +36,7 @@ function stack(candidates: RouterCandidate[], failProviders?: Set<string>) {
     health: new ProviderHealth(),
     ...(failProviders ? { failProviders } : {}),
     guard,
-    cache: new SemanticCache({ store: new InMemoryCacheStore(), embedder: constantEmbedder }),
+    cache: cache ?? new SemanticCache({ store: new InMemoryCacheStore(), embedder: constantEmbedder }),
     corpusVersion: 'corpus-v1',
     workload: 'triage',
     sinks: { provider: (e) => provider.push(e), spend: (e) => spend.push(e), cache: (e) => cacheEvents.push(e) },
@@ -95,5 +95,26 @@ describe('composeRunModel: cache(guard(router))', () => {
     // Priced against groq, the dearest that could still serve (gemini was ticked off); settled at offline's price: zero.
     expect(s.spend[0]).toMatchObject({ kind: 'reserved', pricedAgainst: 'groq' });
     expect(s.spend[1]).toMatchObject({ kind: 'settled', provider: 'offline', actualUsd: 0 });
+  });
+
+  it("a run with providers ticked off leaves no answer in the shared cache for another visitor's run (T-6)", async () => {
+    const shared = new SemanticCache({ store: new InMemoryCacheStore(), embedder: constantEmbedder });
+    const candidates = (groq: ScriptedModel): RouterCandidate[] => [
+      { name: 'groq', model: groq, pricing: perMillionTokens(0.05, 0.08) },
+      { name: 'offline', model: new OfflineExtractiveModel(), pricing: FREE },
+    ];
+    const drafted = withSandscopeOptions(call, { deferCacheWrite: true });
+    // Visitor A ticks groq off: the offline fallback drafts, and the draft passes verify, which commits its held write.
+    const a = stack(candidates(new ScriptedModel('groq', [{ kind: 'text', text: 'never' }])), new Set(['groq']), shared);
+    const first = await a.model.doGenerate(drafted);
+    expect(a.router.lastServedBy).toBe('offline');
+    const token = readResultMetadata(first.providerMetadata).cacheWriteToken;
+    if (token) await a.model.commit(token);
+    // Visitor B ticks nothing off: groq is healthy and answers B's run, not A's degraded draft.
+    const groq = new ScriptedModel('groq', [{ kind: 'text', text: '{"claims":[]}' }]);
+    const b = stack(candidates(groq), undefined, shared);
+    const second = await b.model.doGenerate(drafted);
+    expect(readResultMetadata(second.providerMetadata).servedBy).toBe('groq');
+    expect(groq.calls).toHaveLength(1);
   });
 });

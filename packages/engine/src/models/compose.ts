@@ -74,6 +74,8 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
   const model = new CachedModel(guarded, options.cache, {
     corpusVersion: options.corpusVersion,
     workload: options.workload,
+    // T-6: a run with injected failures may read the shared cache, never write it — another visitor would be served its degraded answer.
+    readOnly: options.candidates.some((c) => options.failProviders?.has(c.name)),
     ...(options.sinks?.cache ? { onEvent: options.sinks.cache } : {}),
   });
   return { model, guarded, router };

@@ -144,6 +144,13 @@ export type CacheEventSink = (event: CacheEvent) => void;
 
 export interface CachedModelOptions extends CacheScope {
   readonly onEvent?: CacheEventSink;
+  /**
+   * Read the cache but never write it. For a run with injected provider
+   * failures (T-6): its answer is what a degraded router gave — the offline
+   * fallback's, when every provider was ticked off — and the shared cache
+   * would serve it to every other visitor who asks the same question.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -166,6 +173,7 @@ export class CachedModel implements LanguageModelV3 {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   private readonly scope: CacheScope;
   private readonly emit: CacheEventSink;
+  private readonly readOnly: boolean;
   /** Writes held for `commit` (S-012), by token. Per run: the cached model is built per run and dropped with it. */
   private readonly held = new Map<string, { lookup: CacheLookup; text: string }>();
   private nextToken = 0;
@@ -178,6 +186,7 @@ export class CachedModel implements LanguageModelV3 {
     this.modelId = inner.modelId;
     this.scope = { corpusVersion: options.corpusVersion, workload: options.workload };
     this.emit = options.onEvent ?? (() => {});
+    this.readOnly = options.readOnly ?? false;
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
@@ -201,7 +210,7 @@ export class CachedModel implements LanguageModelV3 {
       result.finishReason.unified === 'stop' && result.content.every((c) => c.type === 'text')
         ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
         : null;
-    if (text === null) return result;
+    if (text === null || this.readOnly) return result;
     if (sandscopeOptions(options).deferCacheWrite) {
       const token = `w${++this.nextToken}`;
       this.held.set(token, { lookup, text });
@@ -274,6 +283,7 @@ export class CachedModel implements LanguageModelV3 {
   }
 
   private async write(lookup: CacheLookup, text: string): Promise<void> {
+    if (this.readOnly) return;
     try {
       await this.cache.remember(lookup, text);
       this.emit({ kind: 'stored', key: lookup.key });
