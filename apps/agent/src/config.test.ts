@@ -439,6 +439,23 @@ describe('loadConfig providers', () => {
     expect(ollama).not.toHaveProperty('apiKey');
   });
 
+  it("refuses a changed <NAME>_MODEL without its prices: the spend guard would price it at the default model's list price", () => {
+    // gemini-2.5-pro lists at $1.25 / $10 per million tokens; left unpriced it was booked at gemini-2.5-flash's $0.30 / $2.50,
+    // so a run spent four times RUN_BUDGET_USD and the deployment four times DAILY_SPEND_CEILING_USD while the books said it had not.
+    expect(failure({ GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatch(
+      /^GEMINI_MODEL is gemini-2\.5-pro, not the default gemini-2\.5-flash, so GEMINI_INPUT_USD_PER_MTOK and GEMINI_OUTPUT_USD_PER_MTOK must be set/,
+    );
+    expect(failure({ GROQ_API_KEY: 'k', GROQ_MODEL: 'llama-3.3-70b-versatile', GROQ_INPUT_USD_PER_MTOK: '0.59' })).toMatch(
+      /^GROQ_MODEL is llama-3\.3-70b-versatile, not the default llama-3\.1-8b-instant, so GROQ_INPUT_USD_PER_MTOK and GROQ_OUTPUT_USD_PER_MTOK must be set/,
+    );
+    // The default model named explicitly, a priced override, and a local Ollama model (free) need no prices.
+    expect(ok({ GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-flash' }).providers[0]).toMatchObject({ name: 'gemini', model: 'gemini-2.5-flash' });
+    expect(
+      ok({ GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro', GEMINI_INPUT_USD_PER_MTOK: '1.25', GEMINI_OUTPUT_USD_PER_MTOK: '10' }).providers[0],
+    ).toMatchObject({ model: 'gemini-2.5-pro' });
+    expect(ok({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434', OLLAMA_MODEL: 'qwen2.5' }).providers[0]).toMatchObject({ name: 'ollama', model: 'qwen2.5' });
+  });
+
   it('refuses a quoted key as it refuses every quoted value, without echoing it', () => {
     expect(failure({ GROQ_API_KEY: '"gsk-quoted-key"' })).toBe(
       'GROQ_API_KEY is wrapped in quotes (got 16 characters). Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.',

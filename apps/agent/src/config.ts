@@ -588,6 +588,24 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
               'from the daily ceiling when it is admitted. Lower RUN_TOKEN_BUDGET or raise DAILY_TOKEN_CEILING.',
           });
         }
+        for (const known of KNOWN_PROVIDERS) {
+          // The spend guard books a provider's calls at its configured prices, and an unset price is the DEFAULT model's:
+          // another model left unpriced was booked at a list price that is not its own (gemini-2.5-pro at flash's, 4× low).
+          const vars = providerVariables(known.name);
+          const values = env as Readonly<Record<string, unknown>>;
+          const model = values[vars.model];
+          const on = typeof values[vars.key ?? vars.baseURL] === 'string';
+          const free = known.pricing.inputUsdPerToken === 0 && known.pricing.outputUsdPerToken === 0;
+          if (!on || free || typeof model !== 'string' || model === known.model) continue;
+          if (values[vars.inputPrice] !== undefined && values[vars.outputPrice] !== undefined) continue;
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `${vars.model} is ${model}, not the default ${known.model}, so ${vars.inputPrice} and ${vars.outputPrice} must be set: ` +
+              `the spend guard books every call at these prices, and unset they are ${known.model}'s. ` +
+              `Set both to ${model}'s list price in US dollars per million tokens, or unset ${vars.model}.`,
+          });
+        }
         const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
         const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
         // Both must have parsed (a failed field holds no number) before they can be compared.
