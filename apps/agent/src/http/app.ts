@@ -162,7 +162,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Issue 11 section 2: a stream cut off (a replica gone, a network blip) is resumed on any replica from the record.
   app.get('/v1/runs/:id/events', (c) =>
-    streamRunEvents(c, { reader: deps.reader, runId: c.req.param('id'), sessionId: c.get('sessionId'), lastEventId: c.req.header('last-event-id') }),
+    streamRunEvents(c, {
+      reader: deps.reader,
+      runId: c.req.param('id'),
+      sessionId: c.get('sessionId'),
+      lastEventId: c.req.header('last-event-id'),
+      log,
+    }),
   );
 
   app.post('/v1/runs/:id/approve', limited, async (c) => {

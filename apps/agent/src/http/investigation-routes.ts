@@ -90,7 +90,13 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   });
   // A turn's stream resumed on any replica: the stored events after Last-Event-ID, then the rest as they come.
   app.get('/:id/turns/:turnId/events', (c) =>
-    streamTurnEvents(c, { investigations, id: c.req.param('id'), turnId: c.req.param('turnId'), lastEventId: c.req.header('last-event-id') }),
+    streamTurnEvents(c, {
+      investigations,
+      id: c.req.param('id'),
+      turnId: c.req.param('turnId'),
+      lastEventId: c.req.header('last-event-id'),
+      log: deps.log,
+    }),
   );
   return app;
 }

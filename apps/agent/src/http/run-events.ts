@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RunReader } from '../service/run-reader.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, toApiError } from './api-error.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
 
 /** How often a followed run's new spans are looked for in the store. */
@@ -14,6 +14,8 @@ export interface RunEventsOptions {
   /** `Last-Event-ID`: the span seq the client last saw; absent replays from the first. */
   readonly lastEventId: string | undefined;
   readonly pollMs?: number;
+  /** Server-side log for a bug met after the stream opened (the app's scrubbed log); default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -46,11 +48,25 @@ export async function streamRunEvents(c: Context, o: RunEventsOptions): Promise<
         detail = (await o.reader.get(o.runId, o.sessionId)) ?? detail;
       }
       out.send('run', detail.run);
+    } catch (error) {
+      // The stream is open (200): a store gone mid-follow is said as the API's error event, never a silent close.
+      out.send('error', streamErrorBody(error, `GET /v1/runs/${o.runId}/events`, o.log));
     } finally {
       clearInterval(heartbeat);
       await out.flush();
     }
   });
+}
+
+/**
+ * The `event: error` body for a failure after a stream opened, converted once
+ * (STYLE 7): an outage is `store_unavailable`, anything else `internal`, whose
+ * message and stack go to the server log only.
+ */
+export function streamErrorBody(error: unknown, where: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {
+  const { apiError, isBug } = toApiError(error);
+  if (isBug) log(`${where} failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return apiError.body();
 }
 
 /** A span seq, or 0 (from the start) for none; anything else is the client's mistake, said plainly. */

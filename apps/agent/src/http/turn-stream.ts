@@ -3,7 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { toApiError } from './api-error.ts';
-import { parseLastEventId } from './run-events.ts';
+import { parseLastEventId, streamErrorBody } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
 
 export interface TurnStreamOptions {
@@ -86,6 +86,8 @@ export async function streamTurnEvents(
     pollMs?: number;
     staleMs?: number;
     now?: () => number;
+    /** Server-side log for a bug met after the stream opened; default stderr. */
+    log?: (line: string) => void;
   },
 ): Promise<Response> {
   const after = parseLastEventId(o.lastEventId);
@@ -120,6 +122,9 @@ export async function streamTurnEvents(
         await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? TURN_FOLLOW_POLL_MS));
         batch = (await o.investigations.turnEvents(o.id, turnId, sent)).events;
       }
+    } catch (error) {
+      // The stream is open (200): a store gone mid-follow is said as the API's error event, never a silent close.
+      out.send('error', streamErrorBody(error, `GET /v1/investigations/${o.id}/turns/${o.turnId}/events`, o.log));
     } finally {
       clearInterval(heartbeat);
       await out.flush();
