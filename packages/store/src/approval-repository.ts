@@ -106,6 +106,13 @@ export interface ApprovalClaim {
 export async function claimApproval(
   db: Database,
   claim: { readonly sessionId: string; readonly run: NewRun & { readonly id: string; readonly parentRunId: string } },
+  /**
+   * The approval run's record (its spans and outcome), written in the same
+   * transaction: if it fails — the database gone between the claim and the
+   * outcome — the claim is rolled back with it, so the approver's retry can
+   * still win instead of meeting an approval used up by a run with no answer.
+   */
+  record?: (tx: Queryable, claimed: ApprovalClaim) => Promise<void>,
 ): Promise<ApprovalClaim> {
   const gatedRunId = requireUuid(claim.run.parentRunId, 'gated run id');
   const approvalRunId = requireUuid(claim.run.id, 'approval run id');
@@ -116,6 +123,7 @@ export async function claimApproval(
     await requireAwaitingApproval(tx, gatedRunId, claim.sessionId);
     const approval = await insertApproval(tx, gatedRunId, approvalRunId, claim.sessionId);
     const run = await createRun(tx, claim.run);
+    await record?.(tx, { approval, run });
     return { approval, run };
   });
 }

@@ -1,7 +1,7 @@
 import { round3 } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import type { NodeEvent, ProviderRunEvent, RunEvent, RunEventSink } from '@sandscope/engine/orchestrator';
-import { appendRunEvents, type Database, type SpanInput, type SpendKind } from '@sandscope/store';
+import { appendRunEvents, type Queryable, type SpanInput, type SpendKind } from '@sandscope/store';
 import type { RunTrace } from '../telemetry/otlp-tracing.ts';
 import { createSpanExporter, type Span, type SpanExporter } from '../telemetry/span-exporter.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -13,7 +13,8 @@ export type RunStreamEvent = { readonly type: 'node'; readonly data: NodeEventVi
 export type RunStreamSink = (event: RunStreamEvent) => void;
 
 export interface RunRecorderOptions {
-  readonly db: Database;
+  /** Where the events are written: the database, or the transaction an approval run is recorded in. */
+  readonly db: Queryable;
   readonly runId: string;
   readonly metrics: ServiceMetrics;
   /** Attribute names a span may keep (T-16); see span-attributes.ts. */

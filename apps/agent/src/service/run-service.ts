@@ -2,13 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { KnowledgeBase, Workload } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { createApprovalRun, type NodeEvent, type RunInput, type RunResult } from '@sandscope/engine/orchestrator';
-import { claimApproval, completeRun, createRun, type Database, finishRun, getApproval, getRunRecord, type OwnerLease, StoreError } from '@sandscope/store';
+import {
+  claimApproval,
+  completeRun,
+  createRun,
+  type Database,
+  finishRun,
+  getApproval,
+  getRunRecord,
+  type OwnerLease,
+  type Queryable,
+  StoreError,
+} from '@sandscope/store';
 import type { ServiceMetrics } from './metrics.ts';
 import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
 import { runResultView, type RunResultView } from './run-views.ts';
 import { ServiceError } from './service-error.ts';
 import { RUN_SPAN_ATTRIBUTES } from './span-attributes.ts';
-import { NO_RUN_TELEMETRY, type RunTelemetry } from '../telemetry/otlp-tracing.ts';
+import { NO_RUN_TELEMETRY, type RunTelemetry, type RunTrace } from '../telemetry/otlp-tracing.ts';
 
 /** What executes the graph for one run: the Orchestrator in production, a wrapper around it in a test. */
 export interface RunExecutor {
@@ -166,6 +177,7 @@ export class RunService {
       // Defect 3: claims, attempts and reasons can quote a provider or a draft; the stored and streamed result is scrubbed.
       const view = scrubDeep(runResultView(result, recorder.nodeEvents, recorder.providerEvents), this.#scrub);
       await this.#complete(view);
+      metrics.runFinished(view.verdict, view.terminal);
       runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
       return view;
     } catch (error) {
@@ -204,20 +216,41 @@ export class RunService {
     }
 
     const approval = createApprovalRun(asEngineResult(gated.result), { runId: randomUUID() });
+    let view: RunResultView | undefined;
+    let runTrace: RunTrace | undefined;
     try {
       // Defect 7: the approval is claimed before its run exists, in one transaction, so a racing loser leaves no run.
-      await claimApproval(db, {
-        sessionId: input.sessionId,
-        run: {
-          id: approval.runId,
-          parentRunId: gated.id,
+      // The approval run's spans and outcome are written in that same transaction: an approval whose run could not be
+      // recorded (the database gone between the claim and the outcome) claims nothing, so the retry the 503 asks for
+      // can win — it used to meet a 409 for ever, the approval used up by a run with no answer.
+      await claimApproval(
+        db,
+        {
           sessionId: input.sessionId,
-          ownerId: lease.ownerId,
-          workload: approval.workload,
-          question: approval.question,
-          corpusVersion: approval.corpusVersion,
+          run: {
+            id: approval.runId,
+            parentRunId: gated.id,
+            sessionId: input.sessionId,
+            ownerId: lease.ownerId,
+            workload: approval.workload,
+            question: approval.question,
+            corpusVersion: approval.corpusVersion,
+          },
         },
-      });
+        async (tx) => {
+          runTrace = (this.#o.telemetry ?? NO_RUN_TELEMETRY).startRun(approval.runId, approval.workload);
+          metrics.runStarted();
+          try {
+            const recorder = new RunRecorder({ db: tx, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub, trace: runTrace });
+            recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
+            await recorder.drain();
+            view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
+            await this.#complete(view, tx);
+          } finally {
+            metrics.runEnded();
+          }
+        },
+      );
     } catch (error) {
       // The losers of a race: refused with the vocabulary's 409, and no run of theirs exists to fail.
       if (error instanceof StoreError && error.code === 'already_approved') {
@@ -226,33 +259,35 @@ export class RunService {
       if (error instanceof StoreError && error.code === 'not_awaiting_approval') {
         throw new ServiceError('not_awaiting_approval', `run ${gated.id} is not awaiting approval.`);
       }
+      // Rolled back with its claim: no approval run exists to mark failed or interrupted.
+      runTrace?.end({ status: 'failed' });
+      if (runTrace) this.#approvalNotRecorded(approval.runId, error);
       throw error;
     }
-    const runTrace = (this.#o.telemetry ?? NO_RUN_TELEMETRY).startRun(approval.runId, approval.workload);
-    const recorder = new RunRecorder({ db, runId: approval.runId, metrics, allow: this.#allow, scrub: this.#scrub, trace: runTrace });
-    metrics.runStarted();
-    try {
-      recorder.recordNodeEvents(approval.trace.filter((e): e is NodeEvent => e.type === 'node'));
-      await recorder.drain();
-      const view = scrubDeep(runResultView(approval, recorder.nodeEvents, []), this.#scrub);
-      await this.#complete(view);
-      runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
-      return view;
-    } catch (error) {
-      runTrace.end({ status: 'failed' });
-      await this.#fail(approval.runId, error, 'approval');
-      throw error;
-    } finally {
-      metrics.runEnded();
+    metrics.runFinished(view!.verdict, view!.terminal);
+    runTrace!.end({ status: 'completed', terminal: view!.terminal, verdict: view!.verdict });
+    return view!;
+  }
+
+  /** An approval run whose record was rolled back with its claim: counted and logged, server-side only. */
+  #approvalNotRecorded(runId: string, error: unknown): void {
+    const { metrics, log } = this.#o;
+    if (isOutage(error)) {
+      metrics.runFailed('store_unavailable');
+      log?.(this.#scrub(`approval run ${runId}: the database became unreachable (${error.message}); the approval was not recorded and can be retried`));
+      return;
     }
+    metrics.runFailed(error instanceof ServiceError ? error.code : 'internal');
+    log?.(
+      this.#scrub(`approval run ${runId} failed, the approval was not recorded: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    );
   }
 
   /** The outcome and the claims' citations in one statement (ADR-0004): never a completed run missing its citations. */
-  async #complete(view: RunResultView): Promise<void> {
-    const { db, metrics } = this.#o;
+  async #complete(view: RunResultView, q: Queryable = this.#o.db): Promise<void> {
     const tokens = tokensOf(view);
     await completeRun(
-      db,
+      q,
       view.runId,
       {
         terminal: view.terminal,
@@ -268,7 +303,6 @@ export class RunService {
       },
       view.claims,
     );
-    metrics.runFinished(view.verdict, view.terminal);
   }
 
   /**
