@@ -29,18 +29,28 @@ export async function appendTurnEvent(
   ]);
 }
 
+/** A turn's stored events after a seq, and what a resumed stream needs to know of the ones before it. */
+export interface TurnEventPage {
+  /** When the turn was asked (its user message). */
+  readonly askedAt: string;
+  readonly events: StoredTurnEvent[];
+  /** Whether the turn's `result` or `error` is stored — at any seq, the ones at or before `afterSeq` included. */
+  readonly ended: boolean;
+  /** When its newest event was stored (at any seq), or null before the first. */
+  readonly lastEventAt: string | null;
+}
+
 /**
  * A turn's stored events after `afterSeq`, in order, and when it was asked.
  * The turn is the user message `turnId` of this investigation; anything else
  * (another investigation's message, an answer, a number naming nothing) is
  * turn_not_found — a client cannot read another investigation's turn by guessing.
+ * `ended` and `lastEventAt` cover every event, so a stream resumed after the
+ * turn's last event knows the turn is over (or how recently it moved) without
+ * reading the events it skips; when `ended`, `events` holds every event after
+ * `afterSeq` there will ever be.
  */
-export async function listTurnEvents(
-  db: Queryable,
-  investigationId: string,
-  turnId: number,
-  afterSeq = 0,
-): Promise<{ readonly askedAt: string; readonly events: StoredTurnEvent[] }> {
+export async function listTurnEvents(db: Queryable, investigationId: string, turnId: number, afterSeq = 0): Promise<TurnEventPage> {
   const [turn] =
     isUuid(investigationId) && Number.isSafeInteger(turnId)
       ? await db.query<{ created_at: Date }>("select created_at from investigation_message where id = $1 and investigation_id = $2 and role = 'user'", [
@@ -49,9 +59,21 @@ export async function listTurnEvents(
         ])
       : [];
   if (!turn) throw new StoreError('turn_not_found', `investigation ${investigationId} has no turn ${turnId}`);
+  // Read before the events: a turn seen ended here has every event stored (the end is written last), so the events
+  // read next are all of them; one that ends in between has its end among those events.
+  const [state] = await db.query<{ ended: boolean; last_at: Date | null }>(
+    `select coalesce(bool_or(type in ('result', 'error')), false) as ended, max(created_at) as last_at
+     from investigation_turn_event where turn_id = $1`,
+    [turnId],
+  );
   const rows = await db.query<{ seq: number; type: TurnEventType; data: unknown; created_at: Date }>(
     'select seq, type, data, created_at from investigation_turn_event where turn_id = $1 and seq > $2 order by seq',
     [turnId, afterSeq],
   );
-  return { askedAt: iso(turn.created_at), events: rows.map((r) => ({ seq: r.seq, type: r.type, data: r.data, createdAt: iso(r.created_at) })) };
+  return {
+    askedAt: iso(turn.created_at),
+    events: rows.map((r) => ({ seq: r.seq, type: r.type, data: r.data, createdAt: iso(r.created_at) })),
+    ended: state?.ended === true,
+    lastEventAt: iso(state?.last_at ?? null),
+  };
 }

@@ -129,11 +129,16 @@ export function describeInvestigationContract(context: () => { readonly db: Data
         { type: 'note' as const, data: { text: 'fell back' } },
         { type: 'result' as const, data: { turn: { answer: 'Because.' } } },
       ];
+      expect(await listTurnEvents(db, inv.id, turnId)).toMatchObject({ events: [], ended: false, lastEventAt: null });
       for (const [i, e] of events.entries()) await appendTurnEvent(db, { investigationId: inv.id, turnId, seq: i + 1, ...e });
       const all = await listTurnEvents(db, inv.id, turnId);
       expect(all.events.map((e) => [e.seq, e.type, e.data])).toEqual(events.map((e, i) => [i + 1, e.type, e.data]));
       expect(all.askedAt).toBe(asked.createdAt);
       expect((await listTurnEvents(db, inv.id, turnId, 2)).events.map((e) => e.seq)).toEqual([3]);
+      // Resumed after its result, the page is empty but says the turn is over, and when it last moved.
+      const after = await listTurnEvents(db, inv.id, turnId, 3);
+      expect(after).toMatchObject({ events: [], ended: true });
+      expect(after.lastEventAt).toBe(all.events.at(-1)!.createdAt);
       // The same seq twice is a bug: the key refuses it.
       expect(await rejection(appendTurnEvent(db, { investigationId: inv.id, turnId, seq: 3, type: 'error', data: {} }))).toMatchObject({ code: '23505' });
       const answer = await appendInvestigationMessage(db, inv.id, {

@@ -98,12 +98,15 @@ export async function streamTurnEvents(
     const out = sseQueue(stream);
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
     let sent = after;
-    let batch = first.events;
+    let page = first;
     let lastActivity = Date.parse(first.askedAt);
     try {
       for (;;) {
-        let ended = false;
-        for (const event of batch) {
+        // The events at or before Last-Event-ID count too (page.ended, page.lastEventAt): a client that already has the
+        // `result` is resuming a turn that is over, and a live turn resumed after its newest event is not stale by askedAt.
+        let ended = page.ended;
+        if (page.lastEventAt) lastActivity = Math.max(lastActivity, Date.parse(page.lastEventAt));
+        for (const event of page.events) {
           out.send(event.type, event.data, String(event.seq));
           sent = event.seq;
           lastActivity = Math.max(lastActivity, Date.parse(event.createdAt));
@@ -120,7 +123,7 @@ export async function streamTurnEvents(
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? TURN_FOLLOW_POLL_MS));
-        batch = (await o.investigations.turnEvents(o.id, turnId, sent)).events;
+        page = await o.investigations.turnEvents(o.id, turnId, sent);
       }
     } catch (error) {
       // The stream is open (200): a store gone mid-follow is said as the API's error event, never a silent close.

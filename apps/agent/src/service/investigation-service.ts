@@ -40,7 +40,7 @@ import {
   renameInvestigation,
   similarInvestigationPassages,
   StoreError,
-  type StoredTurnEvent,
+  type TurnEventPage,
   type TurnEventType,
   type TurnMetrics,
 } from '@sandscope/store';
@@ -263,7 +263,7 @@ export class InvestigationService {
    * A turn's stored events after `afterSeq` (Last-Event-ID), and when it was
    * asked — what GET …/turns/:turnId/events replays on any replica.
    */
-  turnEvents(id: string, turnId: number, afterSeq: number): Promise<{ askedAt: string; events: StoredTurnEvent[] }> {
+  turnEvents(id: string, turnId: number, afterSeq: number): Promise<TurnEventPage> {
     return converted(() => listTurnEvents(this.#db, id, turnId, afterSeq));
   }
 
