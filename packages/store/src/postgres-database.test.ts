@@ -15,6 +15,14 @@ describe('isConnectionFailure (issue 12, defect 4)', () => {
     expect(isConnectionFailure(coded('connection failure', '08006'))).toBe(true);
   });
 
+  it('is true when the server refuses a new connection for capacity (53300): no statement ran, the store cannot be reached', () => {
+    // pg's pool opens connections as load grows and after idle ones close: at max_connections each of those is refused
+    // with this, and was read as a bug — 500 internal instead of 503 store_unavailable, and a run whose record it cut
+    // short left `running` for ever instead of being marked interrupted once the server answers.
+    expect(isConnectionFailure(coded('sorry, too many clients already', '53300'))).toBe(true);
+    expect(isConnectionFailure(coded('too many connections for role "sandscope"', '53300'))).toBe(true);
+  });
+
   it('is false for a statement the server refused: those are bugs or refusals, not an outage', () => {
     expect(isConnectionFailure(coded('duplicate key value violates unique constraint', '23505'))).toBe(false);
     expect(isConnectionFailure(coded('syntax error at or near "selec"', '42601'))).toBe(false);

@@ -20,8 +20,12 @@ const NETWORK_ERROR_CODES = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
-/** SQLSTATEs of a server going away: class 08 (connection exception) and the shutdown codes 57P01-57P03. */
-const CONNECTION_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123])$/;
+/**
+ * SQLSTATEs of a server going away or not taking a connection: class 08 (connection exception), the shutdown codes
+ * 57P01-57P03, and 53300 too_many_connections — a server at max_connections refusing the pool a new connection
+ * (no statement ran; the store cannot be reached until it has room).
+ */
+const CONNECTION_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 /** What node-postgres says, without a code, when its connection ends or never starts. */
 const DRIVER_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
