@@ -120,4 +120,21 @@ describe('secrets never leave the agent (issue 12, defect 3)', () => {
     expect(all).toContain('The token is [redacted] and the salt is [redacted].');
     for (const secret of [KEY, TOKEN, SALT]) expect(all).not.toContain(secret);
   });
+
+  it('a feedback note that pastes the token and the salt: scrubbed from the reply, the feedback list and the row', async () => {
+    stub.script({ kind: 'reply', text: JSON.stringify({ claims: [{ text: 'The ceiling is 200 connections.', citations: [POOL_CHUNK] }] }) });
+    const { result } = await ask();
+    const note = `wrong: I used ${TOKEN} with salt ${SALT}`;
+    const mark = await app.request(`/v1/runs/${result.runId}/feedback`, {
+      method: 'POST',
+      headers: AUTH,
+      body: JSON.stringify({ label: 'wrong-answer', note }),
+    });
+    expect(mark.status).toBe(200);
+    const list = await (await app.request('/v1/feedback', { headers: AUTH })).text();
+    const rows = await store.db.query('select * from feedback where run_id = $1', [result.runId]);
+    const all = [await mark.text(), list, JSON.stringify(rows), await everythingAbout(result.runId, '')].join('\n');
+    expect(all).toContain('wrong: I used [redacted] with salt [redacted]');
+    for (const secret of [KEY, TOKEN, SALT]) expect(all).not.toContain(secret);
+  });
 });

@@ -265,7 +265,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       orchestrator,
       runs,
       reader,
-      feedback: new FeedbackService(store.db),
+      feedback: new FeedbackService(store.db, scrub),
       investigations: new InvestigationService({
         db: store.db,
         kb,

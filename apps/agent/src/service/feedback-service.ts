@@ -1,5 +1,6 @@
 import { type Database, type FeedbackLabel, type FeedbackMark, type FeedbackRecord, listFeedback, markRun } from '@sandscope/store';
 import { errorCodeOf } from '@sandscope/engine';
+import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { isUuid } from '@sandscope/store/values';
 import { ServiceError } from './service-error.ts';
 
@@ -8,12 +9,18 @@ import { ServiceError } from './service-error.ts';
  * API's vocabulary: the store's refusals become ServiceErrors here, once, so
  * the HTTP layer answers 404 for a run that is not there and 400 for a mark
  * that cannot be made — never a 500 for a person's mistake.
+ *
+ * A note is a person's free text, and people paste what they were looking at: configured secrets are scrubbed from
+ * it before it is stored (T-18, as a question is), and from what the list reads back — a mark made before this was
+ * stored as typed, and each mark carries its run's question.
  */
 export class FeedbackService {
   readonly #db: Database;
+  readonly #scrub: SecretScrubber;
 
-  constructor(db: Database) {
+  constructor(db: Database, scrub: SecretScrubber = (text) => text) {
     this.#db = db;
+    this.#scrub = scrub;
   }
 
   /** Marks a run, replacing its previous mark (one per run). */
@@ -21,7 +28,7 @@ export class FeedbackService {
     // Like GET /v1/runs/:id: an id that cannot be a run is a run that does not exist.
     if (!isUuid(runId)) throw new ServiceError('not_found', `run ${runId} does not exist.`);
     try {
-      return await markRun(this.#db, { runId, label: input.label, note: input.note ?? null });
+      return await markRun(this.#db, { runId, label: input.label, note: input.note == null ? null : this.#scrub(input.note) });
     } catch (error) {
       // The store's refusals, told apart by code (issue 13, item 8); anything else is a bug.
       const code = errorCodeOf(error);
@@ -35,7 +42,7 @@ export class FeedbackService {
   }
 
   /** Every mark with its run's question, verdict and cited chunks, newest first. */
-  list(): Promise<FeedbackMark[]> {
-    return listFeedback(this.#db);
+  async list(): Promise<FeedbackMark[]> {
+    return scrubDeep(await listFeedback(this.#db), this.#scrub);
   }
 }
