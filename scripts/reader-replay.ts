@@ -64,7 +64,8 @@ await runScript('reader:replay', async () => {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
   const names = args.filter((a) => a !== '--write');
-  const unknown = names.filter((n) => !GROUPS[n]);
+  // Own keys only: `toString` is on every object and is no group.
+  const unknown = names.filter((n) => !Object.hasOwn(GROUPS, n));
   if (!names.length || unknown.length)
     throw new UserError(`name one or more groups (${Object.keys(GROUPS).join(', ')})${unknown.length ? `; not a group: ${unknown.join(', ')}` : ''}`);
   const dir = mkdtempSync(join(tmpdir(), 'reader-replay-'));
