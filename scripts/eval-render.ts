@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvaluationReport, PreviousGate, ReplayedReader, ReportExtras } from '@sandscope/eval';
+import { type EvaluationReport, type PreviousGate, type ReplayedReader, type ReportExtras, replayedReaderSchema } from '@sandscope/eval';
 import { corporaDir, everyFirstRun, statusOf } from './corpora.ts';
 
 /** docs/evaluation.json: the leave-one-corpus-out report of record and what `npm run eval:report` measured beside it. */
@@ -24,7 +24,7 @@ export function previousGate(root: string): { previous?: PreviousGate } {
 /** A reader's figures from recorded judgements, when `npm run reader:replay -- … --write` has saved them. */
 export function replayedReader(root: string): { replayedReader?: ReplayedReader } {
   const path = join(root, 'docs/experiments/adjudicator-replay/summary.json');
-  return existsSync(path) ? { replayedReader: JSON.parse(readFileSync(path, 'utf8')) as ReplayedReader } : {};
+  return existsSync(path) ? { replayedReader: replayedReaderSchema.parse(JSON.parse(readFileSync(path, 'utf8'))) } : {};
 }
 
 /**

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ReplayedReader, ReplayedReaderCorpus } from '@sandscope/eval';
+import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
@@ -110,12 +110,9 @@ await runScript('reader:replay', async () => {
     groups: names.map((n) => ({ name: n, corpora: GROUPS[n]!.corpora, read: GROUPS[n]!.read })),
     corpora,
   };
-  for (const g of summary.groups) {
-    const cs = corpora.filter((c) => c.group === g.name);
-    const sum = (f: (c: ReplayedReaderCorpus) => number) => cs.reduce((a, c) => a + f(c), 0);
-    const [a, u] = [sum((c) => c.answerable), sum((c) => c.unanswerable)];
+  for (const g of replayedReaderGroups(summary)) {
     console.log(
-      `${g.name} pooled: offline false answers ${sum((c) => c.offline.falseAnswers)}/${u}, false refusals ${sum((c) => c.offline.falseRefusals)}/${a} | reader false answers ${sum((c) => c.reader.falseAnswers)}/${u}, false refusals ${sum((c) => c.reader.falseRefusals)}/${a}`,
+      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}`,
     );
   }
   if (write) {

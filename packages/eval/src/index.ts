@@ -15,6 +15,12 @@ export * from './folds.ts';
 export * from './evaluate.ts';
 export * from './model-adjudicated.ts';
 export * from './report.ts';
-export type { ReplayedReader, ReplayedReaderCorpus } from './replayed-reader.ts';
+export {
+  type ReplayedReader,
+  type ReplayedReaderCorpus,
+  type ReplayedReaderGroup,
+  replayedReaderGroups,
+  replayedReaderSchema,
+} from './replayed-reader.ts';
 export * from './separation.ts';
 export * from './paired-difference.ts';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { EvaluationReport } from './evaluate.ts';
 import type { ModelAdjudicationFigures } from './model-adjudicated.ts';
 
@@ -27,32 +28,112 @@ export interface ReplayedReader {
   readonly corpora: readonly ReplayedReaderCorpus[];
 }
 
+const count = z.number().int().nonnegative();
+const fraction = z.number().min(0).max(1);
+
+/** The summary file (docs/experiments/adjudicator-replay/summary.json) as read back: every figure the report and the page use. */
+export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
+  generatedAt: z.string(),
+  command: z.string(),
+  groups: z.array(z.object({ name: z.string(), corpora: z.array(z.string()), read: z.string() })),
+  corpora: z.array(
+    z.object({
+      name: z.string(),
+      group: z.string(),
+      answerable: count,
+      unanswerable: count,
+      offline: z.object({ falseAnswers: count, falseRefusals: count, rightSourceRate: fraction }),
+      reader: z.object({
+        falseAnswers: count,
+        falseRefusals: count,
+        rightSourceRate: fraction,
+        deferralRate: fraction,
+        deferredAnswerable: count,
+        deferredUnanswerable: count,
+        judgedBy: z.record(z.string(), count),
+        unavailable: count,
+        nothingToShow: count,
+        answerableLetThrough: count,
+        unanswerableLetThrough: count,
+      }),
+    }),
+  ),
+});
+
 const pct = (k: number, n: number) => `${n ? ((100 * k) / n).toFixed(1) : '0.0'}%`;
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-function pooled(r: ReplayedReader, group: string) {
-  const cs = r.corpora.filter((c) => c.group === group);
-  const sum = (f: (c: ReplayedReaderCorpus) => number) => cs.reduce((a, c) => a + f(c), 0);
-  return {
-    corpora: cs.length,
-    answerable: sum((c) => c.answerable),
-    unanswerable: sum((c) => c.unanswerable),
-    offlineFA: sum((c) => c.offline.falseAnswers),
-    offlineFR: sum((c) => c.offline.falseRefusals),
-    readerFA: sum((c) => c.reader.falseAnswers),
-    readerFR: sum((c) => c.reader.falseRefusals),
-    deferred: sum((c) => c.reader.deferredAnswerable + c.reader.deferredUnanswerable),
-    unanswerableLetThrough: sum((c) => c.reader.unanswerableLetThrough),
-    deferredUnanswerable: sum((c) => c.reader.deferredUnanswerable),
-    answerableLetThrough: sum((c) => c.reader.answerableLetThrough),
-    deferredAnswerable: sum((c) => c.reader.deferredAnswerable),
+/** A group of corpora held out of training together, pooled over them: said here once, for the report and `GET /v1/eval/latest`. */
+export interface ReplayedReaderGroup {
+  readonly name: string;
+  readonly corpora: readonly string[];
+  /** Whether its errors had been read, in the summary's words. */
+  readonly read: string;
+  readonly answerable: number;
+  readonly unanswerable: number;
+  /** Rates are of the group's pooled questions (false answers of unanswerable, false refusals of answerable); 0 when there are none. */
+  readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number };
+  readonly reader: {
+    readonly falseAnswers: number;
+    readonly falseRefusals: number;
+    readonly falseAnswerRate: number;
+    readonly falseRefusalRate: number;
+    /** Questions deferred to the reader, and their share of all the group's questions. */
+    readonly deferred: number;
+    readonly deferralRate: number;
+    readonly deferredAnswerable: number;
+    readonly deferredUnanswerable: number;
+    readonly answerableLetThrough: number;
+    readonly unanswerableLetThrough: number;
   };
 }
 
-function groupLine(r: ReplayedReader, group: ReplayedReader['groups'][number], t: EvaluationReport['targets']): string {
-  const p = pooled(r, group.name);
+const rate = (k: number, n: number) => (n ? k / n : 0);
+
+/** Each group of the summary, its corpora's figures pooled. */
+export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
+  return r.groups.map((g) => {
+    const cs = r.corpora.filter((c) => c.group === g.name);
+    const sum = (f: (c: ReplayedReaderCorpus) => number) => cs.reduce((a, c) => a + f(c), 0);
+    const answerable = sum((c) => c.answerable);
+    const unanswerable = sum((c) => c.unanswerable);
+    const [offlineFA, offlineFR] = [sum((c) => c.offline.falseAnswers), sum((c) => c.offline.falseRefusals)];
+    const [readerFA, readerFR] = [sum((c) => c.reader.falseAnswers), sum((c) => c.reader.falseRefusals)];
+    const deferredAnswerable = sum((c) => c.reader.deferredAnswerable);
+    const deferredUnanswerable = sum((c) => c.reader.deferredUnanswerable);
+    const deferred = deferredAnswerable + deferredUnanswerable;
+    return {
+      name: g.name,
+      corpora: g.corpora,
+      read: g.read,
+      answerable,
+      unanswerable,
+      offline: {
+        falseAnswers: offlineFA,
+        falseRefusals: offlineFR,
+        falseAnswerRate: rate(offlineFA, unanswerable),
+        falseRefusalRate: rate(offlineFR, answerable),
+      },
+      reader: {
+        falseAnswers: readerFA,
+        falseRefusals: readerFR,
+        falseAnswerRate: rate(readerFA, unanswerable),
+        falseRefusalRate: rate(readerFR, answerable),
+        deferred,
+        deferralRate: rate(deferred, answerable + unanswerable),
+        deferredAnswerable,
+        deferredUnanswerable,
+        answerableLetThrough: sum((c) => c.reader.answerableLetThrough),
+        unanswerableLetThrough: sum((c) => c.reader.unanswerableLetThrough),
+      },
+    };
+  });
+}
+
+function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
-  return `Group \`${group.name}\` (${group.corpora.join(', ')}; ${group.read}): with the reader, false answers ${p.readerFA} of ${p.unanswerable} (${pct(p.readerFA, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(p.readerFA / p.unanswerable <= t.falseAnswerRate)}), false refusals ${p.readerFR} of ${p.answerable} (${pct(p.readerFR, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(p.readerFR / p.answerable <= t.falseRefusalRate)}), deferred to it ${pct(p.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(p.deferred / n <= t.deferralRate)}); offline on the same questions, false answers ${p.offlineFA} (${pct(p.offlineFA, p.unanswerable)}), false refusals ${p.offlineFR} (${pct(p.offlineFR, p.answerable)}). Of the deferred questions the reader let through ${p.answerableLetThrough} of ${p.deferredAnswerable} answerable and ${p.unanswerableLetThrough} of ${p.deferredUnanswerable} unanswerable.`;
+  const { offline: o, reader: q } = p;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable.`;
 }
 
 /** docs/EVALUATION.md's section. */
@@ -62,7 +143,7 @@ export function replayedReaderSection(r: ReplayedReader, t: EvaluationReport['ta
     '',
     `\`${r.command}\` (${r.generatedAt}): each group of corpora held out of training together, then each corpus scored offline and with \`ADJUDICATOR=model\`, whose provider is a stub that replays the replies recorded in docs/experiments/adjudicator-replay/ to the very prompts the product sends (\`npm run eval:replayed\`). The replies were written by an LLM shown only each prompt — the judging rules and at most three passages — not the label, the corpus or the code. It measures a reader of that class, not any one provider, and it is not the record above: a hosted model may judge worse. Deferral with a reader costs a model call, not a refusal.`,
     '',
-    ...r.groups.flatMap((g) => [groupLine(r, g, t), '']),
+    ...replayedReaderGroups(r).flatMap((g) => [groupLine(g, t), '']),
     '| corpus | group | questions (answerable/unanswerable) | offline false answers | offline false refusals | reader false answers | reader false refusals | deferred | judged / no reply / nothing to show | right source, offline → reader |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...r.corpora.map((c) => {
@@ -75,10 +156,10 @@ export function replayedReaderSection(r: ReplayedReader, t: EvaluationReport['ta
 
 /** The README's line: the unread groups only, where there are any (the figure a reader's claim rests on). */
 export function replayedReaderLine(r: ReplayedReader, t: EvaluationReport['targets']): string[] {
-  const unread = r.groups.filter((g) => g.read.startsWith('unread'));
+  const unread = replayedReaderGroups(r).filter((g) => g.read.startsWith('unread'));
   if (!unread.length) return [];
   return [
-    `With a reader in the ambiguous band (\`ADJUDICATOR=model\`, an LLM's recorded judgements replayed through the product; \`${r.command}\`, docs/EVALUATION.md): ${unread.map((g) => groupLine(r, g, t)).join(' ')}`,
+    `With a reader in the ambiguous band (\`ADJUDICATOR=model\`, an LLM's recorded judgements replayed through the product; \`${r.command}\`, docs/EVALUATION.md): ${unread.map((g) => groupLine(g, t)).join(' ')}`,
     '',
   ];
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups, replayedReaderSchema } from './replayed-reader.ts';
+
+function corpus(name: string, group: string, n: { fa: number; fr: number; rfa: number; rfr: number; da: number; du: number }): ReplayedReaderCorpus {
+  return {
+    name,
+    group,
+    answerable: 20,
+    unanswerable: 10,
+    offline: { falseAnswers: n.fa, falseRefusals: n.fr, rightSourceRate: 0.9 },
+    reader: {
+      falseAnswers: n.rfa,
+      falseRefusals: n.rfr,
+      rightSourceRate: 0.95,
+      deferralRate: (n.da + n.du) / 30,
+      deferredAnswerable: n.da,
+      deferredUnanswerable: n.du,
+      judgedBy: { stub: n.da + n.du },
+      unavailable: 0,
+      nothingToShow: 0,
+      answerableLetThrough: n.da - 1,
+      unanswerableLetThrough: n.rfa,
+    },
+  };
+}
+
+const SUMMARY: ReplayedReader = {
+  generatedAt: '2026-12-03',
+  command: 'npm run reader:replay -- seen fresh --write',
+  groups: [
+    { name: 'seen', corpora: ['a', 'b'], read: 'seen: read while developing' },
+    { name: 'fresh', corpora: ['c'], read: 'unread: not read' },
+  ],
+  corpora: [
+    corpus('a', 'seen', { fa: 1, fr: 8, rfa: 0, rfr: 2, da: 6, du: 3 }),
+    corpus('b', 'seen', { fa: 0, fr: 6, rfa: 1, rfr: 1, da: 4, du: 2 }),
+    corpus('c', 'fresh', { fa: 2, fr: 4, rfa: 2, rfr: 3, da: 5, du: 5 }),
+  ],
+};
+
+describe('replayedReaderGroups: each group pooled over its corpora, in one place (the report and GET /v1/eval/latest)', () => {
+  it('sums each group’s corpora and gives its rates against the pooled questions', () => {
+    const [seen, fresh] = replayedReaderGroups(SUMMARY);
+    expect(seen).toEqual({
+      name: 'seen',
+      corpora: ['a', 'b'],
+      read: 'seen: read while developing',
+      answerable: 40,
+      unanswerable: 20,
+      offline: { falseAnswers: 1, falseRefusals: 14, falseAnswerRate: 1 / 20, falseRefusalRate: 14 / 40 },
+      reader: {
+        falseAnswers: 1,
+        falseRefusals: 3,
+        falseAnswerRate: 1 / 20,
+        falseRefusalRate: 3 / 40,
+        deferred: 15,
+        deferralRate: 15 / 60,
+        deferredAnswerable: 10,
+        deferredUnanswerable: 5,
+        answerableLetThrough: 8,
+        unanswerableLetThrough: 1,
+      },
+    });
+    expect(fresh).toMatchObject({ name: 'fresh', corpora: ['c'], answerable: 20, unanswerable: 10, reader: { falseAnswers: 2, deferred: 10 } });
+  });
+
+  it('a group with no questions has rates of 0, not NaN', () => {
+    const [empty] = replayedReaderGroups({ ...SUMMARY, groups: [{ name: 'none', corpora: [], read: 'unread' }] });
+    expect(empty).toMatchObject({ answerable: 0, unanswerable: 0, reader: { falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0 } });
+  });
+});
+
+describe('replayedReaderSchema: the summary file as `npm run reader:replay --write` writes it', () => {
+  it('accepts a summary and rejects one missing a figure, naming where', () => {
+    expect(replayedReaderSchema.parse(SUMMARY)).toEqual(SUMMARY);
+    const broken = { ...SUMMARY, corpora: [{ ...SUMMARY.corpora[0], reader: { ...SUMMARY.corpora[0]!.reader, falseAnswers: 'three' } }] };
+    const result = replayedReaderSchema.safeParse(broken);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['corpora', 0, 'reader', 'falseAnswers']);
+  });
+});
