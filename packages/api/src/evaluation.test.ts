@@ -32,4 +32,23 @@ describe('evalLatestSchema', () => {
     const { id: _, ...noId } = first!;
     expect(evalLatestSchema.safeParse({ ...latest, questions: [noId, ...rest] }).success).toBe(false);
   });
+
+  it('carries the replayed reader’s groups when the agent found them, and refuses a count sent as text', () => {
+    const group = {
+      name: 'fresh',
+      corpora: ['keda', 'jaeger'],
+      read: 'unread: no error of theirs has been read',
+      answerable: 120,
+      unanswerable: 80,
+      offline: { falseAnswers: 3, falseRefusals: 40, falseAnswerRate: 0.0375, falseRefusalRate: 1 / 3 },
+      reader: { falseAnswers: 2, falseRefusals: 9, falseAnswerRate: 0.025, falseRefusalRate: 0.075, deferred: 90, deferralRate: 0.45 },
+    };
+    const replayedReader = { generatedAt: '2026-12-03', command: 'npm run reader:replay -- fresh --write', groups: [group] };
+    const parsed = evalLatestSchema.parse({ ...latest, replayedReader });
+    expect(parsed.replayedReader?.groups?.[0]?.reader?.falseRefusals).toBe(9);
+    expect(parsed.replayedReader?.command).toBe('npm run reader:replay -- fresh --write');
+    expect(evalLatestSchema.parse(latest).replayedReader).toBeUndefined();
+    const textCount = { ...replayedReader, groups: [{ ...group, reader: { ...group.reader, falseAnswers: '2' } }] };
+    expect(evalLatestSchema.safeParse({ ...latest, replayedReader: textCount }).success).toBe(false);
+  });
 });

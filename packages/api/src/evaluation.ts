@@ -120,10 +120,58 @@ export const evalQuestionRowSchema = z.looseObject({
 });
 export type EvalQuestionRow = z.infer<typeof evalQuestionRowSchema>;
 
+const optionalNumber = z.number().optional();
+
+/**
+ * One group of `replayedReader` (packages/eval's `ReplayedReaderGroup`): corpora held out of training together,
+ * their figures pooled by the agent. Rates are of the group's pooled questions.
+ */
+export const replayedReaderGroupSchema = z.looseObject({
+  name: z.string().optional(),
+  corpora: z.array(z.string()).optional(),
+  /** Whether the group's errors had been read, in the summary's words ("seen: …", "unread: …"). */
+  read: z.string().optional(),
+  answerable: optionalNumber,
+  unanswerable: optionalNumber,
+  offline: z
+    .looseObject({ falseAnswers: optionalNumber, falseRefusals: optionalNumber, falseAnswerRate: optionalNumber, falseRefusalRate: optionalNumber })
+    .optional(),
+  reader: z
+    .looseObject({
+      falseAnswers: optionalNumber,
+      falseRefusals: optionalNumber,
+      falseAnswerRate: optionalNumber,
+      falseRefusalRate: optionalNumber,
+      deferred: optionalNumber,
+      deferralRate: optionalNumber,
+      deferredAnswerable: optionalNumber,
+      deferredUnanswerable: optionalNumber,
+      answerableLetThrough: optionalNumber,
+      unanswerableLetThrough: optionalNumber,
+    })
+    .optional(),
+});
+export type ReplayedReaderGroupFigures = z.infer<typeof replayedReaderGroupSchema>;
+
+/**
+ * A reader in the ambiguous band measured with an LLM's recorded judgements replayed through the product's
+ * `ADJUDICATOR=model` path (`npm run reader:replay`, docs/experiments/adjudicator-replay/summary.json): not the
+ * leave-one-corpus-out record, in which no model runs.
+ */
+export const replayedReaderSchema = z.looseObject({
+  generatedAt: z.string().optional(),
+  /** The command that wrote it. */
+  command: z.string().optional(),
+  groups: z.array(replayedReaderGroupSchema).optional(),
+});
+export type ReplayedReaderFigures = z.infer<typeof replayedReaderSchema>;
+
 export const evalLatestSchema = z.object({
   summary: evalSummarySchema,
   questions: z.array(evalQuestionRowSchema),
   /** Where the agent read it: the newest `eval_run` row, or the committed report file. */
   source: z.enum(['database', 'file']).optional(),
+  /** Present when the agent found docs/experiments/adjudicator-replay/summary.json beside the report and could read it. */
+  replayedReader: replayedReaderSchema.optional(),
 });
 export type EvalLatest = z.infer<typeof evalLatestSchema>;
