@@ -97,7 +97,7 @@ describe('sandscope eval (issue 9)', () => {
       expect(io.err).toMatch(/recorded evaluation [0-9a-f-]{36} \(cross-validated\)/);
       const store = await startStore({ dataDir: join(dataDir, 'pglite') });
       try {
-        const latest = await readLatestEvaluation(store.db, join(dataDir, 'no-committed-report.json'));
+        const latest = await readLatestEvaluation(store.db, join(dataDir, 'no-committed-report.json'), () => {});
         expect(latest?.source).toBe('database');
         expect(latest?.summary).toMatchObject({ mode: printed.mode });
         expect(latest?.questions).toHaveLength(printed.n);

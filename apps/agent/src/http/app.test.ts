@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   type CacheEntry,
   type CacheStore,
@@ -11,6 +12,7 @@ import {
   type RouterCandidate,
 } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
+import { replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ServeConfig } from '../config.ts';
@@ -467,7 +469,7 @@ describe('the agent API over the default (offline) stack', () => {
         rank: 1,
       };
       await writeFile(reportPath, JSON.stringify({ mode: 'cross-validated', n: 1, questions: [row] }));
-      const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath) }));
+      const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath, () => {}) }));
       try {
         const fromFile = await reading.request('/v1/eval/latest', { headers: AUTH });
         expect(await fromFile.json()).toEqual({ summary: { mode: 'cross-validated', n: 1 }, questions: [row], source: 'file' });
@@ -480,6 +482,51 @@ describe('the agent API over the default (offline) stack', () => {
         expect(fromDb).toMatchObject({ summary: { n: 2 }, questions: [{ id: 'q2', answerability: 0.93 }], source: 'database' });
       } finally {
         await store.db.query('delete from eval_run');
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('GET /v1/eval/latest: the replayed reader’s groups from experiments/adjudicator-replay/summary.json beside the report; absent when missing; absent and logged when malformed', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'sandscope-eval-'));
+      const reportPath = join(dir, 'evaluation.json');
+      const summaryPath = join(dir, 'experiments', 'adjudicator-replay', 'summary.json');
+      await writeFile(reportPath, JSON.stringify({ mode: 'leave-one-corpus-out', n: 1, questions: [] }));
+      const lines: string[] = [];
+      const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath, (line) => lines.push(line)) }));
+      const latest = async () => {
+        const res = await reading.request('/v1/eval/latest', { headers: AUTH });
+        expect(res.status).toBe(200);
+        return (await res.json()) as Record<string, unknown>;
+      };
+      try {
+        // missing: the page says what it said before
+        expect(await latest()).not.toHaveProperty('replayedReader');
+        expect(lines).toEqual([]);
+
+        // present: the committed summary, pooled per group by packages/eval (the agent computes, the page displays)
+        const committed = readFileSync(new URL('../../../../docs/experiments/adjudicator-replay/summary.json', import.meta.url), 'utf8');
+        await mkdir(dirname(summaryPath), { recursive: true });
+        await writeFile(summaryPath, committed);
+        const summary = replayedReaderSchema.parse(JSON.parse(committed));
+        const present = await latest();
+        expect(present.replayedReader).toEqual({ generatedAt: summary.generatedAt, command: summary.command, groups: replayedReaderGroups(summary) });
+        expect(present.summary).toEqual({ mode: 'leave-one-corpus-out', n: 1 });
+        expect(lines).toEqual([]);
+
+        // malformed: a figure of the wrong type, then not JSON at all — the page still loads, the log says which file and why
+        const broken = JSON.parse(committed) as { corpora: { reader: { falseAnswers: unknown } }[] };
+        broken.corpora[0]!.reader.falseAnswers = 'three';
+        await writeFile(summaryPath, JSON.stringify(broken));
+        expect(await latest()).not.toHaveProperty('replayedReader');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(summaryPath);
+        expect(lines[0]).toContain('corpora.0.reader.falseAnswers');
+        await writeFile(summaryPath, '{ "generatedAt": ');
+        expect(await latest()).not.toHaveProperty('replayedReader');
+        expect(lines).toHaveLength(2);
+        expect(lines[1]).toContain(summaryPath);
+        expect(lines[1]).toMatch(/JSON/);
+      } finally {
         await rm(dir, { recursive: true, force: true });
       }
     });

@@ -76,8 +76,11 @@ describe('reference reads satisfy the shared contract', () => {
     expect(providerListSchema.parse(await read('/v1/providers')).providers.at(-1)?.name).toBe('offline');
   });
 
-  it('GET /v1/eval/latest: the report and its rows (docs/evaluation.json when no run is recorded)', async () => {
-    expect(evalLatestSchema.parse(await read('/v1/eval/latest')).questions.length).toBeGreaterThan(0);
+  it('GET /v1/eval/latest: the report and its rows (docs/evaluation.json when no run is recorded), with the replayed reader committed beside it', async () => {
+    const latest = evalLatestSchema.parse(await read('/v1/eval/latest'));
+    expect(latest.questions.length).toBeGreaterThan(0);
+    expect(latest.replayedReader?.command).toMatch(/^npm run reader:replay/);
+    expect(latest.replayedReader?.groups?.length).toBeGreaterThan(0);
   });
 });
 

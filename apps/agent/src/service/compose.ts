@@ -285,7 +285,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       startup,
       scrub,
       health,
-      latestEvaluation: () => readLatestEvaluation(store.db, evaluationReport),
+      latestEvaluation: () => readLatestEvaluation(store.db, evaluationReport, log),
       async close() {
         if (closed) return;
         closed = true;

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { EvalQuestionRow } from '@sandscope/api/evaluation';
+import { type ReplayedReaderGroup, replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
 import { type Database, latestEvalRun } from '@sandscope/store';
 
 export interface EvalLatestView {
@@ -9,17 +11,55 @@ export interface EvalLatestView {
   readonly questions: EvalQuestionRow[];
   /** Where it was read from: the newest `eval_run` row, or the committed report file. */
   readonly source: 'database' | 'file';
+  /** A reader measured with recorded judgements (`npm run reader:replay`), per group pooled; absent when there is no readable summary. */
+  readonly replayedReader?: { readonly generatedAt: string; readonly command: string; readonly groups: readonly ReplayedReaderGroup[] };
 }
+
+/** The replayed reader's summary, found where the repository keeps it relative to the report: docs/experiments/adjudicator-replay/. */
+const replayedReaderPath = (reportPath: string) => join(dirname(reportPath), 'experiments', 'adjudicator-replay', 'summary.json');
 
 /**
  * The newest evaluation: the latest `eval_run` row, else the report committed
  * at `docs/evaluation.json`, else null (the route answers 404 with how to make one).
+ * With either, the replayed reader's summary beside the report file when there is one: a summary that cannot be
+ * read is left out and `log` says which file and why, so the evaluation still loads.
  */
-export async function readLatestEvaluation(db: Database, reportPath: string): Promise<EvalLatestView | null> {
+export async function readLatestEvaluation(db: Database, reportPath: string, log: (line: string) => void): Promise<EvalLatestView | null> {
   const row = await latestEvalRun(db);
-  if (row) return split(row.summary, 'database');
-  if (!existsSync(reportPath)) return null;
-  return split(JSON.parse(await readFile(reportPath, 'utf8')) as unknown, 'file');
+  const latest = row
+    ? split(row.summary, 'database')
+    : existsSync(reportPath)
+      ? split(JSON.parse(await readFile(reportPath, 'utf8')) as unknown, 'file')
+      : null;
+  if (!latest) return null;
+  const replayedReader = await readReplayedReader(replayedReaderPath(reportPath), log);
+  return replayedReader ? { ...latest, replayedReader } : latest;
+}
+
+async function readReplayedReader(path: string, log: (line: string) => void): Promise<EvalLatestView['replayedReader'] | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    log(`eval latest: ${path} could not be read (${error instanceof Error ? error.message : String(error)}); the replayed reader is left out`);
+    return null;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    log(`eval latest: ${path} is not JSON (${error instanceof Error ? error.message : String(error)}); the replayed reader is left out`);
+    return null;
+  }
+  const parsed = replayedReaderSchema.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    log(`eval latest: ${path} is not a replayed-reader summary (${why}); the replayed reader is left out`);
+    return null;
+  }
+  const r = parsed.data;
+  return { generatedAt: r.generatedAt, command: r.command, groups: replayedReaderGroups(r) };
 }
 
 function split(report: unknown, source: EvalLatestView['source']): EvalLatestView {
