@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join, resolve } from 'node:path';
 import { documentTitle, KnowledgeBase, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { outcomeOf } from '@sandscope/engine/outcome';
-import { generateQuestions, parseGaps } from '@sandscope/eval';
+import { generateQuestions, parseGaps, replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
 
 const CORPUS = resolve(import.meta.dirname, '../../../corpus');
 const TOKEN = process.env.AGENT_TOKEN ?? '';
@@ -51,7 +51,15 @@ let evalLatest: unknown = null;
 if (!process.env.FAKE_NO_EVAL && existsSync(REPORT)) {
   // the real agent's file fallback (apps/agent/src/service/eval-latest.ts): the rows apart, the rest as the summary
   const { questions: rows = [], ...summary } = JSON.parse(readFileSync(REPORT, 'utf8')) as { questions?: unknown[] } & Record<string, unknown>;
-  evalLatest = { summary, questions: rows, source: 'file' };
+  // and the replayed reader beside it, pooled per group as the real agent pools it
+  const replayed = resolve(import.meta.dirname, '../../../docs/experiments/adjudicator-replay/summary.json');
+  const reader = existsSync(replayed) ? replayedReaderSchema.parse(JSON.parse(readFileSync(replayed, 'utf8'))) : null;
+  evalLatest = {
+    summary,
+    questions: rows,
+    source: 'file',
+    ...(reader ? { replayedReader: { generatedAt: reader.generatedAt, command: reader.command, groups: replayedReaderGroups(reader) } } : {}),
+  };
 }
 
 const PROVIDERS = [

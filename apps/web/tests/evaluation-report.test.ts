@@ -16,6 +16,32 @@ import { rates, recorded, replay } from '../lib/bands';
  */
 
 const REPORT = resolve(import.meta.dirname, '../../../docs/evaluation.json');
+
+/** A replayed reader as GET /v1/eval/latest carries it: two groups, one over every target, one within them. */
+const READER = {
+  generatedAt: '2026-12-03',
+  command: 'npm run reader:replay -- seen fresh --write',
+  groups: [
+    {
+      name: 'seen',
+      corpora: ['govuk-alerts', 'cloudnative-pg'],
+      read: 'seen: their errors were read while developing',
+      answerable: 100,
+      unanswerable: 50,
+      offline: { falseAnswers: 4, falseRefusals: 60, falseAnswerRate: 0.08, falseRefusalRate: 0.6 },
+      reader: { falseAnswers: 5, falseRefusals: 20, falseAnswerRate: 0.1, falseRefusalRate: 0.2, deferred: 60, deferralRate: 0.4 },
+    },
+    {
+      name: 'fresh',
+      corpora: ['keda'],
+      read: 'unread: no error of theirs has been read',
+      answerable: 40,
+      unanswerable: 40,
+      offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
+      reader: { falseAnswers: 1, falseRefusals: 3, falseAnswerRate: 0.025, falseRefusalRate: 0.075, deferred: 16, deferralRate: 0.2 },
+    },
+  ],
+};
 const asLatest = (report: Record<string, unknown>) => {
   const { questions, ...summary } = report;
   return { summary, questions };
@@ -77,6 +103,40 @@ describe('readReport', () => {
     expect(view.pooled.falseAnswerRate).toBeUndefined();
     expect(view.bands).toBeNull();
     expect(view.corpora).toEqual([{ name: 'x', n: 4, status: 'not recorded', bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }]);
+  });
+
+  it('reads the replayed reader once: each group’s words and pooled figures; a group missing a figure is left out; none, none shown', () => {
+    const view = readReport({ summary: {}, questions: [], replayedReader: READER });
+    expect(view.replayedReader).toEqual({
+      generatedAt: '2026-12-03',
+      command: 'npm run reader:replay -- seen fresh --write',
+      groups: [
+        {
+          name: 'seen',
+          corpora: ['govuk-alerts', 'cloudnative-pg'],
+          read: 'seen: their errors were read while developing',
+          answerable: 100,
+          unanswerable: 50,
+          offline: { falseAnswers: 4, falseRefusals: 60, falseAnswerRate: 0.08, falseRefusalRate: 0.6 },
+          reader: { falseAnswers: 5, falseRefusals: 20, falseAnswerRate: 0.1, falseRefusalRate: 0.2, deferralRate: 0.4 },
+        },
+        {
+          name: 'fresh',
+          corpora: ['keda'],
+          read: 'unread: no error of theirs has been read',
+          answerable: 40,
+          unanswerable: 40,
+          offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
+          reader: { falseAnswers: 1, falseRefusals: 3, falseAnswerRate: 0.025, falseRefusalRate: 0.075, deferralRate: 0.2 },
+        },
+      ],
+    });
+    const [seen, fresh] = READER.groups;
+    const textCount = { ...fresh!, reader: { ...fresh!.reader, falseRefusals: '3' } };
+    const partial = readReport({ summary: {}, replayedReader: { ...READER, groups: [seen, textCount, { name: 'empty' }] } as never });
+    expect(partial.replayedReader?.groups.map((g) => g.name)).toEqual(['seen']);
+    for (const replayedReader of [undefined, null, 'oops', {}, { groups: [] }, { groups: [textCount] }])
+      expect(readReport({ summary: {}, replayedReader: replayedReader as never }).replayedReader).toBeUndefined();
   });
 
   it('says met or missed the way the README does (≤ for the error rates, ≥ for right source)', () => {
@@ -209,6 +269,35 @@ describe('the server render (what a browser without JavaScript gets)', () => {
 describe('the report page renders whatever report it is given', () => {
   const page = (latest: Parameters<typeof readReport>[0], below: number | null = null, above: number | null = null) =>
     renderToStaticMarkup(createElement(Report, { view: readReport(latest), below, above }));
+
+  it('the replayed reader: a section under leave-one-corpus-out, a row per group, each reader rate met or missed; the adjudicator sentence points at it', () => {
+    const adjudicated = { falseAnswerRate: 0.01, falseRefusalRate: 0.05, deferralRate: 0.3, deferredAnswerable: 20, deferredUnanswerable: 10 };
+    const without = page({ summary: { mode: 'leave-one-corpus-out', adjudicated } as never });
+    expect(without).not.toContain('data-testid="replayed-reader"');
+    expect(without).toContain('How well an LLM judges those is not measured here: no model runs in the evaluation.');
+
+    const html = page({ summary: { mode: 'leave-one-corpus-out', adjudicated } as never, replayedReader: READER });
+    expect(html).not.toContain('not measured here');
+    expect(html).toMatch(/href="#replayed-reader"/);
+    const section = /<section id="replayed-reader"[^>]*data-testid="replayed-reader"[^>]*>(.*?)<\/section>/s.exec(html)?.[1] ?? '';
+    expect(html.indexOf('id="headline"')).toBeLessThan(html.indexOf('id="replayed-reader"'));
+    expect(html.indexOf('id="replayed-reader"')).toBeLessThan(html.indexOf('id="generated"'));
+    expect(section).toContain('With a reader in the ambiguous band (recorded judgements)');
+    expect(section).toContain('<code>ADJUDICATOR=model</code>');
+    expect(section).toContain('<code>npm run reader:replay -- seen fresh --write</code>');
+    expect(section).toContain('not the record above');
+    const row = (name: string) => new RegExp(`<tr data-group="${name}">(.*?)</tr>`, 's').exec(section)?.[1] ?? '';
+    const seen = row('seen');
+    expect(seen).toContain('govuk-alerts, cloudnative-pg');
+    expect(seen).toContain('their errors were read while developing');
+    expect(seen).toMatch(/data-rate="falseAnswerRate" data-verdict="missed">5 of 50.*10\.0%.*missed/s);
+    expect(seen).toMatch(/data-rate="falseRefusalRate" data-verdict="missed">20 of 100.*20\.0%.*missed/s);
+    expect(seen).toMatch(/data-rate="deferralRate" data-verdict="missed">40\.0%.*missed/s);
+    const fresh = row('fresh');
+    expect(fresh).toMatch(/data-rate="falseAnswerRate" data-verdict="met">1 of 40.*2\.5%.*met/s);
+    expect(fresh).toMatch(/data-rate="falseRefusalRate" data-verdict="met">3 of 40.*7\.5%.*met/s);
+    expect(fresh).toMatch(/data-rate="deferralRate" data-verdict="met">20\.0%/);
+  });
 
   it('an empty report: no figures claimed, how to make one', () => {
     const html = page({ summary: {} as never });

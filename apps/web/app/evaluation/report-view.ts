@@ -106,6 +106,30 @@ export interface ReportView {
     readonly deferredAnswerable: number;
     readonly deferredUnanswerable: number;
   };
+  /** A reader in the ambiguous band measured with an LLM's recorded judgements (`npm run reader:replay`): absent when the agent found none. */
+  readonly replayedReader?: {
+    readonly generatedAt?: string;
+    readonly command?: string;
+    readonly groups: readonly ReaderGroupRow[];
+  };
+}
+
+/** One group of corpora held out together, pooled by the agent (packages/eval's `replayedReaderGroups`): the page only shows it. */
+export interface ReaderGroupRow {
+  readonly name: string;
+  readonly corpora: readonly string[];
+  /** Whether its errors had been read, in the summary's words ("seen: …", "unread: …"). */
+  readonly read: string;
+  readonly answerable: number;
+  readonly unanswerable: number;
+  readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number };
+  readonly reader: {
+    readonly falseAnswers: number;
+    readonly falseRefusals: number;
+    readonly falseAnswerRate: number;
+    readonly falseRefusalRate: number;
+    readonly deferralRate: number;
+  };
 }
 
 type Loose = Record<string, unknown>;
@@ -203,7 +227,7 @@ function rowOf(v: unknown, recordedBands: (corpus: string) => AnswerabilityBands
 }
 
 /** The page's one reading of `GET /v1/eval/latest`. */
-export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: unknown }): ReportView {
+export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: unknown; replayedReader?: unknown }): ReportView {
   const s: Loose = isObject(latest.summary) ? latest.summary : {};
   const mode = str(s.mode);
   const bands = bandsOf(s.bands);
@@ -255,6 +279,7 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     excluded: list(s.excluded).filter((x): x is string => typeof x === 'string'),
     ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
     ...adjudicatedOf(s.adjudicated),
+    ...replayedReaderOf(latest.replayedReader),
     ...((str(s.generatedAt) ?? str(s.createdAt)) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
   };
 }
@@ -271,4 +296,35 @@ function adjudicatedOf(raw: unknown): { adjudicated?: NonNullable<ReportView['ad
   ];
   if (fa === undefined || fr === undefined || d === undefined || da === undefined || du === undefined) return {};
   return { adjudicated: { falseAnswerRate: fa, falseRefusalRate: fr, deferralRate: d, deferredAnswerable: da, deferredUnanswerable: du } };
+}
+
+/** The replayed reader's groups that carry every figure the page shows; none readable, no section. */
+function replayedReaderOf(raw: unknown): { replayedReader?: NonNullable<ReportView['replayedReader']> } {
+  if (!isObject(raw)) return {};
+  const groups = list(raw.groups)
+    .map(readerGroupOf)
+    .filter((g): g is ReaderGroupRow => g !== null);
+  if (!groups.length) return {};
+  const [generatedAt, command] = [str(raw.generatedAt), str(raw.command)];
+  return { replayedReader: { ...(generatedAt ? { generatedAt } : {}), ...(command ? { command } : {}), groups } };
+}
+
+function readerGroupOf(v: unknown): ReaderGroupRow | null {
+  if (!isObject(v) || !isObject(v.offline) || !isObject(v.reader)) return null;
+  const name = str(v.name);
+  const { offline: o, reader: r } = v;
+  const counts = [num(v.answerable), num(v.unanswerable), num(o.falseAnswers), num(o.falseRefusals), num(o.falseAnswerRate), num(o.falseRefusalRate)];
+  const readerFigures = [num(r.falseAnswers), num(r.falseRefusals), num(r.falseAnswerRate), num(r.falseRefusalRate), num(r.deferralRate)];
+  if (!name || [...counts, ...readerFigures].some((n) => n === undefined)) return null;
+  const [answerable, unanswerable, ofa, ofr, ofaRate, ofrRate] = counts as number[];
+  const [rfa, rfr, rfaRate, rfrRate, deferralRate] = readerFigures as number[];
+  return {
+    name,
+    corpora: list(v.corpora).filter((c): c is string => typeof c === 'string'),
+    read: str(v.read) ?? 'not recorded',
+    answerable: answerable!,
+    unanswerable: unanswerable!,
+    offline: { falseAnswers: ofa!, falseRefusals: ofr!, falseAnswerRate: ofaRate!, falseRefusalRate: ofrRate! },
+    reader: { falseAnswers: rfa!, falseRefusals: rfr!, falseAnswerRate: rfaRate!, falseRefusalRate: rfrRate!, deferralRate: deferralRate! },
+  };
 }

@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { fmtBand } from '../../components/answerability-distribution';
 import type { EvalTargets } from '@sandscope/api/evaluation';
 import { ms, percent, when } from '../../lib/format';
 import { BandExplorer } from './band-explorer';
-import { againstTargetEverywhere, type CorpusRow, type Figures, type ReportView, TARGET_DIRECTION } from './report-view';
+import { againstTarget, againstTargetEverywhere, type CorpusRow, type Figures, type ReaderGroupRow, type ReportView, TARGET_DIRECTION } from './report-view';
 
 /*
  * The evaluation report, rendered from the page's one reading of it (report-view.ts).
@@ -154,9 +155,16 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             With an LLM adjudicator (<code>ADJUDICATOR=model</code>), each corpus under its own fold’s adjudicated bands: the bands alone answer falsely{' '}
             <b>{percent(view.adjudicated.falseAnswerRate)}</b> of unanswerable questions and refuse <b>{percent(view.adjudicated.falseRefusalRate)}</b> of
             answerable ones, and leave <b>{percent(view.adjudicated.deferralRate)}</b> to the adjudicator ({view.adjudicated.deferredAnswerable} answerable,{' '}
-            {view.adjudicated.deferredUnanswerable} unanswerable; deferral target ≤ {percent(view.targets.deferralRate)}). How well an LLM judges those is not
-            measured here: no model runs in the evaluation. With a provider configured, <code>sandscope eval --questions FILE --adjudicator model</code>{' '}
-            measures it on your own questions.
+            {view.adjudicated.deferredUnanswerable} unanswerable; deferral target ≤ {percent(view.targets.deferralRate)}).{' '}
+            {view.replayedReader ? (
+              <>
+                How well an LLM judges those is measured below with an LLM’s recorded judgements, not in this record:{' '}
+                <a href="#replayed-reader">with a reader in the ambiguous band</a>.
+              </>
+            ) : (
+              'How well an LLM judges those is not measured here: no model runs in the evaluation.'
+            )}{' '}
+            With a provider configured, <code>sandscope eval --questions FILE --adjudicator model</code> measures it on your own questions.
           </p>
         ) : null}
         {view.corpora.length ? (
@@ -166,6 +174,8 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         )}
         {view.excluded.length ? <p className="muted">Left out of this report on purpose: {view.excluded.join(', ')}.</p> : null}
       </section>
+
+      {view.replayedReader ? <ReplayedReaderSection reader={view.replayedReader} targets={view.targets} /> : null}
 
       <section id="generated">
         <h2>Generated set — the second figure, an upper bound</h2>
@@ -357,5 +367,88 @@ function CorpusTable({ corpora, pooled, folds }: { corpora: readonly CorpusRow[]
         </p>
       )}
     </div>
+  );
+}
+
+/** A reader rate against its target, the verdict in words: what the page's headline does for the record. */
+function ReaderRate({ rate, value, targets, children }: { rate: keyof EvalTargets; value: number; targets: EvalTargets; children?: ReactNode }) {
+  const verdict = againstTarget(rate, value, targets[rate]);
+  return (
+    <td className={`num nowrap ${verdict === 'missed' ? 'worse' : ''}`} data-rate={rate} data-verdict={verdict}>
+      {children}
+      {children ? ' ' : null}
+      {children ? <span className="muted">({percent(value)})</span> : percent(value)} — <b>{verdict}</b>
+    </td>
+  );
+}
+
+/** `npm run reader:replay`'s groups as the agent pooled them: below the record, never mistaken for it. */
+function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<ReportView['replayedReader']>; targets: EvalTargets }) {
+  const of = (k: number, n: number) => `${k} of ${n}`;
+  return (
+    <section id="replayed-reader" data-testid="replayed-reader">
+      <h2>With a reader in the ambiguous band (recorded judgements)</h2>
+      <p>
+        An LLM’s recorded replies to the very prompts the product sends, replayed through the product’s own <code>ADJUDICATOR=model</code> path, each group of
+        corpora scored by a model trained without them. It measures a reader of that class, not any particular provider, and it is not the record above.
+        {reader.command ? (
+          <>
+            {' '}
+            Printed by <code>{reader.command}</code>
+            {reader.generatedAt ? ` (${reader.generatedAt})` : null}.
+          </>
+        ) : null}
+      </p>
+      <div className="table-scroll">
+        <table className="corpora">
+          <thead>
+            <tr>
+              <th>group</th>
+              <th>corpora</th>
+              <th>read</th>
+              <th className="num">questions (answerable/unanswerable)</th>
+              <th className="num">offline false answers</th>
+              <th className="num">offline false refusals</th>
+              <th className="num">with the reader: false answers (≤ {percent(targets.falseAnswerRate)})</th>
+              <th className="num">false refusals (≤ {percent(targets.falseRefusalRate)})</th>
+              <th className="num">deferral (≤ {percent(targets.deferralRate)})</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reader.groups.map((g: ReaderGroupRow) => (
+              <tr key={g.name} data-group={g.name}>
+                <td className="nowrap">{g.name}</td>
+                <td>{g.corpora.join(', ')}</td>
+                <td>
+                  <details>
+                    <summary>{g.read.split(':')[0]}</summary>
+                    <span className="muted">{g.read}</span>
+                  </details>
+                </td>
+                <td className="num">
+                  {g.answerable + g.unanswerable}{' '}
+                  <span className="muted">
+                    ({g.answerable}/{g.unanswerable})
+                  </span>
+                </td>
+                <td className="num nowrap">
+                  {of(g.offline.falseAnswers, g.unanswerable)} <span className="muted">({percent(g.offline.falseAnswerRate)})</span>
+                </td>
+                <td className="num nowrap">
+                  {of(g.offline.falseRefusals, g.answerable)} <span className="muted">({percent(g.offline.falseRefusalRate)})</span>
+                </td>
+                <ReaderRate rate="falseAnswerRate" value={g.reader.falseAnswerRate} targets={targets}>
+                  {of(g.reader.falseAnswers, g.unanswerable)}
+                </ReaderRate>
+                <ReaderRate rate="falseRefusalRate" value={g.reader.falseRefusalRate} targets={targets}>
+                  {of(g.reader.falseRefusals, g.answerable)}
+                </ReaderRate>
+                <ReaderRate rate="deferralRate" value={g.reader.deferralRate} targets={targets} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
