@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 
 /*
@@ -65,4 +67,43 @@ test('each slider puts its line where its value is on the chart’s axis', async
   expect(after).toBeLessThan(before);
   expect(Math.abs(before - after - (onAxis(valueBefore) - onAxis(valueAfter)))).toBeLessThan(0.5);
   await page.locator('#what-if').screenshot({ path: 'test-results/screenshots/evaluation-explorer.png' });
+});
+
+/*
+ * The reader measured with recorded judgements (`npm run reader:replay`): the agent under test reads the committed
+ * docs/experiments/adjudicator-replay/summary.json beside docs/evaluation.json and pools it per group; the page shows
+ * it under the record. A group's figure here is summed from the committed file, independently of the agent.
+ */
+const SUMMARY = path.resolve(typeof __dirname === 'string' ? __dirname : process.cwd(), '../../../docs/experiments/adjudicator-replay/summary.json');
+
+test('the replayed reader: a row per group with the committed summary’s figures, each reader rate met or missed', async ({ page }) => {
+  const summary = JSON.parse(readFileSync(SUMMARY, 'utf8')) as {
+    command: string;
+    groups: { name: string; corpora: string[] }[];
+    corpora: { group: string; answerable: number; unanswerable: number; reader: { falseAnswers: number; falseRefusals: number } }[];
+  };
+  await page.goto('/evaluation');
+  const section = page.getByTestId('replayed-reader');
+  await expect(section.getByRole('heading', { name: 'With a reader in the ambiguous band (recorded judgements)' })).toBeVisible();
+  await expect(section).toContainText('ADJUDICATOR=model');
+  await expect(section).toContainText(summary.command);
+  // the record's paragraph points at it instead of saying no model is measured
+  await expect(page.getByTestId('adjudicated')).not.toContainText('not measured here');
+  await expect(page.getByTestId('adjudicated').getByRole('link', { name: /reader in the ambiguous band/ })).toHaveAttribute('href', '#replayed-reader');
+
+  await expect(section.locator('tbody tr')).toHaveCount(summary.groups.length);
+  for (const g of summary.groups) {
+    const cs = summary.corpora.filter((c) => c.group === g.name);
+    const sum = (f: (c: (typeof cs)[number]) => number) => cs.reduce((a, c) => a + f(c), 0);
+    const row = section.locator(`tr[data-group="${g.name}"]`);
+    await expect(row).toContainText(g.corpora.join(', '));
+    await expect(row.locator('td[data-rate="falseAnswerRate"]')).toContainText(
+      new RegExp(`^${sum((c) => c.reader.falseAnswers)} of ${sum((c) => c.unanswerable)} \\(\\d+\\.\\d%\\) — (met|missed)$`),
+    );
+    await expect(row.locator('td[data-rate="falseRefusalRate"]')).toContainText(
+      new RegExp(`^${sum((c) => c.reader.falseRefusals)} of ${sum((c) => c.answerable)} \\(\\d+\\.\\d%\\) — (met|missed)$`),
+    );
+    await expect(row.locator('td[data-rate="deferralRate"]')).toContainText(/^\d+\.\d% — (met|missed)$/);
+  }
+  await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

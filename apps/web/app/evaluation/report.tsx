@@ -421,7 +421,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                 <td>{g.corpora.join(', ')}</td>
                 <td>
                   <details>
-                    <summary>{g.read.split(':')[0]}</summary>
+                    <summary className="nowrap">{g.read.split(':')[0]}</summary>
                     <span className="muted">{g.read}</span>
                   </details>
                 </td>
