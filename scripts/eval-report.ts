@@ -23,9 +23,9 @@ import {
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
-import { corporaDir, everyFirstRun, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
+import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
-import { previousGate, readRecord, renderExtras, reportCommand, withCurrentStatus } from './eval-render.ts';
+import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
 
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
@@ -84,14 +84,9 @@ await runScript('eval:report', async () => {
   const generatedAt = new Date().toISOString().slice(0, 10);
   const record = { generatedAt, excluded: [...exclude], askP50Ms, generated: cv, ...loco };
   writeFileSync(join(root, 'docs/evaluation.json'), `${JSON.stringify(record, null, 1)}\n`);
-  const extras = {
-    generated: { ...cv, questions: [] },
-    askP50Ms,
-    generatedAt,
-    ...previousGate(root),
-    firstRuns: everyFirstRun(root),
-    command: reportCommand([...exclude]),
-  };
+  // The same extras --render reads (renderExtras): the full run had its own list, without the replayed reader, so
+  // its README block lost the reader's line until the next --render.
+  const extras = renderExtras(root, record);
   writeRendered(root, loco, extras);
   console.log(
     `evaluated ${loco.n} held-out questions over ${loco.corpora.length} corpora and ${cv.n} generated (${GENERATED}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
