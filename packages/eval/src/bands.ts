@@ -174,6 +174,10 @@ export function decidedOutside(items: readonly Scored[], bands: Bands) {
  * The offline bands cannot do this — there, an unsure question must still be
  * answered or refused by the rules — so these are fitted separately.
  *
+ * The lower line holds the false-refusal budget on each corpus it is fitted on, not only on their pool (S-071): the
+ * target is per corpus, and a pooled line — lifted by the generated set's easy questions — refused 15% of one unread
+ * group's answerable questions outright, more than the whole budget before the reader had refused any.
+ *
  * `answerNoLowerThan` (the offline bands' upper line): a deployment with a
  * reader answers without asking only what offline would answer. Fitted alone,
  * the upper line fell below the offline one, so configuring a reader made the
@@ -187,19 +191,44 @@ export function fitAdjudicatedBands(
 ): { bands: Bands; fitted: ReturnType<typeof decidedOutside> } {
   const ps = [...new Set(items.map((i) => i.ratings?.answerability ?? null).filter((p): p is number => p !== null))].sort((a, b) => a - b);
   const cuts = [0, ...ps, 1];
-  let lower = 0;
-  for (const c of cuts) {
-    const r = decidedOutside(items, { insufficientBelow: c, sufficientAbove: 1.000001 });
-    if (wilsonUpper(r.falseRefusalRate, r.nA) <= budgets.falseRefusalRate) lower = c;
-    else break;
+  const corpora = new Map<string, Scored[]>();
+  for (const i of items) {
+    const one = corpora.get(i.m.corpus);
+    if (one) one.push(i);
+    else corpora.set(i.m.corpus, [i]);
   }
-  let upper = 1.000001;
-  for (const c of [...cuts].reverse()) {
-    if (c < lower) break;
-    const r = decidedOutside(items, { insufficientBelow: lower, sufficientAbove: c });
-    if (wilsonUpper(r.falseAnswerRate, r.nU) <= budgets.falseAnswerRate) upper = c;
-    else break;
-  }
+  const refusesWithinBudget = (c: number) => {
+    const below = { insufficientBelow: c, sufficientAbove: 1.000001 };
+    const pooled = decidedOutside(items, below);
+    if (wilsonUpper(pooled.falseRefusalRate, pooled.nA) > budgets.falseRefusalRate) return false;
+    return [...corpora.values()].every((one) => decidedOutside(one, below).falseRefusalRate <= budgets.falseRefusalRate);
+  };
+  const lower = lastWhile(cuts, refusesWithinBudget) ?? 0;
+  const upper =
+    lastWhile(
+      [...cuts].reverse().filter((c) => c >= lower),
+      (c) => {
+        const r = decidedOutside(items, { insufficientBelow: lower, sufficientAbove: c });
+        return wilsonUpper(r.falseAnswerRate, r.nU) <= budgets.falseAnswerRate;
+      },
+    ) ?? 1.000001;
   const bands = { insufficientBelow: lower, sufficientAbove: Math.max(Math.min(upper, 1), answerNoLowerThan) };
   return { bands, fitted: decidedOutside(items, bands) };
+}
+
+/**
+ * The last of `xs` in the run from the start on which `ok` holds, by bisection: `ok` must hold on a prefix and fail
+ * after it. It does for both lines of `fitAdjudicatedBands` — raising the lower line only refuses more, lowering the
+ * upper line only answers more — and a scan calling `decidedOutside` at every cut made each training run (and each
+ * of leave-one-corpus-out's) spend most of its time here.
+ */
+function lastWhile<T>(xs: readonly T[], ok: (x: T) => boolean): T | undefined {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ok(xs[mid]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? xs[lo - 1] : undefined;
 }

@@ -202,6 +202,23 @@ describe('the answerability model and its training', () => {
     expect(floored.fitted.deferredAnswerable).toBe(100);
   });
 
+  it('with a reader, refuses unasked within the false-refusal budget on each corpus, not only on their pool (S-071)', () => {
+    // Pooled, refusing below 0.3 loses 4 of 400 answerable questions (1%) — but all 4 are one small corpus's, 40%.
+    const items = [
+      ...Array.from({ length: 300 }, () => ratedItem('answerable', 0.9, 'large')),
+      ...Array.from({ length: 300 }, () => ratedItem('unanswerable', 0.1, 'large')),
+      ...Array.from({ length: 90 }, () => ratedItem('answerable', 0.9, 'generated')),
+      ...Array.from({ length: 4 }, () => ratedItem('answerable', 0.2, 'small')),
+      ...Array.from({ length: 6 }, () => ratedItem('answerable', 0.9, 'small')),
+      ...Array.from({ length: 10 }, () => ratedItem('unanswerable', 0.25, 'small')),
+    ];
+    const fit = fitAdjudicatedBands(items);
+    expect(fit.bands.insufficientBelow).toBeLessThanOrEqual(0.2);
+    expect(fit.fitted.falseRefusalRate).toBe(0);
+    // One corpus alone is held to the same budget as before.
+    expect(fitAdjudicatedBands(items.filter((i) => i.m.corpus === 'large')).bands.insufficientBelow).toBe(0.9);
+  });
+
   it('never scores a corpus with a model trained on it: leave-one-corpus-out and k-fold check their own training sets', () => {
     const half = Math.floor(measured.length / 2);
     const groups = [
@@ -228,7 +245,7 @@ describe('the answerability model and its training', () => {
 });
 
 /** A question whose one passage fails no check, rated `P` by the question stage. */
-function ratedItem(label: 'answerable' | 'unanswerable', P: number): Scored {
+function ratedItem(label: 'answerable' | 'unanswerable', P: number, corpus = 'corpus'): Scored {
   const passage = {
     result: {},
     missingEntities: [],
@@ -241,7 +258,7 @@ function ratedItem(label: 'answerable' | 'unanswerable', P: number): Scored {
   };
   const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
   return {
-    m: { question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
+    m: { corpus, question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
     ratings: { probabilities: [1], answerability: P },
   };
 }
