@@ -236,6 +236,33 @@ describe('the prompt as sent, and what providers bill for it (issue 12, defect 6
     expect(meter.factor('groq')).toBe(1);
   });
 
+  it('a provider once billed past what a run can afford is left out of the next run, not the reason every later run is refused', async () => {
+    // One odd bill (20× the bound) taught the process-wide meter to price `groq`'s prompts at 20,000 tokens: more
+    // than a fresh run's whole 16,000-token allowance. The run must still be served, by a provider it can afford.
+    const meter = new PromptMeter();
+    meter.observe('groq', INPUT_TOKENS, 20 * INPUT_TOKENS);
+    const groq = candidate('groq', DEAR);
+    const free = candidate('free', perMillionTokens(0, 0));
+    const guard = new SpendGuard(0.02, { tokenCeiling: 16_000 });
+    const router = new RouterModel({ candidates: [groq, free], health: new ProviderHealth() });
+    const model = new SpendGuardedModel(router, guard, { promptTokens: () => INPUT_TOKENS, meter });
+    const result = await model.doGenerate(call);
+    expect(result.content).toEqual([{ type: 'text', text: 'from free' }]);
+    expect(groq.model.calls).toHaveLength(0);
+    // With no provider left that the run can afford, it is still refused, naming the allowance.
+    const alone = new SpendGuardedModel(
+      new RouterModel({ candidates: [candidate('groq', DEAR)], health: new ProviderHealth() }),
+      new SpendGuard(0.02, { tokenCeiling: 16_000 }),
+      {
+        promptTokens: () => INPUT_TOKENS,
+        meter,
+      },
+    );
+    const error = (await alone.doGenerate(call).catch((e: unknown) => e)) as BudgetExceededError;
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error.details.reason).toBe('tokens');
+  });
+
   it('a settlement above the reservation stops the run: every later call is refused, even one a free provider could serve', async () => {
     const liar = candidate('liar', DEAR, { kind: 'text', text: 'x', usage: tokenUsage(200_000, 10) });
     const free = candidate('free', perMillionTokens(0, 0));

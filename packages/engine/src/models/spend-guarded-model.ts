@@ -168,7 +168,23 @@ export class SpendGuardedModel implements LanguageModelV3 {
     const requested = options.maxOutputTokens ?? this.defaultMaxOutputTokens;
     const floor = Math.min(this.minOutputTokens, requested);
     // Each candidate's prompt at what that provider bills per token of the bound.
-    const priced = servable.map((candidate) => ({ candidate, prompt: Math.ceil(bound * this.meter.factor(candidate.name)) }));
+    const everyPriced = servable.map((candidate) => ({ candidate, prompt: Math.ceil(bound * this.meter.factor(candidate.name)) }));
+    const affords = (p: (typeof everyPriced)[number]) => {
+      const { inputUsdPerToken, outputUsdPerToken } = p.candidate.pricing;
+      const byUsd = outputUsdPerToken > 0 ? Math.floor((this.guard.remaining - p.prompt * inputUsdPerToken) / outputUsdPerToken) : Number.POSITIVE_INFINITY;
+      return { byUsd, byTokens: this.guard.tokensRemaining - p.prompt };
+    };
+    // A candidate priced out of even the floor only by what it once billed past the bound is left out of this call,
+    // not made the reason to refuse it: the meter is process-wide, and one odd bill from one provider refused every
+    // later run of the process, a provider the run could afford standing by — and the priced-out provider, never
+    // called again, never billed within the bound again to be forgiven. Priced out at its list price, a candidate
+    // still refuses the call (D-010: the ceiling is too small for it; RUN_BUDGET_USD says so). With none left, the
+    // call is refused naming the one that bound.
+    const fits = everyPriced.filter((p) => {
+      const { byUsd, byTokens } = affords(p);
+      return this.meter.factor(p.candidate.name) === 1 || Math.min(byUsd, byTokens) >= floor;
+    });
+    const priced = fits.length ? fits : everyPriced;
     const dearestAt = (output: number) => {
       let dearest: (typeof priced)[number] | undefined;
       let usd = 0;
@@ -190,9 +206,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
     let output = requested;
     let binding: { limit: 'usd' | 'tokens'; at: (typeof priced)[number] } | undefined;
     for (const p of priced) {
-      const { inputUsdPerToken, outputUsdPerToken } = p.candidate.pricing;
-      const byUsd = outputUsdPerToken > 0 ? Math.floor((this.guard.remaining - p.prompt * inputUsdPerToken) / outputUsdPerToken) : Number.POSITIVE_INFINITY;
-      const byTokens = this.guard.tokensRemaining - p.prompt;
+      const { byUsd, byTokens } = affords(p);
       const affordable = Math.min(byUsd, byTokens);
       if (affordable < output) {
         output = Math.max(0, affordable);
@@ -223,7 +237,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
       reservation,
       dearest: dearest?.candidate,
       promptBound: bound,
-      options: withSandscopeOptions(capped, { eligible: servable.map((c) => c.name) }),
+      options: withSandscopeOptions(capped, { eligible: priced.map((p) => p.candidate.name) }),
     };
   }
 
