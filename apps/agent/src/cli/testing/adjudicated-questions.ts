@@ -12,5 +12,5 @@ export const ADJUDICATED_QUESTIONS = [
   },
   { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
   { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
-  { id: 'refused', question: 'how do I rotate the kafka broker certificates?', label: 'unanswerable' },
+  { id: 'refused', question: 'how do I rotate the kafka broker certificates on the staging cluster?', label: 'unanswerable' },
 ] as const;
