@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { DatabaseSpendLedger, migrate, openDatabase } from '@sandscope/store';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -27,7 +26,6 @@ if (!redisUrl) console.log('SKIP spend ceiling over two processes on Redis: SAND
 
 const WORKER = resolve(import.meta.dirname, 'testing/contended-ledger-worker.ts');
 const CEILING_USD = 0.02;
-const run = promisify(execFile);
 
 interface WorkerReport {
   readonly pid: number;
@@ -36,16 +34,42 @@ interface WorkerReport {
   readonly settledUsd: number;
 }
 
-/** Both workers at once, released together a moment after both have had time to connect. */
+/**
+ * Both workers at once: each says `ready` once its ledger is connected, and both are released together only when
+ * both have. A fixed start time three seconds ahead was not enough on a loaded two-core CI machine: one worker
+ * started after the other had taken the whole ceiling, and "contended for real" failed with nothing wrong.
+ */
 async function twoProcesses(env: Record<string, string>): Promise<WorkerReport[]> {
-  const startAt = Date.now() + 3_000;
-  const one = (seed: number) =>
-    run(process.execPath, ['--import', 'tsx', WORKER], {
+  const one = (seed: number) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
       cwd: resolve(import.meta.dirname, '../../../..'),
-      env: { PATH: process.env.PATH, ...env, CEILING_USD: String(CEILING_USD), COUNT: '500', MAX_USD: '0.0006', SEED: String(seed), START_AT: String(startAt) },
-      timeout: 100_000,
-    }).then(({ stdout }) => JSON.parse(stdout.trim().split('\n').at(-1)!) as WorkerReport);
-  return Promise.all([one(1), one(2)]);
+      env: { PATH: process.env.PATH, ...env, CEILING_USD: String(CEILING_USD), COUNT: '500', MAX_USD: '0.0006', SEED: String(seed) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const killer = setTimeout(() => child.kill(), 100_000);
+    let out = '';
+    let sawReady: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      sawReady = r;
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('ready\n')) sawReady();
+    });
+    const report = new Promise<WorkerReport>((resolveReport, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(killer);
+        if (code !== 0) reject(new Error(`worker ${seed} exited ${code}: ${out}`));
+        else resolveReport(JSON.parse(out.trim().split('\n').at(-1)!) as WorkerReport);
+      });
+    });
+    return { ready, go: () => child.stdin.end('go\n'), report };
+  };
+  const workers = [one(1), one(2)];
+  await Promise.race([Promise.all(workers.map((w) => w.ready)), Promise.all(workers.map((w) => w.report))]);
+  for (const w of workers) w.go();
+  return Promise.all(workers.map((w) => w.report));
 }
 
 function expectCeilingHeld(reports: readonly WorkerReport[], ledger: { spentUsd: number; reservedUsd: number }): void {

@@ -1,11 +1,11 @@
 /**
  * One of the two processes in `spend-ceiling-two-processes.int.test.ts`: opens
  * the shared ledger as an agent replica would (its own connection), waits for
- * the common start time so both processes contend at once, runs its share of
+ * the parent's `go` (sent once both have said `ready`) so both processes contend at once, runs its share of
  * the reservations and prints what it was granted and settled as one JSON line.
  *
  * Environment: LEDGER (postgres | redis), LEDGER_URL, LEDGER_SCHEMA or
- * LEDGER_PREFIX, CEILING_USD, COUNT, MAX_USD, SEED, START_AT (epoch ms).
+ * LEDGER_PREFIX, CEILING_USD, COUNT, MAX_USD, SEED.
  */
 import { contendedReservations } from '@sandscope/engine/testing';
 import type { SpendLedger } from '@sandscope/engine/models';
@@ -31,7 +31,9 @@ if (env('LEDGER') === 'postgres') {
   ledger = redis;
   close = () => redis.close();
 }
-await new Promise((r) => setTimeout(r, Math.max(0, Number(env('START_AT')) - Date.now())));
+// Connected: say so, and wait for the parent to release both workers together (it writes `go` once both are ready).
+process.stdout.write('ready\n');
+await new Promise((r) => process.stdin.once('data', r));
 const result = await contendedReservations([ledger], Number(env('COUNT')), Number(env('MAX_USD')), Number(env('SEED')));
 process.stdout.write(`${JSON.stringify({ pid: process.pid, ...result })}\n`);
 await close();
