@@ -146,38 +146,6 @@ describe('the answerability model and its training', () => {
     expect(off(fitLogistic(part, 1, 2, whole))).toBeLessThan(off(fitLogistic(part, 1, 2)) / 10);
   });
 
-  it('holds each weight to its declared side and reaches the constrained optimum, letting go of a weight pulled back to its side (S-075)', () => {
-    // Two correlated measurements: y rises with the first; given the first, it FALLS with the second. Fitted
-    // freely, the second gets a negative weight; declared FOR an answer, it is held at zero.
-    const rows = Array.from({ length: 80 }, (_, i) => {
-      const a = (i % 10) / 10;
-      const e = ((i * 7) % 11) / 11 - 0.5;
-      return { x: [a, a + e], y: (a - 0.6 * e + ((i * 13) % 7) / 14 > 0.6 ? 1 : 0) as 0 | 1, w: 1 };
-    });
-    const free = fitLogistic(rows, 1);
-    expect(free.weights[1]!).toBeLessThan(-0.1);
-    const held = fitLogistic(rows, 1, 30, undefined, [1, 1]);
-    expect(held.weights[1]).toBe(0);
-    // Held at zero, the rest is the fit without that measurement (the constrained optimum, not merely a clamp).
-    const alone = fitLogistic(
-      rows.map((r) => ({ ...r, x: [r.x[0]!] })),
-      1,
-    );
-    expect(held.weights[0]!).toBeCloseTo(alone.weights[0]!, 6);
-    expect(held.bias).toBeCloseTo(alone.bias, 6);
-    // Started on the wrong side of a weight whose optimum is on its own side: it is let go and ends where a free fit does.
-    const sides = free.weights.map((w) => (w > 0 ? 1 : -1) as 1 | -1);
-    const flipped = { ...free, weights: free.weights.map((w) => -w) };
-    const released = fitLogistic(rows, 1, 30, flipped, sides);
-    released.weights.forEach((w, j) => expect(w).toBeCloseTo(free.weights[j]!, 6));
-    // The conditional logit too.
-    const choices = rows.slice(0, 20).map((_, q) => ({ xs: [0, 1, 2].map((k) => rows[(q * 3 + k) % 80]!.x), gold: q % 3, w: 1 }));
-    const clFree = fitConditionalLogit(choices, 1);
-    const side = clFree.weights.map((w) => (w > 0 ? -1 : 1) as 1 | -1);
-    const clHeld = fitConditionalLogit(choices, 1, 30, undefined, side);
-    clHeld.weights.forEach((w, j) => expect(side[j]! * w).toBeGreaterThanOrEqual(0));
-  });
-
   it("scores with the engine's own decision: outcomeOf and the band sweep agree with decideAnswerability on every question", () => {
     const trained = trainModel([{ name: 'all', measured }]);
     for (const m of measured) {

@@ -50,80 +50,7 @@ function initial(start: LogisticFit | undefined, mean: readonly number[], scale:
   };
 }
 
-/**
- * The direction a weight may take: +1 never below zero, −1 never above, 0 free. A feature that says the passage
- * never names what was asked must never make a question MORE answerable, whatever the development sets taught:
- * two correlated measurements fitted freely split into a large positive and a large negative weight, and a
- * question where they disagree (words the library never uses, none of them a noun it knows: "how do I book annual
- * leave?") was answered at 92% on the shipped corpus because more unknown words RAISED the rating (S-075).
- */
-export type Direction = -1 | 0 | 1;
-
-/**
- * Maximise a concave objective by Newton's method, each weight held to its `direction` (an active set: a weight
- * that would cross zero is held at zero, and let go again when the gradient pulls it back to its side). The
- * problem stays strictly concave (ridge), so this reaches the constrained optimum; with no direction it is plain
- * Newton. `derivatives` returns the gradient and the Hessian of the NEGATED objective's quadratic model (the
- * weighted X'WX), ridge not yet added; the first `penalised` coordinates carry the ridge.
- */
-function newton(
-  beta: number[],
-  derivatives: (beta: readonly number[]) => { g: number[]; h: number[][] },
-  lambda: number,
-  penalised: number,
-  iterations: number,
-  directions: readonly Direction[] = [],
-): number[] {
-  const held = new Set<number>();
-  const wrongSide = (j: number) => (directions[j] ?? 0) * beta[j]! < 0;
-  for (let j = 0; j < beta.length; j++)
-    if (wrongSide(j)) {
-      beta[j] = 0;
-      held.add(j);
-    }
-  const ridged = () => {
-    const { g, h } = derivatives(beta);
-    for (let j = 0; j < penalised; j++) {
-      h[j]![j]! += lambda;
-      g[j]! -= lambda * beta[j]!;
-    }
-    return { g, h };
-  };
-  // Each release lets go one held weight; a weight is held again only on crossing zero, so this ends.
-  for (let round = 0; round <= 2 * beta.length; round++) {
-    for (let it = 0; it < iterations; it++) {
-      const { g, h } = ridged();
-      const free = beta.map((_, j) => j).filter((j) => !held.has(j));
-      const step = solve(
-        free.map((j) => free.map((k) => h[j]![k]!)),
-        free.map((j) => g[j]!),
-      );
-      let change = 0;
-      let crossed = false;
-      free.forEach((j, i) => {
-        beta[j]! += step[i]!;
-        change = Math.max(change, Math.abs(step[i]!));
-        if (wrongSide(j)) {
-          beta[j] = 0;
-          held.add(j);
-          crossed = true;
-        }
-      });
-      if (!crossed && change < 1e-8) break;
-    }
-    if (held.size === 0) break;
-    // A held weight whose gradient points to its own side would improve the fit there: let the strongest go.
-    const { g } = ridged();
-    let release = -1;
-    for (const j of held) if (directions[j]! * g[j]! > 1e-9 && (release < 0 || directions[j]! * g[j]! > directions[release]! * g[release]!)) release = j;
-    if (release < 0) break;
-    held.delete(release);
-  }
-  return beta;
-}
-
-/** `directions`, one per feature, holds each weight to its side (see `Direction`); the bias is free. */
-export function fitLogistic(examples: readonly Example[], lambda: number, iterations = 30, start?: LogisticFit, directions: readonly Direction[] = []): LogisticFit {
+export function fitLogistic(examples: readonly Example[], lambda: number, iterations = 30, start?: LogisticFit): LogisticFit {
   const d = examples[0]?.x.length ?? 0;
   const totalW = examples.reduce((s, e) => s + e.w, 0) || 1;
   const mean = new Array<number>(d).fill(0);
@@ -133,7 +60,8 @@ export function fitLogistic(examples: readonly Example[], lambda: number, iterat
   for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j]!) || 1;
   const z = examples.map((e) => [...e.x.map((v, j) => (v - mean[j]!) / scale[j]!), 1]);
   const from = initial(start, mean, scale);
-  const derivatives = (beta: readonly number[]) => {
+  const beta = [...from.beta, from.bias];
+  for (let it = 0; it < iterations; it++) {
     const h = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
     const g = new Array<number>(d + 1).fill(0);
     examples.forEach((e, i) => {
@@ -149,9 +77,18 @@ export function fitLogistic(examples: readonly Example[], lambda: number, iterat
       }
     });
     for (let j = 0; j <= d; j++) for (let k = 0; k < j; k++) h[j]![k] = h[k]![j]!;
-    return { g, h };
-  };
-  const beta = newton([...from.beta, from.bias], derivatives, lambda, d, iterations, directions);
+    for (let j = 0; j < d; j++) {
+      h[j]![j]! += lambda;
+      g[j]! -= lambda * beta[j]!;
+    }
+    const step = solve(h, g);
+    let change = 0;
+    for (let j = 0; j <= d; j++) {
+      beta[j]! += step[j]!;
+      change = Math.max(change, Math.abs(step[j]!));
+    }
+    if (change < 1e-8) break;
+  }
   return { mean, scale, weights: beta.slice(0, d), bias: beta[d]! };
 }
 
@@ -169,13 +106,7 @@ export interface Choice {
  * Impact section — rather than what answerable questions share. No bias: it
  * cancels within a question. Standardised like `fitLogistic`.
  */
-export function fitConditionalLogit(
-  choices: readonly Choice[],
-  lambda: number,
-  iterations = 30,
-  start?: LogisticFit,
-  directions: readonly Direction[] = [],
-): LogisticFit {
+export function fitConditionalLogit(choices: readonly Choice[], lambda: number, iterations = 30, start?: LogisticFit): LogisticFit {
   const d = choices.find((c) => c.xs.length)?.xs[0]!.length ?? 0;
   let totalW = 0;
   const mean = new Array<number>(d).fill(0);
@@ -189,7 +120,8 @@ export function fitConditionalLogit(
   for (const c of choices) for (const x of c.xs) for (let j = 0; j < d; j++) scale[j]! += (c.w * (x[j]! - mean[j]!) ** 2) / (totalW || 1);
   for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j]!) || 1;
   const zs = choices.map((c) => c.xs.map((x) => x.map((v, j) => (v - mean[j]!) / scale[j]!)));
-  const derivatives = (beta: readonly number[]) => {
+  const beta = initial(start, mean, scale).beta;
+  for (let it = 0; it < iterations; it++) {
     const h = Array.from({ length: d }, () => new Array<number>(d).fill(0));
     const g = new Array<number>(d).fill(0);
     choices.forEach((c, q) => {
@@ -213,8 +145,17 @@ export function fitConditionalLogit(
       });
     });
     for (let j = 0; j < d; j++) for (let k = 0; k < j; k++) h[j]![k] = h[k]![j]!;
-    return { g, h };
-  };
-  const beta = newton(initial(start, mean, scale).beta, derivatives, lambda, d, iterations, directions);
+    for (let j = 0; j < d; j++) {
+      h[j]![j]! += lambda;
+      g[j]! -= lambda * beta[j]!;
+    }
+    const step = solve(h, g);
+    let change = 0;
+    for (let j = 0; j < d; j++) {
+      beta[j]! += step[j]!;
+      change = Math.max(change, Math.abs(step[j]!));
+    }
+    if (change < 1e-8) break;
+  }
   return { mean, scale, weights: beta, bias: 0 };
 }

@@ -1,13 +1,11 @@
 import {
   type AnswerabilityFeatures,
   type AnswerabilityModel,
-  FEATURE_DIRECTIONS,
   FEATURE_NAMES,
   type LogisticStage,
   logOdds,
   passageProbabilities,
   probability,
-  QUESTION_FEATURE_DIRECTIONS,
   QUESTION_FEATURE_NAMES,
   questionVector,
   type Ratings,
@@ -25,10 +23,6 @@ export interface TrainingGroup {
 /** L2 strength on standardised weights: fixed, not swept (a sweep would be one more constant to validate). */
 export const RIDGE = 1;
 
-/** Each weight held to the side its measurement declares (S-075; features.ts says why). */
-const PASSAGE_SIDES = FEATURE_NAMES.map((n) => FEATURE_DIRECTIONS[n]);
-const QUESTION_SIDES = QUESTION_FEATURE_NAMES.map((n) => QUESTION_FEATURE_DIRECTIONS[n]);
-
 /**
  * The passage stage: a choice among one question's retrieved passages, learned
  * from answerable questions whose labelled passage was retrieved (one labelled
@@ -42,7 +36,7 @@ function passageStage(groups: readonly TrainingGroup[], start?: LogisticStage): 
     const usable = g.measured.filter((m) => !m.features.degraded && m.gold.includes(true) && m.features.passages.length > 1);
     for (const m of usable) choices.push({ xs: m.features.passages.map((p) => p.vector), gold: m.gold.indexOf(true), w: 1000 / Math.max(1, usable.length) });
   }
-  return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE, undefined, start, PASSAGE_SIDES) };
+  return { features: [...FEATURE_NAMES], ...fitConditionalLogit(choices, RIDGE, undefined, start) };
 }
 
 const ratePassages = (stage: LogisticStage, f: AnswerabilityFeatures) => ({
@@ -58,7 +52,7 @@ function questionStage(rated: readonly { name: string; rows: readonly Rated[] }[
     const w = 1000 / Math.max(1, g.rows.length);
     for (const r of g.rows) examples.push({ x: questionVector(r.m.features, r.probabilities, r.scores), y: r.m.question.label === 'answerable' ? 1 : 0, w });
   }
-  return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE, undefined, start, QUESTION_SIDES) };
+  return { features: [...QUESTION_FEATURE_NAMES], ...fitLogistic(examples, RIDGE, undefined, start) };
 }
 
 const others = <T>(all: readonly T[], one: T) => all.filter((o) => o !== one);

@@ -123,92 +123,6 @@ export const QUESTION_FEATURE_NAMES = [
   'bestSoftCoverage',
 ] as const;
 
-/**
- * Which way each measurement may push a rating, declared by what it measures: +1 evidence FOR an answer (the
- * passage carries the question's words, names what was asked, is the section asked for), −1 evidence AGAINST (a
- * word the library never uses, a missing entity or value, a placeholder), 0 free where the meaning sets no side
- * (how long the section is, whether it is a postmortem). Training holds each weight to its side (S-075): fitted
- * freely, correlated measurements split into opposite weights, and a question on which they disagreed was rated
- * MORE answerable for using words the library never does. The same sides are what the reasons say (decide.ts):
- * a feature pushing a rating down is only ever described as evidence against.
- */
-export const FEATURE_DIRECTIONS: Readonly<Record<FeatureName, -1 | 0 | 1>> = {
-  logProduct: 1,
-  dense: 1,
-  bm25PerTerm: 1,
-  lexicalMatch: 1,
-  reciprocalRank: 1,
-  relativeProduct: 1,
-  topicCoverage: 1,
-  predicateCoverage: 1,
-  headingCoverage: 1,
-  documentCoverage: 1,
-  // The same for every passage of a question: the passage stage (a choice among them) cannot use it.
-  unknownTopicShare: 0,
-  synonymCoverage: 1,
-  synonymDocumentCoverage: 1,
-  unknownAfterSynonyms: 0,
-  nounCoverage: 1,
-  nounDocumentCoverage: 1,
-  unknownNounShare: 0,
-  missingNameFromDocument: -1,
-  missingNameFromPassage: -1,
-  missingEntity: -1,
-  missingEntityFromDocument: -1,
-  identifyingEntity: 1,
-  roleMatch: 1,
-  rolePlaceholder: -1,
-  roleElsewhereInDocument: -1,
-  roleAbsentFromDocument: -1,
-  otherRole: -1,
-  placeholder: -1,
-  ownBodyWords: 0,
-  // A section that only points elsewhere is no step, yet for "where is the dashboard?" the pointer is the answer.
-  ownLinkShare: 0,
-  postmortemRecord: -1,
-  // "What happened in the March outage?" is answered by a postmortem: its kind sets no side on its own.
-  postmortemDocument: 0,
-  procedureFromPostmortem: -1,
-  runbookDocument: 0,
-  valueMissing: -1,
-  valueCoverage: 1,
-  disclaims: -1,
-  propositionMissingFromDocument: -1,
-  propositionMissingFromPassage: -1,
-  softCoverage: 1,
-};
-
-export type QuestionFeatureName = (typeof QUESTION_FEATURE_NAMES)[number];
-
-/** The question stage's sides (see FEATURE_DIRECTIONS); how the passage ratings spread sets none. */
-export const QUESTION_FEATURE_DIRECTIONS: Readonly<Record<QuestionFeatureName, -1 | 0 | 1>> = {
-  bestScore: 1,
-  secondScore: 0,
-  bestShare: 0,
-  likelyPassages: 0,
-  documentsInTop3: 0,
-  retrievedCoverage: 1,
-  unknownTopicShare: -1,
-  unknownNounShare: -1,
-  bestPasses: 1,
-  bestMissingEntity: -1,
-  bestValueMissing: -1,
-  bestRolePlaceholder: -1,
-  bestPropositionMissing: -1,
-  bestTopicCoverage: 1,
-  bestSynonymCoverage: 1,
-  bestNounCoverage: 1,
-  bestDocumentCoverage: 1,
-  bestMissingName: -1,
-  bestRoleMatch: 1,
-  bestHeadingCoverage: 1,
-  bestPredicateCoverage: 1,
-  bestValueCoverage: 1,
-  bestDense: 1,
-  bestLexicalMatch: 1,
-  bestSoftCoverage: 1,
-};
-
 /** What the decision and its reasons read about one retrieved passage. */
 export interface PassageFeatures {
   readonly result: ScoredChunk;
@@ -676,7 +590,7 @@ export function questionVector(f: AnswerabilityFeatures, probabilities: readonly
   const b = f.passages[best];
   const at = (name: FeatureName) => (b ? b.vector[FEATURE_NAMES.indexOf(name)]! : 0);
   const intent = f.intent.intent;
-  const values: Record<QuestionFeatureName, number> = {
+  const values: Record<(typeof QUESTION_FEATURE_NAMES)[number], number> = {
     bestScore: sorted[0] ?? 0,
     secondScore: sorted[1] ?? sorted[0] ?? 0,
     bestShare: probabilities[best] ?? 0,
