@@ -250,7 +250,14 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     v.answerability === null || !best
       ? null
       : `${NUMBERS_PREFIX}answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
-  const withNumbers = (lead: string) => (numbers ? [lead, numbers] : [lead]);
+  // An answer that stands on part of the question says which part it does not: "how do I book annual leave?" was
+  // answered from the edge gateway's steps, "leave" being a word the library uses in another sense, and the reasons
+  // said only that the passage "carries what the question asks about" (S-075). What the library never mentions is
+  // named beside every answer, so the reader can see what it was not about; the verdict is not touched.
+  const unsupported = f.unknownWords.length
+    ? [`The library never mentions ${quoted(f.unknownWords)}: this answers the rest of the question, so check that it is about what you asked.`]
+    : [];
+  const withNumbers = (lead: string, caveats: readonly string[] = []) => (numbers ? [lead, ...caveats, numbers] : [lead, ...caveats]);
   const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
   const qv = ratings?.vector ?? [];
   const refuse = (a: Assessment, adjudication: Adjudication | null = null): Decision => ({
@@ -302,10 +309,10 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // third: a clause that added passages "also rated at least 0.5" never fired once the passage stage became a
     // choice among the retrieved passages (softmax shares, 77fa659), since only the best can hold half (S-061).
     return {
-      assessment: assessment(withNumbers(lead)),
+      assessment: assessment(withNumbers(lead, unsupported)),
       adjudication: null,
       verdict: 'answered',
-      reasons: withNumbers(lead),
+      reasons: withNumbers(lead, unsupported),
       evidence: section ? [section.result.chunk, best.result.chunk] : [best.result.chunk],
     };
   }
@@ -314,7 +321,7 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     : v.answerability! >= bands.sufficientAbove
       ? `The model rates this answerable from ${where(best)}, but ${failuresOf(best, f).join(', and ')} — moved down to ambiguous.`
       : `The model is unsure whether ${where(best)} answers this.`;
-  const a = assessment(withNumbers(lead));
+  const a = assessment(withNumbers(lead, v.verdict === 'partial' ? unsupported : []));
   if (v.verdict === 'partial') {
     const carrier = f.passages[v.answeredFrom]!;
     const adjudication: Adjudication = {

@@ -157,6 +157,21 @@ describe('the answerability decision on the failure classes of issue 9', () => {
 
   // A refusal read "no passage looks like an answer" beside "best passage … at 94%": the 94% is the passage stage's
   // share among the passages retrieved (a softmax), not a chance that the passage answers, and must say so.
+  // S-075: "how do I book annual leave?" was answered from the edge gateway's steps on the shipped corpus ("leave" is a
+  // word it uses in another sense), and the reasons only said what the passage carried. An answer names, beside it,
+  // the question's words the library never uses.
+  it('an answer names the question’s words the library never uses, and a question whose every word it uses gets no such caveat', async () => {
+    const caveat = /^The library never mentions (.*): this answers the rest of the question/;
+    const known = await ask('what is the mitigation for OrdersDbPoolSaturated?');
+    expect(known.verdict).toBe('answered');
+    expect(known.reasons.some((x) => caveat.test(x))).toBe(false);
+    // Bands that answer whatever passes the checks: the caveat is about the words, whatever the rating.
+    const answering = await KnowledgeBase.build({ documents: FAILURE_CORPUS, bands: { insufficientBelow: 0, sufficientAbove: 0 } });
+    const tonight = await answering.ask('how do i mitigate OrdersDbPoolSaturated quickly tonight?');
+    expect(tonight.verdict).toBe('answered');
+    expect(tonight.reasons.find((x) => caveat.test(x))).toMatch(/^The library never mentions “tonight”:/);
+  });
+
   it('the numbers give the closest passage’s share as a share of the retrieved passages, not as a chance that it answers', async () => {
     const r = await ask('What is the TLS certificate renewal procedure?');
     const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
