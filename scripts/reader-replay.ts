@@ -38,6 +38,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; they judged no decision about the reader, only (by aggregates) offline ones',
     waiting: true,
   },
+  'new-3': {
+    corpora: ['argo-rollouts', 'trivy', 'tekton-pipeline'],
+    read: 'unread: in no training set and never read; written on 2026-12-03 for the next judge, their first judgement a reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
