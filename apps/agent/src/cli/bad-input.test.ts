@@ -73,6 +73,15 @@ describe('bad input gets one line and a non-zero exit', () => {
     oneLine();
     expect(io.err).toMatch(/unknown command "frobnicate"/);
   });
+  it('questions --out in a folder that does not exist, or that is a folder: one line before the corpus is indexed', async () => {
+    expect(await main(['questions', '--out', join(tmp, 'no-such-folder', 'q.jsonl')])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/cannot write .*q\.jsonl: the folder .*no-such-folder does not exist\. Create it, or pass another --out path\./);
+    io.err = '';
+    expect(await main(['questions', '--out', tmp])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/is a folder\. Pass --out with a file name/);
+  });
   it('a malformed question file stops before scoring, naming the lines; --skip-bad scores the rest', async () => {
     const file = join(tmp, 'q.jsonl');
     writeFileSync(

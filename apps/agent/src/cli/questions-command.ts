@@ -1,20 +1,22 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateQuestions, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { parseCommandArgs } from './args.ts';
 import { gapsOf, parseSeed } from './eval-support.ts';
+import { checkOutFile, writeOutFile } from './out-file.ts';
 
 /** `sandscope questions [--corpus DIR] [--out FILE] [--seed N]`: write the generated question set as JSONL. */
 export async function questionsCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('questions', argv, { corpus: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } });
+  const seed = parseSeed(values.seed);
+  // Checked before the corpus is indexed and the set generated, so a mistyped --out costs one line, not a minute.
+  if (values.out !== undefined) checkOutFile(values.out, '--out');
   const source = loadCorpusSource(values.corpus);
   const kb = await knowledgeBaseOf(source, { shippedBands: true });
-  const seed = parseSeed(values.seed);
   const questions = generateQuestions({ chunks: kb.chunks, estate: source.estate, gaps: gapsOf(source), ...(seed !== undefined ? { seed } : {}) });
   const out = values.out ?? join(source.root, 'questions.jsonl');
-  writeFileSync(out, toJsonl(questions));
+  writeOutFile(out, toJsonl(questions), '--out');
   const by = new Map<string, number>();
   for (const q of questions) by.set(q.mechanism, (by.get(q.mechanism) ?? 0) + 1);
   process.stdout.write(`Wrote ${questions.length} questions to ${out}\n${[...by].map(([m, n]) => `  ${m}: ${n}`).join('\n')}\n`);

@@ -1,0 +1,26 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../user-error.ts';
+
+/**
+ * Checks that `path` can be a file the command writes, before the command does its work: a folder, or a file in a
+ * folder that does not exist, is one line saying what to do (`questions --out` reached the write after indexing
+ * and generating, then died as an "internal error … This is a bug").
+ */
+export function checkOutFile(path: string, flag: string): void {
+  const target = resolve(path);
+  if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`${path} is a folder. Pass ${flag} with a file name, e.g. questions.jsonl.`);
+  if (!existsSync(dirname(target)))
+    throw new UserError(`cannot write ${path}: the folder ${dirname(target)} does not exist. Create it, or pass another ${flag} path.`);
+}
+
+/** Writes the file, a refusal (read-only folder, full disk) said in one line naming the path and the flag. */
+export function writeOutFile(path: string, text: string, flag: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UserError(
+      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass ${flag} with a path you can write to.`,
+    );
+  }
+}
