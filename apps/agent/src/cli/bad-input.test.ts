@@ -96,6 +96,16 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
     expect(io.err).toMatch(/skipped 2 malformed line\(s\): 2, 3/);
   });
+  it('a question file saved with a UTF-8 byte-order mark keeps its first question', async () => {
+    // Notepad and Excel write "UTF-8 with BOM"; the mark made line 1 "not JSON", so the first question was lost.
+    const file = join(tmp, 'bom.jsonl');
+    writeFileSync(
+      file,
+      '\uFEFF{"question":"What is the pool ceiling for orders-db?","label":"answerable"}\r\n{"question":"How do we rotate DNS?","label":"unanswerable"}\r\n',
+    );
+    expect(await main(['eval', '--questions', file, '--json'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
+  });
 });
 
 describe('feedback: bad input is refused in one line before any database is opened', () => {

@@ -21,7 +21,9 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   } catch (error) {
     throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
   }
-  const { questions, bad } = parseQuestionsJsonl(text);
+  // A UTF-8 byte-order mark (Notepad's and Excel's "UTF-8 with BOM") is not part of line 1: left in, it made the
+  // first question "not JSON", a stop or, with --skip-bad, a question silently lost.
+  const { questions, bad } = parseQuestionsJsonl(text.startsWith('\uFEFF') ? text.slice(1) : text);
   if (bad.length && !skipBad) {
     const shown = bad
       .slice(0, 5)
