@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
@@ -53,5 +53,21 @@ describe('a file named .md that is not text (issue 12, defect 10)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'only-binary-'));
     writeFileSync(join(dir, 'blob.md'), Buffer.from([0x00, 0x01, 0x02]));
     expect(() => loadCorpusSource(dir, { warn: () => {} })).toThrow(/no markdown file in .* could be indexed: .*blob\.md: it is binary, not text/);
+  });
+});
+
+describe('a corpus folder that links in another folder', () => {
+  it('indexes the documents of a linked sub-folder, and reads a link back to an ancestor only once', () => {
+    // A team's runbooks linked into the shared corpus (`ln -s ../payments/runbooks payments`) were silently left out.
+    const base = mkdtempSync(join(tmpdir(), 'linked-'));
+    const dir = join(base, 'corpus');
+    mkdirSync(join(base, 'payments'), { recursive: true });
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'disk.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(base, 'payments', 'refunds.md'), '# Refunds\n\nA refund over 500 EUR needs a second approver.\n');
+    symlinkSync(join(base, 'payments'), join(dir, 'payments'));
+    symlinkSync(dir, join(dir, 'loop'));
+    const source = loadCorpusSource(dir, { warn: () => {} });
+    expect(source.documents.map((d) => d.doc)).toEqual(['disk.md', 'payments/refunds.md']);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { decodeCorpusText } from './corpus-text.ts';
@@ -43,16 +43,31 @@ const MAX_DOC_BYTES = 2_000_000;
 
 function markdownFiles(dir: string): string[] {
   const out: string[] = [];
+  // A linked folder is walked like any other (a Dirent of a link is never isDirectory(), so a team's runbooks
+  // linked into the corpus were silently left out); each real folder once, so a link to an ancestor ends.
+  const walked = new Set<string>();
   const walk = (d: string) => {
+    const real = realpathSync(d);
+    if (walked.has(real)) return;
+    walked.add(real);
     for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
+      if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(full))) walk(full);
       else if (/\.(md|markdown)$/i.test(entry.name) && !/^(GAPS|README)\.md$/i.test(entry.name)) out.push(full);
     }
   };
   walk(dir);
   return out;
+}
+
+/** Whether a link leads to a folder; a broken one does not, and is reported as a file when read (#13). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
