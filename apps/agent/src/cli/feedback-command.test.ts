@@ -136,6 +136,18 @@ describe('sandscope feedback', () => {
 });
 
 describe('bad input against a database gets one line and a non-zero exit', () => {
+  it('an existing file is never overwritten without --force: a hand-labelled set there is kept', async () => {
+    const file = join(tmp, 'labelled.jsonl');
+    const labelled = '{"question":"Who owns the ledger?","label":"answerable"}\n';
+    writeFileSync(file, labelled);
+    expect(await main(['feedback', '--export', file])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/labelled\.jsonl already exists\. Pass --force to replace it, or another --export path\./);
+    expect(readFileSync(file, 'utf8')).toBe(labelled);
+    io.out = '';
+    expect(await main(['feedback', '--export', file, '--force'])).toBe(0);
+    expect(io.out).toMatch(/^Wrote 3 marks/);
+  });
   it('a run that is not there, and one without a verdict', async () => {
     expect(await main(['feedback', '00000000-0000-4000-8000-000000000000', '--label', 'right'])).toBe(2);
     oneLine();

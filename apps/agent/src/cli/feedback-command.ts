@@ -8,13 +8,14 @@ import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
 
-const USAGE = 'Usage: npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT], or npx sandscope feedback --export FILE.jsonl';
+const USAGE =
+  'Usage: npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT], or npx sandscope feedback --export FILE.jsonl [--force]';
 
 /**
  * `sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]`
  * marks a run (replacing its previous mark: one per run), and
- * `sandscope feedback --export FILE.jsonl` writes every mark as a line of the
- * question format `eval --questions` reads. Everything a person can get wrong
+ * `sandscope feedback --export FILE.jsonl [--force]` writes every mark as a line of the
+ * question format `eval --questions` reads (an existing file only with --force). Everything a person can get wrong
  * — the label, the note, the id, the path — is checked before the database is
  * opened, so a typo costs milliseconds and one line.
  */
@@ -23,13 +24,15 @@ export async function feedbackCommand(argv: string[]): Promise<number> {
     label: { type: 'string' },
     note: { type: 'string' },
     export: { type: 'string' },
+    force: { type: 'boolean', default: false },
   });
   if (values.export !== undefined) {
     if (positionals.length > 0 || values.label !== undefined || values.note !== undefined) {
       throw new UserError(`--export writes every mark; it takes no run id, --label or --note. ${USAGE}`);
     }
-    return exportMarks(values.export);
+    return exportMarks(values.export, values.force);
   }
+  if (values.force) throw new UserError(`--force lets --export replace an existing file; marking a run takes no --force. ${USAGE}`);
   return markOne(positionals, values.label, values.note);
 }
 
@@ -71,11 +74,14 @@ function normalized(label: string, note: string | undefined) {
   }
 }
 
-async function exportMarks(path: string): Promise<number> {
+async function exportMarks(path: string, force: boolean): Promise<number> {
   const target = resolve(path);
   if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`${path} is a folder. Pass --export with a file name, e.g. feedback.jsonl.`);
   if (!existsSync(dirname(target)))
     throw new UserError(`cannot write ${path}: the folder ${dirname(target)} does not exist. Create it, or pass another --export path.`);
+  // An existing file may be the person's own labelled set (the format is the one `eval --questions` reads):
+  // written over, it was lost without a word.
+  if (existsSync(target) && !force) throw new UserError(`${path} already exists. Pass --force to replace it, or another --export path.`);
   const { questions, origin } = await loadFeedbackQuestions();
   try {
     writeFileSync(target, toJsonl(questions));

@@ -33,7 +33,8 @@ Usage:
                                                          (npm run train -- --exclude NAME --out FILE)
   npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
                                                          mark a run (replaces its earlier mark)
-  npx sandscope feedback --export FILE.jsonl             every mark as a question file (eval --questions)
+  npx sandscope feedback --export FILE.jsonl [--force]   every mark as a question file (eval --questions);
+                                                         --force replaces an existing file
   npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
                                                          refit the bands on a corpus's own questions; writes
                                                          DIR/thresholds.json only if they beat the shipped bands held out
