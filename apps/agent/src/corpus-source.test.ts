@@ -49,6 +49,21 @@ describe('a file named .md that is not text (issue 12, defect 10)', () => {
     expect(warnings[2]).toBe(`corpus: skipped ${join(dir, 'utf16.md')}: it is UTF-16 text. Save it as UTF-8 to have it indexed.`);
   });
 
+  it('a Git LFS pointer (the repository cloned without `git lfs pull`) is skipped, naming it and what to run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfs-md-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(
+      join(dir, 'failover.md'),
+      'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n',
+    );
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
+    expect(warnings).toEqual([
+      `corpus: skipped ${join(dir, 'failover.md')}: it is a Git LFS pointer, not the document. Run \`git lfs pull\` in its repository to fetch it.`,
+    ]);
+  });
+
   it('a corpus of nothing but such files is refused, naming each', () => {
     const dir = mkdtempSync(join(tmpdir(), 'only-binary-'));
     writeFileSync(join(dir, 'blob.md'), Buffer.from([0x00, 0x01, 0x02]));

@@ -3,6 +3,9 @@ import { isUtf8 } from 'node:buffer';
 /** A corpus file's bytes as text, or why they are not text a person wrote in markdown. */
 export type CorpusText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
+/** The first line of every Git LFS pointer file (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md). */
+const LFS_POINTER = /^\uFEFF?version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\n/;
+
 /**
  * Decides whether a `.md` file's bytes are text, and decodes them if so.
  *
@@ -11,8 +14,9 @@ export type CorpusText = { readonly ok: true; readonly text: string } | { readon
  * silently — passages of noise that retrieval could rank and an answer could
  * cite. A NUL byte never occurs in UTF-8 prose, and text that is not valid
  * UTF-8 would be indexed as mojibake, so either is reason to skip the file;
- * the caller warns, naming it. Valid UTF-8 decodes exactly as before (a BOM
- * is kept), so no corpus that indexed correctly changes.
+ * the caller warns, naming it. So is a Git LFS pointer, text that stands in
+ * for the document. Other valid UTF-8 decodes exactly as before (a BOM is
+ * kept), so no corpus that indexed correctly changes.
  */
 export function decodeCorpusText(bytes: Uint8Array): CorpusText {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
@@ -26,7 +30,11 @@ export function decodeCorpusText(bytes: Uint8Array): CorpusText {
     const at = firstInvalidUtf8Byte(bytes);
     return { ok: false, reason: `it is not valid UTF-8${at >= 0 ? ` (the byte at offset ${at})` : ''}. Save it as UTF-8 to have it indexed.` };
   }
-  return { ok: true, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  // A repository cloned without `git lfs pull` holds three-line pointers where its documents should be: valid
+  // UTF-8, so they were indexed as passages of "version https://git-lfs… oid sha256:…" and the runbook was missing.
+  if (LFS_POINTER.test(text)) return { ok: false, reason: 'it is a Git LFS pointer, not the document. Run `git lfs pull` in its repository to fetch it.' };
+  return { ok: true, text };
 }
 
 /** Where UTF-8 decoding first fails (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF), or -1. Only for the message. */
