@@ -64,6 +64,25 @@ describe('a file named .md that is not text (issue 12, defect 10)', () => {
     ]);
   });
 
+  it('an empty file (a failed sync, an unsaved stub) is left out with a warning naming it, not silently', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'empty-md-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'failover.md'), '');
+    writeFileSync(join(dir, 'blank.md'), ' \r\n\n');
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
+    expect(source.skipped.map((s) => s.doc)).toEqual(['blank.md', 'failover.md']);
+    expect(warnings).toEqual([
+      `corpus: skipped ${join(dir, 'blank.md')}: it is empty. Write the document or remove the file.`,
+      `corpus: skipped ${join(dir, 'failover.md')}: it is empty. Write the document or remove the file.`,
+    ]);
+    // Nothing but empty files is still the one line it was.
+    const none = mkdtempSync(join(tmpdir(), 'all-empty-md-'));
+    writeFileSync(join(none, 'a.md'), '');
+    expect(() => loadCorpusSource(none, { warn: () => {} })).toThrow(/every markdown file in .* is empty; there is nothing to answer from/);
+  });
+
   it('a corpus of nothing but such files is refused, naming each', () => {
     const dir = mkdtempSync(join(tmpdir(), 'only-binary-'));
     writeFileSync(join(dir, 'blob.md'), Buffer.from([0x00, 0x01, 0x02]));

@@ -40,6 +40,7 @@ export interface LoadCorpusOptions {
 export const DEFAULT_CORPUS_DIR = resolve(import.meta.dirname, '../../../corpus');
 
 const MAX_DOC_BYTES = 2_000_000;
+const EMPTY = 'it is empty. Write the document or remove the file.';
 
 function markdownFiles(dir: string): string[] {
   const out: string[] = [];
@@ -104,10 +105,16 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
       continue;
     }
     const text = decoded.text;
-    if (!text.trim()) continue;
+    // An empty file was dropped without a word: a runbook a failed sync left at 0 bytes was simply not in the
+    // library, and its questions were refused as if it had never been written.
+    if (!text.trim()) {
+      skipped.push({ doc, file, reason: EMPTY });
+      warn(`corpus: skipped ${file}: ${EMPTY}`);
+      continue;
+    }
     documents.push({ doc, title: documentTitle(doc, text), text });
   }
-  if (documents.length === 0 && skipped.length > 0) {
+  if (documents.length === 0 && skipped.some((s) => s.reason !== EMPTY)) {
     throw new UserError(`no markdown file in ${docsDir} could be indexed: ${skipped.map((s) => `${s.file}: ${s.reason}`).join(' ')}`);
   }
   if (documents.length === 0) throw new UserError(`every markdown file in ${docsDir} is empty; there is nothing to answer from.`);
