@@ -24,6 +24,16 @@ describe('which bands a corpus is scored with', () => {
   });
 });
 
+describe('a corpus folder whose path has a space', () => {
+  it('the command the refusal suggests can be pasted as it is: the path is quoted', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'spaced-')), "on call's runbooks");
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'thresholds.json'), JSON.stringify({ insufficientBelow: 1, sufficientAbove: 8 }));
+    expect(() => loadCorpusSource(dir)).toThrow(`Re-run \`npx sandscope calibrate --corpus '${dir.replace("'", "'\\''")}'\``);
+  });
+});
+
 describe('a file named .md that is not text (issue 12, defect 10)', () => {
   it('is skipped with a warning naming it and why; every text document is still indexed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'binary-md-'));

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpat
 import { join, relative, resolve, sep } from 'node:path';
 import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { decodeCorpusText } from './corpus-text.ts';
+import { shellArg } from './shell-arg.ts';
 import { UserError } from './user-error.ts';
 
 /** A corpus folder as read from disk: markdown documents, an optional estate, optional calibrated bands. */
@@ -168,7 +169,7 @@ function readThresholds(root: string): BandsFile | null {
   const parsed = parseBands(readJson(path, 'thresholds.json'));
   if (!parsed.ok)
     throw new UserError(
-      `${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${root}\` to regenerate it, or delete it to use the shipped model's bands.`,
+      `${parsed.message} (${path}). Re-run \`npx sandscope calibrate --corpus ${shellArg(root)}\` to regenerate it, or delete it to use the shipped model's bands.`,
     );
   return parsed.bands;
 }

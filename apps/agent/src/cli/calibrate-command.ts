@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { BandsFile } from '@sandscope/engine';
 import { BUDGETS, calibrateBands, fewestToCertify, measureAll, type Metrics, resolveEvidence } from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
+import { shellArg } from '../shell-arg.ts';
 import { parseCommandArgs } from './args.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { evalInputs, parseFolds, trainedOnCorpus } from './eval-support.ts';
@@ -83,7 +84,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       : []),
     '',
     write
-      ? `Wrote ${path}${keep === 'shipped' ? ' (--force: the refit was not the better one held out)' : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${values.corpus} "…"\` now uses it.`
+      ? `Wrote ${path}${keep === 'shipped' ? ' (--force: the refit was not the better one held out)' : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${shellArg(values.corpus)} "…"\` now uses it.`
       : values['dry-run']
         ? `--dry-run: nothing was written (the ${keep === 'refit' ? 'refit would have been' : 'shipped bands would have been kept'}).`
         : `Kept the shipped bands: refitted on these questions they did no better held out, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,

@@ -4,6 +4,7 @@ import { type AnswerabilityModel, type KnowledgeBase, parseModel } from '@sandsc
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
+import { shellArg } from '../shell-arg.ts';
 import { UserError } from '../user-error.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
 
@@ -120,12 +121,12 @@ export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): bool
  * that never learned from them, the shipped model left as it is. Anything else is a one-line error naming the file.
  */
 export function readModelFile(file: string): AnswerabilityModel {
-  if (!existsSync(file)) throw new UserError(`--model ${file}: no such file. Write one with npm run train -- --exclude a,b --out ${file}`);
+  if (!existsSync(file)) throw new UserError(`--model ${file}: no such file. Write one with npm run train -- --exclude a,b --out ${shellArg(file)}`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw new UserError(`--model ${file}: not JSON. Write one with npm run train -- --exclude a,b --out ${file}`);
+    throw new UserError(`--model ${file}: not JSON. Write one with npm run train -- --exclude a,b --out ${shellArg(file)}`);
   }
   const parsed = parseModel(raw);
   if (!parsed.ok) throw new UserError(`--model ${file}: ${parsed.message}`);

@@ -4,6 +4,7 @@ import { toJsonl } from '@sandscope/eval';
 import { FEEDBACK_LABELS, isFeedbackLabel, markRun, normalizeFeedback, StoreError } from '@sandscope/store';
 import { isUuid } from '@sandscope/store/values';
 import { UserError } from '../user-error.ts';
+import { shellArg } from '../shell-arg.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
@@ -93,7 +94,7 @@ async function exportMarks(path: string, force: boolean): Promise<number> {
   const answerable = questions.filter((q) => q.label === 'answerable').length;
   process.stdout.write(
     `Wrote ${questions.length} marks from ${origin} to ${path} (${answerable} answerable, ${questions.length - answerable} unanswerable). ` +
-      `Score them with \`npx sandscope eval --questions ${path}\` or \`npx sandscope eval --feedback\`.\n`,
+      `Score them with \`npx sandscope eval --questions ${shellArg(path)}\` or \`npx sandscope eval --feedback\`.\n`,
   );
   return 0;
 }
