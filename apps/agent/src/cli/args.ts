@@ -10,6 +10,18 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
   }
 }
 
+/**
+ * parseCommandArgs for a command that takes no positional argument. One was ignored without a word:
+ * `questions out.jsonl` overwrote the corpus's own questions.jsonl, `eval mine.jsonl` scored another set,
+ * `serve 8080` listened on 7860.
+ */
+export function parseCommandOptions<T extends NonNullable<ParseArgsConfig['options']>>(command: string, argv: string[], options: T) {
+  const parsed = parseCommandArgs(command, argv, options);
+  const [stray] = parsed.positionals;
+  if (stray !== undefined) throw new UserError(`${command} takes options only, not "${stray}". Run \`npx sandscope help\` for ${command}'s options.`);
+  return parsed;
+}
+
 export const MAX_QUESTION_CHARS = 1000;
 
 /** A question is one non-empty line of reasonable length; anything else is a clear error. */

@@ -82,6 +82,27 @@ describe('bad input gets one line and a non-zero exit', () => {
     oneLine();
     expect(io.err).toMatch(/is a folder\. Pass --out with a file name/);
   });
+  it('a stray argument to a command that takes options only is refused, not ignored', async () => {
+    // `questions out.jsonl` wrote the corpus's own questions.jsonl; `eval mine.jsonl` scored another set.
+    const corpus = join(tmp, 'stray');
+    mkdirSync(corpus);
+    writeFileSync(join(corpus, 'disk.md'), '# Disk\n\nThe disk alert fires at 85 percent of the volume.\n');
+    for (const argv of [
+      ['questions', '--corpus', corpus, 'out.jsonl'],
+      ['eval', '--corpus', corpus, 'mine.jsonl'],
+      ['calibrate', '--corpus', corpus, 'mine.jsonl'],
+      ['graph', 'json'],
+    ]) {
+      io.err = '';
+      io.out = '';
+      expect(await main(argv), argv.join(' ')).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(
+        new RegExp(`^sandscope: ${argv[0]} takes options only, not "${argv.at(-1)}"\\. Run \`npx sandscope help\` for ${argv[0]}'s options\\.`),
+      );
+    }
+    expect(existsSync(join(corpus, 'questions.jsonl'))).toBe(false);
+  });
   it('a malformed question file stops before scoring, naming the lines; --skip-bad scores the rest', async () => {
     const file = join(tmp, 'q.jsonl');
     writeFileSync(

@@ -3,7 +3,7 @@ import type { BandsFile } from '@sandscope/engine';
 import { BUDGETS, calibrateBands, fewestToCertify, measureAll, type Metrics, resolveEvidence } from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
 import { shellArg } from '../shell-arg.ts';
-import { parseCommandArgs } from './args.ts';
+import { parseCommandOptions } from './args.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { evalInputs, parseFolds, trainedOnCorpus } from './eval-support.ts';
 
@@ -23,7 +23,7 @@ const rates = (m: Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferr
  * writing it would quietly make every later answer on this library less trustworthy.
  */
 export async function calibrateCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('calibrate', argv, {
+  const { values } = parseCommandOptions('calibrate', argv, {
     corpus: { type: 'string' },
     questions: { type: 'string' },
     folds: { type: 'string' },

@@ -13,7 +13,7 @@ import {
 import { saveEvalRun } from '@sandscope/store';
 import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
-import { parseCommandArgs } from './args.ts';
+import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
@@ -38,7 +38,7 @@ import { evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } fro
  *   ever show the committed file: nothing else wrote `eval_run` (issue 13, codebase 4).
  */
 export async function evalCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('eval', argv, {
+  const { values } = parseCommandOptions('eval', argv, {
     loco: { type: 'boolean', default: false },
     corpora: { type: 'string' },
     exclude: { type: 'string' },

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { generateQuestions, toJsonl } from '@sandscope/eval';
 import { loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
-import { parseCommandArgs } from './args.ts';
+import { parseCommandOptions } from './args.ts';
 import { gapsOf, parseSeed } from './eval-support.ts';
 import { checkOutFile, writeOutFile } from './out-file.ts';
 
 /** `sandscope questions [--corpus DIR] [--out FILE] [--seed N]`: write the generated question set as JSONL. */
 export async function questionsCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('questions', argv, { corpus: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } });
+  const { values } = parseCommandOptions('questions', argv, { corpus: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } });
   const seed = parseSeed(values.seed);
   // Checked before the corpus is indexed and the set generated, so a mistyped --out costs one line, not a minute.
   if (values.out !== undefined) checkOutFile(values.out, '--out');

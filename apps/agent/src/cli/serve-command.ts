@@ -4,7 +4,7 @@ import { isBearerToken, UNCARRIABLE_TOKEN } from '../http/bearer-auth.ts';
 import { listen } from '../http/listen.ts';
 import { startAgentService } from '../service/compose.ts';
 import { UserError } from '../user-error.ts';
-import { parseCommandArgs } from './args.ts';
+import { parseCommandOptions } from './args.ts';
 
 /** Open runs get this long to finish after SIGINT/SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -17,7 +17,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * database lease.
  */
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('serve', argv, {
+  const { values } = parseCommandOptions('serve', argv, {
     port: { type: 'string' },
     host: { type: 'string' },
     corpus: { type: 'string' },

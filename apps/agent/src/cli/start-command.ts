@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { UserError } from '../user-error.ts';
-import { parseCommandArgs } from './args.ts';
+import { parseCommandOptions } from './args.ts';
 import { ensurePortFree } from './port-check.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
@@ -41,7 +41,7 @@ function inherited(): Env {
 
 /** The agent's address and the website's, from the flags and the environment, checked by the one config schema. */
 function placement(argv: string[]): { agentPort: number; webPort: number; webHost: string } {
-  const { values } = parseCommandArgs('start', argv, {
+  const { values } = parseCommandOptions('start', argv, {
     port: { type: 'string' },
     'web-port': { type: 'string' },
     'web-host': { type: 'string' },
