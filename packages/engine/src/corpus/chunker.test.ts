@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, MIN_PASSAGE_CHARS, slugify, withoutComments } from './chunker.ts';
+import { chunkDocument, documentTitle, MIN_PASSAGE_CHARS, slugify, withoutComments } from './chunker.ts';
 
 const long = (word: string) => `${word} `.repeat(50).trim(); // 50 × (len+1) - 1 chars, well over 200
 
@@ -47,6 +47,16 @@ describe('heading-aligned chunker', () => {
     expect(withoutComments('a line break  \nnext')).toBe('a line break  \nnext');
     // An unclosed comment hides the rest of the page, as it does when rendered.
     expect(withoutComments('kept\n<!-- never closed\n## Hidden\ntext')).toBe('kept');
+  });
+
+  it('reads a file saved with a UTF-8 byte-order mark as it reads the same file without one', () => {
+    // Windows editors save UTF-8 with a BOM; kept by the decoder, it hid the front matter and the title heading.
+    const text = `---\ntitle: Disk\nowner: sre\n---\n# Disk runbook\n\n${long('alpha')}\n`;
+    const plain = chunkDocument({ doc: 'disk.md', title: documentTitle('disk.md', text), text });
+    const bom = chunkDocument({ doc: 'disk.md', title: documentTitle('disk.md', `\uFEFF${text}`), text: `\uFEFF${text}` });
+    expect(bom).toEqual(plain);
+    expect(bom[0]!.text).not.toMatch(/owner: sre|# Disk runbook/);
+    expect(documentTitle('disk.md', `\uFEFF# Disk runbook\n\n${long('alpha')}`)).toBe('Disk runbook');
   });
 
   it('slugifies punctuation and case', () => {

@@ -33,10 +33,13 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
  * documentation sites put above the markdown; its `title:` is kept apart.
  */
 export function splitFrontMatter(text: string): { body: string; title: string | null } {
-  const m = FRONT_MATTER.exec(text);
-  if (!m) return { body: text, title: null };
+  // A UTF-8 byte-order mark (Windows editors write one) is no text: left at the start, it hid the front matter
+  // and the first heading, both then indexed as the first passage's prose.
+  const unmarked = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const m = FRONT_MATTER.exec(unmarked);
+  if (!m) return { body: unmarked, title: null };
   const title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(m[1]!)?.[1]?.trim() ?? null;
-  return { body: text.slice(m[0].length), title };
+  return { body: unmarked.slice(m[0].length), title };
 }
 
 /** The document's title: its first level-one heading, else its front matter's title, else its file name. */
