@@ -1,12 +1,13 @@
-import { judgeByModel, KnowledgeBase, type ModelJudgementInput, shippedAnswerabilityModel } from '@sandscope/engine';
+import { judgeByModel, KnowledgeBase, type ModelJudgementInput, passes, shippedAnswerabilityModel } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureAll } from './measure.ts';
 import { evaluateModelAdjudicated } from './model-adjudicated.ts';
 import { readRepoCorpus } from './test-corpus.ts';
 
 /*
- * A deferred question whose every retrieved passage fails a check has nothing to show a model: it is refused as
- * offline without a call, and counted as such — not as a provider that gave no judgement (the review of c269077).
+ * A deferred question whose every retrieved passage fails a check was refused without asking a model ("nothing to
+ * show"); since S-076 the model is shown the likeliest passages all the same, and what it says is counted as any
+ * judgement is — a provider that gives none is "no usable judgement", decided as offline.
  */
 describe('evaluateModelAdjudicated', () => {
   const shipped = shippedAnswerabilityModel();
@@ -18,27 +19,47 @@ describe('evaluateModelAdjudicated', () => {
     kb = await KnowledgeBase.build({ documents: corpus.documents, estate: corpus.estate, model });
   });
 
-  it('counts a question with no passage to show apart from one a model was asked about, and asks no model about it', async () => {
+  it('shows a model the likeliest passages when every one fails a check, and counts its judgement (S-076)', async () => {
     const measured = await measureAll(kb, [
       // catalog-api has no connection pool ceiling in this library: every passage fails the entity or value check.
-      { id: 'nothing-to-show', question: 'What is the connection pool ceiling for catalog-api?', label: 'unanswerable', mechanism: 'wrong-entity' },
+      { id: 'every-passage-fails', question: 'What is the connection pool ceiling for catalog-api?', label: 'unanswerable', mechanism: 'wrong-entity' },
     ]);
+    const judge = (reader: ModelJudgementInput['model']) =>
+      evaluateModelAdjudicated(measured, model, (m, decision) =>
+        judgeByModel({
+          question: m.question.question,
+          features: m.features,
+          probabilities: decision.assessment.probabilities,
+          offline: decision.adjudication!,
+          model: reader,
+          decideOffline: (f) => kb.decide(f),
+        }),
+      );
+    expect(measured[0]!.features.passages.every((p) => !passes(p, measured[0]!.features))).toBe(true);
     const calls: unknown[] = [];
     const refusing = {
       doGenerate: (options: unknown) => (calls.push(options), Promise.reject(new Error('no provider'))),
     } as unknown as ModelJudgementInput['model'];
-    const report = await evaluateModelAdjudicated(measured, model, (m, decision) =>
-      judgeByModel({
-        question: m.question.question,
-        features: m.features,
-        probabilities: decision.assessment.probabilities,
-        offline: decision.adjudication!,
-        model: refusing,
-        decideOffline: (f) => kb.decide(f),
-      }),
-    );
-    expect(calls).toHaveLength(0);
-    expect(report.modelAdjudication).toMatchObject({ deferredUnanswerable: 1, nothingToShow: 1, unavailable: 0, judgedBy: {} });
+    const report = await judge(refusing);
+    expect(calls).toHaveLength(1);
+    expect(report.modelAdjudication).toMatchObject({ deferredUnanswerable: 1, nothingToShow: 0, unavailable: 1, judgedBy: {} });
     expect(report.questions[0]!.verdict).toBe('refused');
+    // A reader that names the first passage it was shown lets it through — flagged partial, never sufficient — and
+    // the evaluation counts it as the false answer it is.
+    const naming = {
+      doGenerate: async (options: { prompt: unknown }) => {
+        const id = /candidate id=\\"([^\\"]+)\\"/.exec(JSON.stringify(options.prompt))![1]!;
+        return {
+          content: [{ type: 'text', text: JSON.stringify({ answers: true, passage: id, reason: 'it says so' }) }],
+          finishReason: 'stop',
+          usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+          providerMetadata: { sandscope: { servedBy: 'stub' } },
+          warnings: [],
+        };
+      },
+    } as unknown as ModelJudgementInput['model'];
+    const through = await judge(naming);
+    expect(through.modelAdjudication).toMatchObject({ nothingToShow: 0, unavailable: 0, unanswerableLetThrough: 1 });
+    expect(through.questions[0]!.verdict).toBe('partial');
   });
 });

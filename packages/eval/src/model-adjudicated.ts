@@ -15,7 +15,7 @@ export interface ModelAdjudicationFigures {
   readonly judgedBy: Readonly<Record<string, number>>;
   /** Deferred questions a model was asked about but gave no usable judgement on (every provider failed, no judgement in the reply…): decided as offline. */
   readonly unavailable: number;
-  /** Deferred questions no model was asked about: every retrieved passage fails a check, so there was nothing to show; refused. */
+  /** Deferred questions no model was asked about, there being no passage to show; refused. Since S-076 a model is shown the likeliest passages even when each fails a check, so only a question with none retrieved counts here. */
   readonly nothingToShow: number;
   /** Of the deferred answerable questions, how many the adjudication let through (partial). */
   readonly answerableLetThrough: number;

@@ -5,7 +5,13 @@ import type { Chunk } from '../types.ts';
 import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
 
-/** Candidates an adjudicator reads: the likeliest passages that fail no check (a model may never overrule a check). */
+/**
+ * Candidates an adjudicator reads: the likeliest passages that fail no check; when every passage fails one, the
+ * likeliest passages all the same (S-076). The checks are lexical — an entity in the question's words, a value in
+ * digits — and refused, without asking, answerable questions a reader would let through; the reader is briefed on the
+ * same failures (another service, a remedy never mentioned, an empty section) and let through none of 215 deferred
+ * unanswerable questions where it was measured before this.
+ */
 const CANDIDATES = 3;
 
 export interface ModelJudgementInput {
@@ -24,13 +30,13 @@ export interface ModelJudgement {
   readonly adjudication: Adjudication;
   /** The provider whose judgement was taken, or null when none was (decided as offline). */
   readonly judgedBy: string | null;
-  /** How many passages the model was shown: 0 when every passage fails a check, so no model was asked. */
+  /** How many passages the model was shown: 0 only when nothing was retrieved, so no model was asked. */
   readonly shown: number;
 }
 
 /**
  * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the likeliest
- * passages that fail no check answers it. Partial or refuse, never sufficient. Without a usable judgement — every
+ * passages that fail no check answers it — or, when every passage fails one, one of the likeliest (S-076). Partial or refuse, never sufficient. Without a usable judgement — every
  * provider failed, only the offline model answered, the reply was not a judgement, or it named a passage it was not
  * shown — the question is decided as it would be offline: the adjudicator can only narrow what is answered, never
  * widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
@@ -39,12 +45,9 @@ export interface ModelJudgement {
 export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
   const f = input.features;
   const { probabilities } = input;
-  const candidates = f.passages
-    .map((_, i) => i)
-    .sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0))
-    .filter((i) => passes(f.passages[i]!, f))
-    .slice(0, CANDIDATES)
-    .map((i) => f.passages[i]!.result);
+  const likeliest = f.passages.map((_, i) => i).sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0));
+  const passing = likeliest.filter((i) => passes(f.passages[i]!, f));
+  const candidates = (passing.length ? passing : likeliest).slice(0, CANDIDATES).map((i) => f.passages[i]!.result);
   if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: 0 };
   const judgement = await judge(
     input.question,
