@@ -135,6 +135,18 @@ describe('/v1/investigations', () => {
     expect(turn.answer).toMatch(/edge\.log line 2 does not use the words .* but says something similar in meaning/);
   });
 
+  it('answers a turn that quotes a log line with an emoji where the quote is cut (an unpaired surrogate was a 500)', async () => {
+    const { investigation } = await json(await call('POST', '', { title: 'emoji at the cut' }), 201);
+    const id = investigation.id as string;
+    // The emoji's two UTF-16 halves sit at units 299 and 300: the planner quotes a line's first 300.
+    const line = `ERROR checkout ${'x'.repeat(299 - 'ERROR checkout '.length)}\u{1F600} tail`;
+    await json(await call('PUT', `/${id}/files/app.log`, `ok\n${line}\nok\n`, AUTH), 201);
+    const { turn } = await json(await call('POST', `/${id}/turns`, { message: 'why the checkout error?' }), 200);
+    expect(turn.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 2, endLine: 2 });
+    expect(turn.answer).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect((await json(await call('GET', `/${id}`), 200)).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+  });
+
   it('refuses bad input with a clear 4xx in the one vocabulary, and loses nothing', async () => {
     const { investigation } = await json(await call('POST', '', { title: 'bad input' }), 201);
     const id = investigation.id as string;

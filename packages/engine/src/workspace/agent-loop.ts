@@ -9,6 +9,7 @@ import { SpendGuard } from '../models/spend-guard.ts';
 import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import type { SpendLedger } from '../models/spend-ledger.ts';
 import { round3 } from '../round.ts';
+import { clipText } from './clip-text.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { turnAnswerText, uniqueCitations } from './turn-text.ts';
@@ -286,5 +287,5 @@ async function offline(request: TurnRequest, notes: string[], spent: Spent | nul
 }
 
 function clip(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return clipText(text, max);
 }

@@ -1,3 +1,4 @@
+import { headOf } from './clip-text.ts';
 import { fileLines } from './read-file.ts';
 
 /** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
@@ -22,7 +23,7 @@ export function filePassages(content: string): FilePassage[] {
   const out: FilePassage[] = [];
   for (let i = 0; i < lines.length; i += FILE_PASSAGE_LINES) {
     const window = lines.slice(i, i + FILE_PASSAGE_LINES);
-    const text = window.join('\n').slice(0, FILE_PASSAGE_MAX_CHARS);
+    const text = headOf(window.join('\n'), FILE_PASSAGE_MAX_CHARS);
     if (text.trim() !== '') out.push({ startLine: i + 1, endLine: i + window.length, text });
   }
   return out;

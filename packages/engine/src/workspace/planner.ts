@@ -5,6 +5,7 @@ import { estimateTokens } from '../models/pricing.ts';
 import type { Chunk } from '../types.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts';
+import { clipText } from './clip-text.ts';
 import { consultSandbox } from './sandbox-plan.ts';
 import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
@@ -250,5 +251,5 @@ function holdsAny(line: string, terms: readonly string[]): boolean {
 }
 
 function clip(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return clipText(text, max);
 }

@@ -54,3 +54,12 @@ describe('read_file caps and pagination (seed #20)', () => {
     expect(fileLines('a\n\nb')).toEqual(['a', '', 'b']);
   });
 });
+
+describe('read_file cuts text as Unicode', () => {
+  it('never splits a surrogate pair when a long line is cut at READ_FILE_MAX_CHARS (Postgres refuses the half in jsonb)', () => {
+    // "1\t" takes 2 of the 20 characters and the newline 1: 17 are left, and the emoji's halves are units 16 and 17.
+    const w = readFileWindow('app.log', `${'x'.repeat(16)}\u{1F600}${'y'.repeat(50)}\n`, {}, { maxLines: 2000, maxChars: 20 });
+    expect(w.lines[0]).toBe('x'.repeat(16));
+    expect(w.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});

@@ -1,3 +1,5 @@
+import { headOf } from './clip-text.ts';
+
 /**
  * Seed #20: read_file used to return the whole file, and one large log blew the
  * model's context window. Now a read is a window of lines — `offset` (the first
@@ -80,7 +82,7 @@ export function readFileWindow(path: string, content: string, request: ReadFileR
     if (shown.length === 0) {
       // One line longer than the whole budget (a minified bundle, a base64 blob): its head, not nothing.
       const room = Math.max(0, caps.maxChars - `${n}\t`.length - 1);
-      const kept = wanted[i]!.slice(0, room);
+      const kept = headOf(wanted[i]!, room);
       out += `${n}\t${kept}\n`;
       shown.push(kept);
       cutLine = { line: n, length: wanted[i]!.length, kept: kept.length };

@@ -1,3 +1,4 @@
+import { clipText } from './clip-text.ts';
 import { fileLines } from './read-file.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
@@ -83,5 +84,5 @@ export async function searchFiles(files: WorkspaceFiles, pattern: string, option
 }
 
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return clipText(text, max);
 }
