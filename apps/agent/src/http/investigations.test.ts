@@ -147,6 +147,14 @@ describe('/v1/investigations', () => {
     expect((await json(await call('GET', `/${id}`), 200)).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it("refuses a binary upload with the workspace's remedy, not the runbook corpus's", async () => {
+    const { investigation } = await json(await call('POST', '', { title: 'binary upload' }), 201);
+    const message = await errorOf(await call('PUT', `/${investigation.id}/files/dump.bin`, new Uint8Array([0x89, 0x50, 0, 1]), AUTH), 400, 'invalid_request');
+    expect(message).toMatch(/dump\.bin was not added: it is binary, not text \(a NUL byte at offset 2\)\. Add text files only/);
+    // The corpus's remedy ("Remove it from the corpus or give it an extension other than .md") is no use here.
+    expect(message).not.toMatch(/corpus|extension other than/);
+  });
+
   it('refuses bad input with a clear 4xx in the one vocabulary, and loses nothing', async () => {
     const { investigation } = await json(await call('POST', '', { title: 'bad input' }), 201);
     const id = investigation.id as string;

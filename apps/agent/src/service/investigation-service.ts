@@ -168,10 +168,12 @@ export class InvestigationService {
         );
       }
       const text = decodeCorpusText(bytes);
+      // The corpus's remedy is cut whole: `[^.]*` stopped at the "." of ".md", so a binary upload was told to
+      // "remove it from the corpus or give it an extension other than .md" — no remedy for an investigation's file.
       if (!text.ok)
         throw new ServiceError(
           'invalid_request',
-          `${path} was not added: ${text.reason.replace(/ \(?(Remove it from the corpus|Save it as UTF-8 to have it indexed)[^.]*\.?$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`,
+          `${path} was not added: ${text.reason.replace(/ (Remove it from the corpus|Save it as UTF-8 to have it indexed).*$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`,
         );
       const content = text.text.replace(/^\uFEFF/, '');
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
