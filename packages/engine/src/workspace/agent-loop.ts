@@ -10,6 +10,7 @@ import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import type { SpendLedger } from '../models/spend-ledger.ts';
 import { round3 } from '../round.ts';
 import { clipText } from './clip-text.ts';
+import { storableText } from './storable-text.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
 import { turnAnswerText, uniqueCitations } from './turn-text.ts';
@@ -239,7 +240,8 @@ export function parseFinalAnswer(text: string): { claims: DraftTurnClaim[]; unkn
   if (start < 0 || end <= start) return null;
   let value: unknown;
   try {
-    value = JSON.parse(text.slice(start, end + 1));
+    // Every string made storable as it is parsed: the claims, unknowns and citations end up in the stored answer and notes.
+    value = JSON.parse(text.slice(start, end + 1), (_key, v: unknown) => (typeof v === 'string' ? storableText(v) : v));
   } catch {
     return null;
   }

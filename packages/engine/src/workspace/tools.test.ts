@@ -104,3 +104,16 @@ describe('a sandboxed tool whose run goes wrong on the host', () => {
     expect(out).toMatchObject({ ok: true, tool: 'sandbox', name: 'jq', text: `${'x'.repeat(10)}\n[output cut at the sandbox output cap; narrow the query]` });
   });
 });
+
+describe("a tool call's record", () => {
+  it('holds no NUL or unpaired surrogate from the arguments: it is stored in jsonb, which refuses both', async () => {
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    const out = await box.call('search_files', { pattern: 'orders\u0000db \ud83d' });
+    expect(out.ok).toBe(true);
+    expect(box.calls[0]!.args).toEqual({ pattern: 'orders\uFFFDdb \uFFFD' });
+    // Nested values too (a sandboxed tool's arguments are the model's JSON).
+    const nested = await box.call('list_files', { deep: [{ x: '\udc00' }] });
+    expect(nested.ok).toBe(false);
+    expect(box.calls[1]!.args).toEqual({ deep: [{ x: '\uFFFD' }] });
+  });
+});

@@ -4,6 +4,7 @@ import { DEFAULT_READ_FILE_CAPS, type ReadFileCaps, type ReadFileWindow, readFil
 import { searchFiles, type SearchFilesResult } from './search-files.ts';
 import { searchRunbooks, type SearchRunbooksResult } from './search-runbooks.ts';
 import type { WorkspaceFileInfo, WorkspaceFiles } from './workspace-files.ts';
+import { storableValue } from './storable-text.ts';
 import { resolveWorkspacePath } from './workspace-path.ts';
 import type { SandboxRunner, SandboxRunResult } from './sandbox-runner.ts';
 import { sandboxArgv, type SandboxToolSpec, type SandboxToolsOption } from './sandbox-tools.ts';
@@ -128,7 +129,14 @@ export class WorkspaceToolbox {
 
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
     const outcome = await this.#run(tool, args);
-    const record: ToolCallRecord = { tool, args: isRecord(args) ? args : {}, ok: outcome.ok, ...(this.offers(tool) ? { sandboxed: true as const } : {}) };
+    // The record is stored (turn events, the answer's toolCalls): a model's NUL or half surrogate in an argument made it a 500.
+    const stored = isRecord(args) ? (storableValue(args) as Record<string, unknown>) : {};
+    const record: ToolCallRecord = {
+      tool: storableValue(tool) as string,
+      args: stored,
+      ok: outcome.ok,
+      ...(this.offers(tool) ? { sandboxed: true as const } : {}),
+    };
     this.calls.push(record);
     for (const listener of this.#listeners) listener(record, outcome);
     return outcome;
