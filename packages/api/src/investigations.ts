@@ -82,6 +82,11 @@ export const turnResultSchema = z.object({
    * its numbered steps and a command's lines as one block. Absent from turns stored before it was added.
    */
   passages: z.array(sourceSchema).default([]),
+  /**
+   * The turn this answers (its question's message id): two turns asked at once store both questions before either
+   * answer, so the order of the messages does not pair them. Absent from turns stored before it was added.
+   */
+  turnId: z.number().optional(),
 });
 export type TurnResult = z.infer<typeof turnResultSchema>;
 

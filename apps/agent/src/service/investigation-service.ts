@@ -279,7 +279,7 @@ export class InvestigationService {
     const models = this.#models;
     const turn: TurnOutcome = await answerTurn({
       message: text,
-      history: history.map((m) => ({ role: m.role, text: m.text })),
+      history: inTurnOrder(history).map((m) => ({ role: m.role, text: m.text })),
       historyMaxMessages: this.settings.historyMaxMessages,
       toolbox,
       kb: this.#kb,
@@ -296,7 +296,13 @@ export class InvestigationService {
       mode: turn.mode,
       passages,
     };
-    const saved = await appendInvestigationMessage(this.#db, id, { role: 'assistant', text: turn.answer, result, metrics: turn.metrics });
+    // The turn it answers is stored with it: two turns asked at once store both questions before either answer.
+    const saved = await appendInvestigationMessage(this.#db, id, {
+      role: 'assistant',
+      text: turn.answer,
+      result: { turnId, ...result },
+      metrics: turn.metrics,
+    });
     return { investigationId: id, turnId, messageId: saved.id, answer: turn.answer, ...result, metrics: turn.metrics };
   }
 
@@ -406,6 +412,36 @@ export class StoreWorkspaceFiles implements WorkspaceFiles {
     if (!this.#contents.has(path)) this.#contents.set(path, (await readInvestigationFile(this.db, this.investigationId, path))?.content ?? null);
     return this.#contents.get(path)!;
   }
+}
+
+/**
+ * The conversation as turns: each question followed by its answer (the
+ * assistant message whose result names its turn). Two turns asked at once
+ * store "A?, B?, B!, A!", and replayed in id order the next turn's model read
+ * each answer under the other's question. An answer stored before turns were
+ * named keeps its place.
+ */
+function inTurnOrder(history: readonly InvestigationMessage[]): InvestigationMessage[] {
+  const questions = new Set(history.filter((m) => m.role === 'user').map((m) => m.id));
+  const answers = new Map<number, InvestigationMessage>();
+  for (const m of history) {
+    const turnId = answeredTurn(m);
+    if (turnId !== null && questions.has(turnId)) answers.set(turnId, m);
+  }
+  return history.flatMap((m) => {
+    if (m.role === 'user') {
+      const answer = answers.get(m.id);
+      return answer ? [m, answer] : [m];
+    }
+    const turnId = answeredTurn(m);
+    return turnId !== null && answers.get(turnId) === m ? [] : [m];
+  });
+}
+
+function answeredTurn(m: InvestigationMessage): number | null {
+  if (m.role !== 'assistant' || typeof m.result !== 'object' || m.result === null) return null;
+  const turnId = (m.result as { turnId?: unknown }).turnId;
+  return typeof turnId === 'number' ? turnId : null;
 }
 
 async function converted<T>(fn: () => Promise<T>): Promise<T> {
