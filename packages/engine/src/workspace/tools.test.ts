@@ -117,3 +117,17 @@ describe("a tool call's record", () => {
     expect(box.calls[1]!.args).toEqual({ deep: [{ x: '\uFFFD' }] });
   });
 });
+
+describe("a search's size", () => {
+  it("refuses a query or pattern past MAX_TOOL_QUERY_CHARS: the model's text is unbounded and the search is quadratic in it", async () => {
+    // A 200,000-character search_runbooks query took 284 s and a 100,000-character pattern 42 s, the event loop held throughout.
+    const box = new WorkspaceToolbox({ files: files(), kb });
+    const runbooks = await box.call('search_runbooks', { query: 'x'.repeat(4001) });
+    expect(runbooks.ok).toBe(false);
+    expect(runbooks.text).toBe('search_runbooks: query must be at most 4000 characters; search for the words that matter.');
+    const search = await box.call('search_files', { pattern: 'x'.repeat(4001) });
+    expect(search.ok).toBe(false);
+    expect(search.text).toBe('search_files: pattern must be at most 4000 characters; search for the words that matter.');
+    expect((await box.call('search_files', { pattern: 'x'.repeat(4000) })).ok).toBe(true);
+  });
+});

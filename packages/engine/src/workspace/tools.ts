@@ -10,6 +10,16 @@ import type { SandboxRunner, SandboxRunResult } from './sandbox-runner.ts';
 import { sandboxArgv, type SandboxToolSpec, type SandboxToolsOption } from './sandbox-tools.ts';
 
 /**
+ * The longest search_files pattern or search_runbooks query, in characters. The
+ * model's arguments are unbounded text and the searches are quadratic in them:
+ * a 200,000-character query held the event loop for 284 s (every turn and
+ * request of the replica with it), a 100,000-character pattern for 42 s. A
+ * question is at most a few hundred characters; 4000 takes about 0.1 s.
+ */
+export const MAX_TOOL_QUERY_CHARS = 4000;
+const tooLong = `must be at most ${MAX_TOOL_QUERY_CHARS} characters; search for the words that matter`;
+
+/**
  * The workspace's tools, declared as data (name, description, parameters): the
  * provider loop hands them to a model as tool definitions, and the offline
  * planner calls the same ones through the same toolbox, so both paths read the
@@ -34,11 +44,11 @@ export const WORKSPACE_TOOLS = {
     description:
       'Find the lines containing a text (case-insensitive, literal), in every file or in one file or folder (path); ' +
       'then the lines that say the same in other words (by embedding similarity), marked "similar in meaning".',
-    parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty'), path: z.string().optional() }),
+    parameters: z.strictObject({ pattern: z.string().min(1, 'must not be empty').max(MAX_TOOL_QUERY_CHARS, tooLong), path: z.string().optional() }),
   },
   search_runbooks: {
     description: "Search the runbook library through the evidence gate: the passages that answer the query, or the library's refusal (then say it is unknown).",
-    parameters: z.strictObject({ query: z.string().min(1, 'must not be empty') }),
+    parameters: z.strictObject({ query: z.string().min(1, 'must not be empty').max(MAX_TOOL_QUERY_CHARS, tooLong) }),
   },
 } as const;
 
