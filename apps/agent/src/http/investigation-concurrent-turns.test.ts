@@ -1,10 +1,6 @@
-import { perMillionTokens } from '@sandscope/engine/models';
 import { ScriptedModel } from '@sandscope/engine/testing';
-import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { type AgentService, startAgentService } from '../service/compose.ts';
-import { appDepsOf, createApp } from './app.ts';
+import { startScriptedInvestigations } from './testing/scripted-investigations.ts';
 
 /**
  * Two turns of one investigation asked at once (two tabs, a double send):
@@ -14,31 +10,19 @@ import { appDepsOf, createApp } from './app.ts';
  * question and A's answer under B's. Driven in-process over PGlite with a
  * scripted provider that records what it was sent (STYLE 12–13).
  */
-const TOKEN = 'test-token-0123456789abcdef0123456789';
-const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const reply = (unknown: string, delayMs = 0) => ({ kind: 'text' as const, text: JSON.stringify({ claims: [], unknown: [unknown] }), delayMs });
 
-let store: Store;
-let agent: AgentService;
-let app: ReturnType<typeof createApp>;
+let investigations: Awaited<ReturnType<typeof startScriptedInvestigations>>;
 // A's reply is slow, so B's answer is stored first.
 const model = new ScriptedModel('groq', [reply('answer to A', 300), reply('answer to B'), reply('answer to C')]);
 
 beforeAll(async () => {
-  store = await startStore({ dataDir: 'memory://' });
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
-  if (!parsed.ok) throw new Error(parsed.message);
-  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing: perMillionTokens(1, 2) }] });
-  app = createApp(appDepsOf(agent));
+  investigations = await startScriptedInvestigations(model);
 }, 120_000);
 
-afterAll(async () => {
-  await agent?.close();
-  await store?.close();
-});
+afterAll(() => investigations?.close());
 
-const call = (method: string, path: string, body?: unknown) =>
-  app.request(`/v1/investigations${path}`, { method, headers: JSON_AUTH, body: body === undefined ? undefined : JSON.stringify(body) });
+const call = (method: string, path: string, body?: unknown) => investigations.call(method, path, body);
 
 /** What the model was sent, as role: text lines (the system prompt left out). */
 const sent = (i: number) =>

@@ -1,10 +1,6 @@
-import { perMillionTokens } from '@sandscope/engine/models';
 import { ScriptedModel } from '@sandscope/engine/testing';
-import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { type AgentService, startAgentService } from '../service/compose.ts';
-import { appDepsOf, createApp } from './app.ts';
+import { startScriptedInvestigations } from './testing/scripted-investigations.ts';
 
 /**
  * A model's reply is untrusted text, and a turn stores it (the answer, the
@@ -13,30 +9,17 @@ import { appDepsOf, createApp } from './app.ts';
  * turn was a 500 and its answer lost. Driven in-process over PGlite with a
  * scripted provider (STYLE 12–13).
  */
-const TOKEN = 'test-token-0123456789abcdef0123456789';
-const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const REPLY = '{"claims":[{"text":"half an emoji \\ud83d here","citations":[]}],"unknown":["a NUL \\u0000 here"]}';
 
-let store: Store;
-let agent: AgentService;
-let app: ReturnType<typeof createApp>;
+let investigations: Awaited<ReturnType<typeof startScriptedInvestigations>>;
 
 beforeAll(async () => {
-  store = await startStore({ dataDir: 'memory://' });
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const model = new ScriptedModel('groq', [{ kind: 'text', text: REPLY }]);
-  agent = await startAgentService({ config: parsed.config, store, log: () => {}, candidates: [{ name: 'groq', model, pricing: perMillionTokens(1, 2) }] });
-  app = createApp(appDepsOf(agent));
+  investigations = await startScriptedInvestigations(new ScriptedModel('groq', [{ kind: 'text', text: REPLY }]));
 }, 120_000);
 
-afterAll(async () => {
-  await agent?.close();
-  await store?.close();
-});
+afterAll(() => investigations?.close());
 
-const call = (method: string, path: string, body?: unknown) =>
-  app.request(`/v1/investigations${path}`, { method, headers: JSON_AUTH, body: body === undefined ? undefined : JSON.stringify(body) });
+const call = (method: string, path: string, body?: unknown) => investigations.call(method, path, body);
 
 describe("a model's reply holding text Postgres cannot store", () => {
   it('is answered and stored, the NUL and the half surrogate replaced, not a 500', async () => {

@@ -1,3 +1,4 @@
+import { UNSTORABLE } from '@sandscope/engine/workspace';
 import { z } from 'zod';
 
 /** Where a request's text cannot be stored: the first offending character, by its 1-based position in code points. */
@@ -20,25 +21,14 @@ export interface UnstorableCharacter {
  * character and where it is.
  */
 export function findUnstorableCharacter(text: string): UnstorableCharacter | null {
-  let position = 0;
-  for (let i = 0; i < text.length; i++) {
-    position++;
-    const unit = text.charCodeAt(i);
-    if (unit === 0) return { kind: 'nul', codeUnit: unit, position };
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++; // a complete pair is one character
-        continue;
-      }
-      return { kind: 'unpaired_surrogate', codeUnit: unit, position };
-    }
-    if (unit >= 0xdc00 && unit <= 0xdfff) return { kind: 'unpaired_surrogate', codeUnit: unit, position };
-  }
-  return null;
+  const found = new RegExp(UNSTORABLE.source).exec(text);
+  if (!found) return null;
+  const codeUnit = text.charCodeAt(found.index);
+  // Counted in characters: a complete pair before it is one.
+  const position = [...text.slice(0, found.index)].length + 1;
+  return { kind: codeUnit === 0 ? 'nul' : 'unpaired_surrogate', codeUnit, position };
 }
 
-/** What to tell a person about it, without the field name: "contains a NUL character (U+0000) at character 17; remove it". */
 export function describeUnstorableCharacter(found: UnstorableCharacter): string {
   const hex = found.codeUnit.toString(16).toUpperCase().padStart(4, '0');
   return found.kind === 'nul'

@@ -17,3 +17,4 @@ export * from './workspace-path.ts';
 export * from './file-passages.ts';
 export * from './similar-lines.ts';
 export * from './sandbox-plan.ts';
+export { UNSTORABLE } from './storable-text.ts';

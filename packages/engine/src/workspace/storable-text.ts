@@ -18,4 +18,8 @@ export function storableValue(value: unknown): unknown {
   return value;
 }
 
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * What the store cannot hold: a NUL, or a surrogate without its other half. The one definition: the HTTP layer refuses
+ * a request holding one (request-text.ts), the workspace replaces one a model wrote (above).
+ */
+export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
