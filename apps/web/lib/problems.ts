@@ -81,6 +81,12 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
       'No run is started while its record cannot be written. Ask again in a moment; operators: check the database (DATABASE_URL) — runs cut short by the outage are marked interrupted when it returns.',
     who: 'operator',
   },
+  run_interrupted: {
+    title: 'The run was interrupted: another agent instance took it over',
+    remedy:
+      'The agent that ran it lost its database connection, and another instance marked the run interrupted, so its answer was not kept. Ask again; operators: check the agent’s connection to the database (DATABASE_URL).',
+    who: 'operator',
+  },
   budget_exceeded: {
     title: 'Over budget — the spend guard refused a model call',
     remedy:

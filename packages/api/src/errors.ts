@@ -25,6 +25,7 @@ export const API_ERROR_CODES = [
   'daily_tokens_exhausted',
   'limiter_unavailable',
   'store_unavailable',
+  'run_interrupted',
   'budget_exceeded',
   'internal',
 ] as const;
@@ -49,6 +50,11 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
     status: 503,
     remedy:
       'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL and GET /healthz.',
+  },
+  run_interrupted: {
+    status: 409,
+    remedy:
+      "This agent lost its run-ownership lease (its database connection dropped) and another agent instance marked the run interrupted, so its answer was not kept. Ask again; operators: check the agent's connection to DATABASE_URL.",
   },
   budget_exceeded: { status: 402, remedy: ENGINE_ERROR_REMEDIES.budget_exceeded },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },

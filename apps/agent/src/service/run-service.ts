@@ -180,7 +180,8 @@ export class RunService {
       metrics.runFinished(view.verdict, view.terminal);
       runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
       return view;
-    } catch (error) {
+    } catch (caught) {
+      const error = takenOver(runId, caught);
       runTrace.end({ status: 'failed' });
       await this.#fail(runId, error, 'run');
       throw error;
@@ -335,6 +336,22 @@ export class RunService {
     if (!(error instanceof ServiceError))
       log?.(this.#scrub(`run ${runId} ${stage} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
+}
+
+/**
+ * A run whose record another instance finished while this one's lease was lost:
+ * that instance found no owner alive and marked the run interrupted at its
+ * start-up, so this run's outcome and spans are refused (run_not_running). Said
+ * as `run_interrupted`, naming the run — it reached the client as `internal`
+ * and the log as a bug, though nothing in the run was wrong and the remedy is
+ * to ask again.
+ */
+function takenOver(runId: string, error: unknown): unknown {
+  if (!(error instanceof StoreError && error.code === 'run_not_running')) return error;
+  return new ServiceError(
+    'run_interrupted',
+    `Run ${runId} was marked interrupted by another agent instance while this one's run-ownership lease was lost; its answer was not recorded.`,
+  );
 }
 
 /** The store could not be reached: unavailability, not a bug in the run (defect 4). */

@@ -9,7 +9,10 @@ import { API_ERRORS, type ApiErrorCode } from '@sandscope/api/errors';
  * characters of JSON". The HTTP boundary maps each code to its status; the CLI
  * prints the message.
  */
-export type ServiceErrorCode = Extract<ApiErrorCode, 'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'payload_too_large'>;
+export type ServiceErrorCode = Extract<
+  ApiErrorCode,
+  'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'payload_too_large' | 'run_interrupted'
+>;
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';

@@ -144,4 +144,29 @@ describe.skipIf(!url)('a database outage on a Postgres server (issue 12, defect 
     expect((await getRunRecord(observer, runId))?.status).toBe('completed');
     expect(renewed, 'the lease was renewed after the reconnect').toBe(true);
   });
+
+  it('a run another instance marked interrupted while its lease was lost ends with run_interrupted, not internal, and stays interrupted', async () => {
+    const held = gate.hold();
+    const asked = await app.request('/v1/runs', ASK);
+    expect(asked.status).toBe(200);
+    const runId = await held.reached;
+    // The lease goes with the server; a second instance starting meanwhile finds no owner and takes the run over.
+    await proxy.cut();
+    await vi.waitFor(async () => expect(await isOwnerAlive(observer, store.ownerId)).toBe(false), { timeout: 10_000, interval: 50 });
+    const second = await startStore({ url: url!, schema });
+    try {
+      expect(second.interruptedRunIds).toContain(runId);
+    } finally {
+      await second.close();
+    }
+    await proxy.restore();
+    await vi.waitFor(async () => expect(await isOwnerAlive(observer, store.ownerId)).toBe(true), { timeout: 10_000, interval: 100 });
+    held.release();
+    const events = parseSse(await asked.text());
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { error: { code: 'run_interrupted' } } });
+    expect(JSON.stringify(events.at(-1))).toContain(runId);
+    const run = await getRunRecord(observer, runId);
+    expect(run?.status).toBe('interrupted');
+    expect(run?.error).toMatch(/^interrupted: its process/);
+  });
 });
