@@ -31,10 +31,19 @@ export interface SandscopeCallOptions {
   readonly judgement?: boolean;
 }
 
+/**
+ * An attempt that failed after its provider reported usage — an empty reply, a
+ * 2xx body that failed validation — and so was billed. A type, not an
+ * interface, so it is the JSON provider metadata can carry.
+ */
+export type BilledAttempt = { readonly provider: string; readonly inputTokens: number; readonly outputTokens: number };
+
 /** Who answered, attached to results and to the stream's `finish` part. */
 export interface SandscopeResultMetadata {
   /** Router candidate name, or `cache` for a cache hit. */
   readonly servedBy?: string;
+  /** Attempts before the one that served which failed but were billed: the spend guard charges them too. */
+  readonly billed?: BilledAttempt[];
   readonly cache?: 'exact' | 'semantic';
   readonly similarity?: number;
   /** Token for a held cache write (see `deferCacheWrite`); commit it to store the answer. */
@@ -89,7 +98,9 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
   const cache = raw['cache'] === 'exact' || raw['cache'] === 'semantic' ? raw['cache'] : undefined;
   const similarity = typeof raw['similarity'] === 'number' ? raw['similarity'] : undefined;
   const cacheWriteToken = typeof raw['cacheWriteToken'] === 'string' ? raw['cacheWriteToken'] : undefined;
+  const billed = Array.isArray(raw['billed']) ? billedAttempts(raw['billed']) : undefined;
   return {
+    ...(billed?.length ? { billed } : {}),
     ...(servedBy ? { servedBy } : {}),
     ...(cache ? { cache } : {}),
     ...(similarity !== undefined ? { similarity } : {}),
@@ -100,4 +111,13 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
 /** Provider metadata with Sandscope's result annotations merged in; other providers' keys are kept. */
 export function withResultMetadata(metadata: SharedV3ProviderMetadata | undefined, patch: SandscopeResultMetadata): SharedV3ProviderMetadata {
   return { ...metadata, [SANDSCOPE_KEY]: { ...metadata?.[SANDSCOPE_KEY], ...patch } };
+}
+
+/** Billed attempts read defensively: an entry that is not one is dropped. */
+export function billedAttempts(raw: readonly unknown[]): BilledAttempt[] {
+  return raw.flatMap((item) => {
+    if (typeof item !== 'object' || item === null) return [];
+    const { provider, inputTokens, outputTokens } = item as Record<string, unknown>;
+    return typeof provider === 'string' && typeof inputTokens === 'number' && typeof outputTokens === 'number' ? [{ provider, inputTokens, outputTokens }] : [];
+  });
 }

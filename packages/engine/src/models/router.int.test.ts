@@ -146,3 +146,48 @@ describe('RouterModel over HTTP (stub servers)', () => {
     });
   }
 });
+
+describe('an empty reply is a failure, not an answer (HTTP 200, nothing said)', () => {
+  for (const content of ['', null] as const) {
+    it(`content ${JSON.stringify(content)} → fails over; the empty attempt is recorded failed with what it billed`, async () => {
+      const body = JSON.stringify({
+        id: 'chatcmpl-empty',
+        object: 'chat.completion',
+        created: 1,
+        model: 'groq-model',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 100, completion_tokens: 0, total_tokens: 100 },
+      });
+      const groq = await provider('groq', 2_000, { kind: 'status', status: 200, body });
+      const gemini = await provider('gemini', 2_000);
+      const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+      const result = await router.doGenerate(call);
+      expect(textOf(result)).toContain('from gemini');
+      expect(events.map((e) => [e.provider, e.kind])).toEqual([
+        ['groq', 'failed'],
+        ['gemini', 'served'],
+      ]);
+      expect(events[0]).toMatchObject({ status: 200, message: expect.stringMatching(/empty reply/), costUsd: expect.closeTo(100 / 1_000_000, 12) });
+    });
+  }
+
+  it('an empty stream (finish before any content) → fails over before the consumer sees anything', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'stream', chunks: [] });
+    const gemini = await provider('gemini', 2_000);
+    const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+    const { text, error } = await drainStream((await router.doStream(call)).stream);
+    expect(error).toBeUndefined();
+    expect(text).toContain('from gemini');
+    expect(router.lastServedBy).toBe('gemini');
+    expect(events.map((e) => [e.provider, e.kind])).toEqual([
+      ['groq', 'failed'],
+      ['gemini', 'served'],
+    ]);
+  });
+
+  it('every provider empty → AllProvidersFailedError, not an empty answer', async () => {
+    const groq = await provider('groq', 2_000, { kind: 'json', text: '' });
+    const { router } = routerOver([groq.candidate]);
+    await expect(router.doGenerate(call)).rejects.toMatchObject({ code: 'all_providers_failed' });
+  });
+});

@@ -1,6 +1,8 @@
 import {
   APICallError,
+  InvalidResponseDataError,
   type LanguageModelV3,
+  type LanguageModelV3Content,
   type LanguageModelV3CallOptions,
   type LanguageModelV3GenerateResult,
   type LanguageModelV3StreamPart,
@@ -9,8 +11,8 @@ import {
 } from '@ai-sdk/provider';
 import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { PricedModel } from './priced-model.ts';
-import { sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
-import { usageCostUsd, type Pricing } from './pricing.ts';
+import { type BilledAttempt, sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
+import { tokenUsage, usageCostUsd, type Pricing } from './pricing.ts';
 import { describeProviderError } from './provider-error.ts';
 import { retryAfterSeconds, type ProviderHealth } from './provider-health.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
@@ -58,7 +60,11 @@ export class AllProvidersFailedError extends Error {
   override readonly name = 'AllProvidersFailedError';
   readonly code = 'all_providers_failed';
   readonly remedy = ENGINE_ERROR_REMEDIES.all_providers_failed;
-  constructor(readonly failures: readonly ProviderFailure[]) {
+  constructor(
+    readonly failures: readonly ProviderFailure[],
+    /** Failed attempts the providers billed all the same (see BilledAttempt): the spend guard charges them. */
+    readonly billed: readonly BilledAttempt[] = [],
+  ) {
     super(
       failures.length === 0
         ? 'No model provider is configured for this run.'
@@ -97,6 +103,16 @@ const PREAMBLE: ReadonlySet<LanguageModelV3StreamPart['type']> = new Set(['strea
  * and nowhere else, so no visitor can degrade another's run (T-6); the
  * cooldowns it respects are process-wide, because a provider's 429 is real for
  * everyone.
+ *
+ * A reply that says nothing — HTTP 200 with empty content, or a stream that
+ * finishes before any content part — is a failure, not an answer: the next
+ * candidate is tried. It was once counted as served, and the run drafted from
+ * an empty answer while a working provider stood by.
+ *
+ * An attempt that failed after the provider reported usage (the empty reply;
+ * a 2xx body that then failed validation) was billed: it is recorded as a
+ * BilledAttempt and handed up — on the result's metadata, or on
+ * AllProvidersFailedError — so the spend guard charges it instead of settling $0.
  *
  * A stream fails over only before it has produced its first content part.
  * After that the consumer has seen text, and splicing a second provider's answer
@@ -139,6 +155,7 @@ export class RouterModel implements PricedModel {
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const failures: ProviderFailure[] = [];
+    const billed: BilledAttempt[] = [];
     const callOptions = withoutSandscopeOptions(options);
     for (const candidate of this.candidates) {
       if (!this.admit(candidate, options, failures)) continue;
@@ -148,19 +165,24 @@ export class RouterModel implements PricedModel {
         result = await candidate.model.doGenerate(callOptions);
       } catch (error) {
         if (options.abortSignal?.aborted) throw error;
-        failures.push(this.recordFailure(candidate, error, started));
+        failures.push(this.recordFailure(candidate, error, started, billed));
+        continue;
+      }
+      if (saysNothing(result.content)) {
+        failures.push(this.recordEmpty(candidate, started, result.usage, billed));
         continue;
       }
       this.served(candidate, started, result.usage);
-      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { servedBy: candidate.name }) };
+      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }) };
     }
-    throw new AllProvidersFailedError(failures);
+    throw new AllProvidersFailedError(failures, billed);
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const failures: ProviderFailure[] = [];
+    const billed: BilledAttempt[] = [];
     const callOptions = withoutSandscopeOptions(options);
-    for (const candidate of this.candidates) {
+    candidates: for (const candidate of this.candidates) {
       if (!this.admit(candidate, options, failures)) continue;
       const started = this.health.now();
       let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
@@ -173,18 +195,24 @@ export class RouterModel implements PricedModel {
           const next = await reader.read();
           if (next.done) break;
           if (next.value.type === 'error') throw next.value.error;
+          if (next.value.type === 'finish') {
+            // Finished before saying anything: an empty reply, failed over like any other failure.
+            void reader.cancel().catch(() => {});
+            failures.push(this.recordEmpty(candidate, started, next.value.usage, billed));
+            continue candidates;
+          }
           head.push(next.value);
           if (!PREAMBLE.has(next.value.type)) break;
         }
         this.lastServedBy = candidate.name;
-        return { ...result, stream: this.committed(candidate, started, head, reader) };
+        return { ...result, stream: this.committed(candidate, started, head, reader, billed) };
       } catch (error) {
         void reader?.cancel(error).catch(() => {});
         if (options.abortSignal?.aborted) throw error;
-        failures.push(this.recordFailure(candidate, error, started));
+        failures.push(this.recordFailure(candidate, error, started, billed));
       }
     }
-    throw new AllProvidersFailedError(failures);
+    throw new AllProvidersFailedError(failures, billed);
   }
 
   /** Skips (and records) a candidate that must not be tried for this call. */
@@ -214,7 +242,7 @@ export class RouterModel implements PricedModel {
     return true;
   }
 
-  private recordFailure(candidate: RouterCandidate, error: unknown, started: number): ProviderFailure {
+  private recordFailure(candidate: RouterCandidate, error: unknown, started: number, billed: BilledAttempt[]): ProviderFailure {
     const latencyMs = this.health.now() - started;
     const status = APICallError.isInstance(error) ? error.statusCode : undefined;
     if (status === 429) {
@@ -226,8 +254,42 @@ export class RouterModel implements PricedModel {
     }
     // Defect 3: the provider's own text only as a scrubbed, capped excerpt after the status and error class.
     const { message } = describeProviderError(error, this.scrub);
-    this.emit({ provider: candidate.name, kind: 'failed', ...(status ? { status } : {}), message, latencyMs });
+    const usage = billedUsageOf(error);
+    const costUsd = this.bill(candidate, usage, billed);
+    this.emit({
+      provider: candidate.name,
+      kind: 'failed',
+      ...(status ? { status } : {}),
+      message,
+      latencyMs,
+      ...(usage ? { usage } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+    });
     return { provider: candidate.name, kind: 'failed', ...(status ? { status } : {}), message };
+  }
+
+  /** A 200 that said nothing: failed, with what it billed. */
+  private recordEmpty(candidate: RouterCandidate, started: number, usage: LanguageModelV3Usage | undefined, billed: BilledAttempt[]): ProviderFailure {
+    const message = 'HTTP 200 with an empty reply (no text, no tool call)';
+    const costUsd = this.bill(candidate, usage, billed);
+    this.emit({
+      provider: candidate.name,
+      kind: 'failed',
+      status: 200,
+      message,
+      latencyMs: this.health.now() - started,
+      ...(usage ? { usage } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+    });
+    return { provider: candidate.name, kind: 'failed', status: 200, message };
+  }
+
+  /** Notes a failed attempt's reported usage as billed; its cost at the candidate's price, or undefined when none was reported. */
+  private bill(candidate: RouterCandidate, usage: LanguageModelV3Usage | undefined, billed: BilledAttempt[]): number | undefined {
+    const inputTokens = usage?.inputTokens.total ?? 0;
+    const outputTokens = usage?.outputTokens.total ?? 0;
+    if (inputTokens + outputTokens > 0) billed.push({ provider: candidate.name, inputTokens, outputTokens });
+    return usageCostUsd(usage, candidate.pricing);
   }
 
   private served(candidate: RouterCandidate, started: number, usage: LanguageModelV3Usage | undefined): void {
@@ -248,6 +310,7 @@ export class RouterModel implements PricedModel {
     started: number,
     head: LanguageModelV3StreamPart[],
     reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
+    billed: readonly BilledAttempt[],
   ): ReadableStream<LanguageModelV3StreamPart> {
     let reported = false;
     const failedAfterStart = (error: unknown): void => {
@@ -267,7 +330,7 @@ export class RouterModel implements PricedModel {
         reported = true;
         this.served(candidate, started, part.usage);
       }
-      return { ...part, providerMetadata: withResultMetadata(part.providerMetadata, { servedBy: candidate.name }) };
+      return { ...part, providerMetadata: withResultMetadata(part.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }) };
     };
     const pending = [...head];
     return new ReadableStream<LanguageModelV3StreamPart>({
@@ -296,4 +359,40 @@ export class RouterModel implements PricedModel {
       cancel: (reason) => reader.cancel(reason),
     });
   }
+}
+
+/** Nothing a caller can use: no text but whitespace, no tool call, no file. Reasoning alone is no answer. */
+function saysNothing(content: readonly LanguageModelV3Content[]): boolean {
+  return !content.some((part) => (part.type === 'text' ? part.text.trim() !== '' : part.type !== 'reasoning'));
+}
+
+function billedPatch(billed: readonly BilledAttempt[]): { billed?: BilledAttempt[] } {
+  return billed.length > 0 ? { billed: [...billed] } : {};
+}
+
+/**
+ * Usage a provider reported in a 2xx reply the client then refused (the body
+ * failed validation, or held no choices): the OpenAI-compatible `usage` object
+ * of the body, which every candidate speaks. Undefined for anything else — a
+ * provider does not bill a request it answered with an error status.
+ */
+function billedUsageOf(error: unknown): LanguageModelV3Usage | undefined {
+  let body: unknown;
+  if (APICallError.isInstance(error)) {
+    if (error.statusCode === undefined || error.statusCode < 200 || error.statusCode > 299 || !error.responseBody) return undefined;
+    try {
+      body = JSON.parse(error.responseBody);
+    } catch {
+      return undefined;
+    }
+  } else if (InvalidResponseDataError.isInstance(error)) {
+    body = error.data;
+  } else {
+    return undefined;
+  }
+  const usage = typeof body === 'object' && body !== null ? (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage : undefined;
+  const input = usage?.prompt_tokens;
+  const output = usage?.completion_tokens;
+  if (typeof input !== 'number' || typeof output !== 'number' || !(input >= 0) || !(output >= 0)) return undefined;
+  return tokenUsage(input, output);
 }

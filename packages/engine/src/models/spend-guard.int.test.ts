@@ -4,9 +4,10 @@ import { perMillionTokens } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { RouterModel } from './router.ts';
-import { BudgetExceededError, SpendGuard } from './spend-guard.ts';
+import { BudgetExceededError, callCost, SpendGuard } from './spend-guard.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
+import { drainStream } from './text-stream.ts';
 
 /**
  * Issue 12, defect 6 over HTTP: the run budget relied on the estimate. The guard
@@ -84,5 +85,62 @@ describe('issue 12, defect 6: the run budget holds against what the provider bil
     // The budget is spent: the next call is refused before it is sent.
     expect(second).toBeInstanceOf(BudgetExceededError);
     expect(stub.requests).toHaveLength(1);
+  });
+});
+
+describe('an attempt the provider billed, then failed, is settled at what it billed (not $0)', () => {
+  /** HTTP 200 with usage, and a reply the client cannot use: no choices (fails validation), or nothing said. */
+  const noChoices = JSON.stringify({
+    id: 'x',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [],
+    usage: { prompt_tokens: 1_000, completion_tokens: 200, total_tokens: 1_200 },
+  });
+  const billed = callCost(PRICE, 1_000, 200);
+
+  it('every provider failed after reporting usage: the run is charged what was billed', async () => {
+    const { guard, model } = await guardedOverStub(1, { kind: 'status', status: 200, body: noChoices });
+    await expect(model.doGenerate(ask('What is the pool ceiling?'))).rejects.toMatchObject({ code: 'all_providers_failed' });
+    expect(guard.reserved).toBe(0);
+    expect(guard.spent).toBeCloseTo(billed, 12);
+    expect(guard.tokensSpent).toBe(1_200);
+  });
+
+  /** groq then gemini, each on its own stub, under one guard. */
+  async function pair(groqScript: StubBehaviour, geminiScript: StubBehaviour) {
+    const stubs = await Promise.all([startStubOpenAIServer({ script: [groqScript] }), startStubOpenAIServer({ script: [geminiScript] })]);
+    servers.push(...stubs);
+    const candidates = (['groq', 'gemini'] as const).map((name, i) => ({
+      name,
+      model: createHttpModel(
+        { kind: 'http', name, baseURL: stubs[i]!.baseURL, model: `${name}-stub`, apiKey: 'stub-key', pricing: PRICE },
+        { fetch, timeoutMs: 5_000 },
+      ),
+      pricing: PRICE,
+    }));
+    const guard = new SpendGuard(1);
+    return { guard, model: new SpendGuardedModel(new RouterModel({ candidates, health: new ProviderHealth() }), guard) };
+  }
+
+  it('a billed failure, then another provider serves: the run is charged both', async () => {
+    const { guard, model } = await pair(
+      { kind: 'status', status: 200, body: noChoices },
+      { kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 100, completionTokens: 20 } },
+    );
+    await model.doGenerate(ask('What is the pool ceiling?'));
+    expect(guard.spent).toBeCloseTo(billed + callCost(PRICE, 100, 20), 12);
+    expect(guard.tokensSpent).toBe(1_200 + 120);
+  });
+
+  it('a billed empty stream, then another provider streams the answer: the run is charged both', async () => {
+    const { guard, model } = await pair(
+      { kind: 'stream', chunks: [], usage: { promptTokens: 1_000, completionTokens: 200 } },
+      { kind: 'stream', chunks: ['{"claims":[]}'], usage: { promptTokens: 100, completionTokens: 20 } },
+    );
+    const { text } = await drainStream((await model.doStream(ask('What is the pool ceiling?'))).stream);
+    expect(text).toBe('{"claims":[]}');
+    expect(guard.spent).toBeCloseTo(billed + callCost(PRICE, 100, 20), 12);
   });
 });

@@ -6,7 +6,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { readResultMetadata, withSandscopeOptions } from './call-options.ts';
+import { type BilledAttempt, billedAttempts, readResultMetadata, withSandscopeOptions } from './call-options.ts';
 import { promptTokenBound, usageCostUsd } from './pricing.ts';
 import { PromptMeter } from './prompt-meter.ts';
 import { type LedgerHold, type SpendLedger, SpendLedgerUnavailableError } from './spend-ledger.ts';
@@ -105,12 +105,15 @@ export class SpendGuardedModel implements LanguageModelV3 {
     try {
       result = await this.router.doGenerate(booking.options);
     } catch (error) {
-      // Nothing served: providers do not bill a refused or failed request.
-      await this.settle(booking, 0, undefined, undefined, true);
+      // Nothing served. Providers do not bill a refused or failed request — but one that failed after reporting usage was billed.
+      const billed = this.billedCost(booking, billedOf(error));
+      await this.settle(booking, billed.usd, undefined, undefined, true, billed.tokens);
       throw error;
     }
-    const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? this.router.lastServedBy;
-    await this.settle(booking, this.actualCost(booking, servedBy, result.usage), servedBy, result.usage);
+    const meta = readResultMetadata(result.providerMetadata);
+    const servedBy = meta.servedBy ?? this.router.lastServedBy;
+    const billed = this.billedCost(booking, meta.billed);
+    await this.settle(booking, this.actualCost(booking, servedBy, result.usage) + billed.usd, servedBy, result.usage, false, billed.tokens);
     return result;
   }
 
@@ -120,7 +123,8 @@ export class SpendGuardedModel implements LanguageModelV3 {
     try {
       result = await this.router.doStream(booking.options);
     } catch (error) {
-      await this.settle(booking, 0, undefined, undefined, true);
+      const billed = this.billedCost(booking, billedOf(error));
+      await this.settle(booking, billed.usd, undefined, undefined, true, billed.tokens);
       throw error;
     }
     let settled = false;
@@ -133,8 +137,10 @@ export class SpendGuardedModel implements LanguageModelV3 {
     const settleFromFinish = async (part: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): Promise<void> => {
       if (settled) return;
       settled = true;
-      const servedBy = readResultMetadata(part.providerMetadata).servedBy ?? this.router.lastServedBy;
-      await this.settle(booking, this.actualCost(booking, servedBy, part.usage), servedBy, part.usage);
+      const meta = readResultMetadata(part.providerMetadata);
+      const servedBy = meta.servedBy ?? this.router.lastServedBy;
+      const billed = this.billedCost(booking, meta.billed);
+      await this.settle(booking, this.actualCost(booking, servedBy, part.usage) + billed.usd, servedBy, part.usage, false, billed.tokens);
     };
     const reader = result.stream.getReader();
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
@@ -313,11 +319,30 @@ export class SpendGuardedModel implements LanguageModelV3 {
     return cost ?? booking.reservation.usd;
   }
 
-  private async settle(booking: Booking, actualUsd: number, provider: string | undefined, usage?: LanguageModelV3Usage, failed = false): Promise<void> {
+  /** What failed-but-billed attempts cost, each at its own provider's price (the dearest candidate's, for one the router does not know). */
+  private billedCost(booking: Booking, billed: readonly BilledAttempt[] | undefined): { usd: number; tokens: number } {
+    let usd = 0;
+    let tokens = 0;
+    for (const attempt of billed ?? []) {
+      const pricing = this.router.pricingOf(attempt.provider) ?? booking.dearest?.pricing;
+      usd += pricing ? callCost(pricing, attempt.inputTokens, attempt.outputTokens) : booking.reservation.usd;
+      tokens += attempt.inputTokens + attempt.outputTokens;
+    }
+    return { usd, tokens };
+  }
+
+  private async settle(
+    booking: Booking,
+    actualUsd: number,
+    provider: string | undefined,
+    usage?: LanguageModelV3Usage,
+    failed = false,
+    billedTokens = 0,
+  ): Promise<void> {
     const input = usage?.inputTokens.total;
     const output = usage?.outputTokens.total;
-    // Tokens as billed; unreported, the whole reservation (fail safe). A call nothing served used none.
-    const actualTokens = failed ? 0 : input !== undefined && output !== undefined ? input + output : booking.reservation.tokens;
+    // Tokens as billed; unreported, the whole reservation (fail safe). A call nothing served used none but what failed attempts billed.
+    const actualTokens = billedTokens + (failed ? 0 : input !== undefined && output !== undefined ? input + output : booking.reservation.tokens);
     this.guard.settle(booking.reservation, actualUsd, actualTokens);
     if (provider && !failed) this.meter.observe(provider, booking.promptBound, input);
     if (booking.hold && this.ledger) {
@@ -335,4 +360,10 @@ export class SpendGuardedModel implements LanguageModelV3 {
       ...(this.guard.overBudget ? { overBudget: true as const } : {}),
     });
   }
+}
+
+/** The billed attempts an AllProvidersFailedError carries (the router's): none for any other error. */
+function billedOf(error: unknown): BilledAttempt[] {
+  const billed = error instanceof Error && (error as { code?: unknown }).code === 'all_providers_failed' ? (error as { billed?: unknown }).billed : undefined;
+  return Array.isArray(billed) ? billedAttempts(billed) : [];
 }
