@@ -43,6 +43,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-03 for the next judge, their first judgement a reader decision',
     waiting: true,
   },
+  'new-3b': {
+    corpora: ['containerd', 'spire', 'pmm'],
+    read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of S-077, a reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
