@@ -115,3 +115,24 @@ describe('a corpus folder that links in another folder', () => {
     expect(source.documents.map((d) => d.doc)).toEqual(['disk.md', 'payments/refunds.md']);
   });
 });
+
+describe('a file over the 2 MB limit', () => {
+  it('is skipped with a warning naming it, the limit and what to do; every other document is still indexed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'big-md-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'export.md'), `# Export\n\n${'All of the wiki in one page. '.repeat(72_000)}`);
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
+    expect(source.skipped.map((s) => s.doc)).toEqual(['export.md']);
+    expect(warnings).toEqual([
+      `corpus: skipped ${join(dir, 'export.md')}: it is 2,088,010 bytes, over the 2 MB (2,000,000 bytes) limit for one document. Split it into smaller documents to have it indexed.`,
+    ]);
+    // Nothing else to index is still one line, naming the file and why.
+    const alone = mkdtempSync(join(tmpdir(), 'only-big-md-'));
+    writeFileSync(join(alone, 'export.md'), 'x'.repeat(2_000_001));
+    expect(() => loadCorpusSource(alone, { warn: () => {} })).toThrow(
+      /no markdown file in .* could be indexed: .*export\.md: it is 2,000,001 bytes, over the 2 MB/,
+    );
+  });
+});

@@ -20,7 +20,7 @@ export interface CorpusSource {
   readonly thresholdsFrom: 'corpus' | 'shipped';
   /** Where `calibrate` writes this corpus's bands. */
   readonly thresholdsPath: string;
-  /** `.md` files that are not text and were left out, each with why (issue 12, defect 10). */
+  /** `.md` files left out (not text, empty, over the size limit), each with why (issue 12, defect 10). */
   readonly skipped: readonly SkippedFile[];
 }
 
@@ -89,15 +89,21 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
   const documents: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];
   for (const file of files) {
+    const doc = relative(docsDir, file).split(sep).join('/');
     let bytes: Buffer;
     try {
-      if (statSync(file).size > MAX_DOC_BYTES) throw new UserError(`${file} is larger than 2 MB; split it into smaller documents.`);
+      const size = statSync(file).size;
+      // One oversized file (a wiki exported as one page) stopped the whole corpus from loading; it is left out alone.
+      if (size > MAX_DOC_BYTES) {
+        const reason = tooLarge(size);
+        skipped.push({ doc, file, reason });
+        warn(`corpus: skipped ${file}: ${reason}`);
+        continue;
+      }
       bytes = readFileSync(file);
     } catch (error) {
-      if (error instanceof UserError) throw error;
       throw new UserError(unreadable(file, error as NodeJS.ErrnoException));
     }
-    const doc = relative(docsDir, file).split(sep).join('/');
     // Defect 10: a binary file named .md is skipped with a warning naming it, never indexed as noise.
     const decoded = decodeCorpusText(bytes);
     if (!decoded.ok) {
@@ -131,6 +137,10 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
     thresholdsPath: join(root, 'thresholds.json'),
     skipped,
   };
+}
+
+function tooLarge(size: number): string {
+  return `it is ${size.toLocaleString('en')} bytes, over the 2 MB (${MAX_DOC_BYTES.toLocaleString('en')} bytes) limit for one document. Split it into smaller documents to have it indexed.`;
 }
 
 /** Why a corpus file cannot be read, in words that say what to do: a broken link is named as one (#13). */
