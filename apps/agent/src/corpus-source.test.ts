@@ -136,3 +136,18 @@ describe('a file over the 2 MB limit', () => {
     );
   });
 });
+
+describe('README.md and GAPS.md', () => {
+  it("a sub-folder's README.md is a document (a runbook per service folder); the corpus folder's own README.md and GAPS.md are not", () => {
+    // GitLab's runbooks are docs/<service>/README.md: pointed at that folder, every one was silently left out.
+    const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+    writeFileSync(join(dir, 'README.md'), '# About this corpus\n\nStatus: unseen.\n');
+    writeFileSync(join(dir, 'GAPS.md'), '# Gaps\n');
+    writeFileSync(join(dir, 'disk.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    mkdirSync(join(dir, 'pgbouncer'));
+    writeFileSync(join(dir, 'pgbouncer', 'README.md'), '# PgBouncer\n\nWhen the pool saturates, raise max_client_conn to 2000.\n');
+    mkdirSync(join(dir, 'redis'));
+    writeFileSync(join(dir, 'redis', 'gaps.md'), '# Redis gaps\n\nEviction is documented nowhere else.\n');
+    expect(loadCorpusSource(dir, { warn: () => {} }).documents.map((d) => d.doc)).toEqual(['disk.md', 'pgbouncer/README.md', 'redis/gaps.md']);
+  });
+});

@@ -56,7 +56,10 @@ function markdownFiles(dir: string): string[] {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(d, entry.name);
       if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(full))) walk(full);
-      else if (/\.(md|markdown)$/i.test(entry.name) && !/^(GAPS|README)\.md$/i.test(entry.name)) out.push(full);
+      // Only the top folder's README.md and GAPS.md are the corpus's own notes (what it is, what it lacks); a
+      // sub-folder's README.md is a document (GitLab's runbooks are docs/<service>/README.md) and was silently left
+      // out at every depth.
+      else if (/\.(md|markdown)$/i.test(entry.name) && !(d === dir && /^(GAPS|README)\.md$/i.test(entry.name))) out.push(full);
     }
   };
   walk(dir);
