@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
+import { resolveEvidence } from '@sandscope/eval';
 import { describe, expect, it } from 'vitest';
 import { loadCorpusSource } from './corpus-source.ts';
 
@@ -149,5 +150,38 @@ describe('README.md and GAPS.md', () => {
     mkdirSync(join(dir, 'redis'));
     writeFileSync(join(dir, 'redis', 'gaps.md'), '# Redis gaps\n\nEviction is documented nowhere else.\n');
     expect(loadCorpusSource(dir, { warn: () => {} }).documents.map((d) => d.doc)).toEqual(['disk.md', 'pgbouncer/README.md', 'redis/gaps.md']);
+  });
+});
+
+describe('a file name in decomposed Unicode (NFD, as macOS writes "café.md")', () => {
+  const NFD = 'cafe\u0301.md';
+  const NFC = 'caf\u00e9.md';
+  it('is one document id, the composed form: a question naming the file as typed finds it, and its passages cite it so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nfd-'));
+    writeFileSync(join(dir, NFD), '# Café\n\nThe espresso machine alarm fires when the boiler passes 130 degrees.\n');
+    writeFileSync(join(dir, 'disk.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    const source = loadCorpusSource(dir, { warn: () => {} });
+    expect(source.documents.map((d) => d.doc)).toEqual([NFC, 'disk.md']);
+    const kb = await KnowledgeBase.build({ documents: source.documents });
+    expect(kb.chunks.filter((c) => c.doc === NFC).map((c) => c.id)).toEqual(['caf\u00e9#cafe']);
+    const { errors } = resolveEvidence(
+      [{ id: 'q1', question: 'When does the espresso alarm fire?', label: 'answerable', mechanism: 'hand', doc: NFC, evidence: 'passes 130 degrees' }],
+      kb.chunks,
+    );
+    expect(errors).toEqual([]);
+  });
+  it('two files whose names differ only in Unicode form are not two documents of the same name: the second is skipped, naming both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nfd-twice-'));
+    writeFileSync(join(dir, NFC), '# Café\n\nThe espresso machine alarm fires at 130 degrees.\n');
+    writeFileSync(join(dir, NFD), '# Café\n\nThe espresso machine alarm fires at 120 degrees.\n');
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual([NFC]);
+    expect(source.skipped.map((s) => s.doc)).toEqual([NFC]);
+    // The two compare equal when listed, so which is kept is the file system's order; the warning names both.
+    const [first, second] = source.documents[0]!.text.includes('120') ? [NFD, NFC] : [NFC, NFD];
+    expect(warnings).toEqual([
+      `corpus: skipped ${join(dir, second)}: it has the same name as ${join(dir, first)} in another Unicode form (composed or decomposed accents), so the two would be one document. Rename or remove one of them.`,
+    ]);
   });
 });

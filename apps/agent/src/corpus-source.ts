@@ -91,16 +91,29 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
 
   const documents: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];
+  const leaveOut = (doc: string, file: string, reason: string) => {
+    skipped.push({ doc, file, reason });
+    warn(`corpus: skipped ${file}: ${reason}`);
+  };
+  /** Each document id, and the file that holds it. */
+  const named = new Map<string, string>();
   for (const file of files) {
-    const doc = relative(docsDir, file).split(sep).join('/');
+    // A name macOS wrote decomposed (NFD: "cafe\u0301.md") is the name a person types composed (NFC: "café.md"). Kept
+    // as the bytes on disk, a question naming the file found no document and two files of one visible name were two
+    // documents citing alike; ids are composed, and a second file of the same id is left out, naming the first.
+    const doc = relative(docsDir, file).split(sep).join('/').normalize('NFC');
+    const twin = named.get(doc);
+    if (twin !== undefined) {
+      leaveOut(doc, file, sameName(twin));
+      continue;
+    }
+    named.set(doc, file);
     let bytes: Buffer;
     try {
       const size = statSync(file).size;
       // One oversized file (a wiki exported as one page) stopped the whole corpus from loading; it is left out alone.
       if (size > MAX_DOC_BYTES) {
-        const reason = tooLarge(size);
-        skipped.push({ doc, file, reason });
-        warn(`corpus: skipped ${file}: ${reason}`);
+        leaveOut(doc, file, tooLarge(size));
         continue;
       }
       bytes = readFileSync(file);
@@ -110,16 +123,14 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
     // Defect 10: a binary file named .md is skipped with a warning naming it, never indexed as noise.
     const decoded = decodeCorpusText(bytes);
     if (!decoded.ok) {
-      skipped.push({ doc, file, reason: decoded.reason });
-      warn(`corpus: skipped ${file}: ${decoded.reason}`);
+      leaveOut(doc, file, decoded.reason);
       continue;
     }
     const text = decoded.text;
     // An empty file was dropped without a word: a runbook a failed sync left at 0 bytes was simply not in the
     // library, and its questions were refused as if it had never been written.
     if (!text.trim()) {
-      skipped.push({ doc, file, reason: EMPTY });
-      warn(`corpus: skipped ${file}: ${EMPTY}`);
+      leaveOut(doc, file, EMPTY);
       continue;
     }
     documents.push({ doc, title: documentTitle(doc, text), text });
@@ -140,6 +151,10 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
     thresholdsPath: join(root, 'thresholds.json'),
     skipped,
   };
+}
+
+function sameName(twin: string): string {
+  return `it has the same name as ${twin} in another Unicode form (composed or decomposed accents), so the two would be one document. Rename or remove one of them.`;
 }
 
 function tooLarge(size: number): string {
