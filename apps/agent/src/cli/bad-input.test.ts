@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -81,6 +81,28 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(await main(['questions', '--out', tmp])).toBe(2);
     oneLine();
     expect(io.err).toMatch(/is a folder\. Pass --out with a file name/);
+  });
+  it("questions does not replace an existing file without --force: the default is the corpus's own, perhaps hand-labelled, set", async () => {
+    // The default --out is the corpus's own questions.jsonl: for the development corpora, a hand-labelled set.
+    const corpus = join(tmp, 'labelled');
+    mkdirSync(corpus);
+    writeFileSync(join(corpus, 'disk.md'), '# Disk\n\nThe disk alert fires at 85 percent of the volume; page the storage on-call.\n');
+    const labelled = '{"question":"When does the disk alert fire?","label":"answerable"}\n';
+    writeFileSync(join(corpus, 'questions.jsonl'), labelled);
+    writeFileSync(join(tmp, 'mine.jsonl'), labelled);
+    for (const [argv, path] of [
+      [['questions', '--corpus', corpus], join(corpus, 'questions.jsonl')],
+      [['questions', '--corpus', corpus, '--out', join(tmp, 'mine.jsonl')], join(tmp, 'mine.jsonl')],
+    ] as const) {
+      io.err = '';
+      expect(await main([...argv]), argv.join(' ')).toBe(2);
+      oneLine();
+      expect(io.err).toBe(`sandscope: ${path} already exists. Pass --force to replace it, or --out with another path.\n`);
+      expect(readFileSync(path, 'utf8')).toBe(labelled);
+    }
+    expect(await main(['questions', '--corpus', corpus, '--force'])).toBe(0);
+    expect(readFileSync(join(corpus, 'questions.jsonl'), 'utf8')).not.toBe(labelled);
+    expect(io.out).toMatch(/^Wrote \d+ questions to /);
   });
   it('a stray argument to a command that takes options only is refused, not ignored', async () => {
     // `questions out.jsonl` wrote the corpus's own questions.jsonl; `eval mine.jsonl` scored another set.

@@ -38,7 +38,9 @@ Usage:
   npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
                                                          refit the bands on a corpus's own questions; writes
                                                          DIR/thresholds.json only if they beat the shipped bands held out
-  npx sandscope questions [--corpus DIR] [--out FILE]    write the generated question set (JSONL)
+  npx sandscope questions [--corpus DIR] [--out FILE] [--force]
+                                                         write the generated question set (JSONL), by default
+                                                         to DIR/questions.jsonl; --force replaces an existing file
   AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
                                                          the agent's HTTP API alone (docs/API.md)
   npx sandscope start [--port 7860] [--web-port 3000] [--web-host 127.0.0.1]
