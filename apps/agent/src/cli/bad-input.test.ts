@@ -104,6 +104,14 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(readFileSync(join(corpus, 'questions.jsonl'), 'utf8')).not.toBe(labelled);
     expect(io.out).toMatch(/^Wrote \d+ questions to /);
   });
+  it('calibrate checks --folds before the corpus is read and its questions measured', async () => {
+    for (const folds of ['1', 'five', '21']) {
+      io.err = '';
+      expect(await main(['calibrate', '--corpus', join(tmp, 'not-read-yet'), '--folds', folds])).toBe(2);
+      oneLine();
+      expect(io.err).toBe(`sandscope: --folds must be a whole number from 2 to 20 (got "${folds}").\n`);
+    }
+  });
   it('a stray argument to a command that takes options only is refused, not ignored', async () => {
     // `questions out.jsonl` wrote the corpus's own questions.jsonl; `eval mine.jsonl` scored another set.
     const corpus = join(tmp, 'stray');

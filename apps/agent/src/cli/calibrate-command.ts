@@ -34,6 +34,8 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   });
   if (values.force && values['dry-run']) throw new UserError('pass --force (write the refit whatever it measured) or --dry-run (write nothing), not both.');
   if (!values.corpus) throw new UserError('calibrate needs --corpus DIR (the folder of markdown whose bands to fit).');
+  // Checked before the corpus is indexed and every question measured: a bad --folds failed only after all that.
+  const folds = parseFolds(values.folds);
   const inputs = await evalInputs({
     corpus: values.corpus,
     ...(values.questions ? { questions: values.questions } : {}),
@@ -42,7 +44,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   });
   const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
   const measured = await measureAll(inputs.kb, questions, inputs.source.root);
-  const { report, fit, shipped, keep } = calibrateBands(measured, inputs.kb.model, { folds: parseFolds(values.folds), evidenceErrors: errors });
+  const { report, fit, shipped, keep } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
   const write = !values['dry-run'] && (keep === 'refit' || values.force);
   const path = inputs.source.thresholdsPath;
   if (write) {
