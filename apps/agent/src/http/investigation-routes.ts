@@ -83,7 +83,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
     // Defect 3: a turn that falls back or throws has still spent what its providers served.
     const served = providerTokenMeter();
     try {
-      return c.json({ turn: await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent }) });
+      return c.json({ turn: await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent, log: deps.log }) });
     } finally {
       await chargeTurn(id, served.tokens, charge);
     }

@@ -23,7 +23,7 @@ export const turnErrorBody = (error: unknown) => toApiError(error).apiError.body
  * `provider` as the router serves or fails a call, `note` when the turn falls
  * back or drops a claim, then `result` — the JSON route's body — or `error`
  * if the turn fails after the stream opened. Each event's id is its seq in the
- * turn and each is stored as it is sent (InvestigationService.ask), so a
+ * turn and each is sent once it is stored (InvestigationService.ask), so a
  * client that drops resumes with Last-Event-ID on any replica
  * (GET …/turns/:turnId/events; every event's data carries the turnId). The
  * message and the investigation are checked before the stream opens (a 4xx,
@@ -39,10 +39,14 @@ export function streamTurn(c: Context, id: string, message: string, o: TurnStrea
     try {
       await o.investigations.ask(id, message, {
         describeError: turnErrorBody,
+        log: o.log,
         onEvent: (event) => {
+          // Counted whether or not it was stored: the tokens were served all the same (defect 3).
           served.onEvent(event);
-          if (event.type === 'result' || event.type === 'error') ended = true;
-          out.send(event.type, event.data, String(event.seq));
+          const end = event.type === 'result' || event.type === 'error';
+          if (end) ended = true;
+          // Only what a resume replays, and the end always (AskOptions.onEvent).
+          if (event.stored || end) out.send(event.type, event.data, String(event.seq));
         },
       });
     } catch (error) {

@@ -230,7 +230,7 @@ export class InvestigationService {
    * if the turn fails), the persisted history replayed (seed #17), the agent
    * run over the files — the provider loop when one is configured, else the
    * offline planner — and the answer stored with its metrics (seed #22).
-   * `onEvent` hears each tool call, provider event and note as it happens.
+   * `onEvent` hears each tool call, provider event and note once it is stored (AskOptions).
    */
   ask(id: string, message: string, options: AskOptions = {}): Promise<TurnView> {
     return converted(async () => {
@@ -238,24 +238,40 @@ export class InvestigationService {
       const history = await listInvestigationMessages(this.#db, id);
       const asked = await appendInvestigationMessage(this.#db, id, { role: 'user', text });
       const turnId = asked.id;
-      // Every event is stored under (turn, seq) as it is sent, in order (one chain of writes), so a client
-      // that drops can resume from any replica with Last-Event-ID (GET …/turns/:turnId/events).
+      // Every event is stored under (turn, seq), in order (one chain of writes), and only then passed on, so a
+      // client that drops can resume from any replica with Last-Event-ID (GET …/turns/:turnId/events) and read
+      // what it was sent. Each write stands alone: the chain used to be one promise, so after one failed write
+      // every later one — the turn's result or error too — was skipped; the JSON route answered 500 for an
+      // answer already stored, and the live stream had sent events the store never held.
       let seq = 0;
       let writes: Promise<void> = Promise.resolve();
       const record = (type: TurnEventType, data: unknown) => {
         const event = { type, data, seq: ++seq };
-        writes = writes.then(() => appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data }));
-        options.onEvent?.(event);
+        writes = writes.then(async () => {
+          let stored = true;
+          try {
+            await appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data });
+          } catch (error) {
+            stored = false;
+            options.log?.(
+              `investigation ${id}, turn ${turnId}: event ${event.seq} (${type}) could not be stored, so a resumed stream will not replay it: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+          try {
+            options.onEvent?.({ ...event, stored });
+          } catch {
+            // A broken observer (a closed stream) must not change what is stored.
+          }
+        });
       };
       try {
         const view = await this.#turn(id, turnId, text, history, (event) => record(event.type, turnEventData(id, turnId, event)));
-        await writes;
         record('result', { turn: view });
         await writes;
         return view;
       } catch (error) {
         record('error', (options.describeError ?? describeTurnError)(error));
-        await writes.catch(() => {});
+        await writes;
         throw error;
       }
     });
@@ -334,8 +350,14 @@ export class InvestigationService {
 }
 
 export interface AskOptions {
-  /** Told of each event as it is sent and stored: its type, its data, its id in the stream (seq). */
-  readonly onEvent?: (event: { readonly type: TurnEventType; readonly data: unknown; readonly seq: number }) => void;
+  /**
+   * Told of each event once its write is done, in order: its type, its data, its id in the stream (seq), and whether
+   * it was stored. A stream sends only what was stored, and the end (`result`, `error`) whatever its write did: the
+   * answer is stored as the turn's message, and a live client must not wait for an end that never comes.
+   */
+  readonly onEvent?: (event: { readonly type: TurnEventType; readonly data: unknown; readonly seq: number; readonly stored: boolean }) => void;
+  /** Server-side log: an event the store failed to hold (the turn goes on without it). */
+  readonly log?: (line: string) => void;
   /** The `error` event's data for a failed turn; the HTTP layer passes its own (the API's error body). */
   readonly describeError?: (error: unknown) => unknown;
 }

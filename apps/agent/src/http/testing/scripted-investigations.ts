@@ -1,5 +1,5 @@
 import { perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
-import { startStore } from '@sandscope/store';
+import { type Database, startStore } from '@sandscope/store';
 import { loadConfig } from '../../config.ts';
 import { startAgentService } from '../../service/compose.ts';
 import { appDepsOf, createApp } from '../app.ts';
@@ -9,11 +9,17 @@ const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'applicati
 
 /**
  * The investigation routes in-process over PGlite, with `model` as the one provider (STYLE 12–13): `call` sends an
- * authorised JSON request under /v1/investigations, `close` stops the service and the store.
+ * authorised JSON request under /v1/investigations (`Accept: text/event-stream` with `stream`), `logged` holds the HTTP
+ * layer's server-side log, `close` stops the service
+ * and the store. `database` is the store's database instead of a fresh PGlite (a test's wrapper that fails some writes);
+ * `env` adds to the configuration.
  */
-export async function startScriptedInvestigations(model: RouterCandidate['model']) {
-  const store = await startStore({ dataDir: 'memory://' });
-  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
+export async function startScriptedInvestigations(
+  model: RouterCandidate['model'],
+  options: { readonly database?: Database; readonly env?: Readonly<Record<string, string>> } = {},
+) {
+  const store = await startStore(options.database ? { database: options.database } : { dataDir: 'memory://' });
+  const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789', ...options.env }, { requireToken: true });
   if (!parsed.ok) throw new Error(parsed.message);
   const agent = await startAgentService({
     config: parsed.config,
@@ -21,10 +27,17 @@ export async function startScriptedInvestigations(model: RouterCandidate['model'
     log: () => {},
     candidates: [{ name: 'groq', model, pricing: perMillionTokens(1, 2) }],
   });
-  const app = createApp(appDepsOf(agent));
+  const logged: string[] = [];
+  const app = createApp(appDepsOf(agent, { log: (line) => logged.push(line) }));
   return {
-    call: (method: string, path: string, body?: unknown) =>
-      app.request(`/v1/investigations${path}`, { method, headers: JSON_AUTH, body: body === undefined ? undefined : JSON.stringify(body) }),
+    /** What the HTTP layer logged server-side. */
+    logged,
+    call: (method: string, path: string, body?: unknown, o: { stream?: boolean } = {}) =>
+      app.request(`/v1/investigations${path}`, {
+        method,
+        headers: { ...JSON_AUTH, ...(o.stream ? { accept: 'text/event-stream' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     close: async () => {
       await agent.close();
       await store.close();
