@@ -64,11 +64,11 @@ export interface AgentConfig {
   /** RATE_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, DAILY_TOKEN_CEILING — the limiter policy (T-1). */
   readonly rateLimit: LimiterPolicy;
   /**
-   * RUN_TOKEN_BUDGET — model tokens one run may use (default 16000, or
-   * DAILY_TOKEN_CEILING when that is lower). Reserved against the client's daily
-   * ceiling when the run is admitted and settled to what it used when it ends
-   * (issue 12, defect 1); the run's spend guard makes no model call that could
-   * take it past this.
+   * RUN_TOKEN_BUDGET — model tokens one run, or one investigation turn, may use
+   * (default 16000, or DAILY_TOKEN_CEILING when that is lower). Reserved against
+   * the client's daily ceiling when the run or turn is admitted and settled to
+   * what it used when it ends (issue 12, defect 1); its spend guard makes no
+   * model call that could take it past this.
    */
   readonly runTokenBudget: number;
   /** MAX_BODY_BYTES — largest request body accepted (default 16384). */

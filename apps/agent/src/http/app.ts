@@ -190,7 +190,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       investigationRoutes({
         investigations: deps.investigations,
         maxBodyBytes: deps.maxBodyBytes,
-        limited: limited as unknown as MiddlewareHandler,
+        // Defect 1: a turn reserves its token budget at admission, as a run does, and settles it when it ends.
+        limited: limitedRun as unknown as MiddlewareHandler,
         limiter: deps.limiter,
         now,
         log,

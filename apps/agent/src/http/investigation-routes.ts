@@ -5,7 +5,8 @@ import { ApiError } from './api-error.ts';
 import { boundedBody, readJsonBody } from './request-body.ts';
 import { requestText } from './request-text.ts';
 import { describeIssue } from './run-request.ts';
-import type { RateLimiter } from '../limits/limiter.ts';
+import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
+import type { HeldTokens } from '../limits/limit-middleware.ts';
 import { chargeTurn, providerTokenMeter, streamTurn, streamTurnEvents, turnErrorBody } from './turn-stream.ts';
 
 /** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
@@ -16,13 +17,21 @@ const TurnSchema = z.strictObject({ message: requestText() });
 export interface InvestigationRouteDeps {
   readonly investigations: InvestigationService;
   readonly maxBodyBytes: number;
-  /** Wraps the routes that spend (a turn): the rate limiter, as on POST /v1/runs. */
+  /**
+   * Wraps the routes that spend (a turn): the rate limiter, as on POST /v1/runs, reserving RUN_TOKEN_BUDGET from the
+   * client's daily ceiling at admission (`heldTokens`, issue 12 defect 1).
+   */
   readonly limited: MiddlewareHandler;
-  /** Charged with the tokens a turn's providers served (the daily ceiling, T-1). */
+  /** Settles a turn's reservation to the tokens its providers served (the daily ceiling, T-1). */
   readonly limiter: RateLimiter;
   readonly now: () => number;
   /** Server-side log (bugs after a stream opened, limiter outages). */
   readonly log: (line: string) => void;
+}
+
+/** The tokens the limiter reserved for this turn at admission (limit-middleware's `heldTokens`), taken once. */
+function takeReservation(get: (key: string) => unknown): TokenReservation | undefined {
+  return (get('heldTokens') as HeldTokens | undefined)?.take();
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -75,17 +84,20 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
   app.post('/:id/turns', deps.limited, body, async (c) => {
     const { message } = parse(TurnSchema, await readJsonBody(c.req.raw));
     const id = c.req.param('id') ?? '';
-    const charge = { limiter: deps.limiter, clientKey: (c.get as (key: string) => string | undefined)('clientKey'), now: deps.now, log: deps.log };
+    const get = c.get as (key: string) => unknown;
+    const charge = { limiter: deps.limiter, clientKey: get('clientKey') as string | undefined, now: deps.now, log: deps.log };
     if ((c.req.header('accept') ?? '').includes('text/event-stream')) {
       await investigations.checkTurn(id, message);
-      return streamTurn(c, id, message, { investigations, ...charge });
+      // Taken before the stream opens: a turn refused above leaves it untaken, and the limiter's middleware releases it.
+      return streamTurn(c, id, message, { investigations, ...charge, reservation: takeReservation(get) });
     }
+    const reservation = takeReservation(get);
     // Defect 3: a turn that falls back or throws has still spent what its providers served.
     const served = providerTokenMeter();
     try {
       return c.json({ turn: await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent, log: deps.log }) });
     } finally {
-      await chargeTurn(id, served.tokens, charge);
+      await chargeTurn(id, served.tokens, { ...charge, reservation });
     }
   });
   // A turn's stream resumed on any replica: the stored events after Last-Event-ID, then the rest as they come.

@@ -11,6 +11,7 @@ import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
+import type { TokenReservation } from '../limits/limiter.ts';
 import { type AgentService, startAgentService } from '../service/compose.ts';
 import { appDepsOf, createApp } from './app.ts';
 import { type Listening, listen } from './listen.ts';
@@ -181,12 +182,17 @@ describe('POST /v1/investigations/:id/turns with Accept: text/event-stream, over
   });
 });
 
-/** Records every charge and settlement, so a test sees exactly what a turn put on the client's daily ceiling. */
+/** Records every charge and settlement (the tokens settled), so a test sees exactly what a turn put on the client's daily ceiling. */
 class RecordingLimiter extends InProcessLimiter {
   readonly charged: number[] = [];
   override async chargeTokens(clientKey: string, tokens: number, now: number) {
     this.charged.push(tokens);
     return super.chargeTokens(clientKey, tokens, now);
+  }
+  // A turn reserves RUN_TOKEN_BUDGET at admission and settles it to what it used (issue 12, defect 1).
+  override async settleTokens(reservation: TokenReservation, actualTokens: number, now: number) {
+    this.charged.push(actualTokens);
+    return super.settleTokens(reservation, actualTokens, now);
   }
 }
 

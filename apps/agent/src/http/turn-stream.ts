@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { RateLimiter } from '../limits/limiter.ts';
+import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { toApiError } from './api-error.ts';
 import { parseLastEventId, streamErrorBody } from './run-events.ts';
@@ -10,6 +10,8 @@ export interface TurnStreamOptions {
   readonly investigations: InvestigationService;
   readonly limiter: RateLimiter;
   readonly clientKey: string | undefined;
+  /** The tokens reserved for this turn at admission (issue 12, defect 1); settled when it ends. */
+  readonly reservation?: TokenReservation | undefined;
   readonly now: () => number;
   readonly log: (line: string) => void;
 }
@@ -163,17 +165,28 @@ export function providerTokenMeter(): { onEvent(event: { readonly type: string; 
 }
 
 /**
- * A turn charges the tokens its providers served (`providerTokenMeter`) to the
+ * A turn settles the tokens its providers served (`providerTokenMeter`) to the
  * client's daily ceiling, as a run does (T-1) — answered, fallen back to the
- * offline planner, or failed (defect 3). The offline planner's own tokens are
- * estimates of its reading and spend nothing. Never throws: it runs after the turn.
+ * offline planner, or failed (defect 3): its reservation, booked at admission
+ * (issue 12, defect 1), settles to them; without one they are charged. The
+ * offline planner's own tokens are estimates of its reading and spend nothing.
+ * Never throws: it runs after the turn.
  */
-export async function chargeTurn(investigationId: string, tokens: number, o: Pick<TurnStreamOptions, 'limiter' | 'clientKey' | 'now' | 'log'>): Promise<void> {
-  if (tokens === 0 || o.clientKey === undefined) return;
-  await o.limiter.chargeTokens(o.clientKey, tokens, o.now()).catch((error: unknown) => {
-    // The turn is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request.
+export async function chargeTurn(
+  investigationId: string,
+  tokens: number,
+  o: Pick<TurnStreamOptions, 'limiter' | 'clientKey' | 'reservation' | 'now' | 'log'>,
+): Promise<void> {
+  const settled = o.reservation
+    ? o.limiter.settleTokens(o.reservation, tokens, o.now())
+    : tokens === 0 || o.clientKey === undefined
+      ? undefined
+      : o.limiter.chargeTokens(o.clientKey, tokens, o.now());
+  await settled?.catch((error: unknown) => {
+    // The turn is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request, and an
+    // unsettled reservation is released by expiry.
     o.log(
-      `limiter: could not charge ${tokens} tokens for a turn of investigation ${investigationId}: ${error instanceof Error ? error.message : String(error)}`,
+      `limiter: could not ${o.reservation ? 'settle' : 'charge'} ${tokens} tokens for a turn of investigation ${investigationId}: ${error instanceof Error ? error.message : String(error)}`,
     );
   });
 }

@@ -270,7 +270,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         db: store.db,
         kb,
         settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
-        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, scrub, ledger },
+        models: { candidates, health: providerHealth, budgetUsd: config.runBudgetUsd, tokenCeiling: config.runTokenBudget, scrub, ledger },
         ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
         ...(sandboxTools.option ? { sandbox: sandboxTools.option } : {}),
       }),

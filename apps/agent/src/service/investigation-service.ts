@@ -62,6 +62,8 @@ export interface InvestigationModels {
   readonly candidates: readonly RouterCandidate[];
   readonly health: ProviderHealth;
   readonly budgetUsd: number;
+  /** RUN_TOKEN_BUDGET: what a turn reserves from the client's daily ceiling at admission, and may not use more than. */
+  readonly tokenCeiling?: number;
   readonly scrub?: SecretScrubber;
   /** The deployment's daily ceiling, shared with runs (DAILY_SPEND_CEILING_USD). */
   readonly ledger?: SpendLedger;

@@ -50,6 +50,11 @@ export interface TurnModels {
   readonly health: ProviderHealth;
   /** RUN_BUDGET_USD: each turn is one run for the spend guard. */
   readonly budgetUsd: number;
+  /**
+   * RUN_TOKEN_BUDGET: what the service reserved from the client's daily ceiling when it admitted the turn (issue 12,
+   * defect 1); the guard makes no call that could take the turn past it. Unbounded when absent (the CLI).
+   */
+  readonly tokenCeiling?: number;
   /** INVESTIGATION_MAX_STEPS: model calls one turn may make. */
   readonly maxSteps: number;
   readonly scrub?: SecretScrubber;
@@ -140,7 +145,7 @@ async function providerLoop(
   });
   // No semantic cache here, unlike runs: a turn's answer depends on the files read in it, and a
   // prompt-similar turn over other files (or the same file, changed) must not be served a stale one.
-  const guard = new SpendGuard(models.budgetUsd);
+  const guard = new SpendGuard(models.budgetUsd, models.tokenCeiling !== undefined ? { tokenCeiling: models.tokenCeiling } : {});
   const model = new SpendGuardedModel(router, guard, models.ledger ? { ledger: models.ledger } : {});
   const ledger = new EvidenceLedger(request.kb);
   request.toolbox.observe((_call, outcome: ToolOutcome) => ledger.add(outcome));

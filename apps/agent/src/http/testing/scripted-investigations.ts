@@ -9,7 +9,7 @@ const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'applicati
 
 /**
  * The investigation routes in-process over PGlite, with `model` as the one provider (STYLE 12–13): `call` sends an
- * authorised JSON request under /v1/investigations (`Accept: text/event-stream` with `stream`), `logged` holds the HTTP
+ * authorised JSON request under /v1/investigations (`Accept: text/event-stream` with `stream`, the client's address with `address`), `logged` holds the HTTP
  * layer's server-side log, `close` stops the service
  * and the store. `database` is the store's database instead of a fresh PGlite (a test's wrapper that fails some writes);
  * `env` adds to the configuration.
@@ -32,10 +32,10 @@ export async function startScriptedInvestigations(
   return {
     /** What the HTTP layer logged server-side. */
     logged,
-    call: (method: string, path: string, body?: unknown, o: { stream?: boolean } = {}) =>
+    call: (method: string, path: string, body?: unknown, o: { stream?: boolean; address?: string } = {}) =>
       app.request(`/v1/investigations${path}`, {
         method,
-        headers: { ...JSON_AUTH, ...(o.stream ? { accept: 'text/event-stream' } : {}) },
+        headers: { ...JSON_AUTH, ...(o.stream ? { accept: 'text/event-stream' } : {}), ...(o.address ? { 'x-forwarded-for': o.address } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     close: async () => {
