@@ -44,7 +44,7 @@ describe('loadConfig defaults', () => {
       corpusDir: 'corpus',
       website: { port: 3000, host: '127.0.0.1' },
       adjudication: 'offline',
-      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
+      workspace: { fileMaxBytes: 10_000_000, historyMaxMessages: 40, historyMaxChars: 8000, readFileMaxChars: 200_000, readFileMaxLines: 2000, maxSteps: 8 },
       embed: { baseURL: undefined, model: 'text-embedding-3-small', timeoutMs: 60_000, numRetries: 2, batchSize: 64 },
       tools: { dir: '.sandscope/tools', template: undefined },
       telemetry: { replica: hostname(), otlpEndpoint: undefined, serviceName: 'sandscope-agent' },
@@ -84,6 +84,7 @@ describe('loadConfig defaults', () => {
         READ_FILE_MAX_LINES: '500',
         READ_FILE_MAX_CHARS: '9000',
         HISTORY_MAX_MESSAGES: '12',
+        HISTORY_MAX_CHARS: '6000',
         INVESTIGATION_FILE_MAX_BYTES: '2048',
         INVESTIGATION_MAX_STEPS: '4',
         KB_EMBED_BASE_URL: 'http://127.0.0.1:8080/v1',
@@ -130,7 +131,7 @@ describe('loadConfig defaults', () => {
       corpusDir: '/srv/corpus',
       website: { port: 3100, host: '0.0.0.0' },
       adjudication: 'model',
-      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
+      workspace: { fileMaxBytes: 2048, historyMaxMessages: 12, historyMaxChars: 6000, readFileMaxChars: 9000, readFileMaxLines: 500, maxSteps: 4 },
       embed: { baseURL: 'http://127.0.0.1:8080/v1', apiKey: undefined, model: 'nomic-embed-text', timeoutMs: 2500, numRetries: 0, batchSize: 16 },
       tools: { dir: '/opt/sandscope-tools', template: 'apps/agent/tools/templates/log-tools.json' },
       telemetry: { replica: 'agent-7f9c4-x2kq', otlpEndpoint: 'http://otel-collector:4318', serviceName: 'sandscope-eu' },
@@ -366,16 +367,24 @@ describe('loadConfig for `sandscope start` (the agent and the website side by si
 });
 
 describe('the investigation workspace settings (issue 10; seeds #20, #17)', () => {
-  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages, 10 MB per file, 8 model calls per turn', () => {
-    expect(ok({}).workspace).toEqual({ readFileMaxLines: 2000, readFileMaxChars: 200_000, historyMaxMessages: 40, fileMaxBytes: 10_000_000, maxSteps: 8 });
+  it('default to 2000 lines, 200000 characters per read_file, 40 replayed messages of 8000 characters at most, 10 MB per file, 8 model calls per turn', () => {
+    expect(ok({}).workspace).toEqual({
+      readFileMaxLines: 2000,
+      readFileMaxChars: 200_000,
+      historyMaxMessages: 40,
+      historyMaxChars: 8000,
+      fileMaxBytes: 10_000_000,
+      maxSteps: 8,
+    });
   });
 
-  it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES and INVESTIGATION_FILE_MAX_BYTES', () => {
+  it('read READ_FILE_MAX_LINES, READ_FILE_MAX_CHARS, HISTORY_MAX_MESSAGES, HISTORY_MAX_CHARS and INVESTIGATION_FILE_MAX_BYTES', () => {
     expect(
       ok({
         READ_FILE_MAX_LINES: '500',
         READ_FILE_MAX_CHARS: '50000',
         HISTORY_MAX_MESSAGES: '0',
+        HISTORY_MAX_CHARS: '0',
         INVESTIGATION_FILE_MAX_BYTES: '1024',
         INVESTIGATION_MAX_STEPS: '1',
       }).workspace,
@@ -383,6 +392,7 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
       readFileMaxLines: 500,
       readFileMaxChars: 50_000,
       historyMaxMessages: 0,
+      historyMaxChars: 0,
       fileMaxBytes: 1024,
       maxSteps: 1,
     });
@@ -394,6 +404,7 @@ describe('the investigation workspace settings (issue 10; seeds #20, #17)', () =
     );
     expect(failure({ READ_FILE_MAX_CHARS: '2k' })).toMatch(/^READ_FILE_MAX_CHARS must be a whole number from 100 to 100000000 \(got "2k"\)\. Set it to/);
     expect(failure({ HISTORY_MAX_MESSAGES: 'all' })).toMatch(/^HISTORY_MAX_MESSAGES must be a whole number/);
+    expect(failure({ HISTORY_MAX_CHARS: '8k' })).toMatch(/^HISTORY_MAX_CHARS must be a whole number/);
     expect(failure({ INVESTIGATION_FILE_MAX_BYTES: '10MB' })).toMatch(/^INVESTIGATION_FILE_MAX_BYTES must be a whole number/);
     expect(failure({ KB_EMBED_TIMEOUT: '0' })).toMatch(/^KB_EMBED_TIMEOUT must be a number of seconds greater than 0/);
     expect(failure({ KB_EMBED_BATCH_SIZE: '0' })).toMatch(/^KB_EMBED_BATCH_SIZE must be a whole number from 1 to 2048/);

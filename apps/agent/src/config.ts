@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AGENT_PORT, DEFAULT_HOST, DEFAULT_WEB_PORT } from '@sandscope/api/defaults';
 import { type AdjudicationMode, DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_NUM_RETRIES, DEFAULT_EMBED_TIMEOUT_MS } from '@sandscope/engine';
-import { DEFAULT_INVESTIGATION_MAX_STEPS, DEFAULT_READ_FILE_CAPS } from '@sandscope/engine/workspace';
+import { DEFAULT_HISTORY_MAX_CHARS, DEFAULT_INVESTIGATION_MAX_STEPS, DEFAULT_READ_FILE_CAPS } from '@sandscope/engine/workspace';
 import { type HttpProviderName, KNOWN_PROVIDERS, type ProviderConfig, providerConfigs, type ProviderSetting } from '@sandscope/engine/models';
 import type { LimiterPolicy } from './limits/limiter.ts';
 
@@ -92,8 +92,8 @@ export interface AgentConfig {
   /**
    * The investigation workspace (issue 10, seed 004): READ_FILE_MAX_LINES and
    * READ_FILE_MAX_CHARS cap one read_file (seed #20: a whole log blew the
-   * context window); HISTORY_MAX_MESSAGES windows the replayed conversation
-   * (seed #17); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file;
+   * context window); HISTORY_MAX_MESSAGES and HISTORY_MAX_CHARS window the
+   * replayed conversation (seed #17: by count and by size); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file;
    * INVESTIGATION_MAX_STEPS bounds the model calls of one turn with a provider
    * (a model that never stops calling tools is stopped, and the turn says unknown).
    */
@@ -101,6 +101,7 @@ export interface AgentConfig {
     readonly readFileMaxLines: number;
     readonly readFileMaxChars: number;
     readonly historyMaxMessages: number;
+    readonly historyMaxChars: number;
     readonly fileMaxBytes: number;
     readonly maxSteps: number;
   };
@@ -196,6 +197,7 @@ export const CONFIG_DEFAULTS = {
   readFileMaxLines: DEFAULT_READ_FILE_CAPS.maxLines,
   readFileMaxChars: DEFAULT_READ_FILE_CAPS.maxChars,
   historyMaxMessages: 40,
+  historyMaxChars: DEFAULT_HISTORY_MAX_CHARS,
   investigationFileMaxBytes: 10_000_000,
   investigationMaxSteps: DEFAULT_INVESTIGATION_MAX_STEPS,
   otelServiceName: 'sandscope-agent',
@@ -483,6 +485,12 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         10_000,
         'Set it to how many earlier messages of an investigation each turn replays, such as 40 (0 replays none).',
       ),
+      HISTORY_MAX_CHARS: wholeNumber(
+        'HISTORY_MAX_CHARS',
+        0,
+        100_000_000,
+        'Set it to how many characters of earlier messages each turn replays at most, such as 8000 (0 replays none).',
+      ),
       INVESTIGATION_FILE_MAX_BYTES: wholeNumber(
         'INVESTIGATION_FILE_MAX_BYTES',
         1,
@@ -673,6 +681,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           readFileMaxLines: env.READ_FILE_MAX_LINES ?? CONFIG_DEFAULTS.readFileMaxLines,
           readFileMaxChars: env.READ_FILE_MAX_CHARS ?? CONFIG_DEFAULTS.readFileMaxChars,
           historyMaxMessages: env.HISTORY_MAX_MESSAGES ?? CONFIG_DEFAULTS.historyMaxMessages,
+          historyMaxChars: env.HISTORY_MAX_CHARS ?? CONFIG_DEFAULTS.historyMaxChars,
           fileMaxBytes: env.INVESTIGATION_FILE_MAX_BYTES ?? CONFIG_DEFAULTS.investigationFileMaxBytes,
           maxSteps: env.INVESTIGATION_MAX_STEPS ?? CONFIG_DEFAULTS.investigationMaxSteps,
         },

@@ -51,6 +51,8 @@ export interface InvestigationSettings {
   readonly readFileMaxLines: number;
   readonly readFileMaxChars: number;
   readonly historyMaxMessages: number;
+  /** HISTORY_MAX_CHARS: the replayed window's size in characters (history.ts). */
+  readonly historyMaxChars?: number;
   readonly fileMaxBytes: number;
   readonly maxMessageChars: number;
   /** INVESTIGATION_MAX_STEPS: model calls one turn with a provider may make. */
@@ -299,6 +301,7 @@ export class InvestigationService {
       message: text,
       history: inTurnOrder(history).map((m) => ({ role: m.role, text: m.text })),
       historyMaxMessages: this.settings.historyMaxMessages,
+      ...(this.settings.historyMaxChars !== undefined ? { historyMaxChars: this.settings.historyMaxChars } : {}),
       toolbox,
       kb: this.#kb,
       ...(models ? { models: { ...models, maxSteps: this.settings.maxSteps } } : {}),

@@ -66,6 +66,8 @@ export interface TurnRequest {
   readonly message: string;
   readonly history: readonly TranscriptEntry[];
   readonly historyMaxMessages: number;
+  /** HISTORY_MAX_CHARS: the replayed window's size (history.ts); DEFAULT_HISTORY_MAX_CHARS when absent. */
+  readonly historyMaxChars?: number;
   readonly toolbox: WorkspaceToolbox;
   readonly kb: KnowledgeBase;
   /** Absent, or no candidate but the offline model: the offline planner answers (the default, no keys). */
@@ -150,7 +152,7 @@ async function providerLoop(
   const ledger = new EvidenceLedger(request.kb);
   request.toolbox.observe((_call, outcome: ToolOutcome) => ledger.add(outcome));
 
-  const input = turnInput(request.history, request.message, request.historyMaxMessages);
+  const input = turnInput(request.history, request.message, request.historyMaxMessages, request.historyMaxChars);
   const lastStep = models.maxSteps - 1;
   let text: string | null;
   try {
@@ -265,6 +267,7 @@ async function offline(request: TurnRequest, notes: string[], spent: Spent | nul
     message: request.message,
     history: request.history,
     historyMaxMessages: request.historyMaxMessages,
+    ...(request.historyMaxChars !== undefined ? { historyMaxChars: request.historyMaxChars } : {}),
     toolbox: request.toolbox,
     kb: request.kb,
     ...(request.now ? { now: request.now } : {}),

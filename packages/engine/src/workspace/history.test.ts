@@ -34,4 +34,19 @@ describe('cross-turn memory (seed #17)', () => {
     expect(replayHistory(many, 0)).toEqual([]);
     expect(turnInput(many, 'next', 2).map((m) => m.content)).toEqual(['q9', 'a9', 'next']);
   });
+
+  it('windows by HISTORY_MAX_CHARS too: a long answer ends the window, and one that fits is replayed whole', () => {
+    const long = 'x'.repeat(9_000);
+    const turns = [
+      { role: 'user' as const, text: 'q0' },
+      { role: 'assistant' as const, text: long },
+      { role: 'user' as const, text: 'q1' },
+      { role: 'assistant' as const, text: 'a1' },
+    ];
+    expect(replayHistory(turns, 40, 8_000).map((m) => m.content)).toEqual(['q1', 'a1']);
+    expect(replayHistory(turns, 40, 9_006).map((m) => m.content)).toEqual(['q0', long, 'q1', 'a1']);
+    expect(replayHistory(turns, 40, 9_005).map((m) => m.content)).toEqual(['q1', 'a1']);
+    expect(replayHistory(turns, 40, 3).map((m) => m.content)).toEqual([]);
+    expect(replayHistory(turns, 40).map((m) => m.content)).toEqual(['q1', 'a1']);
+  });
 });

@@ -50,6 +50,8 @@ export interface OfflinePlannerInput {
   readonly history: readonly TranscriptEntry[];
   /** HISTORY_MAX_MESSAGES. */
   readonly historyMaxMessages: number;
+  /** HISTORY_MAX_CHARS (history.ts). */
+  readonly historyMaxChars?: number;
   readonly toolbox: WorkspaceToolbox;
   readonly kb: KnowledgeBase;
   readonly now?: () => number;
@@ -81,7 +83,7 @@ const MAX_BURST_LINES = 10;
 export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const now = p.now ?? (() => performance.now());
   const started = now();
-  const input = turnInput(p.history, p.message, p.historyMaxMessages);
+  const input = turnInput(p.history, p.message, p.historyMaxMessages, p.historyMaxChars);
   const subject = resolveSubject(p.message, input);
   const terms = [...subject.identifiers, ...subject.words].slice(0, MAX_TERMS);
   const weight = (t: string) => (subject.identifiers.includes(t) ? 3 : 1);
