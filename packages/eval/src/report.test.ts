@@ -56,3 +56,22 @@ describe('the first runs in the report (the unseen figure)', () => {
     expect(readmeBlock(loco)).not.toContain('First runs');
   });
 });
+
+describe('deferral when the fitted bands coincide', () => {
+  const folds = (workable: boolean) =>
+    [1, 2].map((f) => ({
+      name: `fold ${f}`,
+      n: 1,
+      bands: { insufficientBelow: 0.7, sufficientAbove: 0.7 },
+      workable,
+    })) as unknown as EvaluationReport['corpora'];
+
+  it('says no pair met both budgets only when none did on the data it was fitted on', () => {
+    const unworkable = readmeBlock({ ...loco, corpora: folds(false) });
+    expect(unworkable).toContain('met only trivially: no band pair met both budgets');
+    // Every fold's bands met both budgets where they were fitted (the generated set's record): coinciding is their choice.
+    const workable = readmeBlock({ ...loco, corpora: folds(true) });
+    expect(workable).not.toContain('no band pair met both budgets');
+    expect(workable).toContain('deferral 0.0% (≤ 25.0%, met;');
+  });
+});

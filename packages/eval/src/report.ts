@@ -51,12 +51,15 @@ function verdictOn(
   const t = r.targets;
   // Bands fitted to coincide leave no ambiguous band: a deferral of 0 then says nothing about the model's certainty.
   const coincide = r.corpora.length > 0 && r.corpora.every((c) => c.bands && c.bands.insufficientBelow === c.bands.sufficientAbove);
+  // Coinciding is what the fit chooses when no pair meets both budgets, and ALSO when one does with nothing deferred:
+  // the generated set's record said "no band pair met both budgets" of five folds that had each met them.
+  const unworkable = r.corpora.filter((c) => c.workable === false).length;
+  const sets = r.mode === 'leave-one-corpus-out' ? 'corpora' : 'folds';
   // The targets hold for each held-out corpus AND pooled (issue 9): a pooled figure under the line with corpora
   // over it is not met, and says how many are over.
   const atMost = (key: 'falseAnswerRate' | 'falseRefusalRate') => {
     const over = r.corpora.filter((c) => c[key] > t[key]).length;
     const pooled = r[key] <= t[key];
-    const sets = r.mode === 'leave-one-corpus-out' ? 'corpora' : 'folds';
     return over === 0 || r.corpora.length < 2
       ? mark(pooled)
       : pooled
@@ -66,9 +69,13 @@ function verdictOn(
   return [
     `false answers ${pct(r.falseAnswerRate)} (target ≤ ${pct(t.falseAnswerRate)}, ${atMost('falseAnswerRate')})`,
     `false refusals ${pct(r.falseRefusalRate)} (≤ ${pct(t.falseRefusalRate)}, ${atMost('falseRefusalRate')})`,
-    coincide
+    coincide && unworkable === r.corpora.length
       ? `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, met only trivially: no band pair met both budgets, the fitted bands coincide and there is no ambiguous band)`
-      : `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)})`,
+      : coincide && unworkable > 0
+        ? `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, met only trivially: on ${unworkable} of ${r.corpora.length} ${sets} no band pair met both budgets, and the fitted bands coincide on every one, so there is no ambiguous band)`
+        : coincide
+          ? `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)}; the fitted bands coincide: on the data they were fitted on they met both budgets with no ambiguous band)`
+          : `deferral ${pct(r.deferralRate)} (≤ ${pct(t.deferralRate)}, ${mark(r.deferralRate <= t.deferralRate)})`,
     `right source ${pct(r.rightSourceRate)} (≥ ${pct(t.rightSourceRate)}, ${mark(r.rightSourceRate >= t.rightSourceRate)})`,
   ].join('; ');
 }
