@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startStore } from '@sandscope/store';
@@ -78,6 +78,23 @@ describe('sandscope eval (issue 9)', () => {
     expect(io.err).toMatch(/not the evaluation of record, so it takes no --record/);
     expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater'])).not.toBe(0);
     expect(io.err).toMatch(/tidewater is not one with its texts here\. Corpora here: harbor-runbooks, quarry-logistics, tidewater-ops/);
+  }, 240_000);
+
+  it('--loco --record refuses a run that left a corpus out for want of its texts: fewer corpora passed off as the headline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loco-'));
+    // argocd's texts are rebuilt from SOURCE.json by `npm run corpora`; without them it is left out of the run.
+    for (const name of ['harbor-runbooks', 'tidewater-ops', 'argocd']) cpSync(join(corpora, name), join(dir, name), { recursive: true });
+    rmSync(join(dir, 'argocd', 'docs'), { recursive: true, force: true });
+    const dataDir = mkdtempSync(join(tmpdir(), 'eval-record-'));
+    vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', '');
+    try {
+      expect(await main(['eval', '--loco', '--corpora', dir, '--record'])).not.toBe(0);
+      expect(io.err).toMatch(/argocd.*not the evaluation of record/s);
+      expect(io.err).not.toMatch(/recorded evaluation/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   }, 240_000);
 
   it('--loco with fewer than two corpora says what to do', async () => {

@@ -82,6 +82,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const corpora = await loadEvalCorpora(values.corpora ?? DEFAULT_EVAL_CORPORA_DIR, (name) => !exclude.has(name));
     for (const c of corpora) if (!c.measured) process.stderr.write(`sandscope: left out ${c.name}: ${c.missing}\n`);
     const present = corpora.filter((c) => c.measured);
+    // The same reason as --held-out below: a run that lost corpora for want of their texts, recorded, became what
+    // GET /v1/eval/latest and the website show as THE evaluation, on fewer corpora than the repo names (`npm run
+    // eval:report` already refuses it: the report covers every corpus or none).
+    const lost = corpora.filter((c) => !c.measured).map((c) => c.name);
+    if (lost.length && values.record)
+      throw new UserError(
+        `${lost.join(', ')}: left out for want of texts, so this run is not the evaluation of record and takes no --record. Run \`npm run corpora\` first, or pass --exclude to leave them out on purpose.`,
+      );
     if (present.length < 2) throw new UserError('leave-one-corpus-out needs at least two corpora with their texts; run `npm run corpora` first.');
     const heldOut = values['held-out'] === undefined ? undefined : parseExclude(values['held-out']);
     // A partial run recorded as an eval_run would become what GET /v1/eval/latest and the website show as THE
