@@ -126,6 +126,29 @@ describe('sandscope eval (issue 9)', () => {
     }
   }, 120_000);
 
+  it("a set scored with this corpus's own bands, fitted by calibrate on that very set, is said to be in-sample (the seed's D-001)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-bands-'));
+    // A team's library the shipped model never trained on (its folder's name is no development corpus).
+    const corpus = join(dir, 'team-library');
+    cpSync(join(corpora, 'harbor-runbooks'), corpus, { recursive: true });
+    const questions = join(dir, 'team-questions.jsonl');
+    cpSync(join(corpus, 'questions.jsonl'), questions);
+    // What `sandscope calibrate --corpus … --questions team-questions.jsonl --force` writes: bands chosen on those questions.
+    const thresholds = { insufficientBelow: 0.2, sufficientAbove: 0.6, fittedOn: questions, fittedAt: '2026-12-01T00:00:00.000Z', questions: 16 };
+    writeFileSync(join(corpus, 'thresholds.json'), JSON.stringify(thresholds));
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions, '--json'])).toBe(0);
+    expect((JSON.parse(io.out) as { inSample: boolean }).inSample).toBe(true);
+    io.out = '';
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions])).toBe(0);
+    expect(io.out).toMatch(/IN-SAMPLE/);
+    expect(io.out).not.toMatch(/nothing was tuned on these questions/);
+    // Bands fitted on another set of the same library: these questions are still held out from them.
+    io.out = '';
+    writeFileSync(join(corpus, 'thresholds.json'), JSON.stringify({ ...thresholds, fittedOn: join(dir, 'other.jsonl') }));
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions, '--json'])).toBe(0);
+    expect((JSON.parse(io.out) as { inSample: boolean }).inSample).toBe(false);
+  });
+
   it('--model scores a set with a model written elsewhere (a held-out one), says it is not in-sample, and names a bad file in one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'model-'));
     const shipped = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../../packages/engine/src/answerability/answerability-model.json'), 'utf8'));

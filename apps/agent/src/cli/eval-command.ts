@@ -17,7 +17,7 @@ import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } from './eval-support.ts';
+import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
@@ -75,6 +75,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let origin: string;
   let bandsFrom: string | undefined;
   let inSample = false;
+  let bandsInSample = false;
   if (values.loco) {
     if (values.questions || values.feedback || values.corpus)
       throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
@@ -130,7 +131,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     origin = inputs.origin;
     bandsFrom = inputs.source.thresholdsFrom;
     // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
-    inSample = inputs.external && !values.cv && trainedOnCorpus(inputs);
+    // Nor is a set scored with this corpus's own bands when calibrate chose them on that set: "nothing was tuned on
+    // these questions" was printed of exactly the questions the bands were tuned on.
+    bandsInSample = inputs.external && !values.cv && !byModel && values.questions !== undefined && bandsFittedOnSet(inputs, values.questions);
+    inSample = (inputs.external && !values.cv && trainedOnCorpus(inputs)) || bandsInSample;
   }
   const described = { questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample };
   if (values.record) {
@@ -147,7 +151,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const { questions, ...summary } = report;
     process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, ...described }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample)}\n`);
+    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample, bandsInSample)}\n`);
   }
   return 0;
 }

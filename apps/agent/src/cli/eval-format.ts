@@ -23,15 +23,17 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
 }
 
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
-export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string, inSample = false): string {
+export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string, inSample = false, bandsInSample = false): string {
   const how =
     r.mode === 'leave-one-corpus-out'
       ? 'HELD-OUT, leave-one-corpus-out: each corpus scored by a model (weights and bands) trained without it.'
       : r.mode === 'cross-validated'
         ? `HELD-OUT: each of ${r.corpora.length} folds scored with what was fitted on the other folds.`
-        : inSample
-          ? 'IN-SAMPLE: scored with the shipped model, which was trained on this corpus. Its held-out figures are in `sandscope eval --loco`.'
-          : `Scored with the shipped model${bandsFrom === 'corpus' ? " and this corpus's own bands (thresholds.json, from calibrate)" : ''}: nothing was tuned on these questions.`;
+        : bandsInSample
+          ? "IN-SAMPLE: scored with this corpus's own bands (thresholds.json), which calibrate fitted on these very questions. Its held-out figures are calibrate's, fold by fold."
+          : inSample
+            ? 'IN-SAMPLE: scored with the shipped model, which was trained on this corpus. Its held-out figures are in `sandscope eval --loco`.'
+            : `Scored with the shipped model${bandsFrom === 'corpus' ? " and this corpus's own bands (thresholds.json, from calibrate)" : ''}: nothing was tuned on these questions.`;
   const t = r.targets;
   const lines = [
     `Evaluation of ${r.n} questions (${r.answerable} answerable, ${r.unanswerable} unanswerable) from ${origin}.`,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { type AnswerabilityModel, type KnowledgeBase, parseModel } from '@sandscope/engine';
 import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
@@ -114,6 +114,15 @@ export function parseSeed(raw: string | undefined): number | undefined {
 /** Whether the model in force learned from this corpus folder: its figures on the corpus are then in-sample. */
 export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): boolean {
   return (inputs.kb.model.trainedOn ?? []).some((t) => t.corpus === basename(inputs.source.root));
+}
+
+/**
+ * Whether the bands in force are this corpus's own (thresholds.json) and `calibrate` fitted them on this very question
+ * file: its figures are then a memory of that set, not a measurement of it (the seed's D-001).
+ */
+export function bandsFittedOnSet(inputs: Pick<EvalInputs, 'source'>, questionsFile: string): boolean {
+  const fittedOn = inputs.source.thresholdsFrom === 'corpus' ? inputs.source.thresholds?.fittedOn : undefined;
+  return fittedOn !== undefined && resolve(fittedOn) === resolve(questionsFile);
 }
 
 /**
