@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { KnowledgeBase, rate } from '@sandscope/engine';
+import { decideAnswerability, draftExtractive, KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitAdjudicatedBands, fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
@@ -8,7 +8,7 @@ import { parseGaps } from './gaps.ts';
 import { generateQuestions, type GeneratedQuestion } from './generator.ts';
 import { fitConditionalLogit, fitLogistic } from './logistic.ts';
 import { leaveOneCorpusOut } from './loco.ts';
-import { type Measured, measureAll } from './measure.ts';
+import { isGold, type Measured, measureAll } from './measure.ts';
 import { outcomeOf, stepsOf } from './outcome.ts';
 import { toJsonl } from './question-set.ts';
 import { trainModel } from './train.ts';
@@ -68,6 +68,24 @@ describe('the generated question set', () => {
       shapes.set(q.mechanism, (shapes.get(q.mechanism) ?? new Set()).add(shape));
     }
     for (const [m, s] of shapes) expect(s.size, m).toBeGreaterThan(1);
+  });
+});
+
+describe('the right-source check', () => {
+  it('counts an answer right only when a claim of it cites the labelled passage, not when that passage only chose the one it quotes', () => {
+    let rightWithoutCitation = 0;
+    let right = 0;
+    for (const m of measured) {
+      const o = outcomeOf(m, kb.model);
+      if (o.source !== 'right') continue;
+      right++;
+      // What the answer cites: the passage the steps are quoted from, and not the runbook lead that chose it.
+      const decision = decideAnswerability(m.features, kb.model);
+      const cited = new Set(draftExtractive(m.question.question, decision.evidence).flatMap((c) => c.citations));
+      if (!decision.evidence.some((c) => cited.has(c.id) && isGold(m.question, c))) rightWithoutCitation++;
+    }
+    expect(right).toBeGreaterThan(0);
+    expect(rightWithoutCitation).toBe(0);
   });
 });
 

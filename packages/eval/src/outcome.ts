@@ -70,14 +70,15 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
   let source: Outcome['source'] = null;
   let stepsCovered: boolean | null = null;
   if (answered && q.label === 'answerable') {
-    source = !hasExpected ? 'unknown' : decision.evidence.some((c) => isGold(q, c)) ? 'right' : 'wrong';
+    // Right only when a claim of the answer cites the labelled passage. The evidence also holds, second, the passage
+    // that chose a role section, which no claim cites when the steps are quoted from that section: a question
+    // labelled with a runbook's lead and answered from its steps counted right without citing the lead.
+    const claims = draftExtractive(q.question, decision.evidence);
+    const cited = new Set(claims.flatMap((c) => c.citations));
+    source = !hasExpected ? 'unknown' : decision.evidence.some((c) => cited.has(c.id) && isGold(q, c)) ? 'right' : 'wrong';
     const steps = m.goldChunk ? stepsOf(m.goldChunk, q.quoted) : [];
     if (asksProcedure(m) && steps.length) {
-      const answer = squash(
-        draftExtractive(q.question, decision.evidence)
-          .map((c) => c.text)
-          .join('\n'),
-      );
+      const answer = squash(claims.map((c) => c.text).join('\n'));
       stepsCovered = source === 'right' && steps.every((s) => answer.includes(squash(sentencesOf(s)[0] ?? s)));
     }
   }
