@@ -1,8 +1,7 @@
-import { createHttpModel, perMillionTokens } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMIT_ERROR_REMEDIES, type RefusalReason } from '../limits/limiter.ts';
-import { startScriptedInvestigations } from './testing/scripted-investigations.ts';
+import { startScriptedInvestigations, stubProviderModel } from './testing/scripted-investigations.ts';
 
 /**
  * Issue 12, defect 1 for investigation turns: runs reserve RUN_TOKEN_BUDGET
@@ -23,11 +22,7 @@ let investigations: Awaited<ReturnType<typeof startScriptedInvestigations>>;
 
 beforeAll(async () => {
   stub = await startStubOpenAIServer({ fallback: { kind: 'reply', text: '{"claims":[],"unknown":["not in the files"]}', usage: PER_TURN } });
-  const pricing = perMillionTokens(1, 2);
-  const model = createHttpModel(
-    { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
-    { fetch, timeoutMs: 10_000 },
-  );
+  const model = stubProviderModel(stub);
   investigations = await startScriptedInvestigations(model, {
     env: { DAILY_TOKEN_CEILING: String(CEILING), RUN_TOKEN_BUDGET: String(RESERVATION), RATE_LIMIT_MAX: '100000' },
   });

@@ -1,7 +1,6 @@
-import { createHttpModel, perMillionTokens } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedInvestigations } from './testing/scripted-investigations.ts';
+import { startScriptedInvestigations, stubProviderModel } from './testing/scripted-investigations.ts';
 
 /**
  * Seed #17's window counted messages (HISTORY_MAX_MESSAGES, 40), not their
@@ -19,11 +18,7 @@ let investigations: Awaited<ReturnType<typeof startScriptedInvestigations>>;
 
 beforeAll(async () => {
   stub = await startStubOpenAIServer();
-  const pricing = perMillionTokens(1, 2);
-  const model = createHttpModel(
-    { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
-    { fetch, timeoutMs: 10_000 },
-  );
+  const model = stubProviderModel(stub);
   investigations = await startScriptedInvestigations(model, { env: { RATE_LIMIT_MAX: '1000' } });
 }, 120_000);
 

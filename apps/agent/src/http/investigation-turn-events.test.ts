@@ -1,8 +1,7 @@
-import { createHttpModel, perMillionTokens } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { type Database, openDatabase, StoreError } from '@sandscope/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedInvestigations } from './testing/scripted-investigations.ts';
+import { startScriptedInvestigations, stubProviderModel } from './testing/scripted-investigations.ts';
 import { parseSse, type SseEvent } from './testing/sse-events.ts';
 
 /**
@@ -43,11 +42,7 @@ function failingEventWrites(inner: Database): Database {
 
 beforeAll(async () => {
   stub = await startStubOpenAIServer();
-  const pricing = perMillionTokens(1, 2);
-  const model = createHttpModel(
-    { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing },
-    { fetch, timeoutMs: 10_000 },
-  );
+  const model = stubProviderModel(stub);
   investigations = await startScriptedInvestigations(model, { database: failingEventWrites(await openDatabase({ dataDir: 'memory://' })) });
 }, 120_000);
 

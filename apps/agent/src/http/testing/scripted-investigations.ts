@@ -1,4 +1,5 @@
-import { perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
+import { createHttpModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
+import type { StubOpenAIServer } from '@sandscope/engine/testing';
 import { type Database, startStore } from '@sandscope/store';
 import { loadConfig } from '../../config.ts';
 import { startAgentService } from '../../service/compose.ts';
@@ -6,6 +7,12 @@ import { appDepsOf, createApp } from '../app.ts';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+/** A real HTTP provider (`groq`, $1/$2 per million tokens) pointed at the tests' stub OpenAI-compatible server. */
+export function stubProviderModel(stub: StubOpenAIServer): RouterCandidate['model'] {
+  const pricing = perMillionTokens(1, 2);
+  return createHttpModel({ kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'stub-llama', apiKey: 'test-key', pricing }, { fetch, timeoutMs: 10_000 });
+}
 
 /**
  * The investigation routes in-process over PGlite, with `model` as the one provider (STYLE 12–13): `call` sends an
