@@ -1,4 +1,5 @@
 import type { Intent } from './question-intent.ts';
+import { fenceAfter, HEADING } from '../corpus/markdown-lines.ts';
 
 /**
  * What a section is FOR, read from its heading: the role a question's intent is
@@ -120,10 +121,11 @@ function bodyShape(body: string): { words: number; linkShare: number } {
  */
 export function sectionsOfPassage(heading: string, text: string, level = 2, lead = false): SectionRole[] {
   const raw: { heading: string; level: number; body: string[] }[] = [{ heading, level, body: [] }];
-  let inFence = false;
+  let fence: string | null = null;
   for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const m = inFence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    const was = fence;
+    fence = fenceAfter(fence, line);
+    const m = was === null && fence === null ? HEADING.exec(line) : null;
     if (m) raw.push({ heading: m[2]!, level: m[1]!.length, body: [] });
     else raw[raw.length - 1]!.body.push(line);
   }

@@ -28,11 +28,26 @@ describe('heading-aligned chunker', () => {
     expect(chunks[0]!.text).toContain('## Tail\n\nTiny.');
   });
 
+  it('takes the title from a heading the page shows, not a comment in a code block or an HTML comment (S-078)', () => {
+    const text =
+      'Load the image first:\n\n```console\n# The cri plugin uses the "k8s.io" namespace.\n$ ctr -n=k8s.io images import pause.tar\n```\n\n<!--\n# Draft title\n-->\n# Loading images\n\nText.\n';
+    expect(documentTitle('crictl.md', text)).toBe('Loading images');
+    expect(documentTitle('crictl.md', '```bash\n# install it\n```\n')).toBe('crictl');
+  });
+
   it('ignores headings inside code fences and de-duplicates slugs', () => {
     const text = `# Doc\n\n${long('alpha')}\n\n## Steps\n\n\`\`\`\n# not a heading\n\`\`\`\n${long('bravo')}\n\n## Steps\n\n${long('charlie')}\n`;
     const ids = chunkDocument({ doc: 'd.md', title: 'Doc', text }).map((c) => c.id);
     expect(ids).toEqual(['d#doc', 'd#steps', 'd#steps-2']);
     expect(chunkDocument({ doc: 'd.md', title: 'Doc', text })[1]!.text).toContain('```\n# not a heading\n```');
+  });
+
+  it('closes a fence only on a run of its own character, and keeps a closing # that is part of the heading (S-078)', () => {
+    const text = `# Doc\n\n${long('alpha')}\n\n## Tilde\n\n~~~markdown\n\`\`\`bash\n# a comment\n\`\`\`\n## Example heading\n~~~\n${long('bravo')}\n\n## Using C#\n\n${long('charlie')}\n\n## Closed ##\n\n${long('delta')}\n`;
+    const chunks = chunkDocument({ doc: 'd.md', title: 'Doc', text });
+    expect(chunks.map((c) => c.heading)).toEqual(['Doc', 'Tilde', 'Using C#', 'Closed']);
+    expect(chunks[1]!.text).toContain('## Example heading');
+    expect(documentTitle('d.md', '~~~\n```\n~~~\n# Real title\n')).toBe('Real title');
   });
 
   it('reads what the rendered page shows: a commented-out draft is no passage, a comment in code stays (S-041)', () => {

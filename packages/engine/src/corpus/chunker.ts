@@ -1,9 +1,8 @@
 import type { Chunk, SourceDocument } from '../types.ts';
+import { fenceAfter, HEADING } from './markdown-lines.ts';
 
 /** Passages shorter than this merge with a neighbour (seed §Four: "min 200 chars, merged below that"). */
 export const MIN_PASSAGE_CHARS = 200;
-
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 interface Section {
   heading: string;
@@ -42,11 +41,21 @@ export function splitFrontMatter(text: string): { body: string; title: string | 
   return { body: unmarked.slice(m[0].length), title };
 }
 
-/** The document's title: its first level-one heading, else its front matter's title, else its file name. */
+/**
+ * The document's title: its first level-one heading as a reader of the page sees it — outside a code fence and an
+ * HTML comment — else its front matter's title, else its file name. A shell comment in a fence (`# The cri plugin
+ * uses the "k8s.io" containerd namespace.`) once titled its whole document, in every citation of it (S-078).
+ */
 export function documentTitle(doc: string, text: string): string {
   const { body, title } = splitFrontMatter(text);
-  const h1 = body.split('\n').find((l) => /^#\s+/.test(l));
-  return h1 ? h1.replace(/^#\s+/, '').trim() : (title ?? doc.replace(/\.(md|markdown)$/i, ''));
+  let fence: string | null = null;
+  for (const line of withoutComments(body.replace(/\r\n?/g, '\n')).split('\n')) {
+    const was = fence;
+    fence = fenceAfter(fence, line);
+    const m = was === null && fence === null ? HEADING.exec(line) : null;
+    if (m?.[1] === '#') return m[2]!.trim();
+  }
+  return title ?? doc.replace(/\.(md|markdown)$/i, '');
 }
 
 /**
@@ -57,11 +66,12 @@ export function documentTitle(doc: string, text: string): string {
  */
 export function withoutComments(text: string): string {
   const out: string[] = [];
-  let inFence = false;
+  let fence: string | null = null;
   let inComment = false;
   for (const line of text.split('\n')) {
-    if (!inComment && /^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) {
+    const was = fence;
+    if (!inComment) fence = fenceAfter(fence, line);
+    if (was !== null || fence !== null) {
       out.push(line);
       continue;
     }
@@ -98,10 +108,11 @@ function sectionsOf(text: string, title: string): Section[] {
   let current: Section = { heading: title, path: [], marker: '#', body: [] };
   // Open headings by level: a "How to investigate" under "### MimirIngesterReachingSeriesLimit" is about that alert.
   const open: { level: number; heading: string }[] = [];
-  let inFence = false;
+  let fence: string | null = null;
   for (const line of withoutComments(splitFrontMatter(text).body.replace(/\r\n?/g, '\n')).split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const m = inFence ? null : HEADING.exec(line);
+    const was = fence;
+    fence = fenceAfter(fence, line);
+    const m = was === null && fence === null ? HEADING.exec(line) : null;
     if (m) {
       const level = m[1]!.length;
       if (level === 1 && sections.length === 0 && current.body.every((l) => !l.trim())) {
