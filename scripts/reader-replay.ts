@@ -5,11 +5,13 @@
 // recorded in docs/experiments/adjudicator-replay/CORPUS.judgements.jsonl (`npm run eval:replayed`). Group `waiting`'s
 // corpora wait in eval-corpora-pending/, in no training set: the shipped model scores them as it is. `--write` saves
 // the figures to docs/experiments/adjudicator-replay/summary.json, which `npm run eval:report -- --render` prints in
-// docs/EVALUATION.md and the README. A prompt with no recorded reply is judged by nobody and counted as such.
+// docs/EVALUATION.md and the README. A prompt with no recorded reply is judged by nobody and counted as such;
+// `--prompts DIR` writes each corpus's unjudged prompts to DIR/CORPUS.prompts.jsonl, for someone to judge before the
+// figures are printed again (a change to the corpus or the model changes the prompts the reader is sent).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups } from '@sandscope/eval';
 import { z } from 'zod';
@@ -48,6 +50,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of S-077, a reader decision',
     waiting: true,
   },
+  'new-3c': {
+    corpora: ['authelia', 'kopia', 'rabbitmq'],
+    read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of the next reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
@@ -82,7 +89,10 @@ const counts = (r: z.infer<typeof Report>) => ({
 await runScript('reader:replay', async () => {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
-  const names = args.filter((a) => a !== '--write');
+  const promptsAt = args.indexOf('--prompts');
+  const promptsDir = promptsAt >= 0 ? args[promptsAt + 1] : undefined;
+  if (promptsAt >= 0 && (!promptsDir || promptsDir.startsWith('-'))) throw new UserError('--prompts needs a folder to write the unjudged prompts to');
+  const names = args.filter((a, i) => a !== '--write' && i !== promptsAt && i !== promptsAt + 1);
   // Own keys only: `toString` is on every object and is no group.
   const unknown = names.filter((n) => !Object.hasOwn(GROUPS, n));
   if (!names.length || unknown.length)
@@ -108,7 +118,20 @@ await runScript('reader:replay', async () => {
       );
       const reader = Report.parse(
         JSON.parse(
-          (await run(tsx, [join(root, 'scripts/adjudicator-replay.ts'), judgements, ...set, '--json', '--rows'], { cwd: root, maxBuffer: 1 << 26 })).stdout,
+          (
+            await run(
+              tsx,
+              [
+                join(root, 'scripts/adjudicator-replay.ts'),
+                judgements,
+                ...(promptsDir ? ['--prompts', join(resolve(promptsDir), `${corpus}.prompts.jsonl`)] : []),
+                ...set,
+                '--json',
+                '--rows',
+              ],
+              { cwd: root, maxBuffer: 1 << 26 },
+            )
+          ).stdout,
         ),
       );
       const adjudication = reader.modelAdjudication!;
