@@ -92,7 +92,7 @@ await runScript('reader:replay', async () => {
   const promptsAt = args.indexOf('--prompts');
   const promptsDir = promptsAt >= 0 ? args[promptsAt + 1] : undefined;
   if (promptsAt >= 0 && (!promptsDir || promptsDir.startsWith('-'))) throw new UserError('--prompts needs a folder to write the unjudged prompts to');
-  const names = args.filter((a, i) => a !== '--write' && i !== promptsAt && i !== promptsAt + 1);
+  const names = args.filter((a, i) => a !== '--write' && (promptsAt < 0 || (i !== promptsAt && i !== promptsAt + 1)));
   // Own keys only: `toString` is on every object and is no group.
   const unknown = names.filter((n) => !Object.hasOwn(GROUPS, n));
   if (!names.length || unknown.length)
