@@ -62,4 +62,32 @@ describe('evaluateModelAdjudicated', () => {
     expect(through.modelAdjudication).toMatchObject({ nothingToShow: 0, unavailable: 0, unanswerableLetThrough: 1 });
     expect(through.questions[0]!.verdict).toBe('partial');
   });
+  it("shows a model the search's first passage when the likeliest that pass every check leave it out (S-086)", async () => {
+    // The search ranks a pricing-cache passage first; it fails a check (no replica count of pricing-cache's), so the
+    // three likeliest passing passages are others'. The reader, briefed on exactly such failures, reads it too.
+    const measured = await measureAll(kb, [
+      { id: 'first-left-out', question: 'What is the replica count for pricing-cache?', label: 'unanswerable', mechanism: 'wrong-entity' },
+    ]);
+    const m = measured[0]!;
+    const first = m.features.passages[0]!.result.chunk.id;
+    expect(passes(m.features.passages[0]!, m.features)).toBe(false);
+    const prompts: string[] = [];
+    const recording = {
+      doGenerate: (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), Promise.reject(new Error('no provider'))),
+    } as unknown as ModelJudgementInput['model'];
+    await evaluateModelAdjudicated(measured, model, (q, decision) =>
+      judgeByModel({
+        question: q.question.question,
+        features: q.features,
+        probabilities: decision.assessment.probabilities,
+        offline: decision.adjudication!,
+        model: recording,
+        decideOffline: (f) => kb.decide(f),
+      }),
+    );
+    expect(prompts).toHaveLength(1);
+    const shown = [...prompts[0]!.matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]);
+    expect(shown).toContain(first);
+    expect(shown.length).toBeLessThanOrEqual(4);
+  });
 });
