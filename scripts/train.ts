@@ -41,14 +41,14 @@ await runScript('train', async () => {
     `out-of-corpus separation over the ${groups.length - 1} corpora (${real.length} questions, the generated set left out): ${separationFigures(real)}`,
   );
   // `--rows FILE`: those ratings as rows `npm run eval:groups` reads, so two ideas' development figures can be
-  // compared with the paired interval (a verdict here is the fitted bands' on the out-of-corpus rating).
+  // compared with the paired interval (a verdict here is the product's decision under the fitted bands on the
+  // out-of-corpus rating, from `outOfCorpusRows`: S-083).
   const rowsAt = process.argv.indexOf('--rows');
   if (rowsAt >= 0) {
     const file = process.argv[rowsAt + 1];
     if (!file) throw new UserError('--rows needs a file to write: npm run train -- --rows out-of-corpus.json');
-    const questions = real.map((r) => ({ ...r, verdict: (r.answerability ?? 0) >= model.bands.sufficientAbove ? 'answered' : 'refused' }));
-    writeFileSync(file, `${JSON.stringify({ questions }, null, 1)}\n`);
-    console.log(`wrote ${questions.length} out-of-corpus rows to ${file}`);
+    writeFileSync(file, `${JSON.stringify({ questions: real }, null, 1)}\n`);
+    console.log(`wrote ${real.length} out-of-corpus rows to ${file}`);
   }
   console.log(`wrote ${out ?? MODEL_PATH}`);
 });

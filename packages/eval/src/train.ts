@@ -13,6 +13,7 @@ import {
 import { type BandFit, type Budgets, BUDGETS, fitAdjudicatedBands, fitBands, type Scored } from './bands.ts';
 import { type Choice, type Example, fitConditionalLogit, fitLogistic } from './logistic.ts';
 import type { Measured } from './measure.ts';
+import { verdictUnder } from './outcome.ts';
 
 /** A group of measured questions held out together: a corpus, or a fold of one. */
 export interface TrainingGroup {
@@ -119,9 +120,20 @@ export function trainModel(groups: readonly TrainingGroup[], budgets: Budgets = 
  * The out-of-corpus ratings training fitted its bands on, one row per question, the `left` questions (the
  * generated set's: its vocabulary is the corpus's own) left out: a development figure for every corpus at the
  * cost of one training run (`npm run train`, `npm run train:ablate`). It judges nothing.
+ * Each row's verdict is the product's under the fitted bands (`verdictUnder`, the arithmetic `decideAnswerability`
+ * runs) on that out-of-corpus rating. S-083: `npm run train -- --rows` wrote "answered" for every rating at or above
+ * the answer line and "refused" below it, a mirror of the decision without its checks (`passes`), its ambiguous band
+ * (partial) or its value conflicts, so the false answers `npm run eval:groups` counted from those rows were not the
+ * product's.
  */
 export function outOfCorpusRows(trained: Trained, left: (m: Measured) => boolean) {
   return trained.outOfGroup
     .filter((s) => !left(s.m))
-    .map((s) => ({ id: s.m.question.id, corpus: s.m.corpus, label: s.m.question.label, answerability: s.ratings?.answerability ?? null }));
+    .map((s) => ({
+      id: s.m.question.id,
+      corpus: s.m.corpus,
+      label: s.m.question.label,
+      answerability: s.ratings?.answerability ?? null,
+      verdict: verdictUnder(s.m, s.ratings, trained.model.bands).verdict,
+    }));
 }
