@@ -51,7 +51,11 @@ export interface QuestionRow {
 export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseRefusals'> {
   readonly mode: 'leave-one-corpus-out' | 'cross-validated' | 'shipped-model';
   readonly corpora: readonly CorpusFigures[];
-  /** The bands in force: the shipped model's, or those refitted on the whole set after cross-validation. */
+  /**
+   * The bands in force: the shipped model's, or those refitted on the whole set after cross-validation. Leave-one-
+   * corpus-out has none: each corpus is scored with its own fold's (`corpora[].bands`), and this is the shipped
+   * model's, for reference (S-084: it was the first fold's, passed off as the run's).
+   */
   readonly bands: Bands;
   readonly budgets: Budgets;
   readonly targets: typeof DECISION_TARGETS;
@@ -171,10 +175,15 @@ export function crossValidateSet(
   );
 }
 
-/** The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training. */
+/**
+ * The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training.
+ * `shippedBands` is required: no one pair scored the run, and the report's top-level bands fell back to the first
+ * fold's, which `sandscope eval --loco` printed as "the bands in force" and a recorded run showed as the bands that
+ * ship (S-084).
+ */
 export function evaluateLeaveOneCorpusOut(
   corpora: readonly (TrainingGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
-  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands?: Bands; heldOut?: ReadonlySet<string> } = {},
+  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands: Bands; heldOut?: ReadonlySet<string> },
 ): EvaluationReport {
   const loco = leaveOneCorpusOut(corpora, options);
   const scored = corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name));
@@ -190,7 +199,7 @@ export function evaluateLeaveOneCorpusOut(
       loco.outcomes,
       figs,
       scored.flatMap((c) => c.measured),
-      options.shippedBands ?? figs[0]?.bands ?? { insufficientBelow: 0.5, sufficientAbove: 0.5 },
+      options.shippedBands,
       errors,
     ),
     adjudicated: loco.adjudicated,

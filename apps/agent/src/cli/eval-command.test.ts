@@ -9,6 +9,8 @@ import { captureOutput } from './testing/capture-output.ts';
 
 const io = captureOutput();
 const corpora = resolve(import.meta.dirname, '../../../../eval-corpora');
+const shippedModel = () =>
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../../packages/engine/src/answerability/answerability-model.json'), 'utf8'));
 
 describe('sandscope eval (issue 9)', () => {
   it('scores quoted-text evidence against the passage that holds it, reports an unmatched quote instead of scoring it 0, and gives the right-source rate', async () => {
@@ -54,6 +56,13 @@ describe('sandscope eval (issue 9)', () => {
     for (const c of r.corpora as unknown as { adjudicated: { bands: { insufficientBelow: number; sufficientAbove: number } } }[]) {
       expect(c.adjudicated.bands.insufficientBelow).toBeLessThanOrEqual(c.adjudicated.bands.sufficientAbove);
     }
+    // S-084: each fold fitted its own bands, and the run's top-level bands are none of them: they were the first
+    // fold's, passed off as the run's. They are the shipped model's (as in the record `npm run eval:report` writes),
+    // and bandsFrom says the figures' bands are per fold.
+    const folds = r.corpora as unknown as { bands: { insufficientBelow: number; sufficientAbove: number } }[];
+    expect(folds[0]!.bands).not.toEqual(folds[1]!.bands);
+    expect(r['bands']).toEqual(shippedModel().bands);
+    expect(r['bandsFrom']).toBe('per-fold');
   }, 120_000);
 
   it('--loco --held-out scores only the named corpora, each exactly as its fold of the whole run; an unknown name says which exist', async () => {
@@ -151,7 +160,7 @@ describe('sandscope eval (issue 9)', () => {
 
   it('--model scores a set with a model written elsewhere (a held-out one), says it is not in-sample, and names a bad file in one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'model-'));
-    const shipped = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../../packages/engine/src/answerability/answerability-model.json'), 'utf8'));
+    const shipped = shippedModel();
     // A model that never learned from harbor-runbooks, and whose bands answer everything: the figures must be its.
     const file = join(dir, 'model.json');
     writeFileSync(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { judgeByModel, type KnowledgeBase } from '@sandscope/engine';
+import { judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
 import {
   crossValidateSet,
   type EvaluationReport,
@@ -24,7 +24,9 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  * [--folds 5] [--cv] [--json] [--rows] [--skip-bad] [--record] [--adjudicator offline|model] [--model FILE]`.
  * - `--loco`: the headline — leave-one-corpus-out over the development corpora. `--held-out a,b` scores only
  *   those corpora (each by a model trained on all the others, exactly its folds of the whole run): an
- *   experiment's judge group, for a few folds' cost instead of every fold's.
+ *   experiment's judge group, for a few folds' cost instead of every fold's. Each fold fits its own bands (on each
+ *   corpus's line; `corpora[].bands` in --json); the report's `bands` are the shipped model's, for reference, and
+ *   `bandsFrom: 'per-fold'` says they scored nothing (S-084).
  * - `--questions FILE` / `--feedback` (people's marks on runs, issue 9 D): an external set, scored with the
  *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text. `--adjudicator model` scores
  *   it as a deployment with `ADJUDICATOR=model` decides it: the providers the environment configures judge the
@@ -105,8 +107,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const generated = await loadGeneratedSet();
     report = evaluateLeaveOneCorpusOut(
       present.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
-      { alwaysTrainOn: [generated], ...(heldOut ? { heldOut } : {}) },
+      // Each fold fits its own bands; the report's own are the shipped model's, as in the record `npm run eval:report`
+      // writes, and `bandsFrom: 'per-fold'` says none of them scored the figures (S-084).
+      { alwaysTrainOn: [generated], shippedBands: shippedAnswerabilityModel().bands, ...(heldOut ? { heldOut } : {}) },
     );
+    bandsFrom = 'per-fold';
     const scored = heldOut ? present.filter((c) => heldOut.has(c.name)) : present;
     origin = heldOut
       ? `${scored.length} of ${present.length} development corpora held out (${scored.map((c) => c.name).join(', ')}), each by a model trained on the others`

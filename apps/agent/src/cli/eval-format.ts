@@ -22,6 +22,21 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
   ];
 }
 
+/**
+ * Which bands scored the figures. Leave-one-corpus-out fits them per fold, each corpus's printed on its line: S-084,
+ * "Bands in force" printed the first fold's as the whole run's. The report's own pair is then the shipped model's,
+ * named as not used.
+ */
+function bandsLines(r: EvaluationReport): string[] {
+  const pair = `refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)}`;
+  return r.mode === 'leave-one-corpus-out'
+    ? [
+        'Bands: fitted per fold — each held-out corpus scored with the bands trained without it (on its line above); no one pair was in force for the run.',
+        `The shipped model’s bands, not used in these figures: ${pair} (answerability, 0–1).`,
+      ]
+    : [`Bands in force: ${pair} (answerability, 0–1).`];
+}
+
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
 export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string, inSample = false, bandsInSample = false): string {
   const how =
@@ -48,7 +63,10 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
       : []),
     `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
     '',
-    ...(r.corpora.length > 1 ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), ''] : []),
+    // A leave-one-corpus-out run prints its corpora even when one was held out (`--held-out a`): its bands are on its line.
+    ...(r.corpora.length > 1 || r.mode === 'leave-one-corpus-out'
+      ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), '']
+      : []),
     ...(r.adjudicated
       ? [
           `With an LLM adjudicator (ADJUDICATOR=model): the adjudicated bands alone answer falsely ${pct(r.adjudicated.falseAnswerRate)} and refuse falsely ${pct(r.adjudicated.falseRefusalRate)}, and defer ${pct(r.adjudicated.deferralRate)} to the adjudicator (${r.adjudicated.deferredAnswerable} answerable, ${r.adjudicated.deferredUnanswerable} unanswerable); its own accuracy is not measured here (with a provider configured, sandscope eval --questions FILE --adjudicator model measures it).`,
@@ -56,7 +74,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
         ]
       : []),
     ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication), ''] : []),
-    `Bands in force: refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)} (answerability, 0–1).`,
+    ...bandsLines(r),
     ...(r.evidenceErrors.length
       ? [
           '',

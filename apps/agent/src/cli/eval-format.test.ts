@@ -1,0 +1,44 @@
+import { type CorpusFigures, type EvaluationReport, shippedReport } from '@sandscope/eval';
+import { describe, expect, it } from 'vitest';
+import { formatEvaluation } from './eval-format.ts';
+
+const shipped = { insufficientBelow: 0.41, sufficientAbove: 0.83 };
+const foldBands = [
+  { insufficientBelow: 0.3, sufficientAbove: 0.7 },
+  { insufficientBelow: 0.2, sufficientAbove: 0.9 },
+];
+
+/** A leave-one-corpus-out report of two corpora, each scored with the bands of its own fold; its own, the shipped model's. */
+function locoReport(): EvaluationReport {
+  const base = shippedReport([], [], shipped);
+  const corpora: CorpusFigures[] = ['alpha', 'beta'].map((name, i) => ({ ...base.corpora[0]!, name, workable: true, bands: foldBands[i]! }));
+  return { ...base, mode: 'leave-one-corpus-out', corpora };
+}
+
+describe('formatEvaluation of a leave-one-corpus-out run (S-084)', () => {
+  it('says the bands were fitted per fold and prints no one pair as the bands in force of the whole run', () => {
+    const out = formatEvaluation(locoReport(), 'two corpora');
+    expect(out).not.toMatch(/bands in force/i);
+    expect(out).toMatch(/bands: fitted per fold/i);
+    // Each corpus's own pair stands on its own line, and nowhere else.
+    const holding = (pair: string) => out.split('\n').filter((l) => l.includes(pair));
+    expect(holding('0.300/0.700')).toEqual([expect.stringMatching(/^\s+alpha\s/)]);
+    expect(holding('0.200/0.900')).toEqual([expect.stringMatching(/^\s+beta\s/)]);
+    expect(out).not.toMatch(/0\.300, answer from|0\.200, answer from/);
+  });
+
+  it('prints the one held-out corpus of `--held-out a` with its bands, since they are said to be on its line', () => {
+    const one = locoReport();
+    const out = formatEvaluation({ ...one, corpora: one.corpora.slice(0, 1) }, 'one corpus');
+    expect(out).toMatch(/^\s+alpha\s.*bands 0\.300\/0\.700$/m);
+  });
+
+  it('names the top-level bands of the report as the shipped model’s, not used in these figures', () => {
+    const out = formatEvaluation(locoReport(), 'two corpora');
+    expect(out).toMatch(/shipped model’s bands, not used in these figures: refuse below 0\.410, answer from 0\.830/);
+  });
+
+  it('still prints the bands in force of a set scored with one pair', () => {
+    expect(formatEvaluation(shippedReport([], [], shipped), 'a file')).toMatch(/Bands in force: refuse below 0\.410, answer from 0\.830/);
+  });
+});
