@@ -192,4 +192,33 @@ describe('sandscope eval (issue 9)', () => {
     expect(await main(['eval', '--loco', '--model', file])).toBe(2);
     expect(io.err).toMatch(/--loco trains its own/);
   });
+
+  it("--model FILE is scored with FILE's own bands, not the corpus's thresholds.json, and says so (S-085)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'model-bands-'));
+    const shipped = shippedModel();
+    // A held-out model whose bands answer everything, and a library whose calibrated bands refuse everything.
+    const file = join(dir, 'model.json');
+    const own = { insufficientBelow: 0, sufficientAbove: 0 };
+    writeFileSync(file, JSON.stringify({ ...shipped, bands: own }));
+    const corpus = join(dir, 'team-library');
+    cpSync(join(corpora, 'harbor-runbooks'), corpus, { recursive: true });
+    const questions = join(corpus, 'questions.jsonl');
+    type Figures = { bands: unknown; bandsFrom: string; falseAnswerRate: number; falseRefusalRate: number; inSample: boolean };
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions, '--model', file, '--json'])).toBe(0);
+    const alone = JSON.parse(io.out) as Figures;
+    io.out = '';
+    writeFileSync(join(corpus, 'thresholds.json'), JSON.stringify({ insufficientBelow: 1, sufficientAbove: 1, fittedOn: questions, questions: 16 }));
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions, '--model', file, '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as Figures;
+    expect(r.bands).toEqual(own);
+    expect(r.bandsFrom).toBe('model');
+    expect([r.falseAnswerRate, r.falseRefusalRate]).toEqual([alone.falseAnswerRate, alone.falseRefusalRate]);
+    // Calibrate fitted those bands on these questions, but they were not used: the figures are not in-sample by them.
+    expect(r.inSample).toBe(false);
+    io.out = '';
+    expect(await main(['eval', '--corpus', corpus, '--questions', questions, '--model', file])).toBe(0);
+    expect(io.out).toMatch(/Scored with the model in .*model\.json and its own bands \(this corpus's thresholds\.json not used/);
+    expect(io.out).not.toMatch(/Scored with the shipped model/);
+    expect(io.out).toMatch(/Bands in force: refuse below 0\.000, answer from 0\.000/);
+  });
 });

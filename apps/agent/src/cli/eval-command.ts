@@ -34,6 +34,7 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  * - otherwise the corpus's own (generated) set, cross-validated.
  * - `--model FILE`: a question set scored with another model than the shipped one — one trained without the corpus
  *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
+ *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
  *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
  *   page read before the committed docs/evaluation.json. Without it the evaluation endpoint could only
@@ -76,6 +77,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let report: EvaluationReport;
   let origin: string;
   let bandsFrom: string | undefined;
+  let corpusBandsSetAside = false;
   let inSample = false;
   let bandsInSample = false;
   if (values.loco) {
@@ -134,14 +136,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
     origin = inputs.origin;
-    bandsFrom = inputs.source.thresholdsFrom;
+    bandsFrom = inputs.bandsFrom;
+    corpusBandsSetAside = inputs.bandsFrom === 'model' && inputs.source.thresholds !== null;
     // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
     // Nor is a set scored with this corpus's own bands when calibrate chose them on that set: "nothing was tuned on
     // these questions" was printed of exactly the questions the bands were tuned on.
     bandsInSample = inputs.external && !values.cv && !byModel && values.questions !== undefined && bandsFittedOnSet(inputs, values.questions);
     inSample = (inputs.external && !values.cv && trainedOnCorpus(inputs)) || bandsInSample;
   }
-  const described = { questionsFrom: origin, ...(bandsFrom ? { bandsFrom } : {}), inSample };
+  const described = { questionsFrom: origin, ...(values.model ? { modelFrom: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample };
   if (values.record) {
     // `create`: an evaluation may be the first thing recorded in a fresh data directory.
     const store = await openCliStore(process.env, { create: true });
@@ -156,7 +159,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const { questions, ...summary } = report;
     process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, ...described }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatEvaluation(report, origin, bandsFrom, inSample, bandsInSample)}\n`);
+    process.stdout.write(
+      `${formatEvaluation(report, origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside })}\n`,
+    );
   }
   return 0;
 }

@@ -37,8 +37,29 @@ function bandsLines(r: EvaluationReport): string[] {
     : [`Bands in force: ${pair} (answerability, 0–1).`];
 }
 
+/** How a set was scored, beside its report: whose model and bands, and whether any of it was fitted on the set. */
+export interface ScoredHow {
+  /** Where the bands in force came from: 'corpus' (thresholds.json), 'shipped', 'model' (`--model FILE`) or 'per-fold'. */
+  readonly bandsFrom?: string;
+  readonly inSample?: boolean;
+  readonly bandsInSample?: boolean;
+  /** `--model FILE`: the model that scored the set, when it is not the shipped one. */
+  readonly modelFile?: string;
+  /** The corpus has a thresholds.json that `--model FILE`'s own bands were used instead of (S-085). */
+  readonly corpusBandsSetAside?: boolean;
+}
+
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
-export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?: string, inSample = false, bandsInSample = false): string {
+export function formatEvaluation(r: EvaluationReport, origin: string, scored: ScoredHow = {}): string {
+  const { bandsFrom, inSample = false, bandsInSample = false, modelFile, corpusBandsSetAside = false } = scored;
+  // S-085: the model is named as what it is: "the shipped model" was printed of a set scored with --model FILE.
+  const model = modelFile ? `the model in ${modelFile}` : 'the shipped model';
+  const bands =
+    bandsFrom === 'corpus'
+      ? " and this corpus's own bands (thresholds.json, from calibrate)"
+      : bandsFrom === 'model'
+        ? ` and its own bands${corpusBandsSetAside ? " (this corpus's thresholds.json not used: calibrate drew those lines on the answerability of the model that ships, not of this one)" : ''}`
+        : '';
   const how =
     r.mode === 'leave-one-corpus-out'
       ? 'HELD-OUT, leave-one-corpus-out: each corpus scored by a model (weights and bands) trained without it.'
@@ -47,8 +68,8 @@ export function formatEvaluation(r: EvaluationReport, origin: string, bandsFrom?
         : bandsInSample
           ? "IN-SAMPLE: scored with this corpus's own bands (thresholds.json), which calibrate fitted on these very questions. Its held-out figures are calibrate's, fold by fold."
           : inSample
-            ? 'IN-SAMPLE: scored with the shipped model, which was trained on this corpus. Its held-out figures are in `sandscope eval --loco`.'
-            : `Scored with the shipped model${bandsFrom === 'corpus' ? " and this corpus's own bands (thresholds.json, from calibrate)" : ''}: nothing was tuned on these questions.`;
+            ? `IN-SAMPLE: scored with ${model} (trained on this corpus)${bands}. Its held-out figures are in \`sandscope eval --loco\`.`
+            : `Scored with ${model}${bands}: nothing was tuned on these questions.`;
   const t = r.targets;
   const lines = [
     `Evaluation of ${r.n} questions (${r.answerable} answerable, ${r.unanswerable} unanswerable) from ${origin}.`,

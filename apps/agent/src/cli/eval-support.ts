@@ -52,6 +52,8 @@ export interface EvalInputs {
   /** Where the questions came from, for the report. */
   readonly origin: string;
   readonly external: boolean;
+  /** Where the bands in force come from: this corpus's thresholds.json, the shipped model, or `--model FILE`. */
+  readonly bandsFrom: 'corpus' | 'shipped' | 'model';
 }
 
 /**
@@ -74,17 +76,24 @@ export async function evalInputs(options: {
   // The marks first: no database or no marks fails in one line before the corpus is indexed.
   const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
-  const kb = await knowledgeBaseOf(source, { shippedBands: options.shippedBands ?? false, ...(options.model ? { model: options.model } : {}) });
+  // S-085: a model given with --model is scored with its own bands, never this corpus's thresholds.json. Those are
+  // lines calibrate drew on the shipped model's answerability, often on the very questions being scored; laid over
+  // another model's ratings they are lines on another scale, and a model held out of this corpus (`npm run train --
+  // --exclude … --out FILE`) was scored with bands it was not trained with — perhaps chosen on this corpus, which
+  // it was held out of. An honest held-out figure is the model as it was trained: weights and bands together.
+  const corpusBands = source.thresholds !== null && !options.shippedBands && !options.model;
+  const kb = await knowledgeBaseOf(source, { shippedBands: !corpusBands, ...(options.model ? { model: options.model } : {}) });
+  const base = { source, kb, bandsFrom: options.model ? 'model' : corpusBands ? 'corpus' : 'shipped' } as const;
   if (marked) {
     noteOneLabel(marked.questions);
-    return { source, kb, questions: marked.questions, origin: marked.origin, external: true };
+    return { ...base, questions: marked.questions, origin: marked.origin, external: true };
   }
   if (options.questions) {
-    return { source, kb, questions: readQuestionFile(options.questions, options.skipBad), origin: options.questions, external: true };
+    return { ...base, questions: readQuestionFile(options.questions, options.skipBad), origin: options.questions, external: true };
   }
   const shipped = join(source.root, 'questions.jsonl');
   if (existsSync(shipped) && options.seed === undefined) {
-    return { source, kb, questions: readQuestionFile(shipped, false), origin: shipped, external: false };
+    return { ...base, questions: readQuestionFile(shipped, false), origin: shipped, external: false };
   }
   const questions = generateQuestions({
     chunks: kb.chunks,
@@ -94,7 +103,7 @@ export async function evalInputs(options: {
   });
   if (questions.length < 20)
     throw new UserError(`only ${questions.length} questions could be generated from ${source.root}; pass --questions FILE with a labelled set.`);
-  return { source, kb, questions, origin: `generated from ${source.root}`, external: false };
+  return { ...base, questions, origin: `generated from ${source.root}`, external: false };
 }
 
 export function parseFolds(raw: string | undefined): number {
@@ -120,8 +129,8 @@ export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): bool
  * Whether the bands in force are this corpus's own (thresholds.json) and `calibrate` fitted them on this very question
  * file: its figures are then a memory of that set, not a measurement of it (the seed's D-001).
  */
-export function bandsFittedOnSet(inputs: Pick<EvalInputs, 'source'>, questionsFile: string): boolean {
-  const fittedOn = inputs.source.thresholdsFrom === 'corpus' ? inputs.source.thresholds?.fittedOn : undefined;
+export function bandsFittedOnSet(inputs: Pick<EvalInputs, 'source' | 'bandsFrom'>, questionsFile: string): boolean {
+  const fittedOn = inputs.bandsFrom === 'corpus' ? inputs.source.thresholds?.fittedOn : undefined;
   return fittedOn !== undefined && resolve(fittedOn) === resolve(questionsFile);
 }
 
