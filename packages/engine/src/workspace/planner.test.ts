@@ -83,7 +83,10 @@ describe('the offline planner', () => {
   });
 
   it("gives a runbook's procedure whole, as `ask` does: the section's warning after its three steps is part of it (S-064)", async () => {
-    const a = await turn('OrdersDbPoolSaturated is firing, what do I do?');
+    // The console's example question: the shorter "OrdersDbPoolSaturated is firing, what do I do?" sits at the band's edge
+    // (0.845 answered under one training, 0.841 refused under the next: DEFECT_LOG S-087), and this test is about the
+    // procedure, not the gate.
+    const a = await turn('Checkout is timing out and OrdersDbPoolSaturated is firing — what do we do?');
     const section = 'runbook-connection-pool-exhaustion#relieve-pressure-without-restarting-orders-db';
     const steps = a.claims.filter((c) => c.citations.some((x) => x.kind === 'passage' && x.chunkId === section));
     expect(steps.map((c) => c.text)).toEqual([

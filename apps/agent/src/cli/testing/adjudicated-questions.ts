@@ -12,5 +12,7 @@ export const ADJUDICATED_QUESTIONS = [
   },
   { id: 'deferred-unanswerable', question: 'what is the pool ceiling of catalog-db?', label: 'unanswerable' },
   { id: 'answered', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', doc: 'architecture-order-path.md' },
-  { id: 'refused', question: 'how do I rotate the kafka broker certificates on the staging cluster?', label: 'unanswerable' },
+  // 'how do I rotate the kafka broker certificates on the staging cluster?' was here until the retrain with S-078 rated
+  // it 0.183, just inside the adjudicated band (from 0.182).
+  { id: 'refused', question: 'how do I reboot the mainframe?', label: 'unanswerable' },
 ] as const;
