@@ -52,7 +52,7 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'new-3c': {
     corpora: ['authelia', 'kopia', 'rabbitmq'],
-    read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of the next reader decision',
+    read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of S-086, a reader decision',
     waiting: true,
   },
 };
