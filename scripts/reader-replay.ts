@@ -9,7 +9,7 @@
 // `--prompts DIR` writes each corpus's unjudged prompts to DIR/CORPUS.prompts.jsonl, for someone to judge before the
 // figures are printed again (a change to the corpus or the model changes the prompts the reader is sent).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +97,8 @@ await runScript('reader:replay', async () => {
   const unknown = names.filter((n) => !Object.hasOwn(GROUPS, n));
   if (!names.length || unknown.length)
     throw new UserError(`name one or more groups (${Object.keys(GROUPS).join(', ')})${unknown.length ? `; not a group: ${unknown.join(', ')}` : ''}`);
+  // A folder not made yet is made: left to the child, its ENOENT surfaced as a failed command with a stack trace.
+  if (promptsDir) mkdirSync(resolve(promptsDir), { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'reader-replay-'));
   const corpora: ReplayedReaderCorpus[] = [];
   for (const name of names) {
