@@ -419,6 +419,8 @@ export class StoreWorkspaceFiles implements WorkspaceFiles {
     if (!embedder) return { ok: true, lines: [] };
     // An embedder found down stays down for the rest of the turn: a turn searches several terms, and each would
     // otherwise wait out KB_EMBED_TIMEOUT and its retries again (minutes) before falling back to the literal search.
+    // A refusal of one query (a 4xx: that pattern too long for the model) is no outage: it came back at once, and
+    // remembered, it turned meaning search off for every later search of the turn (S-090).
     if (this.#outage) return this.#outage;
     const result = await similarLines({
       embedder,
@@ -427,7 +429,7 @@ export class StoreWorkspaceFiles implements WorkspaceFiles {
       nearest: (vector, o) => similarInvestigationPassages(this.db, this.investigationId, vector, { embedderId: embedder.id, ...o }),
       read: (path) => this.read(path),
     });
-    if (!result.ok) this.#outage = result;
+    if (!result.ok && !result.rejected) this.#outage = result;
     return result;
   }
 

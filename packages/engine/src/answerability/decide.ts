@@ -129,7 +129,16 @@ const groundedBy = (p: PassageFeatures, by: PassageFeatures): PassageFeatures =>
   missingEntities: p.missingEntities.filter((e) => by.missingEntities.includes(e)),
 });
 
-const pct = (p: number) => `${Math.round(p * 100)}%`;
+const pct = (p: number, decimals = 0) => `${(p * 100).toFixed(decimals)}%`;
+/**
+ * Decimals enough to tell a rating from each line it is read against (at most two): a question refused at 0.841
+ * against a line at 0.845 read "answerability 84% (refuse below 84%, answer from 84%)" (S-089).
+ */
+function decimalsApart(p: number, lines: readonly number[]): number {
+  let digits = 0;
+  while (digits < 2 && lines.some((l) => l !== p && (l * 100).toFixed(digits) === (p * 100).toFixed(digits))) digits++;
+  return digits;
+}
 const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
@@ -246,10 +255,11 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     probabilities: ratings?.probabilities ?? [],
   };
   const best = v.bestIndex >= 0 ? f.passages[v.bestIndex]! : null;
+  const apart = v.answerability === null ? 0 : decimalsApart(v.answerability, [bands.insufficientBelow, bands.sufficientAbove]);
   const numbers =
     v.answerability === null || !best
       ? null
-      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability)} (refuse below ${pct(bands.insufficientBelow)}, answer from ${pct(bands.sufficientAbove)}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   // An answer that stands on part of the question says which part it does not: "how do I book annual leave?" was
   // answered from the edge gateway's steps, "leave" being a word the library uses in another sense, and the reasons
   // said only that the passage "carries what the question asks about" (S-075). What the library never mentions is
@@ -273,13 +283,16 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
       .filter((x, i, all) => all.indexOf(x) === i)
       .slice(0, 2);
-    return refuse(
-      assessment(
-        withNumbers(
-          `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`,
-        ),
-      ),
-    );
+    // S-089: offline the two lines coincide, so everything below the answer line was refused as "no passage answers
+    // this" — also "OrdersDbPoolSaturated is firing, what do I do?", rated 0.841 against a line at 0.845, from the
+    // runbook for that alert. Where a reader would have been asked (at or above the adjudicated lower line, the
+    // ambiguous band of a run with a model adjudicator), the model is unsure, and the refusal says so and where to
+    // look. The verdict is the same; only what it claims changes.
+    const unsure = model.adjudicatedBands !== undefined && v.answerability !== null && v.answerability >= model.adjudicatedBands.insufficientBelow;
+    const lead = unsure
+      ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
+      : `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`;
+    return refuse(assessment(withNumbers(lead)));
   }
   if (v.conflict) {
     const one = v.conflict.of;

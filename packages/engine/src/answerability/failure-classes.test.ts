@@ -155,6 +155,41 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))).toMatch(/answerability \d+% \(refuse below \d+%, answer from \d+%\)/);
   });
 
+  // S-089: offline the two lines coincide, and every refusal said "No passage in the library answers this" — also of
+  // a question rated a few thousandths below the line from the runbook it names, whose numbers then read
+  // "answerability 84% (refuse below 84%, answer from 84%)".
+  describe('a refusal the model is unsure of says so, and its numbers tell the rating from the line', () => {
+    const question = 'what do I do when OrdersDbPoolSaturated fires?';
+    const refusedWith = async (adjudicatedLower: number) => {
+      const rating = (await kb.ask(question)).answerability!;
+      const line = rating + 0.002;
+      const model = { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: adjudicatedLower, sufficientAbove: line } };
+      const open = await KnowledgeBase.build({ documents: FAILURE_CORPUS, model, bands: { insufficientBelow: line, sufficientAbove: line } });
+      const r = await open.ask(question);
+      expect(r.verdict).toBe('refused');
+      return { r, rating, line };
+    };
+
+    it('where a reader would be asked, the refusal says the model is unsure and names the passage to read', async () => {
+      const { r } = await refusedWith(0);
+      expect(r.reasons[0]).toMatch(/^Not answered: the model is unsure whether the closest passage, .* answers this/);
+      expect(r.reasons[0]).toMatch(/Read that passage yourself/);
+      expect(r.reasons.join(' ')).not.toMatch(/No passage in the library answers this/);
+    });
+
+    it('below where a reader would be asked, it says no passage answers', async () => {
+      const { r } = await refusedWith(0.999);
+      expect(r.reasons[0]).toMatch(/^No passage in the library answers this\./);
+    });
+
+    it('the numbers carry the decimals that tell the rating from the line', async () => {
+      const { r, rating, line } = await refusedWith(0);
+      const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
+      const digits = (100 * rating).toFixed(1) === (100 * line).toFixed(1) ? 2 : 1;
+      expect(numbers).toContain(`answerability ${(100 * rating).toFixed(digits)}% (refuse below ${(100 * line).toFixed(digits)}%`);
+    });
+  });
+
   // A refusal read "no passage looks like an answer" beside "best passage … at 94%": the 94% is the passage stage's
   // share among the passages retrieved (a softmax), not a chance that the passage answers, and must say so.
   // S-075: "how do I book annual leave?" was answered from the edge gateway's steps on the shipped corpus ("leave" is a

@@ -19,6 +19,15 @@ export interface Embedder {
 /** The embedder could not serve; retrieval degrades to lexical-only and says so. */
 export class EmbedderUnavailableError extends Error {
   override readonly name = 'EmbedderUnavailableError';
+  /**
+   * The service answered and refused THIS request (a 4xx no retry fixes, e.g. an input too long for its model): it
+   * came back at once, and another request may be served. Not an outage to remember for the next one.
+   */
+  readonly rejected: boolean;
+  constructor(message: string, options: { readonly rejected?: boolean } = {}) {
+    super(message);
+    this.rejected = options.rejected ?? false;
+  }
 }
 
 /** Cosine of two vectors (unnormalised inputs allowed): typed arrays from the embedder, plain arrays from a table. */

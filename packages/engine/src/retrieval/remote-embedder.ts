@@ -71,6 +71,7 @@ export class RemoteEmbedder implements Embedder {
 
   async #batch(inputs: readonly string[], n: number, of: number): Promise<Float32Array[]> {
     const failures: string[] = [];
+    let rejected = false;
     for (let attempt = 0; attempt <= this.numRetries; attempt++) {
       if (attempt > 0) await sleep(this.#o.backoffMs?.(attempt) ?? 250 * attempt);
       try {
@@ -78,11 +79,13 @@ export class RemoteEmbedder implements Embedder {
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         failures.push(reason);
-        if (error instanceof PermanentEmbedError) break;
+        rejected = error instanceof PermanentEmbedError;
+        if (rejected) break;
       }
     }
     throw new EmbedderUnavailableError(
       `embedding batch ${n} of ${of} (${inputs.length} inputs) failed after ${failures.length} attempt${failures.length === 1 ? '' : 's'}: ${failures.at(-1)}`,
+      { rejected },
     );
   }
 

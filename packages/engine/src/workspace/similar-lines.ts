@@ -21,8 +21,11 @@ export interface SimilarLine {
 
 export type SimilarLinesResult =
   | { readonly ok: true; readonly lines: readonly SimilarLine[] }
-  /** Similarity could not be searched (the embedder is down); the caller still has its lexical hits and says why. */
-  | { readonly ok: false; readonly reason: string };
+  /**
+   * Similarity could not be searched; the caller still has its lexical hits and says why. `rejected`: the embedder
+   * refused this query alone (EmbedderUnavailableError.rejected), so it is not down for the next one.
+   */
+  | { readonly ok: false; readonly reason: string; readonly rejected: boolean };
 
 export interface SimilarLinesOptions {
   /** A file or folder prefix to search within; resolved already. */
@@ -85,6 +88,8 @@ export async function similarLines(input: SimilarLinesInput): Promise<SimilarLin
     return { ok: true, lines };
   } catch (error) {
     if (!(error instanceof EmbedderUnavailableError)) throw error;
-    return { ok: false, reason: `the embedder is unavailable (${error.message})` };
+    return error.rejected
+      ? { ok: false, reason: `the embedder refused this search (${error.message})`, rejected: true }
+      : { ok: false, reason: `the embedder is unavailable (${error.message})`, rejected: false };
   }
 }
