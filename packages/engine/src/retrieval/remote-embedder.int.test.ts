@@ -57,12 +57,16 @@ describe('the remote embedder (seed #15)', () => {
   // S-090: a refusal of one request is not an outage; a caller that remembers outages must be able to tell them apart.
   it('marks a refused request (a 4xx) as rejected, and an outage (5xx, no reply) as not', async () => {
     stub = await startStubOpenAIServer({ fallback: { kind: 'status', status: 400 } });
-    const refused = await embedder(stub.baseURL).embed(['a1']).catch((e: unknown) => e);
+    const refused = await embedder(stub.baseURL)
+      .embed(['a1'])
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(EmbedderUnavailableError);
     expect((refused as EmbedderUnavailableError).rejected).toBe(true);
     await stub.close();
     stub = await startStubOpenAIServer({ fallback: { kind: 'status', status: 503 } });
-    const down = await embedder(stub.baseURL, { numRetries: 1 }).embed(['a1']).catch((e: unknown) => e);
+    const down = await embedder(stub.baseURL, { numRetries: 1 })
+      .embed(['a1'])
+      .catch((e: unknown) => e);
     expect((down as EmbedderUnavailableError).rejected).toBe(false);
   });
 });
