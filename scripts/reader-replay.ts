@@ -72,6 +72,7 @@ const Report = z.object({
       nothingToShow: z.number(),
       answerableLetThrough: z.number(),
       unanswerableLetThrough: z.number(),
+      answerableRefusedUnshown: z.number(),
     })
     .optional(),
 });
@@ -159,7 +160,7 @@ await runScript('reader:replay', async () => {
   };
   for (const g of replayedReaderGroups(summary)) {
     console.log(
-      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}`,
+      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}`,
     );
   }
   if (write) {

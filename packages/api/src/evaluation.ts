@@ -148,6 +148,7 @@ export const replayedReaderGroupSchema = z.looseObject({
       deferredUnanswerable: optionalNumber,
       answerableLetThrough: optionalNumber,
       unanswerableLetThrough: optionalNumber,
+      answerableRefusedUnshown: optionalNumber,
     })
     .optional(),
 });

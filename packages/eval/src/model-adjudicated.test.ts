@@ -90,4 +90,23 @@ describe('evaluateModelAdjudicated', () => {
     expect(shown).toContain(first);
     expect(shown.length).toBeLessThanOrEqual(4);
   });
+
+  // Whether the reader's refusals of answerable questions are its own or the candidates': S-086 came from counting
+  // them by hand; the count is now a figure of the evaluation.
+  it('counts the answerable questions the reader refused without being shown their labelled passage', async () => {
+    const gold = 'architecture-order-path#orders-db-connection-pool-ceiling';
+    const measured = await measureAll(kb, [
+      { id: 'ceiling', question: 'What is the connection pool ceiling for orders-db?', label: 'answerable', mechanism: 'value-lookup', evidence: gold },
+    ]);
+    expect(measured[0]!.retrieval.results.map((r) => r.chunk.id)).toContain(gold);
+    const refusingAfter = (shown: readonly string[]) =>
+      evaluateModelAdjudicated(measured, model, async () => ({
+        adjudication: { decision: 'refuse', carrier: null, reasons: ['no'] },
+        judgedBy: 'stub',
+        shown,
+      }));
+    const other = measured[0]!.retrieval.results.find((r) => r.chunk.id !== gold)!.chunk.id;
+    expect((await refusingAfter([other])).modelAdjudication).toMatchObject({ deferredAnswerable: 1, answerableLetThrough: 0, answerableRefusedUnshown: 1 });
+    expect((await refusingAfter([other, gold])).modelAdjudication).toMatchObject({ answerableRefusedUnshown: 0 });
+  });
 });

@@ -21,6 +21,11 @@ export interface ModelAdjudicationFigures {
   readonly answerableLetThrough: number;
   /** Of the deferred unanswerable questions, how many it let through: its false answers. */
   readonly unanswerableLetThrough: number;
+  /**
+   * Of the deferred answerable questions it refused, how many it was never shown the labelled passage (or a passage of
+   * the labelled document) for: refusals the candidates decided, not the reader. Absent from summaries written before it.
+   */
+  readonly answerableRefusedUnshown?: number;
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
@@ -48,6 +53,7 @@ export async function evaluateModelAdjudicated(
   let nothingToShow = 0;
   const deferred = { answerable: 0, unanswerable: 0 };
   const letThrough = { answerable: 0, unanswerable: 0 };
+  let refusedUnshown = 0;
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands);
     if (decision.assessment.band !== 'ambiguous' || !decision.adjudication) {
@@ -57,11 +63,12 @@ export async function evaluateModelAdjudicated(
     const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
     deferred[label]++;
     const judgement = await judgeQuestion(m, decision);
-    if (judgement.shown === 0) nothingToShow++;
+    if (judgement.shown.length === 0) nothingToShow++;
     else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
     const final = settled(decision, judgement.adjudication);
     if (final.verdict === 'partial') letThrough[label]++;
+    else if (label === 'answerable' && !m.retrieval.results.some((r, i) => m.gold[i] && judgement.shown.includes(r.chunk.id))) refusedUnshown++;
     outcomes.push(outcomeOfDecision(m, final, model));
   }
   return {
@@ -75,6 +82,7 @@ export async function evaluateModelAdjudicated(
       nothingToShow,
       answerableLetThrough: letThrough.answerable,
       unanswerableLetThrough: letThrough.unanswerable,
+      answerableRefusedUnshown: refusedUnshown,
     },
   };
 }

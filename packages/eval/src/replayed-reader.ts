@@ -55,6 +55,7 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
         nothingToShow: count,
         answerableLetThrough: count,
         unanswerableLetThrough: count,
+        answerableRefusedUnshown: count.optional(),
       }),
     }),
   ),
@@ -85,6 +86,8 @@ export interface ReplayedReaderGroup {
     readonly deferredUnanswerable: number;
     readonly answerableLetThrough: number;
     readonly unanswerableLetThrough: number;
+    /** Of the deferred answerable questions it refused, those never shown the labelled passage; absent when a corpus's summary predates the count. */
+    readonly answerableRefusedUnshown?: number;
   };
 }
 
@@ -125,6 +128,9 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
         deferredUnanswerable,
         answerableLetThrough: sum((c) => c.reader.answerableLetThrough),
         unanswerableLetThrough: sum((c) => c.reader.unanswerableLetThrough),
+        ...(cs.every((c) => c.reader.answerableRefusedUnshown !== undefined)
+          ? { answerableRefusedUnshown: sum((c) => c.reader.answerableRefusedUnshown!) }
+          : {}),
       },
     };
   });
@@ -133,7 +139,7 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
 function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
   const { offline: o, reader: q } = p;
-  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable.`;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.`;
 }
 
 /** docs/EVALUATION.md's section. */

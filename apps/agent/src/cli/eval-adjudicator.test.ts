@@ -78,6 +78,7 @@ describe('sandscope eval --adjudicator model', () => {
       nothingToShow: 0,
       answerableLetThrough: 1,
       unanswerableLetThrough: 0,
+      answerableRefusedUnshown: 0,
     });
     expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
   });

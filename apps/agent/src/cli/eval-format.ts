@@ -19,6 +19,9 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
     `With the LLM adjudicator (ADJUDICATOR=model), counted in the figures above: the adjudicated bands (refuse below ${a.bands.insufficientBelow.toFixed(3)}, answer from ${a.bands.sufficientAbove.toFixed(3)}) left it ${a.deferredAnswerable + a.deferredUnanswerable} questions (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable).`,
     `  judged by a model: ${judged}${by.length ? ` (${by.map(([p, k]) => `${p} ${k}`).join(', ')})` : ''}; asked but no usable judgement, decided as offline: ${a.unavailable}; nothing to show, refused: ${a.nothingToShow}`,
     `  let through as partial: ${a.answerableLetThrough} of ${a.deferredAnswerable} answerable, ${a.unanswerableLetThrough} of ${a.deferredUnanswerable} unanswerable (its false answers)`,
+    ...(a.answerableRefusedUnshown === undefined
+      ? []
+      : [`  of the ${a.deferredAnswerable - a.answerableLetThrough} answerable it refused, never shown the labelled passage: ${a.answerableRefusedUnshown}`]),
   ];
 }
 

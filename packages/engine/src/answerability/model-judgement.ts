@@ -31,8 +31,8 @@ export interface ModelJudgement {
   readonly adjudication: Adjudication;
   /** The provider whose judgement was taken, or null when none was (decided as offline). */
   readonly judgedBy: string | null;
-  /** How many passages the model was shown: 0 only when nothing was retrieved, so no model was asked. */
-  readonly shown: number;
+  /** The passages the model was shown, by id: none only when nothing was retrieved, so no model was asked. */
+  readonly shown: readonly string[];
 }
 
 /**
@@ -55,7 +55,8 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
   // reader, which is briefed on the same failures and judges them in the text.
   if (f.passages.length && !chosen.includes(0)) chosen.push(0);
   const candidates = chosen.map((i) => f.passages[i]!.result);
-  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: 0 };
+  const shown = candidates.map((c) => c.chunk.id);
+  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [] };
   const judgement = await judge(
     input.question,
     candidates.map((c) => c.chunk),
@@ -69,7 +70,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
       : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
-    return { adjudication, judgedBy: null, shown: candidates.length };
+    return { adjudication, judgedBy: null, shown };
   }
   const { verdict, servedBy } = judgement;
   const reason = verdict.reason.trim().slice(0, 300);
@@ -77,7 +78,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     return {
       adjudication: { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] },
       judgedBy: servedBy,
-      shown: candidates.length,
+      shown,
     };
   const carrier = candidates.find((c) => c.chunk.id === verdict.passage)!;
   return {
@@ -89,7 +90,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
       ],
     },
     judgedBy: servedBy,
-    shown: candidates.length,
+    shown,
   };
 }
 
