@@ -222,3 +222,30 @@ describe('sandscope eval (issue 9)', () => {
     expect(io.out).toMatch(/Bands in force: refuse below 0\.000, answer from 0\.000/);
   });
 });
+
+describe('sandscope eval names where its questions, bands and model came from (S-088)', () => {
+  const harbor = join(corpora, 'harbor-runbooks');
+  const questions = join(harbor, 'questions.jsonl');
+  /** A model held out of harbor-runbooks, written where `npm run train -- --exclude harbor-runbooks --out FILE` would. */
+  const heldOutModel = () => {
+    const shipped = shippedModel();
+    const file = join(mkdtempSync(join(tmpdir(), 'model-')), 'model.json');
+    writeFileSync(file, JSON.stringify({ ...shipped, trainedOn: shipped.trainedOn.filter((t: { corpus: string }) => t.corpus !== 'harbor-runbooks') }));
+    return file;
+  };
+
+  it('--model on a cross-validated run, which fits its own model per fold and would not use it, is a user error', async () => {
+    const file = heldOutModel();
+    for (const run of [
+      ['--corpus', harbor, '--questions', questions, '--cv'],
+      // The corpus's own questions (or a generated set) are cross-validated too.
+      ['--corpus', harbor],
+    ]) {
+      io.out = '';
+      io.err = '';
+      expect(await main(['eval', ...run, '--model', file, '--json'])).toBe(2);
+      expect(io.out).toBe('');
+      expect(io.err).toMatch(/^sandscope: --model .*cross-validated.*per fold.*\n$/);
+    }
+  });
+});

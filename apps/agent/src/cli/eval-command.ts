@@ -34,7 +34,8 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  * - otherwise the corpus's own (generated) set, cross-validated.
  * - `--model FILE`: a question set scored with another model than the shipped one — one trained without the corpus
  *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
- *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`.
+ *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`. Not with
+ *   `--cv` or a corpus's own set: a cross-validated run fits a model per fold and would not use it (S-088).
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
  *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
  *   page read before the committed docs/evaluation.json. Without it the evaluation endpoint could only
@@ -69,6 +70,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
   // A record is the shipped model's; --loco trains its own per fold.
   if (values.model !== undefined && (values.loco || values.record))
     throw new UserError('--model scores a question set with another model; --loco trains its own and a record is the shipped model’s. Drop one of them.');
+  // S-088: a cross-validated run (--cv, or the corpus's own set) trains its model on each fold's complement; a model
+  // given to it was read, named in the output as what scored the set, and never used.
+  if (values.model !== undefined && (values.cv || !(values.questions || values.feedback)))
+    throw new UserError(
+      '--model is not used by a cross-validated run (--cv, or a corpus’s own questions without --questions FILE or --feedback): it trains a model per fold. To score a set with the model, pass --questions FILE (or --feedback) without --cv; to cross-validate, drop --model.',
+    );
   const model = values.model === undefined ? undefined : readModelFile(values.model);
   // No provider is a one-line error before the corpus is indexed and every question measured, not after.
   const services = byModel ? judgingServices() : null;
