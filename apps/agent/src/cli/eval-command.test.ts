@@ -83,6 +83,8 @@ describe('sandscope eval (issue 9)', () => {
     expect(held.n).toBe(40);
     expect(held.questions).toEqual(whole.questions.filter((q) => held.questions.some((h) => h.id === q.id)));
     expect(held.questions).toHaveLength(40);
+    // S-088: the rows carry the run's provenance: every fold fitted its own model and bands.
+    expect(held).toMatchObject({ modelFrom: 'per-fold', bandsFrom: 'per-fold', inSample: false });
     expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater-ops', '--record'])).not.toBe(0);
     expect(io.err).toMatch(/not the evaluation of record, so it takes no --record/);
     expect(await main(['eval', '--loco', '--corpora', dir, '--held-out', 'tidewater'])).not.toBe(0);
@@ -226,6 +228,10 @@ describe('sandscope eval (issue 9)', () => {
 describe('sandscope eval names where its questions, bands and model came from (S-088)', () => {
   const harbor = join(corpora, 'harbor-runbooks');
   const questions = join(harbor, 'questions.jsonl');
+  const provenance = (printed: string) => {
+    const { questionsFrom, bandsFrom, inSample, modelFrom } = JSON.parse(printed) as Record<string, unknown>;
+    return { questionsFrom, bandsFrom, inSample, modelFrom };
+  };
   /** A model held out of harbor-runbooks, written where `npm run train -- --exclude harbor-runbooks --out FILE` would. */
   const heldOutModel = () => {
     const shipped = shippedModel();
@@ -233,6 +239,30 @@ describe('sandscope eval names where its questions, bands and model came from (S
     writeFileSync(file, JSON.stringify({ ...shipped, trainedOn: shipped.trainedOn.filter((t: { corpus: string }) => t.corpus !== 'harbor-runbooks') }));
     return file;
   };
+
+  it('a set scored with the shipped model says so: modelFrom is "shipped"', async () => {
+    expect(await main(['eval', '--corpus', harbor, '--questions', questions, '--json'])).toBe(0);
+    expect(provenance(io.out)).toEqual({ questionsFrom: questions, bandsFrom: 'shipped', inSample: true, modelFrom: 'shipped' });
+  });
+
+  it('--json --rows carries the same provenance as --json, with the shipped model or with --model FILE', async () => {
+    const file = heldOutModel();
+    for (const model of [[], ['--model', file]]) {
+      io.out = '';
+      expect(await main(['eval', '--corpus', harbor, '--questions', questions, ...model, '--json'])).toBe(0);
+      const summary = provenance(io.out);
+      io.out = '';
+      expect(await main(['eval', '--corpus', harbor, '--questions', questions, ...model, '--json', '--rows'])).toBe(0);
+      const rows = JSON.parse(io.out) as { questions: unknown[] };
+      expect(rows.questions.length).toBeGreaterThan(0);
+      expect(provenance(io.out)).toEqual(summary);
+      expect(summary.modelFrom).toBe(model.length ? file : 'shipped');
+    }
+    // The corpus's own set, cross-validated: no one model scored it, each fold was scored by one fitted on the others.
+    io.out = '';
+    expect(await main(['eval', '--corpus', harbor, '--json', '--rows'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ mode: 'cross-validated', questionsFrom: questions, modelFrom: 'per-fold' });
+  });
 
   it('--model on a cross-validated run, which fits its own model per fold and would not use it, is a user error', async () => {
     const file = heldOutModel();

@@ -36,6 +36,8 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
  *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`. Not with
  *   `--cv` or a corpus's own set: a cross-validated run fits a model per fold and would not use it (S-088).
+ * - `--json` (with `--rows` or not) and a `--record`ed run say where the questions, bands and model came from
+ *   (`questionsFrom`, `bandsFrom`, `modelFrom`: FILE, `'shipped'` or `'per-fold'`; `inSample`), built in `provenanceOf`.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
  *   (DATABASE_URL, else SANDSCOPE_DATA_DIR), which `GET /v1/eval/latest` and the website's evaluation
  *   page read before the committed docs/evaluation.json. Without it the evaluation endpoint could only
@@ -151,26 +153,39 @@ export async function evalCommand(argv: string[]): Promise<number> {
     bandsInSample = inputs.external && !values.cv && !byModel && values.questions !== undefined && bandsFittedOnSet(inputs, values.questions);
     inSample = (inputs.external && !values.cv && trainedOnCorpus(inputs)) || bandsInSample;
   }
-  const described = { questionsFrom: origin, ...(values.model ? { modelFrom: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample };
+  const full = {
+    ...report,
+    ...provenanceOf(report, { origin, ...(values.model ? { modelFile: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample }),
+  };
   if (values.record) {
     // `create`: an evaluation may be the first thing recorded in a fresh data directory.
     const store = await openCliStore(process.env, { create: true });
     try {
-      const saved = await saveEvalRun(store.db, { kind: report.mode, summary: { ...report, ...described } });
+      const saved = await saveEvalRun(store.db, { kind: report.mode, summary: full });
       process.stderr.write(`sandscope: recorded evaluation ${saved.id} (${report.mode}) in ${store.db.description}; GET /v1/eval/latest now reads it.\n`);
     } finally {
       await store.close();
     }
   }
   if (values.json) {
-    const { questions, ...summary } = report;
-    process.stdout.write(`${JSON.stringify(values.rows ? report : { ...summary, ...described }, null, 2)}\n`);
+    const { questions, ...summary } = full;
+    process.stdout.write(`${JSON.stringify(values.rows ? full : summary, null, 2)}\n`);
   } else {
     process.stdout.write(
       `${formatEvaluation(report, origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside })}\n`,
     );
   }
   return 0;
+}
+
+/**
+ * Where a report's questions, bands and model came from: what `--json` prints, with its rows or not, and a record holds
+ * (S-088: `--json --rows` printed none of it). The model is the one given, else the shipped one for a set scored as it
+ * is; a cross-validated or leave-one-corpus-out run trains one per fold.
+ */
+function provenanceOf(report: EvaluationReport, how: { origin: string; modelFile?: string; bandsFrom?: string; inSample: boolean }) {
+  const modelFrom = how.modelFile ?? (report.mode === 'shipped-model' ? 'shipped' : 'per-fold');
+  return { questionsFrom: how.origin, modelFrom, ...(how.bandsFrom ? { bandsFrom: how.bandsFrom } : {}), inSample: how.inSample };
 }
 
 /**
