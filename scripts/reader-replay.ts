@@ -55,6 +55,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-03 for the judge of S-086, a reader decision',
     waiting: true,
   },
+  'new-3d': {
+    corpora: ['clickhouse-kb', 'awslbc', 'prometheus'],
+    read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of S-092, a reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
