@@ -291,6 +291,13 @@ describe('sandscope eval names where its questions, bands and model came from (S
     }
   });
 
+  it('--rows without --json is a user error saying to add --json (it printed the summary and dropped the rows)', async () => {
+    expect(await main(['eval', '--corpus', harbor, '--rows'])).toBe(2);
+    expect(io.out).toBe('');
+    expect(io.err).toMatch(/^sandscope: --rows .*add --json.*\n$/);
+    expect(io.err).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
   it('--model on a cross-validated run, which fits its own model per fold and would not use it, is a user error', async () => {
     const file = heldOutModel();
     for (const run of [

@@ -38,6 +38,7 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
  *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`. Not with
  *   `--cv` or a corpus's own set: a cross-validated run fits a model per fold and would not use it (S-088).
+ * - `--rows`: each question's row in the `--json` report; only with `--json`.
  * - `--json` (with `--rows` or not) and a `--record`ed run say where the questions, bands and model came from
  *   (`questionsFrom`, `bandsFrom`, `modelFrom`: FILE, `'shipped'` or `'per-fold'`; `inSample`), built in `provenanceOf`.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
@@ -66,6 +67,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   if (values.adjudicator !== 'offline' && values.adjudicator !== 'model')
     throw new UserError(`--adjudicator is offline (the default) or model (got "${values.adjudicator}").`);
+  // S-091: --rows adds each question's row to --json's report; without --json it was dropped without a word.
+  if (values.rows && !values.json)
+    throw new UserError('--rows adds each question’s row to the --json report; add --json (a --record saves the rows either way).');
   const byModel = values.adjudicator === 'model';
   // An adjudicated evaluation scores what ships on a set it was not tuned on: a refit per fold has no adjudicated
   // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
