@@ -52,9 +52,10 @@ export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseR
   readonly mode: 'leave-one-corpus-out' | 'cross-validated' | 'shipped-model';
   readonly corpora: readonly CorpusFigures[];
   /**
-   * The bands in force: the shipped model's, or those refitted on the whole set after cross-validation. Leave-one-
-   * corpus-out has none: each corpus is scored with its own fold's (`corpora[].bands`), and this is the shipped
-   * model's, for reference (S-084: it was the first fold's, passed off as the run's).
+   * A set scored with one model (`shipped-model`): the bands in force. A run fitted per fold has none in force: each
+   * fold or corpus is scored with its own fold's (`corpora[].bands`). Cross-validated, this is the pair refitted on the
+   * whole set, which scored nothing (S-091: `sandscope eval` printed it as "Bands in force"); leave-one-corpus-out,
+   * the shipped model's, for reference (S-084: it was the first fold's, passed off as the run's).
    */
   readonly bands: Bands;
   readonly budgets: Budgets;
@@ -139,6 +140,7 @@ export function shippedReport(
 /**
  * k-fold cross-validation of the whole training procedure on one set (the
  * generated set's figure): for each fold, train on the other folds, score it.
+ * The report's `bands` are what the procedure fits on the whole set: they scored no fold (S-091).
  */
 export function crossValidateSet(
   measured: readonly Measured[],

@@ -128,6 +128,8 @@ describe('sandscope eval (issue 9)', () => {
         const latest = await readLatestEvaluation(store.db, join(dataDir, 'no-committed-report.json'), () => {});
         expect(latest?.source).toBe('database');
         expect(latest?.summary).toMatchObject({ mode: printed.mode });
+        // S-091: a recorded cross-validated run says its bands were fitted per fold, as --json does.
+        expect(latest?.summary).toMatchObject({ mode: 'cross-validated', bandsFrom: 'per-fold' });
         expect(latest?.questions).toHaveLength(printed.n);
       } finally {
         await store.close();
@@ -262,6 +264,38 @@ describe('sandscope eval names where its questions, bands and model came from (S
     io.out = '';
     expect(await main(['eval', '--corpus', harbor, '--json', '--rows'])).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ mode: 'cross-validated', questionsFrom: questions, modelFrom: 'per-fold' });
+  });
+
+  it('a cross-validated run says its bands were fitted per fold, in --json, --json --rows and the human output (S-091)', async () => {
+    // harbor-runbooks' own questions, and an external file with --cv: both go through crossValidateSet, whose folds were
+    // each scored with bands fitted on the other folds (0.998–0.999 here, against the shipped model's 0.845).
+    for (const run of [
+      ['--corpus', harbor],
+      ['--corpus', harbor, '--questions', questions, '--cv'],
+    ]) {
+      for (const json of [['--json'], ['--json', '--rows']]) {
+        io.out = '';
+        expect(await main(['eval', ...run, ...json])).toBe(0);
+        const r = JSON.parse(io.out) as { mode: string; bandsFrom: string; bands: unknown; corpora: { bands: unknown }[] };
+        expect(r.mode).toBe('cross-validated');
+        expect(r.bandsFrom, `${run.join(' ')} ${json.join(' ')}`).toBe('per-fold');
+        // The report's own pair is the one refitted on the whole set, as docs/evaluation.json's `generated` holds it:
+        // not the shipped model's, which no fold was scored with either.
+        expect(r.bands).not.toEqual(shippedModel().bands);
+      }
+      io.out = '';
+      expect(await main(['eval', ...run])).toBe(0);
+      expect(io.out).not.toMatch(/bands in force/i);
+      expect(io.out).toMatch(/^Bands: fitted per fold/m);
+      expect(io.out).toMatch(/refitted on the whole set, not used in these figures: refuse below 0\.99\d, answer from 0\.99\d/);
+    }
+  });
+
+  it('--rows without --json is a user error saying to add --json (it printed the summary and dropped the rows)', async () => {
+    expect(await main(['eval', '--corpus', harbor, '--rows'])).toBe(2);
+    expect(io.out).toBe('');
+    expect(io.err).toMatch(/^sandscope: --rows .*add --json.*\n$/);
+    expect(io.err).not.toMatch(/\bat .*\.ts:\d+/);
   });
 
   it('--model on a cross-validated run, which fits its own model per fold and would not use it, is a user error', async () => {

@@ -31,11 +31,14 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  *   shipped model and tuned on nothing (unless `--cv`). Evidence may be quoted text. `--adjudicator model` scores
  *   it as a deployment with `ADJUDICATOR=model` decides it: the providers the environment configures judge the
  *   questions the adjudicated bands leave to them (`evaluateModelAdjudicated`).
- * - otherwise the corpus's own (generated) set, cross-validated.
+ * - otherwise the corpus's own (generated) set, cross-validated: each fold scored with the model and bands fitted on the
+ *   other folds (`corpora[].bands`), so `bandsFrom: 'per-fold'`; the report's `bands` are those refitted on the whole
+ *   set, scoring nothing (S-091).
  * - `--model FILE`: a question set scored with another model than the shipped one — one trained without the corpus
  *   (`npm run train -- --exclude NAME --out FILE`), so a development corpus is scored held out, adjudicator or not.
  *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`. Not with
  *   `--cv` or a corpus's own set: a cross-validated run fits a model per fold and would not use it (S-088).
+ * - `--rows`: each question's row in the `--json` report; only with `--json`.
  * - `--json` (with `--rows` or not) and a `--record`ed run say where the questions, bands and model came from
  *   (`questionsFrom`, `bandsFrom`, `modelFrom`: FILE, `'shipped'` or `'per-fold'`; `inSample`), built in `provenanceOf`.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
@@ -64,6 +67,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   if (values.adjudicator !== 'offline' && values.adjudicator !== 'model')
     throw new UserError(`--adjudicator is offline (the default) or model (got "${values.adjudicator}").`);
+  // S-091: --rows adds each question's row to --json's report; without --json it was dropped without a word.
+  if (values.rows && !values.json)
+    throw new UserError('--rows adds each question’s row to the --json report; add --json (a --record saves the rows either way).');
   const byModel = values.adjudicator === 'model';
   // An adjudicated evaluation scores what ships on a set it was not tuned on: a refit per fold has no adjudicated
   // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
@@ -145,7 +151,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
     origin = inputs.origin;
-    bandsFrom = inputs.bandsFrom;
+    // S-091: a cross-validated run scores each fold with bands fitted on the other folds, never with the shipped
+    // model's or this corpus's thresholds.json, which it said (`bandsFrom: 'shipped'` or `'corpus'`, "Bands in force").
+    // Its report's own `bands` stay the pair crossValidateSet refits on the whole set, named as not used: what the
+    // procedure gives on all of the set, as --loco's are the shipped model's, which is what training on all the corpora
+    // gives (S-084). The shipped model's pair would be that of a model trained on other questions, often on these ones
+    // too; and docs/evaluation.json's `generated` and the website ("The bands refitted on the whole set") hold the refit.
+    bandsFrom = report.mode === 'cross-validated' ? 'per-fold' : inputs.bandsFrom;
     corpusBandsSetAside = inputs.bandsFrom === 'model' && inputs.source.thresholds !== null;
     // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
     // Nor is a set scored with this corpus's own bands when calibrate chose them on that set: "nothing was tuned on

@@ -42,3 +42,22 @@ describe('formatEvaluation of a leave-one-corpus-out run (S-084)', () => {
     expect(formatEvaluation(shippedReport([], [], shipped), 'a file')).toMatch(/Bands in force: refuse below 0\.410, answer from 0\.830/);
   });
 });
+
+describe('formatEvaluation of a cross-validated run (S-091)', () => {
+  const refit = { insufficientBelow: 0.55, sufficientAbove: 0.66 };
+  /** Two folds, each scored with bands fitted on the other; the report's own pair refitted on the whole set. */
+  function cvReport(): EvaluationReport {
+    const base = shippedReport([], [], refit);
+    const corpora: CorpusFigures[] = ['fold 1', 'fold 2'].map((name, i) => ({ ...base.corpora[0]!, name, workable: true, bands: foldBands[i]! }));
+    return { ...base, mode: 'cross-validated', corpora };
+  }
+
+  it('says the bands were fitted per fold, each on its fold’s line, and names the whole-set pair as not used', () => {
+    const out = formatEvaluation(cvReport(), 'a corpus’s questions', { bandsFrom: 'per-fold' });
+    expect(out).not.toMatch(/bands in force/i);
+    expect(out).toMatch(/^Bands: fitted per fold — each fold scored with the bands trained on the other folds/m);
+    expect(out).toMatch(/^\s+fold 1\s.*bands 0\.300\/0\.700$/m);
+    expect(out).toMatch(/bands refitted on the whole set, not used in these figures: refuse below 0\.550, answer from 0\.660/);
+    expect(out).not.toMatch(/shipped model/);
+  });
+});

@@ -26,18 +26,22 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
 }
 
 /**
- * Which bands scored the figures. Leave-one-corpus-out fits them per fold, each corpus's printed on its line: S-084,
- * "Bands in force" printed the first fold's as the whole run's. The report's own pair is then the shipped model's,
- * named as not used.
+ * Which bands scored the figures. Leave-one-corpus-out and cross-validation fit them per fold, each held-out corpus's
+ * or fold's printed on its line: S-084, "Bands in force" printed the first fold's as a leave-one-corpus-out run's, and
+ * S-091, the pair refitted on the whole set as a cross-validated run's. The report's own pair is then named for what it
+ * is — the shipped model's, or the cross-validated set's refit — and as not used.
  */
 function bandsLines(r: EvaluationReport): string[] {
   const pair = `refuse below ${r.bands.insufficientBelow.toFixed(3)}, answer from ${r.bands.sufficientAbove.toFixed(3)}`;
-  return r.mode === 'leave-one-corpus-out'
-    ? [
-        'Bands: fitted per fold — each held-out corpus scored with the bands trained without it (on its line above); no one pair was in force for the run.',
-        `The shipped model’s bands, not used in these figures: ${pair} (answerability, 0–1).`,
-      ]
-    : [`Bands in force: ${pair} (answerability, 0–1).`];
+  if (r.mode === 'shipped-model') return [`Bands in force: ${pair} (answerability, 0–1).`];
+  const [each, own] =
+    r.mode === 'leave-one-corpus-out'
+      ? ['each held-out corpus scored with the bands trained without it', 'The shipped model’s bands']
+      : ['each fold scored with the bands trained on the other folds', 'The bands refitted on the whole set'];
+  return [
+    `Bands: fitted per fold — ${each} (on its line above); no one pair was in force for the run.`,
+    `${own}, not used in these figures: ${pair} (answerability, 0–1).`,
+  ];
 }
 
 /** How a set was scored, beside its report: whose model and bands, and whether any of it was fitted on the set. */
@@ -87,8 +91,8 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
       : []),
     `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
     '',
-    // A leave-one-corpus-out run prints its corpora even when one was held out (`--held-out a`): its bands are on its line.
-    ...(r.corpora.length > 1 || r.mode === 'leave-one-corpus-out'
+    // A run fitted per fold prints its corpora or folds even when there is one (`--held-out a`): its bands are on its line.
+    ...(r.corpora.length > 1 || r.mode !== 'shipped-model'
       ? [r.mode === 'leave-one-corpus-out' ? 'Per held-out corpus:' : 'Per fold:', ...r.corpora.map(line), '']
       : []),
     ...(r.adjudicated
