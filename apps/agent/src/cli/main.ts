@@ -22,10 +22,11 @@ Usage:
       --corpus DIR                                       another folder of markdown (default: the bundled corpus)
   npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
                                                          { nodes, edges, mermaid }
-  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json] [--skip-bad] [--record]
-                     [--adjudicator model] [--model FILE]
+  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json [--rows]] [--skip-bad]
+                     [--record] [--adjudicator model] [--model FILE]
                                                          held-out figures of the evidence gate; --feedback scores
                                                          the marked runs with what ships, never tuned on;
+                                                         --json --rows: each question's verdict as well;
                                                          --record saves it for GET /v1/eval/latest;
                                                          --adjudicator model: the configured providers judge what
                                                          the adjudicated bands defer, counted in the figures;
