@@ -92,7 +92,8 @@ export interface AgentConfig {
   /**
    * The investigation workspace (issue 10, seed 004): READ_FILE_MAX_LINES and
    * READ_FILE_MAX_CHARS cap one read_file (seed #20: a whole log blew the
-   * context window); HISTORY_MAX_MESSAGES and HISTORY_MAX_CHARS window the
+   * context window; with a provider, a read is also cut to half of what the
+   * turn's RUN_TOKEN_BUDGET leaves, so the call after it can still be made); HISTORY_MAX_MESSAGES and HISTORY_MAX_CHARS window the
    * replayed conversation (seed #17: by count and by size); INVESTIGATION_FILE_MAX_BYTES caps one uploaded file;
    * INVESTIGATION_MAX_STEPS bounds the model calls of one turn with a provider
    * (a model that never stops calling tools is stopped, and the turn says unknown).

@@ -21,8 +21,11 @@ import {
   type SpendGuard,
 } from './spend-guard.ts';
 
+/** Output tokens a call asks for when it sets no maxOutputTokens (SpendGuardedModelOptions.defaultMaxOutputTokens). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
+
 export interface SpendGuardedModelOptions {
-  /** Output tokens asked for when a call sets no maxOutputTokens. Default 1024. */
+  /** Output tokens asked for when a call sets no maxOutputTokens. Default DEFAULT_MAX_OUTPUT_TOKENS. */
   readonly defaultMaxOutputTokens?: number;
   /**
    * Fewest output tokens worth sending a call for (default 64): a draft or a
@@ -91,7 +94,7 @@ export class SpendGuardedModel implements LanguageModelV3 {
     options: SpendGuardedModelOptions = {},
   ) {
     this.modelId = router.modelId;
-    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? 1024;
+    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     this.minOutputTokens = options.minOutputTokens ?? 64;
     this.promptTokens = options.promptTokens ?? promptTokenBound;
     this.meter = options.meter ?? new PromptMeter();

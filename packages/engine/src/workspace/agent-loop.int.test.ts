@@ -143,6 +143,34 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
     expect(events.some((e) => e.type === 'note')).toBe(true);
   });
 
+  it('bounds a read by what is left of RUN_TOKEN_BUDGET, so the call after reading a large log is still made', async () => {
+    // 4,000 lines of about 90 characters: 360,000 characters, under READ_FILE_MAX_LINES but over the budget's reach.
+    const big = Array.from({ length: 4000 }, (_, i) => `2024-05-01T10:${String(i % 60).padStart(2, '0')}:00Z worker-${i} heartbeat ok, queue depth ${i}`).join(
+      '\n',
+    );
+    const { stub, candidate } = await provider('groq', [
+      { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'big.log' } }], usage: { promptTokens: 1500, completionTokens: 25 } },
+      answer({ claims: [{ text: 'worker-1 reported a heartbeat', citations: ['big.log:2-2'] }], unknown: [] }),
+    ]);
+    const t = await answerTurn({
+      message: 'Did worker-1 report a heartbeat?',
+      history: [],
+      historyMaxMessages: 40,
+      toolbox: new WorkspaceToolbox({ files: new InMemoryWorkspaceFiles({ 'big.log': big }), kb }),
+      kb,
+      models: { candidates: [candidate], health: new ProviderHealth(), budgetUsd: 1, tokenCeiling: 16_000, maxSteps: 6 },
+    });
+    // Before, the read returned 200,000 characters (READ_FILE_MAX_CHARS), the guard refused the next call and the
+    // offline planner answered.
+    expect(stub.requests).toHaveLength(2);
+    expect(t.mode).toBe('provider');
+    expect(t.claims).toHaveLength(1);
+    const sent = JSON.stringify(stub.requests[1]!.body.messages);
+    expect(sent.length).toBeLessThan(40_000);
+    expect(sent).toContain('what is left of the turn’s RUN_TOKEN_BUDGET');
+    expect(sent).toContain('To read on, call read_file with path=');
+  });
+
   it('with no provider but the offline model, the deterministic planner answers as before', async () => {
     const t = await answerTurn({
       message: 'Why is checkout getting 502s from orders-db?',

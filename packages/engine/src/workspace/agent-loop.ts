@@ -6,7 +6,7 @@ import type { ProviderHealth } from '../models/provider-health.ts';
 import { type ProviderEvent, RouterModel, type RouterCandidate } from '../models/router.ts';
 import type { SecretScrubber } from '../models/secret-scrubber.ts';
 import { SpendGuard } from '../models/spend-guard.ts';
-import { SpendGuardedModel } from '../models/spend-guarded-model.ts';
+import { DEFAULT_MAX_OUTPUT_TOKENS as ANSWER_TOKENS, SpendGuardedModel } from '../models/spend-guarded-model.ts';
 import type { SpendLedger } from '../models/spend-ledger.ts';
 import { round3 } from '../round.ts';
 import { clipText } from './clip-text.ts';
@@ -131,6 +131,8 @@ async function providerLoop(
   now: () => number,
 ): Promise<TurnOutcome> {
   const served: string[] = [];
+  // What the last call's prompt was priced at: one token a byte (promptTokenBound), as the guard prices the next.
+  let lastPromptBound = 0;
   const router = new RouterModel({
     candidates: models.candidates,
     health: models.health,
@@ -148,7 +150,18 @@ async function providerLoop(
   // No semantic cache here, unlike runs: a turn's answer depends on the files read in it, and a
   // prompt-similar turn over other files (or the same file, changed) must not be served a stale one.
   const guard = new SpendGuard(models.budgetUsd, models.tokenCeiling !== undefined ? { tokenCeiling: models.tokenCeiling } : {});
-  const model = new SpendGuardedModel(router, guard, models.ledger ? { ledger: models.ledger } : {});
+  const model = new SpendGuardedModel(router, guard, {
+    ...(models.ledger ? { ledger: models.ledger } : {}),
+    onEvent: (event) => {
+      if (event.kind === 'reserved') lastPromptBound = event.promptTokens;
+    },
+  });
+  if (models.tokenCeiling !== undefined) {
+    // The next call carries a read and all the last call carried, priced at a token a byte, and the guard refuses a call
+    // that could pass RUN_TOKEN_BUDGET: a read gets half of what is left after that and an answer (the other half
+    // leaves a step more), in characters, which are bytes in the logs this reads.
+    request.toolbox.limitReads(() => Math.max(0, guard.tokensRemaining - lastPromptBound - ANSWER_TOKENS) / 2);
+  }
   const ledger = new EvidenceLedger(request.kb);
   request.toolbox.observe((_call, outcome: ToolOutcome) => ledger.add(outcome));
 

@@ -14,7 +14,12 @@ export interface ReadFileCaps {
   readonly maxLines: number;
   /** READ_FILE_MAX_CHARS: most characters one read returns, line numbers included (default 200000 ≈ 50k tokens). */
   readonly maxChars: number;
+  /** What set `maxChars` when it is not READ_FILE_MAX_CHARS, as a cut read's notice names it. */
+  readonly maxCharsBy?: string;
 }
+
+/** The least a read returns however little budget is left: the config's own floor for READ_FILE_MAX_CHARS. */
+export const READ_FILE_MIN_CHARS = 100;
 
 export const DEFAULT_READ_FILE_CAPS: ReadFileCaps = { maxLines: 2000, maxChars: 200_000 };
 
@@ -57,6 +62,7 @@ export function fileLines(content: string): string[] {
 export function readFileWindow(path: string, content: string, request: ReadFileRequest, caps: ReadFileCaps = DEFAULT_READ_FILE_CAPS): ReadFileWindow {
   const all = fileLines(content);
   const total = all.length;
+  const charCap = caps.maxCharsBy ? `${caps.maxCharsBy}: ${caps.maxChars} characters` : `READ_FILE_MAX_CHARS=${caps.maxChars}`;
   const offset = Math.max(1, Math.floor(request.offset ?? 1));
   const asked = Math.max(1, Math.floor(request.limit ?? caps.maxLines));
   const limit = Math.min(asked, caps.maxLines);
@@ -97,13 +103,13 @@ export function readFileWindow(path: string, content: string, request: ReadFileR
   if (cutLine) {
     notices.push(
       `line ${cutLine.line} is ${cutLine.length} characters; the first ${cutLine.kept} are shown and ${cutLine.length - cutLine.kept} elided ` +
-        `(READ_FILE_MAX_CHARS=${caps.maxChars}). A line cannot be paged: use search_files to find text within it.`,
+        `(${charCap}). A line cannot be paged: use search_files to find text within it.`,
     );
   }
   const after = total - endLine;
   if (after > 0) {
     const elidedChars = all.slice(endLine).reduce((sum, l) => sum + l.length + 1, 0);
-    const cap = charCapped ? ` (READ_FILE_MAX_CHARS=${caps.maxChars})` : lineCapped ? ` (READ_FILE_MAX_LINES=${caps.maxLines})` : '';
+    const cap = charCapped ? ` (${charCap})` : lineCapped ? ` (READ_FILE_MAX_LINES=${caps.maxLines})` : '';
     notices.push(
       `Showed lines ${startLine}-${endLine} of ${total}${cap}; ${after} more line${after === 1 ? '' : 's'} (${elidedChars} characters) not shown. ` +
         `To read on, call read_file with path="${path}", offset=${endLine + 1}${charCapped ? ' and a smaller limit' : ''} (limit at most ${caps.maxLines}).`,

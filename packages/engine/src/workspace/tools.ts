@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KnowledgeBase } from '../knowledge-base.ts';
-import { DEFAULT_READ_FILE_CAPS, type ReadFileCaps, type ReadFileWindow, readFileWindow } from './read-file.ts';
+import { DEFAULT_READ_FILE_CAPS, READ_FILE_MIN_CHARS, type ReadFileCaps, type ReadFileWindow, readFileWindow } from './read-file.ts';
 import { searchFiles, type SearchFilesResult } from './search-files.ts';
 import { searchRunbooks, type SearchRunbooksResult } from './search-runbooks.ts';
 import type { WorkspaceFileInfo, WorkspaceFiles } from './workspace-files.ts';
@@ -105,6 +105,7 @@ export class WorkspaceToolbox {
   readonly #caps: ReadFileCaps;
   readonly #listeners: ((record: ToolCallRecord, outcome: ToolOutcome) => void)[] = [];
   readonly #sandbox: SandboxToolsOption | undefined;
+  #readRoom: (() => number) | undefined;
 
   constructor(options: WorkspaceToolboxOptions) {
     this.#sandbox = options.sandbox;
@@ -117,6 +118,16 @@ export class WorkspaceToolbox {
   /** Adds a listener told of every later call (see `onCall`). */
   observe(listener: (record: ToolCallRecord, outcome: ToolOutcome) => void): void {
     this.#listeners.push(listener);
+  }
+
+  /**
+   * Bounds every later read by `room()` characters as well as by READ_FILE_MAX_CHARS. The provider loop sets it from
+   * what is left of the turn's RUN_TOKEN_BUDGET: a read larger than that (200,000 characters by default, about 50k
+   * tokens, against a 16k-token budget) made the next model call one the spend guard refuses, so a turn that read a
+   * large log always fell back to the offline planner.
+   */
+  limitReads(room: () => number): void {
+    this.#readRoom = room;
   }
 
   /** Every tool this toolbox offers, as the provider loop declares them to a model. */
@@ -152,6 +163,12 @@ export class WorkspaceToolbox {
     return outcome;
   }
 
+  #readCaps(): ReadFileCaps {
+    const room = this.#readRoom ? Math.floor(this.#readRoom()) : Number.POSITIVE_INFINITY;
+    if (room >= this.#caps.maxChars) return this.#caps;
+    return { ...this.#caps, maxChars: Math.max(READ_FILE_MIN_CHARS, room), maxCharsBy: 'what is left of the turn’s RUN_TOKEN_BUDGET' };
+  }
+
   async #run(tool: string, args: unknown): Promise<ToolOutcome> {
     const sandboxed = this.#sandbox && 'tools' in this.#sandbox ? this.#sandbox.tools.find((t) => t.name === tool) : undefined;
     if (sandboxed && this.#sandbox && 'runner' in this.#sandbox) return this.#runSandboxed(sandboxed, this.#sandbox.runner, args);
@@ -179,7 +196,7 @@ export class WorkspaceToolbox {
         if (!path.ok) return refused(tool, `read_file: ${path.reason}.`);
         const content = await this.#files.read(path.path);
         if (content === null) return refused(tool, `read_file: there is no file "${path.path}" in the workspace; list_files lists the files.`);
-        const window = readFileWindow(path.path, content, { offset: a.offset as number | undefined, limit: a.limit as number | undefined }, this.#caps);
+        const window = readFileWindow(path.path, content, { offset: a.offset as number | undefined, limit: a.limit as number | undefined }, this.#readCaps());
         return { ok: true, tool: 'read_file', text: window.text, window };
       }
       case 'search_files': {
