@@ -113,5 +113,10 @@ describe('a turn whose event the store fails to write', () => {
     const live = parseSse(await res.text());
     expect(live.at(-1)?.event, JSON.stringify(live)).toBe('result');
     expect((await messages(id)).map((m) => m.role)).toEqual(['user', 'assistant']);
+    // The result's write is tried again after a failure, so a resumed stream ends with it too: before, it waited
+    // TURN_STALE_MS (ten minutes) and then said the turn was interrupted.
+    const turnId = (live.at(-1)!.data as { turn: { turnId: number } }).turn.turnId;
+    const stored = await replay(id, turnId);
+    expect(stored).toEqual(live);
   }, 60_000);
 });

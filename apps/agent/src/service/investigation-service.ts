@@ -47,6 +47,10 @@ import {
 import { decodeCorpusText } from '../corpus-text.ts';
 import { ServiceError } from './service-error.ts';
 
+/** Writes of a turn's `result` or `error` event before it is given up (a blip, not an outage), and the first wait between them. */
+const TERMINAL_EVENT_WRITE_ATTEMPTS = 3;
+const TERMINAL_EVENT_RETRY_MS = 100;
+
 export interface InvestigationSettings {
   readonly readFileMaxLines: number;
   readonly readFileMaxChars: number;
@@ -253,13 +257,24 @@ export class InvestigationService {
         const event = { type, data, seq: ++seq };
         writes = writes.then(async () => {
           let stored = true;
-          try {
-            await appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data });
-          } catch (error) {
-            stored = false;
-            options.log?.(
-              `investigation ${id}, turn ${turnId}: event ${event.seq} (${type}) could not be stored, so a resumed stream will not replay it: ${error instanceof Error ? error.message : String(error)}`,
-            );
+          // The turn's end is written again after a failure: without it a resumed stream cannot tell the turn is
+          // over and waits TURN_STALE_MS (ten minutes) to say it was interrupted, though the answer is stored.
+          const attempts = type === 'result' || type === 'error' ? TERMINAL_EVENT_WRITE_ATTEMPTS : 1;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await appendTurnEvent(this.#db, { investigationId: id, turnId, seq: event.seq, type, data });
+              break;
+            } catch (error) {
+              if (attempt < attempts) {
+                await new Promise((resolve) => setTimeout(resolve, TERMINAL_EVENT_RETRY_MS * attempt));
+                continue;
+              }
+              stored = false;
+              options.log?.(
+                `investigation ${id}, turn ${turnId}: event ${event.seq} (${type}) could not be stored${attempts > 1 ? ` in ${attempts} attempts` : ''}, so a resumed stream will not replay it: ${error instanceof Error ? error.message : String(error)}`,
+              );
+              break;
+            }
           }
           try {
             options.onEvent?.({ ...event, stored });
