@@ -6,30 +6,12 @@
 //   of the texts at ../shared/eval-corpora/<name>/docs.
 // Each rebuilt file is checked against nothing but the commit it names; nothing is edited.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
 import { EVAL_CORPORA_DIR } from './corpora.ts';
+import { absentTexts, readCorpusSourceFile } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
 import { runScript } from './script-boundary.ts';
-
-const Source = z.object({
-  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
-  commit: z.string().regex(/^[0-9a-f]{40}$/),
-  licence: z.string().min(1),
-  // A ".." segment would climb out of docs/ (and out of the corpus): `docs/../../x.md` matched the pattern alone.
-  files: z
-    .array(
-      z.object({
-        from: z.string().min(1),
-        to: z
-          .string()
-          .regex(/^docs\/[^/].*\.md$/)
-          .refine((to) => !to.split('/').includes('..'), 'must stay inside docs/ (no ".." segment)'),
-      }),
-    )
-    .min(1),
-});
 
 await runScript('corpora', async () => {
   const root = join(import.meta.dirname, '..');
@@ -42,34 +24,20 @@ await runScript('corpora', async () => {
     const dir = join(root, base, name);
     const sourcePath = join(dir, 'SOURCE.json');
     if (!existsSync(sourcePath)) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(sourcePath, 'utf8'));
-    } catch (error) {
-      // The parser quotes a short file back, line breaks and all: the message stays one line.
-      const why = (error as Error).message.replace(/\s+/g, ' ');
-      throw new UserError(`${sourcePath} is not valid JSON (${why}). Fix it: it names the repository, commit, licence and files.`);
-    }
-    const parsed = Source.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UserError(`${sourcePath}: ${issue?.path.join('.') || '(the whole file)'}: ${issue?.message}. Fix the field.`);
-    }
-    const source = parsed.data;
+    const source = readCorpusSourceFile(sourcePath);
     // Every file SOURCE.json names, not the folder: a build cut short (or a copy of a folder still being written)
     // left docs/ with some of them, and "texts present" then hid the rest from every later run.
-    const absent = source.files.filter((f) => !existsSync(join(dir, f.to)));
-    if (absent.length === 0) {
+    if (absentTexts(dir, source).length === 0) {
       console.log(`${name}: texts present`);
       continue;
     }
     const shared = join(root, '..', 'shared', base, name, 'docs');
     if (existsSync(shared)) {
       cpSync(shared, join(dir, 'docs'), { recursive: true });
-      const still = source.files.filter((f) => !existsSync(join(dir, f.to)));
+      const still = absentTexts(dir, source);
       if (still.length) {
         missing++;
-        console.log(`${name}: ${shared} lacks ${still.map((f) => f.to).join(', ')} — complete it and run this again; eval skips ${name} and says so`);
+        console.log(`${name}: ${shared} lacks ${still.join(', ')} — complete it and run this again; eval skips ${name} and says so`);
       } else console.log(`${name}: copied from ${shared}`);
       continue;
     }

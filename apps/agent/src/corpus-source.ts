@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
+import { absentTexts, readCorpusSourceFile } from './cli/corpus-source-file.ts';
 import { decodeCorpusText } from './corpus-text.ts';
 import { shellArg } from './shell-arg.ts';
 import { UserError } from './user-error.ts';
@@ -85,6 +86,14 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
   const root = resolve(dir);
   if (!existsSync(root)) throw new UserError(`corpus folder not found: ${root}. Pass --corpus DIR with a folder of markdown files.`);
   if (!statSync(root).isDirectory()) throw new UserError(`--corpus must be a folder, but ${root} is a file. Pass the folder that holds the markdown.`);
+  if (existsSync(join(root, 'SOURCE.json'))) {
+    // A public corpus rebuilt from SOURCE.json (S-095): measured on part of its texts, its figures would be another corpus's.
+    const absent = absentTexts(root, readCorpusSourceFile(join(root, 'SOURCE.json')));
+    if (absent.length)
+      throw new UserError(
+        `${root}: ${absent.length} of the texts its SOURCE.json names are not here (${absent.slice(0, 3).join(', ')}${absent.length > 3 ? ', …' : ''}). Run \`npm run corpora -- ${shellArg(relative(process.cwd(), dirname(root)) || '.')}\` to rebuild them.`,
+      );
+  }
   const docsDir = existsSync(join(root, 'docs')) && statSync(join(root, 'docs')).isDirectory() ? join(root, 'docs') : root;
   const files = markdownFiles(docsDir);
   if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);

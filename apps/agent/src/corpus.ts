@@ -5,3 +5,4 @@ export { knowledgeBaseFromSnapshot, knowledgeBaseOf } from './knowledge-base-of.
 export { indexCodeTag } from './index-code-tag.ts';
 export { snapshotCorpusVersion } from './knowledge-base-start.ts';
 export { DEFAULT_EVAL_CORPORA_DIR, GENERATED, loadEvalCorpora, loadGeneratedSet, parseExclude, statusOf, type EvalCorpus } from './cli/eval-corpora.ts';
+export { absentTexts, CorpusSourceFile, readCorpusSourceFile } from './cli/corpus-source-file.ts';
