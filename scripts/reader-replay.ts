@@ -60,6 +60,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of S-092, a reader decision',
     waiting: true,
   },
+  'new-3e': {
+    corpora: ['zookeeper', 'kiali', 'psmdb-operator'],
+    read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of the next change',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
