@@ -62,7 +62,7 @@ describe('evaluateModelAdjudicated', () => {
     expect(through.modelAdjudication).toMatchObject({ nothingToShow: 0, unavailable: 0, unanswerableLetThrough: 1 });
     expect(through.questions[0]!.verdict).toBe('partial');
   });
-  it("shows a model the search's first passage when the likeliest that pass every check leave it out (S-086)", async () => {
+  it("shows a model every passage the gate read, those that pass every check first, the search's first among them (S-086, S-092)", async () => {
     // The search ranks a pricing-cache passage first; it fails a check (no replica count of pricing-cache's), so the
     // three likeliest passing passages are others'. The reader, briefed on exactly such failures, reads it too.
     const measured = await measureAll(kb, [
@@ -88,7 +88,10 @@ describe('evaluateModelAdjudicated', () => {
     expect(prompts).toHaveLength(1);
     const shown = [...prompts[0]!.matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]);
     expect(shown).toContain(first);
-    expect(shown.length).toBeLessThanOrEqual(4);
+    // S-092: every passage the gate read, those that pass every check first.
+    expect(shown).toHaveLength(m.features.passages.length);
+    const passing = m.features.passages.filter((p) => passes(p, m.features)).map((p) => p.result.chunk.id);
+    expect(shown.slice(0, passing.length).sort()).toEqual([...passing].sort());
   });
 
   // Whether the reader's refusals of answerable questions are its own or the candidates': S-086 came from counting

@@ -6,14 +6,13 @@ import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
 
 /**
- * Candidates an adjudicator reads: the likeliest passages that fail no check; when every passage fails one, the
- * likeliest passages all the same (S-076). The checks are lexical — an entity in the question's words, a value in
- * digits — and refused, without asking, answerable questions a reader would let through; the reader is briefed on the
- * same failures (another service, a remedy never mentioned, an empty section) and let through none of 215 deferred
- * unanswerable questions where it was measured before this. The search's first passage is read as well, a fourth
- * when these leave it out (S-086).
+ * Candidates an adjudicator reads: every passage the gate read, the likeliest that fail no check first, then the others
+ * by rating (S-092). The checks are lexical — an entity in the question's words, a value in digits — and refused,
+ * without asking, answerable questions a reader would let through; the reader is briefed on the same failures (another
+ * service, a remedy never mentioned, an empty section). It was shown three (S-076), then the search's first as a fourth
+ * (S-086), and 129 of its 130 refusals of answerable questions over seven groups were of questions it was never shown
+ * the labelled passage for.
  */
-const CANDIDATES = 3;
 
 export interface ModelJudgementInput {
   readonly question: string;
@@ -36,9 +35,8 @@ export interface ModelJudgement {
 }
 
 /**
- * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the likeliest
- * passages that fail no check (or, when every passage fails one, the likeliest: S-076), or the search's first (S-086),
- * answers it. Partial or refuse, never sufficient. Without a usable judgement — every
+ * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the passages the gate
+ * read, the likeliest that fail no check first (S-092), answers it. Partial or refuse, never sufficient. Without a usable judgement — every
  * provider failed, only the offline model answered, the reply was not a judgement, or it named a passage it was not
  * shown — the question is decided as it would be offline: the adjudicator can only narrow what is answered, never
  * widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
@@ -49,11 +47,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
   const { probabilities } = input;
   const likeliest = f.passages.map((_, i) => i).sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0));
   const passing = likeliest.filter((i) => passes(f.passages[i]!, f));
-  const chosen = (passing.length ? passing : likeliest).slice(0, CANDIDATES);
-  // The search's first passage is shown too when the ratings left it out (S-086): the passage a question asks for is
-  // most often the one the search ranked first, and a lexical check (an entity in other words) kept it from the
-  // reader, which is briefed on the same failures and judges them in the text.
-  if (f.passages.length && !chosen.includes(0)) chosen.push(0);
+  const chosen = [...passing, ...likeliest.filter((i) => !passing.includes(i))];
   const candidates = chosen.map((i) => f.passages[i]!.result);
   const shown = candidates.map((c) => c.chunk.id);
   if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [] };
