@@ -64,7 +64,7 @@ describe('evaluateModelAdjudicated', () => {
   });
   it("shows a model every passage the gate read, those that pass every check first, the search's first among them (S-086, S-092)", async () => {
     // The search ranks a pricing-cache passage first; it fails a check (no replica count of pricing-cache's), so the
-    // three likeliest passing passages are others'. The reader, briefed on exactly such failures, reads it too.
+    // passing passages are others'. The reader, briefed on exactly such failures, reads it too, after them.
     const measured = await measureAll(kb, [
       { id: 'first-left-out', question: 'What is the replica count for pricing-cache?', label: 'unanswerable', mechanism: 'wrong-entity' },
     ]);

@@ -5,15 +5,6 @@ import type { Chunk } from '../types.ts';
 import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
 
-/**
- * Candidates an adjudicator reads: every passage the gate read, the likeliest that fail no check first, then the others
- * by rating (S-092). The checks are lexical — an entity in the question's words, a value in digits — and refused,
- * without asking, answerable questions a reader would let through; the reader is briefed on the same failures (another
- * service, a remedy never mentioned, an empty section). It was shown three (S-076), then the search's first as a fourth
- * (S-086), and 129 of its 130 refusals of answerable questions over seven groups were of questions it was never shown
- * the labelled passage for.
- */
-
 export interface ModelJudgementInput {
   readonly question: string;
   readonly features: AnswerabilityFeatures;
@@ -36,10 +27,10 @@ export interface ModelJudgement {
 
 /**
  * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the passages the gate
- * read, the likeliest that fail no check first (S-092), answers it. Partial or refuse, never sufficient. Without a usable judgement — every
- * provider failed, only the offline model answered, the reply was not a judgement, or it named a passage it was not
- * shown — the question is decided as it would be offline: the adjudicator can only narrow what is answered, never
- * widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
+ * read, the likeliest that fail no check first (S-092), answers it. Partial or refuse, never sufficient. Without a
+ * usable judgement — every provider failed, only the offline model answered, the reply was not a judgement, or it
+ * named a passage it was not shown — the question is decided as it would be offline: the adjudicator can only narrow
+ * what is answered, never widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
  * scores the judgement the product takes.
  */
 export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
@@ -47,6 +38,10 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
   const { probabilities } = input;
   const likeliest = f.passages.map((_, i) => i).sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0));
   const passing = likeliest.filter((i) => passes(f.passages[i]!, f));
+  // Every passage the gate read, the likeliest that fail no check first (S-092). The checks are lexical (an entity in
+  // the question's words, a value in digits) and the reader is briefed on the same failures, so a passage that fails
+  // one is shown, not hidden: shown three (S-076), then the search's first as a fourth (S-086), nearly all its refusals
+  // of answerable questions were of questions whose labelled passage it was never shown.
   const chosen = [...passing, ...likeliest.filter((i) => !passing.includes(i))];
   const candidates = chosen.map((i) => f.passages[i]!.result);
   const shown = candidates.map((c) => c.chunk.id);
