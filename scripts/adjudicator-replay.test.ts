@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * `npm run eval:replayed`: recorded judgements stand in for a provider, through the product's own code path. On the
- * bundled corpus, under the shipped model, two of ADJUDICATED_QUESTIONS fall in the adjudicated band; the other two
- * are decided by the bands alone and never reach a model.
+ * bundled corpus, under the shipped model, two of ADJUDICATED_QUESTIONS fall in the adjudicated band; one is answered
+ * from the sufficient band, which the reader reads before it is given (S-096); the last is refused by the bands alone
+ * and never reaches a model.
  */
 const root = join(import.meta.dirname, '..');
 
@@ -30,24 +31,33 @@ describe('eval:replayed', () => {
     const prompts = join(dir, 'prompts.jsonl');
 
     const recorded = await replay(judgements, '--prompts', prompts, '--questions', questions, '--json');
-    expect(recorded.stderr).toMatch(/0 judgements replayed, 2 prompts with none recorded/);
+    expect(recorded.stderr).toMatch(/0 judgements replayed, 3 prompts with none recorded/);
     const asked = readFileSync(prompts, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { key: string; user: string });
     expect(asked.map((p) => p.user.match(/<question>\n(.*)\n<\/question>/)?.[1]).sort()).toEqual([
+      'What is the connection pool ceiling for orders-db?',
       'checkout is getting ConnectionAcquireTimeout errors',
       'what is the pool ceiling of catalog-db?',
     ]);
-    // With nothing recorded no model judged: both are decided as offline.
-    expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 2 });
+    // With nothing recorded no model judged: all are decided as offline.
+    expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 2, answersRead: { answerable: 1, unavailable: 1 } });
 
-    // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts both judged.
+    // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts all three read.
     writeFileSync(judgements, asked.map((p) => JSON.stringify({ key: p.key, reply: '{"answers":false,"passage":null,"reason":"not stated"}' })).join('\n'));
     const replayed = await replay(judgements, '--questions', questions, '--json');
-    expect(replayed.stderr).toMatch(/2 judgements replayed, 0 prompts with none recorded/);
+    expect(replayed.stderr).toMatch(/3 judgements replayed, 0 prompts with none recorded/);
     const report = JSON.parse(replayed.stdout);
-    expect(report.modelAdjudication).toMatchObject({ judgedBy: { ollama: 2 }, unavailable: 0, answerableLetThrough: 0, unanswerableLetThrough: 0 });
+    expect(report.modelAdjudication).toMatchObject({
+      judgedBy: { ollama: 2 },
+      unavailable: 0,
+      answerableLetThrough: 0,
+      unanswerableLetThrough: 0,
+      answersRead: { answerable: 1, answerableWithheld: 1, unavailable: 0 },
+    });
+    // Both answerable questions refused: the deferred one, and the answer the reader withheld.
+    expect(report.falseRefusalRate).toBe(1);
     expect(report.falseAnswerRate).toBe(0);
   }, 60_000);
 

@@ -62,7 +62,7 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'new-3e': {
     corpora: ['zookeeper', 'kiali', 'psmdb-operator'],
-    read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of the next change',
+    read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of S-096, a reader decision',
     waiting: true,
   },
 };
@@ -83,6 +83,13 @@ const Report = z.object({
       answerableLetThrough: z.number(),
       unanswerableLetThrough: z.number(),
       answerableRefusedUnshown: z.number(),
+      answersRead: z.object({
+        answerable: z.number(),
+        unanswerable: z.number(),
+        answerableWithheld: z.number(),
+        unanswerableWithheld: z.number(),
+        unavailable: z.number(),
+      }),
     })
     .optional(),
 });
@@ -158,7 +165,7 @@ await runScript('reader:replay', async () => {
       });
       const c = corpora.at(-1)!;
       console.log(
-        `${name.padEnd(6)} ${corpus.padEnd(20)} offline: false answers ${c.offline.falseAnswers}/${c.unanswerable}, false refusals ${c.offline.falseRefusals}/${c.answerable} | reader: false answers ${c.reader.falseAnswers}/${c.unanswerable}, false refusals ${c.reader.falseRefusals}/${c.answerable}, deferred ${(100 * c.reader.deferralRate).toFixed(1)}% (judged ${Object.values(adjudication.judgedBy).reduce((a, b) => a + b, 0)}, no reply ${adjudication.unavailable}, nothing to show ${adjudication.nothingToShow})`,
+        `${name.padEnd(6)} ${corpus.padEnd(20)} offline: false answers ${c.offline.falseAnswers}/${c.unanswerable}, false refusals ${c.offline.falseRefusals}/${c.answerable} | reader: false answers ${c.reader.falseAnswers}/${c.unanswerable}, false refusals ${c.reader.falseRefusals}/${c.answerable}, deferred ${(100 * c.reader.deferralRate).toFixed(1)}% (judged ${Object.values(adjudication.judgedBy).reduce((a, b) => a + b, 0)}, no reply ${adjudication.unavailable}, nothing to show ${adjudication.nothingToShow}; answers read ${adjudication.answersRead.answerable + adjudication.answersRead.unanswerable}, withheld ${adjudication.answersRead.unanswerableWithheld} of ${adjudication.answersRead.unanswerable} unanswerable and ${adjudication.answersRead.answerableWithheld} of ${adjudication.answersRead.answerable} answerable, no reply ${adjudication.answersRead.unavailable})`,
       );
     }
   }
@@ -170,7 +177,7 @@ await runScript('reader:replay', async () => {
   };
   for (const g of replayedReaderGroups(summary)) {
     console.log(
-      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}`,
+      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}`,
     );
   }
   if (write) {

@@ -80,6 +80,39 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     expect(judgementRequests().length).toBe(before + 2);
   });
 
+  // S-096: with a reader, an answer of the sufficient band is read before it is given; offline, nothing is asked.
+  it('has the reader read an answer of the sufficient band first: withheld when it finds none, given as it was when it names one', async () => {
+    const source = loadCorpusSource();
+    const answering = await KnowledgeBase.build({
+      documents: source.documents,
+      estate: source.estate,
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
+    });
+    stub.script(judgement({ answers: false, passage: null, reason: 'about another pool' }));
+    const withheld = await runAgent({ kb: answering, question: QUESTION, services: services() });
+    expect(withheld.band).toBe('sufficient');
+    expect(withheld.verdict).toBe('refused');
+    expect(withheld.reasons.join(' ')).toMatch(/Answer withheld: groq read the passages and found none answers — about another pool/);
+
+    const sentence = sentencesOf(kb.chunk(POOL)!.text)[0]!;
+    stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentence, citations: [POOL] }] }),
+    });
+    const stands = await runAgent({ kb: answering, question: QUESTION, services: services() });
+    expect(stands.verdict).toBe('answered');
+    expect(stands.reasons.join(' ')).toMatch(/Read by groq before answering: it states the ceiling/);
+
+    const before = judgementRequests().length;
+    const offline = await runAgent({
+      kb: answering,
+      question: QUESTION,
+      services: modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL }),
+    });
+    expect(offline.verdict).not.toBe('refused');
+    expect(judgementRequests().length).toBe(before);
+  });
+
   it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {
     expect(modelServicesFromEnv({}).adjudication).toBe('offline');
     expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(UserError);

@@ -149,6 +149,16 @@ export const replayedReaderGroupSchema = z.looseObject({
       answerableLetThrough: optionalNumber,
       unanswerableLetThrough: optionalNumber,
       answerableRefusedUnshown: optionalNumber,
+      /** The answers the reader read before they were given (S-096), and how many it withheld. */
+      answersRead: z
+        .looseObject({
+          answerable: optionalNumber,
+          unanswerable: optionalNumber,
+          answerableWithheld: optionalNumber,
+          unanswerableWithheld: optionalNumber,
+          unavailable: optionalNumber,
+        })
+        .optional(),
     })
     .optional(),
 });

@@ -1,4 +1,12 @@
-import { judgeByModel, KnowledgeBase, type ModelJudgementInput, passes, shippedAnswerabilityModel } from '@sandscope/engine';
+import {
+  confirmByModel,
+  judgeByModel,
+  KnowledgeBase,
+  type ModelConfirmation,
+  type ModelJudgementInput,
+  passes,
+  shippedAnswerabilityModel,
+} from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureAll } from './measure.ts';
 import { evaluateModelAdjudicated } from './model-adjudicated.ts';
@@ -9,6 +17,9 @@ import { readRepoCorpus } from './test-corpus.ts';
  * show"); since S-076 the model is shown the likeliest passages all the same, and what it says is counted as any
  * judgement is — a provider that gives none is "no usable judgement", decided as offline.
  */
+/** No answer of the sufficient band to read in these tests: their bands defer every question. */
+const noConfirm = async (): Promise<ModelConfirmation> => ({ withheld: null, note: null, judgedBy: null, shown: [] });
+
 describe('evaluateModelAdjudicated', () => {
   const shipped = shippedAnswerabilityModel();
   // Adjudicated bands opened to 0..1: every question is deferred, so this is about the counting, not the bands.
@@ -25,16 +36,18 @@ describe('evaluateModelAdjudicated', () => {
       { id: 'every-passage-fails', question: 'What is the connection pool ceiling for catalog-api?', label: 'unanswerable', mechanism: 'wrong-entity' },
     ]);
     const judge = (reader: ModelJudgementInput['model']) =>
-      evaluateModelAdjudicated(measured, model, (m, decision) =>
-        judgeByModel({
-          question: m.question.question,
-          features: m.features,
-          probabilities: decision.assessment.probabilities,
-          offline: decision.adjudication!,
-          model: reader,
-          decideOffline: (f) => kb.decide(f),
-        }),
-      );
+      evaluateModelAdjudicated(measured, model, {
+        judge: (m, decision) =>
+          judgeByModel({
+            question: m.question.question,
+            features: m.features,
+            probabilities: decision.assessment.probabilities,
+            offline: decision.adjudication!,
+            model: reader,
+            decideOffline: (f) => kb.decide(f),
+          }),
+        confirm: noConfirm,
+      });
     expect(measured[0]!.features.passages.every((p) => !passes(p, measured[0]!.features))).toBe(true);
     const calls: unknown[] = [];
     const refusing = {
@@ -75,16 +88,18 @@ describe('evaluateModelAdjudicated', () => {
     const recording = {
       doGenerate: (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), Promise.reject(new Error('no provider'))),
     } as unknown as ModelJudgementInput['model'];
-    await evaluateModelAdjudicated(measured, model, (q, decision) =>
-      judgeByModel({
-        question: q.question.question,
-        features: q.features,
-        probabilities: decision.assessment.probabilities,
-        offline: decision.adjudication!,
-        model: recording,
-        decideOffline: (f) => kb.decide(f),
-      }),
-    );
+    await evaluateModelAdjudicated(measured, model, {
+      judge: (q, decision) =>
+        judgeByModel({
+          question: q.question.question,
+          features: q.features,
+          probabilities: decision.assessment.probabilities,
+          offline: decision.adjudication!,
+          model: recording,
+          decideOffline: (f) => kb.decide(f),
+        }),
+      confirm: noConfirm,
+    });
     expect(prompts).toHaveLength(1);
     const shown = [...prompts[0]!.matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]);
     expect(shown).toContain(first);
@@ -103,13 +118,61 @@ describe('evaluateModelAdjudicated', () => {
     ]);
     expect(measured[0]!.retrieval.results.map((r) => r.chunk.id)).toContain(gold);
     const refusingAfter = (shown: readonly string[]) =>
-      evaluateModelAdjudicated(measured, model, async () => ({
-        adjudication: { decision: 'refuse', carrier: null, reasons: ['no'] },
-        judgedBy: 'stub',
-        shown,
-      }));
+      evaluateModelAdjudicated(measured, model, {
+        judge: async () => ({ adjudication: { decision: 'refuse', carrier: null, reasons: ['no'] }, judgedBy: 'stub', shown }),
+        confirm: noConfirm,
+      });
     const other = measured[0]!.retrieval.results.find((r) => r.chunk.id !== gold)!.chunk.id;
     expect((await refusingAfter([other])).modelAdjudication).toMatchObject({ deferredAnswerable: 1, answerableLetThrough: 0, answerableRefusedUnshown: 1 });
     expect((await refusingAfter([other, gold])).modelAdjudication).toMatchObject({ answerableRefusedUnshown: 0 });
+  });
+
+  // S-096: nearly every false answer with a reader was one the sufficient band gave without asking it. Here the
+  // bands answer everything that passes, and the reader reads each answer first, with the prompt the ambiguous band
+  // sends: what it finds unanswered is withheld, what it names stands as the gate answered it (never partial).
+  it('has the reader read each answer of the sufficient band before it is given, and counts what it withheld', async () => {
+    const answering = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } };
+    const measured = await measureAll(kb, [
+      {
+        id: 'ceiling',
+        question: 'What is the connection pool ceiling for orders-db?',
+        label: 'answerable',
+        mechanism: 'value-lookup',
+        evidence: 'architecture-order-path#orders-db-connection-pool-ceiling',
+      },
+    ]);
+    const replying = (answers: boolean) =>
+      ({
+        doGenerate: async (options: { prompt: unknown }) => {
+          const id = /candidate id=\\"([^\\"]+)\\"/.exec(JSON.stringify(options.prompt))![1]!;
+          const text = JSON.stringify(answers ? { answers, passage: id, reason: 'it states it' } : { answers, passage: null, reason: 'about another pool' });
+          return {
+            content: [{ type: 'text', text }],
+            finishReason: 'stop',
+            usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+            providerMetadata: { sandscope: { servedBy: 'stub' } },
+            warnings: [],
+          };
+        },
+      }) as unknown as ModelJudgementInput['model'];
+    const unjudged = async () => {
+      throw new Error('nothing here is deferred');
+    };
+    const evaluated = (reader: ModelJudgementInput['model']) =>
+      evaluateModelAdjudicated(measured, answering, {
+        judge: unjudged,
+        confirm: (m, decision) =>
+          confirmByModel({ question: m.question.question, features: m.features, probabilities: decision.assessment.probabilities, model: reader }),
+      });
+    const withheld = await evaluated(replying(false));
+    expect(withheld.questions[0]!.verdict).toBe('refused');
+    expect(withheld.modelAdjudication.answersRead).toEqual({ answerable: 1, unanswerable: 0, answerableWithheld: 1, unanswerableWithheld: 0, unavailable: 0 });
+    const stands = await evaluated(replying(true));
+    expect(stands.questions[0]!.verdict).toBe('answered');
+    expect(stands.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
+    const failing = { doGenerate: () => Promise.reject(new Error('no provider')) } as unknown as ModelJudgementInput['model'];
+    const asOffline = await evaluated(failing);
+    expect(asOffline.questions[0]!.verdict).toBe('answered');
+    expect(asOffline.modelAdjudication.answersRead).toMatchObject({ answerable: 1, unavailable: 1 });
   });
 });

@@ -1,4 +1,13 @@
-import { type AnswerabilityModel, type Bands, type Decision, decideAnswerability, type ModelJudgement, settled } from '@sandscope/engine';
+import {
+  type AnswerabilityModel,
+  type Bands,
+  confirmed,
+  type Decision,
+  decideAnswerability,
+  type ModelConfirmation,
+  type ModelJudgement,
+  settled,
+} from '@sandscope/engine';
 import { type EvaluationReport, shippedReport } from './evaluate.ts';
 import type { EvidenceError } from './evidence.ts';
 import type { Measured } from './measure.ts';
@@ -26,24 +35,45 @@ export interface ModelAdjudicationFigures {
    * the labelled document) for: refusals the candidates decided, not the reader. Absent from summaries written before it.
    */
   readonly answerableRefusedUnshown?: number;
+  /**
+   * S-096: the answers the sufficient band gives without asking, each read by the reader before it is given, and how
+   * many it withheld. Absent from summaries written before it.
+   */
+  readonly answersRead?: {
+    readonly answerable: number;
+    readonly unanswerable: number;
+    /** Of the answerable questions read, how many it withheld: false refusals it added. */
+    readonly answerableWithheld: number;
+    /** Of the unanswerable questions read, how many it withheld: false answers it took away. */
+    readonly unanswerableWithheld: number;
+    /** Read by no model (every provider failed, no reading in the reply…): answered as offline. */
+    readonly unavailable: number;
+  };
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
 
-/** One deferred question's judgement: `judgeByModel` through the configured providers, or a test's double. */
-export type JudgeQuestion = (m: Measured, decision: Decision) => Promise<ModelJudgement>;
+/** What a reader does in an evaluation: `judgeByModel` and `confirmByModel` through the configured providers, or a test's doubles. */
+export interface ModelReader {
+  /** One deferred question's judgement. */
+  readonly judge: (m: Measured, decision: Decision) => Promise<ModelJudgement>;
+  /** One answer of the sufficient band, read before it is given (S-096). */
+  readonly confirm: (m: Measured, decision: Decision) => Promise<ModelConfirmation>;
+}
 
 /**
  * `sandscope eval --questions FILE --adjudicator model`: a set scored as a deployment with `ADJUDICATOR=model`
  * decides it — the adjudicated bands, and, between them, the judgement the graph's adjudicate node takes
  * (`judgeByModel`), settled as that node settles it (`settled`: partial from the passage it names, or refused; never
  * sufficient). Before this the evaluation could only say what the bands leave to an adjudicator, not how well one
- * judges: no model ran in it. One question at a time, each a run of its own as in the product (its own budget).
+ * judges: no model ran in it. Since S-096 the answers the sufficient band gives are read by the reader as well, as the
+ * graph reads them (`confirmByModel`, settled by `confirmed`). One question at a time, each a run of its own as in the
+ * product (its own budget).
  */
 export async function evaluateModelAdjudicated(
   measured: readonly Measured[],
   model: AnswerabilityModel,
-  judgeQuestion: JudgeQuestion,
+  reader: ModelReader,
   options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
 ): Promise<ModelAdjudicatedReport> {
   const bands = model.adjudicatedBands ?? model.bands;
@@ -54,15 +84,25 @@ export async function evaluateModelAdjudicated(
   const deferred = { answerable: 0, unanswerable: 0 };
   const letThrough = { answerable: 0, unanswerable: 0 };
   let refusedUnshown = 0;
+  const read = { answerable: 0, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 };
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands);
+    const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
+    if (decision.assessment.band === 'sufficient' && decision.verdict === 'answered') {
+      // S-096: as the graph does, the reader reads the answer before it is given.
+      const confirmation = await reader.confirm(m, decision);
+      read[label]++;
+      if (confirmation.withheld) read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
+      else if (confirmation.judgedBy === null) read.unavailable++;
+      outcomes.push(outcomeOfDecision(m, confirmed(decision, confirmation), model));
+      continue;
+    }
     if (decision.assessment.band !== 'ambiguous' || !decision.adjudication) {
       outcomes.push(outcomeOfDecision(m, decision, model));
       continue;
     }
-    const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
     deferred[label]++;
-    const judgement = await judgeQuestion(m, decision);
+    const judgement = await reader.judge(m, decision);
     if (judgement.shown.length === 0) nothingToShow++;
     else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
@@ -83,6 +123,7 @@ export async function evaluateModelAdjudicated(
       answerableLetThrough: letThrough.answerable,
       unanswerableLetThrough: letThrough.unanswerable,
       answerableRefusedUnshown: refusedUnshown,
+      answersRead: read,
     },
   };
 }

@@ -64,6 +64,18 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(fresh).toMatchObject({ name: 'fresh', corpora: ['c'], answerable: 20, unanswerable: 10, reader: { falseAnswers: 2, deferred: 10 } });
   });
 
+  it('pools the answers the reader read before they were given (S-096) only when every corpus of the group has them', () => {
+    const read = (withheld: number) => ({ answerable: 5, unanswerable: 2, answerableWithheld: 1, unanswerableWithheld: withheld, unavailable: 0 });
+    const withRead: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) => (i === 2 ? c : { ...c, reader: { ...c.reader, answersRead: read(i + 1) } })),
+    };
+    const [seen, fresh] = replayedReaderGroups(withRead);
+    expect(seen!.reader.answersRead).toEqual({ answerable: 10, unanswerable: 4, answerableWithheld: 2, unanswerableWithheld: 3, unavailable: 0 });
+    expect(fresh!.reader.answersRead).toBeUndefined();
+    expect(replayedReaderSchema.parse(withRead)).toEqual(withRead);
+  });
+
   it('a group with no questions has rates of 0, not NaN', () => {
     const [empty] = replayedReaderGroups({ ...SUMMARY, groups: [{ name: 'none', corpora: [], read: 'unread' }] });
     expect(empty).toMatchObject({ answerable: 0, unanswerable: 0, reader: { falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0 } });

@@ -56,6 +56,9 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
         answerableLetThrough: count,
         unanswerableLetThrough: count,
         answerableRefusedUnshown: count.optional(),
+        answersRead: z
+          .object({ answerable: count, unanswerable: count, answerableWithheld: count, unanswerableWithheld: count, unavailable: count })
+          .optional(),
       }),
     }),
   ),
@@ -88,6 +91,8 @@ export interface ReplayedReaderGroup {
     readonly unanswerableLetThrough: number;
     /** Of the deferred answerable questions it refused, those never shown the labelled passage; absent when a corpus's summary predates the count. */
     readonly answerableRefusedUnshown?: number;
+    /** The sufficient band's answers it read before they were given (S-096), and what it withheld; absent when a corpus's summary predates them. */
+    readonly answersRead?: NonNullable<ModelAdjudicationFigures['answersRead']>;
   };
 }
 
@@ -131,6 +136,17 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
         ...(cs.every((c) => c.reader.answerableRefusedUnshown !== undefined)
           ? { answerableRefusedUnshown: sum((c) => c.reader.answerableRefusedUnshown!) }
           : {}),
+        ...(cs.every((c) => c.reader.answersRead !== undefined)
+          ? {
+              answersRead: {
+                answerable: sum((c) => c.reader.answersRead!.answerable),
+                unanswerable: sum((c) => c.reader.answersRead!.unanswerable),
+                answerableWithheld: sum((c) => c.reader.answersRead!.answerableWithheld),
+                unanswerableWithheld: sum((c) => c.reader.answersRead!.unanswerableWithheld),
+                unavailable: sum((c) => c.reader.answersRead!.unavailable),
+              },
+            }
+          : {}),
       },
     };
   });
@@ -139,22 +155,25 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
 function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
   const { offline: o, reader: q } = p;
-  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.`;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable.` : ''}`;
 }
+
+const read = (r: ReplayedReaderCorpus['reader']['answersRead']) =>
+  r ? `${r.answerable + r.unanswerable} / ${r.answerableWithheld + r.unanswerableWithheld} / ${r.unavailable}` : 'not read';
 
 /** docs/EVALUATION.md's section. */
 export function replayedReaderSection(r: ReplayedReader, t: EvaluationReport['targets']): string[] {
   return [
     '### With a reader in the ambiguous band (recorded judgements)',
     '',
-    `\`${r.command}\` (${r.generatedAt}): each group of corpora held out of training together, then each corpus scored offline and with \`ADJUDICATOR=model\`, whose provider is a stub that replays the replies recorded in docs/experiments/adjudicator-replay/ to the very prompts the product sends (\`npm run eval:replayed\`). The replies were written by an LLM shown only each prompt — the judging rules and at most three passages — not the label, the corpus or the code. It measures a reader of that class, not any one provider, and it is not the record above: a hosted model may judge worse. Deferral with a reader costs a model call, not a refusal.`,
+    `\`${r.command}\` (${r.generatedAt}): each group of corpora held out of training together, then each corpus scored offline and with \`ADJUDICATOR=model\`, whose provider is a stub that replays the replies recorded in docs/experiments/adjudicator-replay/ to the very prompts the product sends (\`npm run eval:replayed\`). The replies were written by an LLM shown only each prompt — the judging rules and the passages the gate read — not the label, the corpus or the code. It measures a reader of that class, not any one provider, and it is not the record above: a hosted model may judge worse. Deferral with a reader costs a model call, not a refusal; since S-096 so does every answer, which the reader reads before it is given (where a corpus's figures predate that, its answers were not read).`,
     '',
     ...replayedReaderGroups(r).flatMap((g) => [groupLine(g, t), '']),
-    '| corpus | group | questions (answerable/unanswerable) | offline false answers | offline false refusals | reader false answers | reader false refusals | deferred | judged / no reply / nothing to show | right source, offline → reader |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| corpus | group | questions (answerable/unanswerable) | offline false answers | offline false refusals | reader false answers | reader false refusals | deferred | judged / no reply / nothing to show | answers read / withheld / no reply | right source, offline → reader |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...r.corpora.map((c) => {
       const judged = Object.values(c.reader.judgedBy).reduce((a, b) => a + b, 0);
-      return `| ${c.name} | ${c.group} | ${c.answerable + c.unanswerable} (${c.answerable}/${c.unanswerable}) | ${pct(c.offline.falseAnswers, c.unanswerable)} | ${pct(c.offline.falseRefusals, c.answerable)} | ${pct(c.reader.falseAnswers, c.unanswerable)} | ${pct(c.reader.falseRefusals, c.answerable)} | ${(100 * c.reader.deferralRate).toFixed(1)}% | ${judged} / ${c.reader.unavailable} / ${c.reader.nothingToShow} | ${(100 * c.offline.rightSourceRate).toFixed(1)}% → ${(100 * c.reader.rightSourceRate).toFixed(1)}% |`;
+      return `| ${c.name} | ${c.group} | ${c.answerable + c.unanswerable} (${c.answerable}/${c.unanswerable}) | ${pct(c.offline.falseAnswers, c.unanswerable)} | ${pct(c.offline.falseRefusals, c.answerable)} | ${pct(c.reader.falseAnswers, c.unanswerable)} | ${pct(c.reader.falseRefusals, c.answerable)} | ${(100 * c.reader.deferralRate).toFixed(1)}% | ${judged} / ${c.reader.unavailable} / ${c.reader.nothingToShow} | ${read(c.reader.answersRead)} | ${(100 * c.offline.rightSourceRate).toFixed(1)}% → ${(100 * c.reader.rightSourceRate).toFixed(1)}% |`;
     }),
     '',
   ];

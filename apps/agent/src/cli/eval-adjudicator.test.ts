@@ -55,11 +55,13 @@ describe('sandscope eval --adjudicator model', () => {
     stub.script(
       judgement({ answers: true, passage: POOL_RUNBOOK, reason: 'the runbook for that error' }),
       judgement({ answers: false, passage: null, reason: 'only orders-db has a ceiling here' }),
+      // S-096: the answer of the sufficient band is read before it is given; this reading lets it stand.
+      judgement({ answers: true, passage: 'architecture-order-path#orders-db-connection-pool-ceiling', reason: 'it states the ceiling' }),
     );
     const before = judgementRequests();
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model', '--json', '--rows'])).toBe(0);
     const r = JSON.parse(io.out) as Report;
-    expect(judgementRequests() - before).toBe(2);
+    expect(judgementRequests() - before).toBe(3);
     const row = (id: string) => r.questions.find((q) => q.id === id)!;
     expect(['deferred-answerable', 'deferred-unanswerable', 'answered', 'refused'].map((id) => row(id).band)).toEqual([
       'ambiguous',
@@ -69,11 +71,13 @@ describe('sandscope eval --adjudicator model', () => {
     ]);
     expect(row('deferred-answerable')).toMatchObject({ verdict: 'partial', source: 'right' });
     expect(row('deferred-unanswerable').verdict).toBe('refused');
+    expect(row('answered').verdict).toBe('answered');
     expect(r.modelAdjudication).toEqual({
       bands: expect.any(Object),
       deferredAnswerable: 1,
       deferredUnanswerable: 1,
       judgedBy: { groq: 2 },
+      answersRead: { answerable: 1, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 },
       unavailable: 0,
       nothingToShow: 0,
       answerableLetThrough: 1,
@@ -90,6 +94,10 @@ describe('sandscope eval --adjudicator model', () => {
     expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); asked but no usable judgement, decided as offline: 1; nothing to show/);
     // Offline, 'checkout is getting ConnectionAcquireTimeout errors' is refused: one of the two answerable questions.
     expect(io.out).toMatch(/false refusals\s+50\.0%/);
+    // The third request, the answered question's reading, found no scripted reply: it stands, as offline.
+    expect(io.out).toMatch(
+      /read before they were given \(S-096\): 1; withheld 0 of 0 unanswerable, 0 of 1 answerable; no usable reading, answered as offline: 1/,
+    );
   });
 
   it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {

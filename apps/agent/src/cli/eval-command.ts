@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
+import { confirmByModel, judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
 import {
   crossValidateSet,
   type EvaluationReport,
   evaluateLeaveOneCorpusOut,
   evaluateModelAdjudicated,
   evaluateShipped,
-  type JudgeQuestion,
+  type ModelReader,
   measureAll,
   resolveEvidence,
 } from '@sandscope/eval';
@@ -146,7 +146,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
     report = byModel
-      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelJudge(inputs.kb, services!), { name: inputs.origin, evidenceErrors: errors })
+      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelReader(inputs.kb, services!), { name: inputs.origin, evidenceErrors: errors })
       : inputs.external && !values.cv
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
@@ -214,16 +214,19 @@ function judgingServices(): ModelServices {
   return services;
 }
 
-function modelJudge(kb: KnowledgeBase, services: ModelServices): JudgeQuestion {
-  return (m, decision) => {
-    const run = services.models({ runId: randomUUID(), workload: 'triage', corpusVersion: kb.version, failProviders: new Set(), sinks: {} });
-    return judgeByModel({
-      question: m.question.question,
-      features: m.features,
-      probabilities: decision.assessment.probabilities,
-      offline: decision.adjudication!,
-      model: run.model,
-      decideOffline: (f) => kb.decide(f),
-    });
+function modelReader(kb: KnowledgeBase, services: ModelServices): ModelReader {
+  const modelOfRun = () => services.models({ runId: randomUUID(), workload: 'triage', corpusVersion: kb.version, failProviders: new Set(), sinks: {} }).model;
+  return {
+    judge: (m, decision) =>
+      judgeByModel({
+        question: m.question.question,
+        features: m.features,
+        probabilities: decision.assessment.probabilities,
+        offline: decision.adjudication!,
+        model: modelOfRun(),
+        decideOffline: (f) => kb.decide(f),
+      }),
+    confirm: (m, decision) =>
+      confirmByModel({ question: m.question.question, features: m.features, probabilities: decision.assessment.probabilities, model: modelOfRun() }),
   };
 }

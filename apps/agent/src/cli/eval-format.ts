@@ -22,6 +22,11 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
     ...(a.answerableRefusedUnshown === undefined
       ? []
       : [`  of the ${a.deferredAnswerable - a.answerableLetThrough} answerable it refused, never shown the labelled passage: ${a.answerableRefusedUnshown}`]),
+    ...(a.answersRead === undefined
+      ? []
+      : [
+          `  answers of the sufficient band read before they were given (S-096): ${a.answersRead.answerable + a.answersRead.unanswerable}; withheld ${a.answersRead.unanswerableWithheld} of ${a.answersRead.unanswerable} unanswerable, ${a.answersRead.answerableWithheld} of ${a.answersRead.answerable} answerable; no usable reading, answered as offline: ${a.answersRead.unavailable}`,
+        ]),
   ];
 }
 

@@ -35,15 +35,7 @@ export interface ModelJudgement {
  */
 export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
   const f = input.features;
-  const { probabilities } = input;
-  const likeliest = f.passages.map((_, i) => i).sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0));
-  const passing = likeliest.filter((i) => passes(f.passages[i]!, f));
-  // Every passage the gate read, the likeliest that fail no check first (S-092). The checks are lexical (an entity in
-  // the question's words, a value in digits) and the reader is briefed on the same failures, so a passage that fails
-  // one is shown, not hidden: shown three (S-076), then the search's first as a fourth (S-086), nearly all its refusals
-  // of answerable questions were of questions whose labelled passage it was never shown.
-  const chosen = [...passing, ...likeliest.filter((i) => !passing.includes(i))];
-  const candidates = chosen.map((i) => f.passages[i]!.result);
+  const candidates = candidatesOf(f, input.probabilities);
   const shown = candidates.map((c) => c.chunk.id);
   if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [] };
   const judgement = await judge(
@@ -81,6 +73,60 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     judgedBy: servedBy,
     shown,
   };
+}
+
+/** A reader's reading of an answer the sufficient band gives without asking (S-096). */
+export interface ModelConfirmation {
+  /** The refusal when the reader found no passage answers; null when the answer stands. */
+  readonly withheld: Adjudication | null;
+  /** What the reader said, or why none judged: a reason the run keeps either way. */
+  readonly note: string | null;
+  /** The provider whose reading was taken, or null when none was (the answer stands, as offline). */
+  readonly judgedBy: string | null;
+  readonly shown: readonly string[];
+}
+
+/**
+ * S-096: with a reader, an answer is read before it is given. The sufficient band answered without asking, and on the
+ * record's groups nearly every false answer with a reader was one it was never shown: it refuses almost every
+ * unanswerable question it reads. So the reader reads these too, with the prompt the ambiguous band sends (the same
+ * passages in the same order): if it finds no passage answers, the answer is withheld; if it names one, or no model
+ * judges, the answer stands as the gate chose it. It only narrows what is answered, never upgrades.
+ */
+export async function confirmByModel(input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model'>): Promise<ModelConfirmation> {
+  const candidates = candidatesOf(input.features, input.probabilities);
+  const shown = candidates.map((c) => c.chunk.id);
+  if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown };
+  const judgement = await judge(
+    input.question,
+    candidates.map((c) => c.chunk),
+    input.model,
+  );
+  if ('unavailable' in judgement)
+    return { withheld: null, note: `No model read this answer (${judgement.unavailable}); answered as offline.`, judgedBy: null, shown };
+  const { verdict, servedBy } = judgement;
+  const reason = verdict.reason.trim().slice(0, 300);
+  if (verdict.answers) return { withheld: null, note: `Read by ${servedBy} before answering: ${reason || 'a passage answers'}.`, judgedBy: servedBy, shown };
+  const withheld = `Answer withheld: ${servedBy} read the passages and found none answers — ${reason || 'no candidate answers the question'}.`;
+  return { withheld: { decision: 'refuse', carrier: null, reasons: [withheld] }, note: withheld, judgedBy: servedBy, shown };
+}
+
+/** An answer as the reader's reading leaves it: refused when withheld, else the same answer with the reader's note. */
+export function confirmed(decision: Decision, confirmation: ModelConfirmation): Decision {
+  if (confirmation.withheld) return settled(decision, confirmation.withheld);
+  return confirmation.note ? { ...decision, reasons: [...decision.reasons, confirmation.note] } : decision;
+}
+
+/**
+ * Every passage the gate read, the likeliest that fail no check first (S-092). The checks are lexical (an entity in
+ * the question's words, a value in digits) and the reader is briefed on the same failures, so a passage that fails
+ * one is shown, not hidden: shown three (S-076), then the search's first as a fourth (S-086), nearly all its refusals
+ * of answerable questions were of questions whose labelled passage it was never shown.
+ */
+function candidatesOf(f: AnswerabilityFeatures, probabilities: readonly number[]) {
+  const likeliest = f.passages.map((_, i) => i).sort((a, b) => (probabilities[b] ?? 0) - (probabilities[a] ?? 0));
+  const passing = likeliest.filter((i) => passes(f.passages[i]!, f));
+  return [...passing, ...likeliest.filter((i) => !passing.includes(i))].map((i) => f.passages[i]!.result);
 }
 
 /**

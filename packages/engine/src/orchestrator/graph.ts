@@ -68,17 +68,21 @@ function traced(spec: NodeSpec, deps: GraphDependencies) {
 // Routing: pure functions of the state. Each names every node it may return, so
 // the compiled graph's conditional edges are exactly these and no others.
 
-export function afterAssessment(state: RunState): 'refuse' | 'adjudicate' | 'hypothesise' {
-  const band = state.assessment?.band;
-  // Refused at assessment whatever the band: two passages disagree on the value asked for (issue 12, defect 9).
-  if (state.verdict === 'refused') return 'refuse';
-  if (band === 'sufficient') return 'hypothesise';
-  if (band === 'ambiguous') return 'adjudicate';
-  return 'refuse';
+export function afterAssessment(mode: AdjudicationMode = 'offline') {
+  return (state: RunState): 'refuse' | 'adjudicate' | 'hypothesise' => {
+    const band = state.assessment?.band;
+    // Refused at assessment whatever the band: two passages disagree on the value asked for (issue 12, defect 9).
+    if (state.verdict === 'refused') return 'refuse';
+    // With a reader, an answer is read before it is given (S-096): the sufficient band goes to adjudicate too.
+    if (band === 'sufficient') return mode === 'model' ? 'adjudicate' : 'hypothesise';
+    if (band === 'ambiguous') return 'adjudicate';
+    return 'refuse';
+  };
 }
 
 export function afterAdjudication(state: RunState): 'hypothesise' | 'refuse' {
-  return state.adjudication?.decision === 'partial' && state.evidence.length > 0 ? 'hypothesise' : 'refuse';
+  // Partial from the carrier the adjudication names, or an answer the reader did not withhold (S-096).
+  return state.verdict !== 'refused' && state.evidence.length > 0 ? 'hypothesise' : 'refuse';
 }
 
 export function afterVerification(maxAttempts: number) {
@@ -123,7 +127,7 @@ const NODE_SPECS: readonly NodeSpec[] = [
  * GraphRunner walks it) and what is drawn and tested (`getGraph()`), so the two
  * cannot disagree.
  */
-export function runGraphDeclaration(maxAttempts: number = MAX_DRAFT_ATTEMPTS): DeclaredGraph<RunState, NodeId> {
+export function runGraphDeclaration(maxAttempts: number = MAX_DRAFT_ATTEMPTS, adjudication: AdjudicationMode = 'offline'): DeclaredGraph<RunState, NodeId> {
   return {
     name: 'sandscope-run',
     start: 'classify',
@@ -131,7 +135,7 @@ export function runGraphDeclaration(maxAttempts: number = MAX_DRAFT_ATTEMPTS): D
     exits: {
       classify: { kind: 'edge', to: 'retrieve' },
       retrieve: { kind: 'edge', to: 'assess_evidence' },
-      assess_evidence: { kind: 'branch', route: afterAssessment, targets: ['refuse', 'adjudicate', 'hypothesise'] },
+      assess_evidence: { kind: 'branch', route: afterAssessment(adjudication), targets: ['refuse', 'adjudicate', 'hypothesise'] },
       adjudicate: { kind: 'branch', route: afterAdjudication, targets: ['hypothesise', 'refuse'] },
       hypothesise: { kind: 'edge', to: 'verify' },
       verify: { kind: 'branch', route: afterVerification(maxAttempts), targets: ['hypothesise', 'escalate', 'propose_action'] },
@@ -151,7 +155,7 @@ export function buildRunGraph(deps: GraphDependencies): CompiledRunGraph {
     NodeId,
     (state: RunState, scope: RunScope) => Promise<RunUpdate>
   >;
-  return new GraphRunner(runGraphDeclaration(deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS), run, reduceRunState);
+  return new GraphRunner(runGraphDeclaration(deps.maxAttempts ?? MAX_DRAFT_ATTEMPTS, deps.adjudication), run, reduceRunState);
 }
 
 export type CompiledRunGraph = GraphRunner<RunState, RunUpdate, RunScope, NodeId>;

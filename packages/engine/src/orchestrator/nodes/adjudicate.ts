@@ -1,5 +1,5 @@
 import type { Adjudication } from '../../answerability/decide.ts';
-import { judgeByModel, settled } from '../../answerability/model-judgement.ts';
+import { confirmByModel, judgeByModel, settled } from '../../answerability/model-judgement.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
 import type { RunState, RunUpdate } from '../state.ts';
 
@@ -14,18 +14,22 @@ import type { RunState, RunUpdate } from '../state.ts';
  * `adjudicatedBands`: where the answerability model is unsure) and an LLM,
  * through this run's router, spend guard and trace, judges whether one of the
  * likeliest passages answers (`judgeByModel`, which `eval --adjudicator model`
- * scores too).
+ * scores too). With a reader the sufficient band comes here as well, and the
+ * reader reads the answer before it is given (`confirmByModel`, S-096): it may
+ * withhold it, never upgrade anything.
  */
 export const adjudicateNode: NodeSpec = {
   id: 'adjudicate',
   async run(state, ctx) {
+    // S-096: with a reader, the sufficient band comes here too, and the reader reads the answer before it is given.
+    if (state.assessment?.band === 'sufficient') return read(state, ctx);
     const offline = state.decision?.adjudication;
     if (!offline) throw new Error('adjudicate: no adjudication in the decision');
     const adjudication = ctx.adjudication === 'model' ? await judged(state, ctx, offline) : offline;
     return applied(adjudication, state);
   },
   summarise: (update) => ({
-    decision: update.adjudication?.decision,
+    decision: update.adjudication?.decision ?? 'answer stands',
     reasons: update.reasons,
     carrier: update.adjudication?.carrier?.chunk.id ?? null,
   }),
@@ -48,4 +52,17 @@ async function judged(state: RunState, ctx: NodeContext, offline: Adjudication):
     decideOffline: (f) => ctx.kb.decide(f),
   });
   return judgement.adjudication;
+}
+
+/** An answer of the sufficient band, read by the reader: withheld (refused, with its reason) or left as it was. */
+async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
+  if (!state.features || !state.decision) throw new Error('adjudicate: no decision to read');
+  const confirmation = await confirmByModel({
+    question: state.question,
+    features: state.features,
+    probabilities: state.decision.assessment.probabilities,
+    model: ctx.model.model,
+  });
+  if (confirmation.withheld) return applied(confirmation.withheld, state);
+  return { reasons: confirmation.note ? [confirmation.note] : [] };
 }

@@ -7,7 +7,8 @@ const round = (n: number | null) => (n === null ? null : round3(n));
 /**
  * assess_evidence: the answerability decision (issue 9 C — the same function the
  * evaluation calls) on the question's features. Three bands, three edges:
- * insufficient → refuse, ambiguous → adjudicate, sufficient → hypothesise.
+ * insufficient → refuse, ambiguous → adjudicate, sufficient → hypothesise
+ * (with a reader, through adjudicate first: S-096, the graph's routing).
  * Ambiguous is never read as a soft yes.
  */
 export const assessEvidenceNode: NodeSpec = {
