@@ -80,7 +80,16 @@ test('the replayed reader: a row per group with the committed summary’s figure
   const summary = JSON.parse(readFileSync(SUMMARY, 'utf8')) as {
     command: string;
     groups: { name: string; corpora: string[] }[];
-    corpora: { group: string; answerable: number; unanswerable: number; reader: { falseAnswers: number; falseRefusals: number } }[];
+    corpora: {
+      group: string;
+      answerable: number;
+      unanswerable: number;
+      reader: {
+        falseAnswers: number;
+        falseRefusals: number;
+        answersRead: { answerable: number; unanswerable: number; answerableWithheld: number; unanswerableWithheld: number };
+      };
+    }[];
   };
   await page.goto('/evaluation');
   const section = page.getByTestId('replayed-reader');
@@ -104,6 +113,10 @@ test('the replayed reader: a row per group with the committed summary’s figure
       new RegExp(`^${sum((c) => c.reader.falseRefusals)} of ${sum((c) => c.answerable)} \\(\\d+\\.\\d%\\) — (met|missed)$`),
     );
     await expect(row.locator('td[data-rate="deferralRate"]')).toContainText(/^\d+\.\d% — (met|missed)$/);
+    // S-096: the answers the reader read before they were given, and how many it withheld.
+    const read = sum((c) => c.reader.answersRead.answerable + c.reader.answersRead.unanswerable);
+    const withheld = sum((c) => c.reader.answersRead.answerableWithheld + c.reader.answersRead.unanswerableWithheld);
+    await expect(row.locator('td[data-figure="answers-read"]')).toHaveText(`${withheld} of ${read} withheld`);
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

@@ -38,7 +38,15 @@ const READER = {
       answerable: 40,
       unanswerable: 40,
       offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
-      reader: { falseAnswers: 1, falseRefusals: 3, falseAnswerRate: 0.025, falseRefusalRate: 0.075, deferred: 16, deferralRate: 0.2 },
+      reader: {
+        falseAnswers: 1,
+        falseRefusals: 3,
+        falseAnswerRate: 0.025,
+        falseRefusalRate: 0.075,
+        deferred: 16,
+        deferralRate: 0.2,
+        answersRead: { answerable: 20, unanswerable: 2, answerableWithheld: 1, unanswerableWithheld: 2, unavailable: 0 },
+      },
     },
   ],
 };
@@ -127,7 +135,14 @@ describe('readReport', () => {
           answerable: 40,
           unanswerable: 40,
           offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
-          reader: { falseAnswers: 1, falseRefusals: 3, falseAnswerRate: 0.025, falseRefusalRate: 0.075, deferralRate: 0.2 },
+          reader: {
+            falseAnswers: 1,
+            falseRefusals: 3,
+            falseAnswerRate: 0.025,
+            falseRefusalRate: 0.075,
+            deferralRate: 0.2,
+            answersRead: { read: 22, withheld: 3 },
+          },
         },
       ],
     });
@@ -297,6 +312,9 @@ describe('the report page renders whatever report it is given', () => {
     expect(fresh).toMatch(/data-rate="falseAnswerRate" data-verdict="met">1 of 40.*2\.5%.*met/s);
     expect(fresh).toMatch(/data-rate="falseRefusalRate" data-verdict="met">3 of 40.*7\.5%.*met/s);
     expect(fresh).toMatch(/data-rate="deferralRate" data-verdict="met">20\.0%/);
+    // S-096: the answers the reader read before they were given; a group recorded before it says it read none.
+    expect(fresh).toContain('data-figure="answers-read">3 of 22 withheld');
+    expect(seen).toMatch(/data-figure="answers-read"><span class="muted">not read/);
   });
 
   it('an empty report: no figures claimed, how to make one', () => {

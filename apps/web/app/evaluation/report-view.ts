@@ -129,6 +129,8 @@ export interface ReaderGroupRow {
     readonly falseAnswerRate: number;
     readonly falseRefusalRate: number;
     readonly deferralRate: number;
+    /** The answers of the sufficient band it read before they were given (S-096), and how many it withheld; absent before S-096. */
+    readonly answersRead?: { readonly read: number; readonly withheld: number };
   };
 }
 
@@ -325,6 +327,22 @@ function readerGroupOf(v: unknown): ReaderGroupRow | null {
     answerable: answerable!,
     unanswerable: unanswerable!,
     offline: { falseAnswers: ofa!, falseRefusals: ofr!, falseAnswerRate: ofaRate!, falseRefusalRate: ofrRate! },
-    reader: { falseAnswers: rfa!, falseRefusals: rfr!, falseAnswerRate: rfaRate!, falseRefusalRate: rfrRate!, deferralRate: deferralRate! },
+    reader: {
+      falseAnswers: rfa!,
+      falseRefusals: rfr!,
+      falseAnswerRate: rfaRate!,
+      falseRefusalRate: rfrRate!,
+      deferralRate: deferralRate!,
+      ...answersReadOf(r.answersRead),
+    },
   };
+}
+
+/** The reads of S-096 as the page shows them: every count present, or none. */
+function answersReadOf(v: unknown): { answersRead?: { read: number; withheld: number } } {
+  if (!isObject(v)) return {};
+  const n = [num(v.answerable), num(v.unanswerable), num(v.answerableWithheld), num(v.unanswerableWithheld)];
+  if (n.some((x) => x === undefined)) return {};
+  const [a, u, aw, uw] = n as number[];
+  return { answersRead: { read: a! + u!, withheld: aw! + uw! } };
 }

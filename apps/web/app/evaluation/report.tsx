@@ -390,7 +390,8 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
       <h2>With a reader in the ambiguous band (recorded judgements)</h2>
       <p>
         An LLM’s recorded replies to the very prompts the product sends, replayed through the product’s own <code>ADJUDICATOR=model</code> path, each group of
-        corpora scored by a model trained without them. It measures a reader of that class, not any particular provider, and it is not the record above.
+        corpora scored by a model trained without them. Since S-096 the reader also reads every answer the offline decision would give, and may withhold it. It
+        measures a reader of that class, not any particular provider, and it is not the record above.
         {reader.command ? (
           <>
             {' '}
@@ -412,6 +413,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
               <th className="num">with the reader: false answers (≤ {percent(targets.falseAnswerRate)})</th>
               <th className="num">false refusals (≤ {percent(targets.falseRefusalRate)})</th>
               <th className="num">deferral (≤ {percent(targets.deferralRate)})</th>
+              <th className="num">answers read, withheld</th>
             </tr>
           </thead>
           <tbody>
@@ -444,6 +446,9 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                   {of(g.reader.falseRefusals, g.answerable)}
                 </ReaderRate>
                 <ReaderRate rate="deferralRate" value={g.reader.deferralRate} targets={targets} />
+                <td className="num nowrap" data-figure="answers-read">
+                  {g.reader.answersRead ? `${g.reader.answersRead.withheld} of ${g.reader.answersRead.read} withheld` : <span className="muted">not read</span>}
+                </td>
               </tr>
             ))}
           </tbody>
