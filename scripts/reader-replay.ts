@@ -65,6 +65,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-04 for the judge of S-096, a reader decision',
     waiting: true,
   },
+  'waiting-2': {
+    corpora: ['karpenter', 'argo-workflows', 'cluster-api'],
+    read: 'unread: in no training set and never read; written on 2026-12-02, they judged two offline decisions by aggregates (neither adopted) and no reader decision before S-097',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
