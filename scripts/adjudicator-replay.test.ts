@@ -45,9 +45,19 @@ describe('eval:replayed', () => {
     expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 2, answersRead: { answerable: 1, unavailable: 1 } });
 
     // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts all three read.
-    writeFileSync(judgements, asked.map((p) => JSON.stringify({ key: p.key, reply: '{"answers":false,"passage":null,"reason":"not stated"}' })).join('\n'));
+    const refusal = (p: { key: string }) => JSON.stringify({ key: p.key, reply: '{"answers":false,"passage":null,"reason":"not stated"}' });
+    writeFileSync(judgements, asked.map(refusal).join('\n'));
+    // S-097: each refusal sends the search's next passages to the reader before it stands: three prompts more.
+    const refusedOnce = await replay(judgements, '--prompts', prompts, '--questions', questions, '--json');
+    expect(refusedOnce.stderr).toMatch(/3 judgements replayed, 3 prompts with none recorded/);
+    const deeper = readFileSync(prompts, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string });
+    expect(deeper.filter((p) => asked.some((a) => a.key === p.key))).toEqual([]);
+    writeFileSync(judgements, [...asked, ...deeper].map(refusal).join('\n'));
     const replayed = await replay(judgements, '--questions', questions, '--json');
-    expect(replayed.stderr).toMatch(/3 judgements replayed, 0 prompts with none recorded/);
+    expect(replayed.stderr).toMatch(/6 judgements replayed, 0 prompts with none recorded/);
     const report = JSON.parse(replayed.stdout);
     expect(report.modelAdjudication).toMatchObject({
       judgedBy: { ollama: 2 },

@@ -67,7 +67,7 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'waiting-2': {
     corpora: ['karpenter', 'argo-workflows', 'cluster-api'],
-    read: 'unread: in no training set and never read; written on 2026-12-02, they judged two offline decisions by aggregates (neither adopted) and no reader decision before S-097',
+    read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted) and no reader decision before S-097',
     waiting: true,
   },
 };

@@ -72,12 +72,38 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
   });
 
   it('asks the model every time: a judgement is never served from the cache', async () => {
-    stub.script(judgement({ answers: false, passage: null, reason: 'no' }), judgement({ answers: false, passage: null, reason: 'no' }));
+    // Each run: the gate's passages, then (refused there) the search's next ones (S-097).
+    const no = judgement({ answers: false, passage: null, reason: 'no' });
+    stub.script(no, no, no, no);
     const s = services();
     const before = judgementRequests().length;
     await runAgent({ kb, question: QUESTION, services: s });
     await runAgent({ kb, question: QUESTION, services: s });
-    expect(judgementRequests().length).toBe(before + 2);
+    expect(judgementRequests().length).toBe(before + 4);
+  });
+
+  // S-097: nearly all the reader's refusals of answerable questions were of questions whose labelled passage it was
+  // never shown. Before it refuses, it reads the search's next passages, and answers partial from one it names there.
+  it("reads the search's next passages before it refuses, and answers partial from one that answers", async () => {
+    const gate = (await kb.retrieve(QUESTION)).results.map((r) => r.chunk.id);
+    const next = (await kb.retrieve(QUESTION, 2 * gate.length)).results.map((r) => r.chunk.id).slice(gate.length);
+    expect(next.length).toBeGreaterThan(0);
+    const deep = next[0]!;
+    const sentence = sentencesOf(kb.chunk(deep)!.text)[0]!;
+    stub.script(judgement({ answers: false, passage: null, reason: 'not in these' }), judgement({ answers: true, passage: deep, reason: 'this one says it' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentence, citations: [deep] }] }),
+    });
+    const before = judgementRequests().length;
+    const r = await runAgent({ kb, question: QUESTION, services: services() });
+    const asked = judgementRequests().slice(before);
+    expect(asked).toHaveLength(2);
+    const shown = (req: (typeof asked)[number]) => [...JSON.stringify(req.body).matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]);
+    expect(shown(asked[0]!).sort()).toEqual([...gate].sort());
+    expect(shown(asked[1]!)).toEqual(next);
+    expect(r.verdict).toBe('partial');
+    expect(r.reasons.join(' ')).toMatch(/none of the passages the gate read answers; .* further down the search, does — this one says it/);
+    expect(r.sources[0]!.chunkId).toBe(deep);
   });
 
   // S-096: with a reader, an answer of the sufficient band is read before it is given; offline, nothing is asked.

@@ -1,4 +1,4 @@
-import type { AnswerabilityFeatures, Chunk, KnowledgeBase, Retrieval } from '@sandscope/engine';
+import { type AnswerabilityFeatures, type Chunk, DEEPER_DEPTH, type KnowledgeBase, type Retrieval, type ScoredChunk } from '@sandscope/engine';
 import type { EvalQuestion } from './question-set.ts';
 
 /** The gate reads the top 6 (seed §Four); ranks for MRR are read deeper so a miss is a miss, not a truncation. */
@@ -11,6 +11,8 @@ export interface Measured {
   /** The corpus it belongs to: leave-one-corpus-out holds corpora out whole. */
   readonly corpus: string;
   readonly retrieval: Retrieval;
+  /** The search's passages past the gate's, to `DEEPER_DEPTH`: what a reader reads before it refuses (S-097). */
+  readonly deeper: readonly ScoredChunk[];
   readonly features: AnswerabilityFeatures;
   /** 1-based rank of the expected passage (or of the first passage of the expected document), null if not found. */
   readonly rank: number | null;
@@ -48,6 +50,7 @@ export async function measureAll(
       question,
       corpus,
       retrieval,
+      deeper: deep.results.slice(GATE_DEPTH, DEEPER_DEPTH),
       features,
       rank: rankOf(question, deep),
       gold: retrieval.results.map((r) => isGold(question, r.chunk)),

@@ -175,4 +175,82 @@ describe('evaluateModelAdjudicated', () => {
     expect(asOffline.questions[0]!.verdict).toBe('answered');
     expect(asOffline.modelAdjudication.answersRead).toMatchObject({ answerable: 1, unavailable: 1 });
   });
+
+  // S-097: nearly all the reader's refusals of answerable questions were of questions whose labelled passage it was
+  // never shown. Before it refuses, it reads the search's next passages; one it names there answers, partial.
+  it("reads the search's next passages before it refuses, deferred or read, and answers partial from one that answers", async () => {
+    const question = 'What is the connection pool ceiling for orders-db?';
+    const [probe] = await measureAll(kb, [{ id: 'probe', question, label: 'unanswerable', mechanism: 'absent-topic' }]);
+    expect(probe!.deeper.length).toBeGreaterThan(0);
+    const deep = probe!.deeper[0]!.chunk.id;
+    expect(probe!.retrieval.results.map((r) => r.chunk.id)).not.toContain(deep);
+    const measured = await measureAll(kb, [{ id: 'deep', question, label: 'answerable', mechanism: 'value-lookup', evidence: deep }]);
+    const m = measured[0]!;
+    expect(m.deeper.map((r) => r.chunk.id)).toEqual(probe!.deeper.map((r) => r.chunk.id));
+    // The reader finds none of the gate's passages answers, and names the first it is shown after them.
+    const prompts: string[][] = [];
+    const reader = {
+      doGenerate: async (options: { prompt: unknown }) => {
+        const shown = [...JSON.stringify(options.prompt).matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]!);
+        prompts.push(shown);
+        const text = JSON.stringify(
+          prompts.length === 1 ? { answers: false, passage: null, reason: 'not here' } : { answers: true, passage: shown[0], reason: 'it states it' },
+        );
+        return {
+          content: [{ type: 'text', text }],
+          finishReason: 'stop',
+          usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+          providerMetadata: { sandscope: { servedBy: 'stub' } },
+          warnings: [],
+        };
+      },
+    } as unknown as ModelJudgementInput['model'];
+    const deferred = (deeper: boolean) =>
+      evaluateModelAdjudicated(measured, model, {
+        judge: (q, decision) =>
+          judgeByModel({
+            question: q.question.question,
+            features: q.features,
+            probabilities: decision.assessment.probabilities,
+            offline: decision.adjudication!,
+            model: reader,
+            decideOffline: (f) => kb.decide(f),
+            ...(deeper ? { deeper: async () => q.deeper } : {}),
+          }),
+        confirm: noConfirm,
+      });
+    prompts.length = 0;
+    const shallow = await deferred(false);
+    expect(prompts).toHaveLength(1);
+    expect(shallow.questions[0]!.verdict).toBe('refused');
+    expect(shallow.modelAdjudication).toMatchObject({ answerableLetThrough: 0, answerableRefusedUnshown: 1 });
+    prompts.length = 0;
+    const read = await deferred(true);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0]).toHaveLength(m.features.passages.length);
+    expect(prompts[1]).toEqual(m.deeper.map((r) => r.chunk.id));
+    expect(read.questions[0]!.verdict).toBe('partial');
+    expect(read.questions[0]!.source).toBe('right');
+    expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1 });
+    // An answer of the sufficient band the reader finds unanswered by the gate's passages is not refused when a passage
+    // further down answers: it is given partial from that one, and not counted as withheld.
+    const answering = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } };
+    prompts.length = 0;
+    const confirmedDeeper = await evaluateModelAdjudicated(measured, answering, {
+      judge: async () => {
+        throw new Error('nothing here is deferred');
+      },
+      confirm: (q, decision) =>
+        confirmByModel({
+          question: q.question.question,
+          features: q.features,
+          probabilities: decision.assessment.probabilities,
+          model: reader,
+          deeper: async () => q.deeper,
+        }),
+    });
+    expect(prompts).toHaveLength(2);
+    expect(confirmedDeeper.questions[0]!.verdict).toBe('partial');
+    expect(confirmedDeeper.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
+  });
 });

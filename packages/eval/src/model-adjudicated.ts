@@ -10,7 +10,7 @@ import {
 } from '@sandscope/engine';
 import { type EvaluationReport, shippedReport } from './evaluate.ts';
 import type { EvidenceError } from './evidence.ts';
-import type { Measured } from './measure.ts';
+import { isGold, type Measured } from './measure.ts';
 import type { Outcome } from './metrics.ts';
 import { outcomeOfDecision } from './outcome.ts';
 
@@ -92,7 +92,7 @@ export async function evaluateModelAdjudicated(
       // S-096: as the graph does, the reader reads the answer before it is given.
       const confirmation = await reader.confirm(m, decision);
       read[label]++;
-      if (confirmation.withheld) read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
+      if (confirmation.withheld?.decision === 'refuse') read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
       else if (confirmation.judgedBy === null) read.unavailable++;
       outcomes.push(outcomeOfDecision(m, confirmed(decision, confirmation), model));
       continue;
@@ -108,7 +108,8 @@ export async function evaluateModelAdjudicated(
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
     const final = settled(decision, judgement.adjudication);
     if (final.verdict === 'partial') letThrough[label]++;
-    else if (label === 'answerable' && !m.retrieval.results.some((r, i) => m.gold[i] && judgement.shown.includes(r.chunk.id))) refusedUnshown++;
+    else if (label === 'answerable' && ![...m.retrieval.results, ...m.deeper].some((r) => judgement.shown.includes(r.chunk.id) && isGold(m.question, r.chunk)))
+      refusedUnshown++;
     outcomes.push(outcomeOfDecision(m, final, model));
   }
   return {

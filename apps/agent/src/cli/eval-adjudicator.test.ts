@@ -55,13 +55,15 @@ describe('sandscope eval --adjudicator model', () => {
     stub.script(
       judgement({ answers: true, passage: POOL_RUNBOOK, reason: 'the runbook for that error' }),
       judgement({ answers: false, passage: null, reason: 'only orders-db has a ceiling here' }),
+      // S-097: refused, the reader reads the search's next passages before the refusal stands; none answers either.
+      judgement({ answers: false, passage: null, reason: 'nor do these' }),
       // S-096: the answer of the sufficient band is read before it is given; this reading lets it stand.
       judgement({ answers: true, passage: 'architecture-order-path#orders-db-connection-pool-ceiling', reason: 'it states the ceiling' }),
     );
     const before = judgementRequests();
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model', '--json', '--rows'])).toBe(0);
     const r = JSON.parse(io.out) as Report;
-    expect(judgementRequests() - before).toBe(3);
+    expect(judgementRequests() - before).toBe(4);
     const row = (id: string) => r.questions.find((q) => q.id === id)!;
     expect(['deferred-answerable', 'deferred-unanswerable', 'answered', 'refused'].map((id) => row(id).band)).toEqual([
       'ambiguous',

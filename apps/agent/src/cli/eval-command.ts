@@ -225,8 +225,15 @@ function modelReader(kb: KnowledgeBase, services: ModelServices): ModelReader {
         offline: decision.adjudication!,
         model: modelOfRun(),
         decideOffline: (f) => kb.decide(f),
+        deeper: async () => m.deeper,
       }),
     confirm: (m, decision) =>
-      confirmByModel({ question: m.question.question, features: m.features, probabilities: decision.assessment.probabilities, model: modelOfRun() }),
+      confirmByModel({
+        question: m.question.question,
+        features: m.features,
+        probabilities: decision.assessment.probabilities,
+        model: modelOfRun(),
+        deeper: async () => m.deeper,
+      }),
   };
 }

@@ -1,7 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { readResultMetadata } from '../models/call-options.ts';
 import { buildJudgementPrompt, type Judgement, parseJudgement } from '../models/prompt.ts';
-import type { Chunk } from '../types.ts';
+import { DEFAULT_DEPTH } from '../retrieval/hybrid-retriever.ts';
+import type { Chunk, ScoredChunk } from '../types.ts';
 import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
 
@@ -15,7 +16,19 @@ export interface ModelJudgementInput {
   readonly model: LanguageModelV3;
   /** The question decided offline, under the offline bands: what stands when no model judges. */
   readonly decideOffline: (features: AnswerabilityFeatures) => Decision;
+  /**
+   * The search for the question to `DEEPER_DEPTH` (S-097): the passages past those the gate read are read when none of
+   * those answers, before the question is refused. Called only then; absent, nothing is read deeper.
+   */
+  readonly deeper?: () => Promise<readonly ScoredChunk[]>;
 }
+
+/**
+ * How far down the search the reader reads before it refuses (S-097): the gate's six, then the next six. On the
+ * record's development groups most of the reader's refusals of answerable questions were of questions whose labelled
+ * passage it was never shown, and half of those ranked seventh to twelfth.
+ */
+export const DEEPER_DEPTH = 2 * DEFAULT_DEPTH;
 
 export interface ModelJudgement {
   readonly adjudication: Adjudication;
@@ -36,48 +49,27 @@ export interface ModelJudgement {
 export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
   const f = input.features;
   const candidates = candidatesOf(f, input.probabilities);
-  const shown = candidates.map((c) => c.chunk.id);
   if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [] };
-  const judgement = await judge(
-    input.question,
-    candidates.map((c) => c.chunk),
-    input.model,
-  );
-  if ('unavailable' in judgement) {
+  const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
+  if ('unavailable' in reading) {
     // Decided as offline, under the offline bands: what the run would have done without an adjudicator.
     const asOffline = input.decideOffline(f);
-    const note = `No model judged this (${judgement.unavailable}); decided as offline.`;
+    const note = `No model judged this (${reading.unavailable}); decided as offline.`;
     const carrier = asOffline.verdict === 'refused' ? null : (f.passages.find((p) => p.result.chunk.id === asOffline.evidence[0]?.id)?.result ?? null);
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
       : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
     return { adjudication, judgedBy: null, shown };
   }
-  const { verdict, servedBy } = judgement;
-  const reason = verdict.reason.trim().slice(0, 300);
-  if (!verdict.answers)
-    return {
-      adjudication: { decision: 'refuse', carrier: null, reasons: [`Adjudicated refuse by ${servedBy}: ${reason || 'no candidate answers the question'}.`] },
-      judgedBy: servedBy,
-      shown,
-    };
-  const carrier = candidates.find((c) => c.chunk.id === verdict.passage)!;
-  return {
-    adjudication: {
-      decision: 'partial',
-      carrier,
-      reasons: [
-        `Adjudicated partial by ${servedBy}: “${carrier.chunk.heading}” in ${carrier.chunk.docTitle} answers — ${reason}; flagged partial, never upgraded to sufficient.`,
-      ],
-    },
-    judgedBy: servedBy,
-    shown,
-  };
+  return { adjudication: adjudicationOf(reading), judgedBy: reading.servedBy, shown };
 }
 
 /** A reader's reading of an answer the sufficient band gives without asking (S-096). */
 export interface ModelConfirmation {
-  /** The refusal when the reader found no passage answers; null when the answer stands. */
+  /**
+   * What stands instead of the gate's answer when the reader found none of its passages answers: a refusal, or (S-097)
+   * partial from a passage further down the search that does. Null when the answer stands.
+   */
   readonly withheld: Adjudication | null;
   /** What the reader said, or why none judged: a reason the run keeps either way. */
   readonly note: string | null;
@@ -91,27 +83,37 @@ export interface ModelConfirmation {
  * record's groups nearly every false answer with a reader was one it was never shown: it refuses almost every
  * unanswerable question it reads. So the reader reads these too, with the prompt the ambiguous band sends (the same
  * passages in the same order): if it finds no passage answers, the answer is withheld; if it names one, or no model
- * judges, the answer stands as the gate chose it. It only narrows what is answered, never upgrades.
+ * judges, the answer stands as the gate chose it. It only narrows what is answered, never upgrades: a withheld answer
+ * is refused, or given partial from a passage the reader found further down the search (S-097).
  */
-export async function confirmByModel(input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model'>): Promise<ModelConfirmation> {
+export async function confirmByModel(
+  input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model' | 'deeper'>,
+): Promise<ModelConfirmation> {
   const candidates = candidatesOf(input.features, input.probabilities);
-  const shown = candidates.map((c) => c.chunk.id);
-  if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown };
-  const judgement = await judge(
-    input.question,
-    candidates.map((c) => c.chunk),
-    input.model,
-  );
-  if ('unavailable' in judgement)
-    return { withheld: null, note: `No model read this answer (${judgement.unavailable}); answered as offline.`, judgedBy: null, shown };
-  const { verdict, servedBy } = judgement;
-  const reason = verdict.reason.trim().slice(0, 300);
-  if (verdict.answers) return { withheld: null, note: `Read by ${servedBy} before answering: ${reason || 'a passage answers'}.`, judgedBy: servedBy, shown };
-  const withheld = `Answer withheld: ${servedBy} read the passages and found none answers — ${reason || 'no candidate answers the question'}.`;
-  return { withheld: { decision: 'refuse', carrier: null, reasons: [withheld] }, note: withheld, judgedBy: servedBy, shown };
+  if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown: [] };
+  const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
+  if ('unavailable' in reading)
+    return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown };
+  if (reading.answers && !reading.deeper)
+    return {
+      withheld: null,
+      note: `Read by ${reading.servedBy} before answering: ${reading.reason || 'a passage answers'}.`,
+      judgedBy: reading.servedBy,
+      shown,
+    };
+  // None of the passages the gate answered from answers: the answer is withheld, and refused or (S-097) given
+  // partial from a passage further down the search that does.
+  const withheld: Adjudication = reading.answers
+    ? adjudicationOf(reading)
+    : {
+        decision: 'refuse',
+        carrier: null,
+        reasons: [`Answer withheld: ${reading.servedBy} read the passages and found none answers — ${reading.reason || 'no candidate answers the question'}.`],
+      };
+  return { withheld, note: withheld.reasons[0]!, judgedBy: reading.servedBy, shown };
 }
 
-/** An answer as the reader's reading leaves it: refused when withheld, else the same answer with the reader's note. */
+/** An answer as the reader's reading leaves it: settled by what replaces it when withheld, else the same answer with the reader's note. */
 export function confirmed(decision: Decision, confirmation: ModelConfirmation): Decision {
   if (confirmation.withheld) return settled(decision, confirmation.withheld);
   return confirmation.note ? { ...decision, reasons: [...decision.reasons, confirmation.note] } : decision;
@@ -142,6 +144,71 @@ export function settled(decision: Decision, adjudication: Adjudication): Decisio
     verdict: carrier ? 'partial' : 'refused',
     reasons: [...decision.assessment.reasons, ...adjudication.reasons],
     evidence: carrier ? [carrier.chunk] : [],
+  };
+}
+
+/** What the reader made of a question: a passage that answers (of those the gate read, or further down), none, or no judgement. */
+type Reading =
+  | { readonly answers: true; readonly carrier: ScoredChunk; readonly deeper: boolean; readonly servedBy: string; readonly reason: string }
+  | { readonly answers: false; readonly servedBy: string; readonly reason: string }
+  | { readonly unavailable: string };
+
+/**
+ * The reader reads the passages the gate read; when it finds none answers, it reads the search's next passages before
+ * refusing (S-097). Nearly all its refusals of answerable questions were of questions whose labelled passage it was
+ * never shown: the gate's six are what the score ranks first, not all the library says. A deeper read that fails
+ * leaves the refusal the reader gave; it never widens an answer to anything but partial.
+ */
+async function read(
+  question: string,
+  candidates: readonly ScoredChunk[],
+  deeper: (() => Promise<readonly ScoredChunk[]>) | undefined,
+  model: LanguageModelV3,
+): Promise<{ reading: Reading; shown: readonly string[] }> {
+  const shown = candidates.map((c) => c.chunk.id);
+  const first = await judge(
+    question,
+    candidates.map((c) => c.chunk),
+    model,
+  );
+  if ('unavailable' in first) return { reading: first, shown };
+  const reason = first.verdict.reason.trim().slice(0, 300);
+  if (first.verdict.answers) {
+    const carrier = candidates.find((c) => c.chunk.id === first.verdict.passage)!;
+    return { reading: { answers: true, carrier, deeper: false, servedBy: first.servedBy, reason }, shown };
+  }
+  const refused: Reading = { answers: false, servedBy: first.servedBy, reason };
+  const further = deeper ? (await deeper()).filter((r) => !shown.includes(r.chunk.id)) : [];
+  if (further.length === 0) return { reading: refused, shown };
+  const second = await judge(
+    question,
+    further.map((r) => r.chunk),
+    model,
+  );
+  const all = [...shown, ...further.map((r) => r.chunk.id)];
+  if ('unavailable' in second || !second.verdict.answers) return { reading: refused, shown: all };
+  const carrier = further.find((r) => r.chunk.id === second.verdict.passage)!;
+  return { reading: { answers: true, carrier, deeper: true, servedBy: second.servedBy, reason: second.verdict.reason.trim().slice(0, 300) }, shown: all };
+}
+
+/** A reading as an adjudication: partial from the passage it names, or refused with its reason. Never sufficient. */
+function adjudicationOf(reading: Exclude<Reading, { unavailable: string }>): Adjudication {
+  if (!reading.answers)
+    return {
+      decision: 'refuse',
+      carrier: null,
+      reasons: [`Adjudicated refuse by ${reading.servedBy}: ${reading.reason || 'no candidate answers the question'}.`],
+    };
+  const { carrier, servedBy, reason } = reading;
+  const where = `“${carrier.chunk.heading}” in ${carrier.chunk.docTitle}`;
+  return {
+    decision: 'partial',
+    carrier,
+    reasons: [
+      reading.deeper
+        ? `Adjudicated partial by ${servedBy}: none of the passages the gate read answers; ${where}, further down the search, does — ${reason}; flagged partial, never upgraded to sufficient.`
+        : `Adjudicated partial by ${servedBy}: ${where} answers — ${reason}; flagged partial, never upgraded to sufficient.`,
+    ],
   };
 }
 

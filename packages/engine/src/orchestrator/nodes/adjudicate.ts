@@ -1,5 +1,6 @@
 import type { Adjudication } from '../../answerability/decide.ts';
-import { confirmByModel, judgeByModel, settled } from '../../answerability/model-judgement.ts';
+import { confirmByModel, DEEPER_DEPTH, judgeByModel, settled } from '../../answerability/model-judgement.ts';
+import type { ScoredChunk } from '../../types.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
 import type { RunState, RunUpdate } from '../state.ts';
 
@@ -16,7 +17,8 @@ import type { RunState, RunUpdate } from '../state.ts';
  * likeliest passages answers (`judgeByModel`, which `eval --adjudicator model`
  * scores too). With a reader the sufficient band comes here as well, and the
  * reader reads the answer before it is given (`confirmByModel`, S-096): it may
- * withhold it, never upgrade anything.
+ * withhold it, never upgrade anything. Before the reader refuses either, it reads
+ * the search's next passages (S-097).
  */
 export const adjudicateNode: NodeSpec = {
   id: 'adjudicate',
@@ -50,11 +52,17 @@ async function judged(state: RunState, ctx: NodeContext, offline: Adjudication):
     offline,
     model: ctx.model.model,
     decideOffline: (f) => ctx.kb.decide(f),
+    deeper: deeperOf(state, ctx),
   });
   return judgement.adjudication;
 }
 
-/** An answer of the sufficient band, read by the reader: withheld (refused, with its reason) or left as it was. */
+/** The question's search to `DEEPER_DEPTH`, run only when the reader finds none of the gate's passages answers (S-097). */
+function deeperOf(state: RunState, ctx: NodeContext): () => Promise<readonly ScoredChunk[]> {
+  return async () => (await ctx.kb.retrieve(state.question, DEEPER_DEPTH)).results;
+}
+
+/** An answer of the sufficient band, read by the reader: withheld (refused, or partial from a deeper passage, S-097) or left as it was. */
 async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
   if (!state.features || !state.decision) throw new Error('adjudicate: no decision to read');
   const confirmation = await confirmByModel({
@@ -62,6 +70,7 @@ async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
     features: state.features,
     probabilities: state.decision.assessment.probabilities,
     model: ctx.model.model,
+    deeper: deeperOf(state, ctx),
   });
   if (confirmation.withheld) return applied(confirmation.withheld, state);
   return { reasons: confirmation.note ? [confirmation.note] : [] };
