@@ -95,6 +95,7 @@ const Report = z.object({
         unanswerableWithheld: z.number(),
         unavailable: z.number(),
       }),
+      answeredDeeper: z.object({ answerable: z.number(), unanswerable: z.number() }),
     })
     .optional(),
 });
@@ -170,7 +171,7 @@ await runScript('reader:replay', async () => {
       });
       const c = corpora.at(-1)!;
       console.log(
-        `${name.padEnd(6)} ${corpus.padEnd(20)} offline: false answers ${c.offline.falseAnswers}/${c.unanswerable}, false refusals ${c.offline.falseRefusals}/${c.answerable} | reader: false answers ${c.reader.falseAnswers}/${c.unanswerable}, false refusals ${c.reader.falseRefusals}/${c.answerable}, deferred ${(100 * c.reader.deferralRate).toFixed(1)}% (judged ${Object.values(adjudication.judgedBy).reduce((a, b) => a + b, 0)}, no reply ${adjudication.unavailable}, nothing to show ${adjudication.nothingToShow}; answers read ${adjudication.answersRead.answerable + adjudication.answersRead.unanswerable}, withheld ${adjudication.answersRead.unanswerableWithheld} of ${adjudication.answersRead.unanswerable} unanswerable and ${adjudication.answersRead.answerableWithheld} of ${adjudication.answersRead.answerable} answerable, no reply ${adjudication.answersRead.unavailable})`,
+        `${name.padEnd(6)} ${corpus.padEnd(20)} offline: false answers ${c.offline.falseAnswers}/${c.unanswerable}, false refusals ${c.offline.falseRefusals}/${c.answerable} | reader: false answers ${c.reader.falseAnswers}/${c.unanswerable}, false refusals ${c.reader.falseRefusals}/${c.answerable}, deferred ${(100 * c.reader.deferralRate).toFixed(1)}% (judged ${Object.values(adjudication.judgedBy).reduce((a, b) => a + b, 0)}, no reply ${adjudication.unavailable}, nothing to show ${adjudication.nothingToShow}; answers read ${adjudication.answersRead.answerable + adjudication.answersRead.unanswerable}, withheld ${adjudication.answersRead.unanswerableWithheld} of ${adjudication.answersRead.unanswerable} unanswerable and ${adjudication.answersRead.answerableWithheld} of ${adjudication.answersRead.answerable} answerable, no reply ${adjudication.answersRead.unavailable}; answered from the search's next passages ${adjudication.answeredDeeper.answerable} answerable, ${adjudication.answeredDeeper.unanswerable} unanswerable)`,
       );
     }
   }
@@ -182,7 +183,7 @@ await runScript('reader:replay', async () => {
   };
   for (const g of replayedReaderGroups(summary)) {
     console.log(
-      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}`,
+      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}${g.reader.answeredDeeper ? `; answered from the search's next passages (S-097) ${g.reader.answeredDeeper.answerable} answerable, ${g.reader.answeredDeeper.unanswerable} unanswerable` : ''}`,
     );
   }
   if (write) {

@@ -159,6 +159,8 @@ export const replayedReaderGroupSchema = z.looseObject({
           unavailable: optionalNumber,
         })
         .optional(),
+      /** Questions answered partial from the search's next passages (S-097). */
+      answeredDeeper: z.looseObject({ answerable: optionalNumber, unanswerable: optionalNumber }).optional(),
     })
     .optional(),
 });

@@ -9,7 +9,7 @@ import {
 } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureAll } from './measure.ts';
-import { evaluateModelAdjudicated } from './model-adjudicated.ts';
+import { evaluateModelAdjudicated, type ModelReader } from './model-adjudicated.ts';
 import { readRepoCorpus } from './test-corpus.ts';
 
 /*
@@ -17,6 +17,15 @@ import { readRepoCorpus } from './test-corpus.ts';
  * show"); since S-076 the model is shown the likeliest passages all the same, and what it says is counted as any
  * judgement is — a provider that gives none is "no usable judgement", decided as offline.
  */
+/** A provider's reply carrying `text`, served by the stub. */
+const generated = (text: string) => ({
+  content: [{ type: 'text', text }],
+  finishReason: 'stop',
+  usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+  providerMetadata: { sandscope: { servedBy: 'stub' } },
+  warnings: [],
+});
+
 /** No answer of the sufficient band to read in these tests: their bands defer every question. */
 const noConfirm = async (): Promise<ModelConfirmation> => ({ withheld: null, note: null, judgedBy: null, shown: [] });
 
@@ -25,6 +34,19 @@ describe('evaluateModelAdjudicated', () => {
   // Adjudicated bands opened to 0..1: every question is deferred, so this is about the counting, not the bands.
   const model = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 1 } };
   let kb: KnowledgeBase;
+  /** A deferred question judged as the graph judges it, by `reader`; with `deeper`, reading the search's next passages too. */
+  const judgingWith =
+    (reader: ModelJudgementInput['model'], deeper = false): ModelReader['judge'] =>
+    (q, decision) =>
+      judgeByModel({
+        question: q.question.question,
+        features: q.features,
+        probabilities: decision.assessment.probabilities,
+        offline: decision.adjudication!,
+        model: reader,
+        decideOffline: (f) => kb.decide(f),
+        ...(deeper ? { deeper: async () => q.deeper } : {}),
+      });
   beforeAll(async () => {
     const corpus = readRepoCorpus();
     kb = await KnowledgeBase.build({ documents: corpus.documents, estate: corpus.estate, model });
@@ -37,15 +59,7 @@ describe('evaluateModelAdjudicated', () => {
     ]);
     const judge = (reader: ModelJudgementInput['model']) =>
       evaluateModelAdjudicated(measured, model, {
-        judge: (m, decision) =>
-          judgeByModel({
-            question: m.question.question,
-            features: m.features,
-            probabilities: decision.assessment.probabilities,
-            offline: decision.adjudication!,
-            model: reader,
-            decideOffline: (f) => kb.decide(f),
-          }),
+        judge: judgingWith(reader),
         confirm: noConfirm,
       });
     expect(measured[0]!.features.passages.every((p) => !passes(p, measured[0]!.features))).toBe(true);
@@ -89,15 +103,7 @@ describe('evaluateModelAdjudicated', () => {
       doGenerate: (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), Promise.reject(new Error('no provider'))),
     } as unknown as ModelJudgementInput['model'];
     await evaluateModelAdjudicated(measured, model, {
-      judge: (q, decision) =>
-        judgeByModel({
-          question: q.question.question,
-          features: q.features,
-          probabilities: decision.assessment.probabilities,
-          offline: decision.adjudication!,
-          model: recording,
-          decideOffline: (f) => kb.decide(f),
-        }),
+      judge: judgingWith(recording),
       confirm: noConfirm,
     });
     expect(prompts).toHaveLength(1);
@@ -125,6 +131,13 @@ describe('evaluateModelAdjudicated', () => {
     const other = measured[0]!.retrieval.results.find((r) => r.chunk.id !== gold)!.chunk.id;
     expect((await refusingAfter([other])).modelAdjudication).toMatchObject({ deferredAnswerable: 1, answerableLetThrough: 0, answerableRefusedUnshown: 1 });
     expect((await refusingAfter([other, gold])).modelAdjudication).toMatchObject({ answerableRefusedUnshown: 0 });
+    // A question let through is no refusal, whatever it was shown (S-097's count once took it for one).
+    const carrier = measured[0]!.retrieval.results.find((r) => r.chunk.id === other)!;
+    const through = await evaluateModelAdjudicated(measured, model, {
+      judge: async () => ({ adjudication: { decision: 'partial', carrier, reasons: ['yes'] }, judgedBy: 'stub', shown: [other] }),
+      confirm: noConfirm,
+    });
+    expect(through.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answerableRefusedUnshown: 0, answeredDeeper: { answerable: 0 } });
   });
 
   // S-096: nearly every false answer with a reader was one the sufficient band gave without asking it. Here the
@@ -146,13 +159,7 @@ describe('evaluateModelAdjudicated', () => {
         doGenerate: async (options: { prompt: unknown }) => {
           const id = /candidate id=\\"([^\\"]+)\\"/.exec(JSON.stringify(options.prompt))![1]!;
           const text = JSON.stringify(answers ? { answers, passage: id, reason: 'it states it' } : { answers, passage: null, reason: 'about another pool' });
-          return {
-            content: [{ type: 'text', text }],
-            finishReason: 'stop',
-            usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
-            providerMetadata: { sandscope: { servedBy: 'stub' } },
-            warnings: [],
-          };
+          return generated(text);
         },
       }) as unknown as ModelJudgementInput['model'];
     const unjudged = async () => {
@@ -196,27 +203,12 @@ describe('evaluateModelAdjudicated', () => {
         const text = JSON.stringify(
           prompts.length === 1 ? { answers: false, passage: null, reason: 'not here' } : { answers: true, passage: shown[0], reason: 'it states it' },
         );
-        return {
-          content: [{ type: 'text', text }],
-          finishReason: 'stop',
-          usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
-          providerMetadata: { sandscope: { servedBy: 'stub' } },
-          warnings: [],
-        };
+        return generated(text);
       },
     } as unknown as ModelJudgementInput['model'];
     const deferred = (deeper: boolean) =>
       evaluateModelAdjudicated(measured, model, {
-        judge: (q, decision) =>
-          judgeByModel({
-            question: q.question.question,
-            features: q.features,
-            probabilities: decision.assessment.probabilities,
-            offline: decision.adjudication!,
-            model: reader,
-            decideOffline: (f) => kb.decide(f),
-            ...(deeper ? { deeper: async () => q.deeper } : {}),
-          }),
+        judge: judgingWith(reader, deeper),
         confirm: noConfirm,
       });
     prompts.length = 0;
@@ -231,7 +223,8 @@ describe('evaluateModelAdjudicated', () => {
     expect(prompts[1]).toEqual(m.deeper.map((r) => r.chunk.id));
     expect(read.questions[0]!.verdict).toBe('partial');
     expect(read.questions[0]!.source).toBe('right');
-    expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1 });
+    expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answeredDeeper: { answerable: 1, unanswerable: 0 } });
+    expect(shallow.modelAdjudication.answeredDeeper).toEqual({ answerable: 0, unanswerable: 0 });
     // An answer of the sufficient band the reader finds unanswered by the gate's passages is not refused when a passage
     // further down answers: it is given partial from that one, and not counted as withheld.
     const answering = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } };
@@ -252,5 +245,6 @@ describe('evaluateModelAdjudicated', () => {
     expect(prompts).toHaveLength(2);
     expect(confirmedDeeper.questions[0]!.verdict).toBe('partial');
     expect(confirmedDeeper.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
+    expect(confirmedDeeper.modelAdjudication.answeredDeeper).toEqual({ answerable: 1, unanswerable: 0 });
   });
 });

@@ -49,6 +49,12 @@ export interface ModelAdjudicationFigures {
     /** Read by no model (every provider failed, no reading in the reply…): answered as offline. */
     readonly unavailable: number;
   };
+  /**
+   * S-097: questions answered partial from a passage past the gate's six — deferred or read, none of the gate's
+   * passages answering them in the reader's reading — by label: what the deeper read let through, right and wrong.
+   * Absent from summaries written before it.
+   */
+  readonly answeredDeeper?: { readonly answerable: number; readonly unanswerable: number };
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
@@ -85,6 +91,8 @@ export async function evaluateModelAdjudicated(
   const letThrough = { answerable: 0, unanswerable: 0 };
   let refusedUnshown = 0;
   const read = { answerable: 0, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 };
+  const deeper = { answerable: 0, unanswerable: 0 };
+  const fromDeeper = (m: Measured, d: Decision) => d.verdict === 'partial' && m.deeper.some((r) => r.chunk.id === d.evidence[0]?.id);
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands);
     const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
@@ -94,7 +102,9 @@ export async function evaluateModelAdjudicated(
       read[label]++;
       if (confirmation.withheld?.decision === 'refuse') read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
       else if (confirmation.judgedBy === null) read.unavailable++;
-      outcomes.push(outcomeOfDecision(m, confirmed(decision, confirmation), model));
+      const final = confirmed(decision, confirmation);
+      if (fromDeeper(m, final)) deeper[label]++;
+      outcomes.push(outcomeOfDecision(m, final, model));
       continue;
     }
     if (decision.assessment.band !== 'ambiguous' || !decision.adjudication) {
@@ -110,6 +120,7 @@ export async function evaluateModelAdjudicated(
     if (final.verdict === 'partial') letThrough[label]++;
     else if (label === 'answerable' && ![...m.retrieval.results, ...m.deeper].some((r) => judgement.shown.includes(r.chunk.id) && isGold(m.question, r.chunk)))
       refusedUnshown++;
+    if (fromDeeper(m, final)) deeper[label]++;
     outcomes.push(outcomeOfDecision(m, final, model));
   }
   return {
@@ -125,6 +136,7 @@ export async function evaluateModelAdjudicated(
       unanswerableLetThrough: letThrough.unanswerable,
       answerableRefusedUnshown: refusedUnshown,
       answersRead: read,
+      answeredDeeper: deeper,
     },
   };
 }

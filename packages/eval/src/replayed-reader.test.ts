@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups, replayedReaderSchema } from './replayed-reader.ts';
+import { DECISION_TARGETS } from './evaluate.ts';
+import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups, replayedReaderSchema, replayedReaderSection } from './replayed-reader.ts';
 
 function corpus(name: string, group: string, n: { fa: number; fr: number; rfa: number; rfr: number; da: number; du: number }): ReplayedReaderCorpus {
   return {
@@ -74,6 +75,19 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(seen!.reader.answersRead).toEqual({ answerable: 10, unanswerable: 4, answerableWithheld: 2, unanswerableWithheld: 3, unavailable: 0 });
     expect(fresh!.reader.answersRead).toBeUndefined();
     expect(replayedReaderSchema.parse(withRead)).toEqual(withRead);
+  });
+
+  it("pools the questions answered from the search's next passages (S-097) only when every corpus of the group has them, and says them", () => {
+    const withDeeper: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) => (i === 2 ? c : { ...c, reader: { ...c.reader, answeredDeeper: { answerable: i + 2, unanswerable: i } } })),
+    };
+    const [seen, fresh] = replayedReaderGroups(withDeeper);
+    expect(seen!.reader.answeredDeeper).toEqual({ answerable: 5, unanswerable: 1 });
+    expect(fresh!.reader.answeredDeeper).toBeUndefined();
+    expect(replayedReaderSchema.parse(withDeeper)).toEqual(withDeeper);
+    const section = replayedReaderSection(withDeeper, DECISION_TARGETS).join('\n');
+    expect(section).toMatch(/5 answerable and 1 unanswerable questions were answered from the search's next six passages/);
   });
 
   it('a group with no questions has rates of 0, not NaN', () => {

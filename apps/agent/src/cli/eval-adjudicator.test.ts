@@ -85,6 +85,7 @@ describe('sandscope eval --adjudicator model', () => {
       answerableLetThrough: 1,
       unanswerableLetThrough: 0,
       answerableRefusedUnshown: 0,
+      answeredDeeper: { answerable: 0, unanswerable: 0 },
     });
     expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
   });
@@ -100,6 +101,8 @@ describe('sandscope eval --adjudicator model', () => {
     expect(io.out).toMatch(
       /read before they were given \(S-096\): 1; withheld 0 of 0 unanswerable, 0 of 1 answerable; no usable reading, answered as offline: 1/,
     );
+    // S-097: the deferred refusal's deeper read found no scripted reply, so nothing was answered from further down.
+    expect(io.out).toMatch(/answered partial from the search's next passages, read before a refusal \(S-097\): 0 answerable, 0 unanswerable/);
   });
 
   it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {

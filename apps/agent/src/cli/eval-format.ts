@@ -27,6 +27,11 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
       : [
           `  answers of the sufficient band read before they were given (S-096): ${a.answersRead.answerable + a.answersRead.unanswerable}; withheld ${a.answersRead.unanswerableWithheld} of ${a.answersRead.unanswerable} unanswerable, ${a.answersRead.answerableWithheld} of ${a.answersRead.answerable} answerable; no usable reading, answered as offline: ${a.answersRead.unavailable}`,
         ]),
+    ...(a.answeredDeeper === undefined
+      ? []
+      : [
+          `  answered partial from the search's next passages, read before a refusal (S-097): ${a.answeredDeeper.answerable} answerable, ${a.answeredDeeper.unanswerable} unanswerable`,
+        ]),
   ];
 }
 
