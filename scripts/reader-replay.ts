@@ -76,6 +76,7 @@ const Report = z.object({
   answerable: z.number(),
   unanswerable: z.number(),
   rightSourceRate: z.number(),
+  wrongSourceAnswers: z.number(),
   deferralRate: z.number(),
   questions: z.array(z.object({ label: z.string(), verdict: z.string() })),
   modelAdjudication: z
@@ -125,6 +126,9 @@ await runScript('reader:replay', async () => {
   if (promptsDir) mkdirSync(resolve(promptsDir), { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'reader-replay-'));
   const corpora: ReplayedReaderCorpus[] = [];
+  // Answerable questions answered without citing their labelled passage, offline and with the reader, by group: a
+  // well-cited answer from the wrong passage is the failure the product exists to prevent, and a rate hides its count.
+  const wrongSource = new Map<string, { offline: number; reader: number }>();
   for (const name of names) {
     const group = GROUPS[name]!;
     const model = group.waiting ? null : join(dir, `${name}-model.json`);
@@ -161,6 +165,8 @@ await runScript('reader:replay', async () => {
         ),
       );
       const adjudication = reader.modelAdjudication!;
+      const tally = wrongSource.get(name) ?? { offline: 0, reader: 0 };
+      wrongSource.set(name, { offline: tally.offline + offline.wrongSourceAnswers, reader: tally.reader + reader.wrongSourceAnswers });
       corpora.push({
         name: corpus,
         group: name,
@@ -183,7 +189,7 @@ await runScript('reader:replay', async () => {
   };
   for (const g of replayedReaderGroups(summary)) {
     console.log(
-      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}${g.reader.answeredDeeper ? `; answered from the search's next passages (S-097) ${g.reader.answeredDeeper.answerable} answerable, ${g.reader.answeredDeeper.unanswerable} unanswerable` : ''}`,
+      `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}${g.reader.answeredDeeper ? `; answered from the search's next passages (S-097) ${g.reader.answeredDeeper.answerable} answerable, ${g.reader.answeredDeeper.unanswerable} unanswerable` : ''}; wrong-source answers offline ${wrongSource.get(g.name)!.offline}, with the reader ${wrongSource.get(g.name)!.reader}`,
     );
   }
   if (write) {
