@@ -139,6 +139,31 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     expect(judgementRequests().length).toBe(before);
   });
 
+  // S-098: the reader reads an answer of the sufficient band and names another of the passages the gate read. The
+  // answer is given from the passage it names, partial, not from the passages the gate chose.
+  it('answers partial from the passage the reader names when the gate answered from another', async () => {
+    const source = loadCorpusSource();
+    const answering = await KnowledgeBase.build({
+      documents: source.documents,
+      estate: source.estate,
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
+    });
+    const retrieval = await answering.retrieve(QUESTION);
+    const gate = answering.decide(answering.features(QUESTION, retrieval), undefined, 'model');
+    expect(gate.verdict).toBe('answered');
+    const other = retrieval.results.map((r) => r.chunk.id).find((id) => !gate.evidence.some((c) => c.id === id))!;
+    expect(other).toBeDefined();
+    stub.script(judgement({ answers: true, passage: other, reason: 'this one says it' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentencesOf(answering.chunk(other)!.text)[0]!, citations: [other] }] }),
+    });
+    const moved = await runAgent({ kb: answering, question: QUESTION, services: services() });
+    expect(moved.band).toBe('sufficient');
+    expect(moved.verdict).toBe('partial');
+    expect(moved.sources[0]!.chunkId).toBe(other);
+    expect(moved.reasons.join(' ')).toMatch(/Read by groq before answering: not the passage the gate answered from but .* answers — this one says it/);
+  });
+
   it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {
     expect(modelServicesFromEnv({}).adjudication).toBe('offline');
     expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(UserError);

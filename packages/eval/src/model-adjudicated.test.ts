@@ -1,5 +1,6 @@
 import {
   confirmByModel,
+  decideAnswerability,
   judgeByModel,
   KnowledgeBase,
   type ModelConfirmation,
@@ -142,7 +143,8 @@ describe('evaluateModelAdjudicated', () => {
 
   // S-096: nearly every false answer with a reader was one the sufficient band gave without asking it. Here the
   // bands answer everything that passes, and the reader reads each answer first, with the prompt the ambiguous band
-  // sends: what it finds unanswered is withheld, what it names stands as the gate answered it (never partial).
+  // sends: what it finds unanswered is withheld, a passage it names that the gate answered from stands as the gate answered
+  // it (never partial), another it names is answered from, partial (S-098).
   it('has the reader read each answer of the sufficient band before it is given, and counts what it withheld', async () => {
     const answering = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } };
     const measured = await measureAll(kb, [
@@ -169,7 +171,13 @@ describe('evaluateModelAdjudicated', () => {
       evaluateModelAdjudicated(measured, answering, {
         judge: unjudged,
         confirm: (m, decision) =>
-          confirmByModel({ question: m.question.question, features: m.features, probabilities: decision.assessment.probabilities, model: reader }),
+          confirmByModel({
+            question: m.question.question,
+            features: m.features,
+            probabilities: decision.assessment.probabilities,
+            evidence: decision.evidence,
+            model: reader,
+          }),
       });
     const withheld = await evaluated(replying(false));
     expect(withheld.questions[0]!.verdict).toBe('refused');
@@ -177,6 +185,20 @@ describe('evaluateModelAdjudicated', () => {
     const stands = await evaluated(replying(true));
     expect(stands.questions[0]!.verdict).toBe('answered');
     expect(stands.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
+    // S-098: a passage it names that the gate read but did not answer from is the one answered from, partial.
+    let named = '';
+    const namingLast = {
+      doGenerate: async (options: { prompt: unknown }) => {
+        named = [...JSON.stringify(options.prompt).matchAll(/candidate id=\\"([^\\"]+)\\"/g)].at(-1)![1]!;
+        return generated(JSON.stringify({ answers: true, passage: named, reason: 'this one states it' }));
+      },
+    } as unknown as ModelJudgementInput['model'];
+    const gate = decideAnswerability(measured[0]!.features, answering, answering.adjudicatedBands);
+    const moved = await evaluated(namingLast);
+    expect(gate.evidence.map((c) => c.id)).not.toContain(named);
+    expect(moved.questions[0]!.verdict).toBe('partial');
+    expect(moved.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0, unavailable: 0 });
+    expect(moved.questions[0]!.source).toBe(named === measured[0]!.question.evidence ? 'right' : 'wrong');
     const failing = { doGenerate: () => Promise.reject(new Error('no provider')) } as unknown as ModelJudgementInput['model'];
     const asOffline = await evaluated(failing);
     expect(asOffline.questions[0]!.verdict).toBe('answered');
@@ -238,6 +260,7 @@ describe('evaluateModelAdjudicated', () => {
           question: q.question.question,
           features: q.features,
           probabilities: decision.assessment.probabilities,
+          evidence: decision.evidence,
           model: reader,
           deeper: async () => q.deeper,
         }),

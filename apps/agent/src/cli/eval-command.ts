@@ -232,6 +232,7 @@ function modelReader(kb: KnowledgeBase, services: ModelServices): ModelReader {
         question: m.question.question,
         features: m.features,
         probabilities: decision.assessment.probabilities,
+        evidence: decision.evidence,
         model: modelOfRun(),
         deeper: async () => m.deeper,
       }),

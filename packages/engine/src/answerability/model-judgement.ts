@@ -87,24 +87,29 @@ export interface ModelConfirmation {
  * is refused, or given partial from a passage the reader found further down the search (S-097).
  */
 export async function confirmByModel(
-  input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model' | 'deeper'>,
+  input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model' | 'deeper'> & {
+    /** The passages the gate answers from: the answer stands only when the reader names one of them (S-098). */
+    readonly evidence: readonly Chunk[];
+  },
 ): Promise<ModelConfirmation> {
   const candidates = candidatesOf(input.features, input.probabilities);
   if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown: [] };
   const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
   if ('unavailable' in reading)
     return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown };
-  if (reading.answers && !reading.deeper)
+  if (reading.answers && !reading.deeper && input.evidence.some((c) => c.id === reading.carrier.chunk.id))
     return {
       withheld: null,
       note: `Read by ${reading.servedBy} before answering: ${reading.reason || 'a passage answers'}.`,
       judgedBy: reading.servedBy,
       shown,
     };
-  // None of the passages the gate answered from answers: the answer is withheld, and refused or (S-097) given
-  // partial from a passage further down the search that does.
+  // None of the passages the gate answered from answers: the answer is withheld, and refused or given partial from
+  // the passage the reader names — another the gate read (S-098), or one further down the search (S-097).
   const withheld: Adjudication = reading.answers
-    ? adjudicationOf(reading)
+    ? reading.deeper
+      ? adjudicationOf(reading)
+      : movedTo(reading)
     : {
         decision: 'refuse',
         carrier: null,
@@ -189,6 +194,22 @@ async function read(
   if ('unavailable' in second || !second.verdict.answers) return { reading: refused, shown: all };
   const carrier = further.find((r) => r.chunk.id === second.verdict.passage)!;
   return { reading: { answers: true, carrier, deeper: true, servedBy: second.servedBy, reason: second.verdict.reason.trim().slice(0, 300) }, shown: all };
+}
+
+/**
+ * S-098: the reader read an answer of the sufficient band and named a passage the gate read but did not answer from.
+ * The answer is given from that passage, partial: the passages the gate chose would put beside its claims citations
+ * the reader did not find answer — a well-cited answer from the wrong passage.
+ */
+function movedTo(reading: Extract<Reading, { answers: true }>): Adjudication {
+  const { carrier, servedBy, reason } = reading;
+  return {
+    decision: 'partial',
+    carrier,
+    reasons: [
+      `Read by ${servedBy} before answering: not the passage the gate answered from but “${carrier.chunk.heading}” in ${carrier.chunk.docTitle} answers — ${reason || 'it answers the question'}; answered from it, flagged partial, never upgraded to sufficient.`,
+    ],
+  };
 }
 
 /** A reading as an adjudication: partial from the passage it names, or refused with its reason. Never sufficient. */

@@ -69,6 +69,7 @@ async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
     question: state.question,
     features: state.features,
     probabilities: state.decision.assessment.probabilities,
+    evidence: state.decision.evidence,
     model: ctx.model.model,
     deeper: deeperOf(state, ctx),
   });
