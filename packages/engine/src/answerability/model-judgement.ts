@@ -67,8 +67,9 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
 /** A reader's reading of an answer the sufficient band gives without asking (S-096). */
 export interface ModelConfirmation {
   /**
-   * What stands instead of the gate's answer when the reader found none of its passages answers: a refusal, or (S-097)
-   * partial from a passage further down the search that does. Null when the answer stands.
+   * What stands instead of the gate's answer when the reader did not name a passage the gate answered from: a refusal,
+   * or partial from the passage it named — another the gate read (S-098), or one further down the search (S-097). Null
+   * when the answer stands.
    */
   readonly withheld: Adjudication | null;
   /** What the reader said, or why none judged: a reason the run keeps either way. */
@@ -82,9 +83,10 @@ export interface ModelConfirmation {
  * S-096: with a reader, an answer is read before it is given. The sufficient band answered without asking, and on the
  * record's groups nearly every false answer with a reader was one it was never shown: it refuses almost every
  * unanswerable question it reads. So the reader reads these too, with the prompt the ambiguous band sends (the same
- * passages in the same order): if it finds no passage answers, the answer is withheld; if it names one, or no model
- * judges, the answer stands as the gate chose it. It only narrows what is answered, never upgrades: a withheld answer
- * is refused, or given partial from a passage the reader found further down the search (S-097).
+ * passages in the same order): if it finds no passage answers, the answer is withheld; if it names one the gate
+ * answered from, or no model judges, the answer stands as the gate chose it. It only narrows what is answered, never
+ * upgrades: a withheld answer is refused, or given partial from the passage the reader names — another the gate read
+ * (S-098), or one further down the search (S-097).
  */
 export async function confirmByModel(
   input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model' | 'deeper'> & {

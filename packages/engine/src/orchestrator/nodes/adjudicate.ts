@@ -62,7 +62,10 @@ function deeperOf(state: RunState, ctx: NodeContext): () => Promise<readonly Sco
   return async () => (await ctx.kb.retrieve(state.question, DEEPER_DEPTH)).results;
 }
 
-/** An answer of the sufficient band, read by the reader: withheld (refused, or partial from a deeper passage, S-097) or left as it was. */
+/**
+ * An answer of the sufficient band, read by the reader: withheld (refused, or partial from the passage it names: another
+ * the gate read, S-098, or one further down, S-097) or left as it was.
+ */
 async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
   if (!state.features || !state.decision) throw new Error('adjudicate: no decision to read');
   const confirmation = await confirmByModel({
