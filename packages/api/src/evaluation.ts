@@ -161,6 +161,8 @@ export const replayedReaderGroupSchema = z.looseObject({
         .optional(),
       /** Questions answered partial from the search's next passages (S-097). */
       answeredDeeper: z.looseObject({ answerable: optionalNumber, unanswerable: optionalNumber }).optional(),
+      /** Answers of the sufficient band given partial from another passage the reader named (S-098). */
+      answersMoved: z.looseObject({ answerable: optionalNumber, unanswerable: optionalNumber }).optional(),
     })
     .optional(),
 });

@@ -198,6 +198,8 @@ describe('evaluateModelAdjudicated', () => {
     expect(gate.evidence.map((c) => c.id)).not.toContain(named);
     expect(moved.questions[0]!.verdict).toBe('partial');
     expect(moved.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0, unavailable: 0 });
+    expect(moved.modelAdjudication.answersMoved).toEqual({ answerable: 1, unanswerable: 0 });
+    expect(stands.modelAdjudication.answersMoved).toEqual({ answerable: 0, unanswerable: 0 });
     expect(moved.questions[0]!.source).toBe(named === measured[0]!.question.evidence ? 'right' : 'wrong');
     const failing = { doGenerate: () => Promise.reject(new Error('no provider')) } as unknown as ModelJudgementInput['model'];
     const asOffline = await evaluated(failing);

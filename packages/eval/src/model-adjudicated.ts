@@ -55,6 +55,11 @@ export interface ModelAdjudicationFigures {
    * Absent from summaries written before it.
    */
   readonly answeredDeeper?: { readonly answerable: number; readonly unanswerable: number };
+  /**
+   * S-098: answers of the sufficient band the reader read and gave partial from another of the passages the gate read,
+   * the one it named, where the gate had answered from others — by label. Absent from summaries written before it.
+   */
+  readonly answersMoved?: { readonly answerable: number; readonly unanswerable: number };
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
@@ -92,6 +97,7 @@ export async function evaluateModelAdjudicated(
   let refusedUnshown = 0;
   const read = { answerable: 0, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 };
   const deeper = { answerable: 0, unanswerable: 0 };
+  const moved = { answerable: 0, unanswerable: 0 };
   const fromDeeper = (m: Measured, d: Decision) => d.verdict === 'partial' && m.deeper.some((r) => r.chunk.id === d.evidence[0]?.id);
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands);
@@ -104,6 +110,7 @@ export async function evaluateModelAdjudicated(
       else if (confirmation.judgedBy === null) read.unavailable++;
       const final = confirmed(decision, confirmation);
       if (fromDeeper(m, final)) deeper[label]++;
+      else if (final.verdict === 'partial') moved[label]++;
       outcomes.push(outcomeOfDecision(m, final, model));
       continue;
     }
@@ -137,6 +144,7 @@ export async function evaluateModelAdjudicated(
       answerableRefusedUnshown: refusedUnshown,
       answersRead: read,
       answeredDeeper: deeper,
+      answersMoved: moved,
     },
   };
 }

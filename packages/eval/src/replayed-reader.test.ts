@@ -90,6 +90,22 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(section).toMatch(/5 answerable and 1 unanswerable questions were answered from the search's next six passages/);
   });
 
+  it('pools the answers given from another passage the reader named (S-098) only when every corpus of the group has them, and says them', () => {
+    const read = { answerable: 3, unanswerable: 1, answerableWithheld: 0, unanswerableWithheld: 1, unavailable: 0 };
+    const withMoved: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) =>
+        i === 2 ? c : { ...c, reader: { ...c.reader, answersRead: read, answersMoved: { answerable: i + 1, unanswerable: i } } },
+      ),
+    };
+    const [seen, fresh] = replayedReaderGroups(withMoved);
+    expect(seen!.reader.answersMoved).toEqual({ answerable: 3, unanswerable: 1 });
+    expect(fresh!.reader.answersMoved).toBeUndefined();
+    expect(replayedReaderSchema.parse(withMoved)).toEqual(withMoved);
+    const section = replayedReaderSection(withMoved, DECISION_TARGETS).join('\n');
+    expect(section).toMatch(/it gave 3 answerable and 1 unanswerable of them partial from the passage it named/);
+  });
+
   it('a group with no questions has rates of 0, not NaN', () => {
     const [empty] = replayedReaderGroups({ ...SUMMARY, groups: [{ name: 'none', corpora: [], read: 'unread' }] });
     expect(empty).toMatchObject({ answerable: 0, unanswerable: 0, reader: { falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0 } });

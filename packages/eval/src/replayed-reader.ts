@@ -60,6 +60,7 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
           .object({ answerable: count, unanswerable: count, answerableWithheld: count, unanswerableWithheld: count, unavailable: count })
           .optional(),
         answeredDeeper: z.object({ answerable: count, unanswerable: count }).optional(),
+        answersMoved: z.object({ answerable: count, unanswerable: count }).optional(),
       }),
     }),
   ),
@@ -96,6 +97,8 @@ export interface ReplayedReaderGroup {
     readonly answersRead?: NonNullable<ModelAdjudicationFigures['answersRead']>;
     /** Questions answered partial from the search's next passages (S-097), by label; absent when a corpus's summary predates them. */
     readonly answeredDeeper?: NonNullable<ModelAdjudicationFigures['answeredDeeper']>;
+    /** Answers of the sufficient band given partial from another passage the reader named (S-098); absent when a corpus's summary predates them. */
+    readonly answersMoved?: NonNullable<ModelAdjudicationFigures['answersMoved']>;
   };
 }
 
@@ -158,6 +161,14 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
               },
             }
           : {}),
+        ...(cs.every((c) => c.reader.answersMoved !== undefined)
+          ? {
+              answersMoved: {
+                answerable: sum((c) => c.reader.answersMoved!.answerable),
+                unanswerable: sum((c) => c.reader.answersMoved!.unanswerable),
+              },
+            }
+          : {}),
       },
     };
   });
@@ -166,7 +177,7 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
 function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
   const { offline: o, reader: q } = p;
-  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}`;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable${q.answersMoved ? `; it gave ${q.answersMoved.answerable} answerable and ${q.answersMoved.unanswerable} unanswerable of them partial from the passage it named, another the gate read than the one the gate answered from (S-098)` : ''}.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}`;
 }
 
 const read = (r: ReplayedReaderCorpus['reader']['answersRead']) =>

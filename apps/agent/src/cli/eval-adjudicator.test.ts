@@ -86,6 +86,7 @@ describe('sandscope eval --adjudicator model', () => {
       unanswerableLetThrough: 0,
       answerableRefusedUnshown: 0,
       answeredDeeper: { answerable: 0, unanswerable: 0 },
+      answersMoved: { answerable: 0, unanswerable: 0 },
     });
     expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
   });
@@ -103,6 +104,7 @@ describe('sandscope eval --adjudicator model', () => {
     );
     // S-097: the deferred refusal's deeper read found no scripted reply, so nothing was answered from further down.
     expect(io.out).toMatch(/answered partial from the search's next passages, read before a refusal \(S-097\): 0 answerable, 0 unanswerable/);
+    expect(io.out).toMatch(/given partial from another passage the gate read, the one the reader named \(S-098\): 0 answerable, 0 unanswerable/);
   });
 
   it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {

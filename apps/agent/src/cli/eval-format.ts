@@ -32,6 +32,11 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
       : [
           `  answered partial from the search's next passages, read before a refusal (S-097): ${a.answeredDeeper.answerable} answerable, ${a.answeredDeeper.unanswerable} unanswerable`,
         ]),
+    ...(a.answersMoved === undefined
+      ? []
+      : [
+          `  answers of the sufficient band given partial from another passage the gate read, the one the reader named (S-098): ${a.answersMoved.answerable} answerable, ${a.answersMoved.unanswerable} unanswerable`,
+        ]),
   ];
 }
 
