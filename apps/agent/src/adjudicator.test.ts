@@ -33,6 +33,15 @@ afterAll(() => stub.close());
 const services = () => modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL, ADJUDICATOR: 'model' });
 const judgement = (body: object) => ({ kind: 'json', text: JSON.stringify(body) }) as const;
 const adjudicateEnd = (r: Awaited<ReturnType<typeof runAgent>>) => r.trace.find((e) => e.type === 'node' && e.node === 'adjudicate' && e.kind === 'end');
+/** The shipped model with adjudicated bands that answer everything: every question reaches the sufficient band's reading. */
+async function answeringKb() {
+  const source = loadCorpusSource();
+  return KnowledgeBase.build({
+    documents: source.documents,
+    estate: source.estate,
+    model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
+  });
+}
 const judgementRequests = () => stub.requests.filter((r) => JSON.stringify(r.body).includes('<candidates>'));
 
 describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
@@ -108,12 +117,7 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
 
   // S-096: with a reader, an answer of the sufficient band is read before it is given; offline, nothing is asked.
   it('has the reader read an answer of the sufficient band first: withheld when it finds none, given as it was when it names one', async () => {
-    const source = loadCorpusSource();
-    const answering = await KnowledgeBase.build({
-      documents: source.documents,
-      estate: source.estate,
-      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
-    });
+    const answering = await answeringKb();
     stub.script(judgement({ answers: false, passage: null, reason: 'about another pool' }));
     const withheld = await runAgent({ kb: answering, question: QUESTION, services: services() });
     expect(withheld.band).toBe('sufficient');
@@ -142,12 +146,7 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
   // S-098: the reader reads an answer of the sufficient band and names another of the passages the gate read. The
   // answer is given from the passage it names, partial, not from the passages the gate chose.
   it('answers partial from the passage the reader names when the gate answered from another', async () => {
-    const source = loadCorpusSource();
-    const answering = await KnowledgeBase.build({
-      documents: source.documents,
-      estate: source.estate,
-      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
-    });
+    const answering = await answeringKb();
     const retrieval = await answering.retrieve(QUESTION);
     const gate = answering.decide(answering.features(QUESTION, retrieval), undefined, 'model');
     expect(gate.verdict).toBe('answered');
