@@ -88,6 +88,8 @@ test('the replayed reader: a row per group with the committed summary’s figure
         falseAnswers: number;
         falseRefusals: number;
         answersRead: { answerable: number; unanswerable: number; answerableWithheld: number; unanswerableWithheld: number };
+        answersMoved: { answerable: number; unanswerable: number };
+        answeredDeeper: { answerable: number; unanswerable: number };
       };
     }[];
   };
@@ -117,6 +119,13 @@ test('the replayed reader: a row per group with the committed summary’s figure
     const read = sum((c) => c.reader.answersRead.answerable + c.reader.answersRead.unanswerable);
     const withheld = sum((c) => c.reader.answersRead.answerableWithheld + c.reader.answersRead.unanswerableWithheld);
     await expect(row.locator('td[data-figure="answers-read"]')).toHaveText(`${withheld} of ${read} withheld`);
+    // S-098 and S-097: answers given from another passage the reader named; questions answered from the next six.
+    await expect(row.locator('td[data-figure="answers-moved"]')).toHaveText(
+      `${sum((c) => c.reader.answersMoved.answerable + c.reader.answersMoved.unanswerable)}`,
+    );
+    await expect(row.locator('td[data-figure="answered-deeper"]')).toHaveText(
+      `${sum((c) => c.reader.answeredDeeper.answerable + c.reader.answeredDeeper.unanswerable)}`,
+    );
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

@@ -46,6 +46,8 @@ const READER = {
         deferred: 16,
         deferralRate: 0.2,
         answersRead: { answerable: 20, unanswerable: 2, answerableWithheld: 1, unanswerableWithheld: 2, unavailable: 0 },
+        answersMoved: { answerable: 4, unanswerable: 1 },
+        answeredDeeper: { answerable: 2, unanswerable: 0 },
       },
     },
   ],
@@ -142,6 +144,8 @@ describe('readReport', () => {
             falseRefusalRate: 0.075,
             deferralRate: 0.2,
             answersRead: { read: 22, withheld: 3 },
+            answersMoved: 5,
+            answeredDeeper: 2,
           },
         },
       ],
@@ -315,6 +319,10 @@ describe('the report page renders whatever report it is given', () => {
     // S-096: the answers the reader read before they were given; a group recorded before it says it read none.
     expect(fresh).toContain('data-figure="answers-read">3 of 22 withheld');
     expect(seen).toMatch(/data-figure="answers-read"><span class="muted">not read/);
+    // S-098 and S-097: answers given from another passage it named, questions answered from the next six; not counted before.
+    expect(fresh).toContain('data-figure="answers-moved">5<');
+    expect(fresh).toContain('data-figure="answered-deeper">2<');
+    expect(seen).toMatch(/data-figure="answers-moved"><span class="muted">not counted/);
   });
 
   it('an empty report: no figures claimed, how to make one', () => {

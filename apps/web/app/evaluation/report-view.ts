@@ -131,6 +131,10 @@ export interface ReaderGroupRow {
     readonly deferralRate: number;
     /** The answers of the sufficient band it read before they were given (S-096), and how many it withheld; absent before S-096. */
     readonly answersRead?: { readonly read: number; readonly withheld: number };
+    /** Of those, the answers it gave partial from another passage the gate read, the one it named (S-098); absent before S-098. */
+    readonly answersMoved?: number;
+    /** Questions answered partial from the search's next six passages, read before a refusal (S-097); absent before S-097. */
+    readonly answeredDeeper?: number;
   };
 }
 
@@ -334,8 +338,17 @@ function readerGroupOf(v: unknown): ReaderGroupRow | null {
       falseRefusalRate: rfrRate!,
       deferralRate: deferralRate!,
       ...answersReadOf(r.answersRead),
+      ...byLabelOf('answersMoved', r.answersMoved),
+      ...byLabelOf('answeredDeeper', r.answeredDeeper),
     },
   };
+}
+
+/** A count by label (answerable, unanswerable) as the page shows it, their sum: both present, or none. */
+function byLabelOf<K extends 'answersMoved' | 'answeredDeeper'>(key: K, v: unknown): { [k in K]?: number } {
+  if (!isObject(v)) return {};
+  const [a, u] = [num(v.answerable), num(v.unanswerable)];
+  return a === undefined || u === undefined ? {} : ({ [key]: a + u } as { [k in K]?: number });
 }
 
 /** The reads of S-096 as the page shows them: every count present, or none. */

@@ -390,8 +390,9 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
       <h2>With a reader in the ambiguous band (recorded judgements)</h2>
       <p>
         An LLM’s recorded replies to the very prompts the product sends, replayed through the product’s own <code>ADJUDICATOR=model</code> path, each group of
-        corpora scored by a model trained without them. Since S-096 the reader also reads every answer the offline decision would give, and may withhold it. It
-        measures a reader of that class, not any particular provider, and it is not the record above.
+        corpora scored by a model trained without them. Since S-096 the reader also reads every answer the offline decision would give, and may withhold it;
+        since S-097 it reads the search’s next six passages before it refuses, and since S-098 an answer is given from the passage it names when that is another
+        the gate read. It measures a reader of that class, not any particular provider, and it is not the record above.
         {reader.command ? (
           <>
             {' '}
@@ -414,6 +415,8 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
               <th className="num">false refusals (≤ {percent(targets.falseRefusalRate)})</th>
               <th className="num">deferral (≤ {percent(targets.deferralRate)})</th>
               <th className="num">answers read, withheld</th>
+              <th className="num">answers given from another passage it named</th>
+              <th className="num">answered from the next six passages</th>
             </tr>
           </thead>
           <tbody>
@@ -448,6 +451,12 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                 <ReaderRate rate="deferralRate" value={g.reader.deferralRate} targets={targets} />
                 <td className="num nowrap" data-figure="answers-read">
                   {g.reader.answersRead ? `${g.reader.answersRead.withheld} of ${g.reader.answersRead.read} withheld` : <span className="muted">not read</span>}
+                </td>
+                <td className="num" data-figure="answers-moved">
+                  {g.reader.answersMoved ?? <span className="muted">not counted</span>}
+                </td>
+                <td className="num" data-figure="answered-deeper">
+                  {g.reader.answeredDeeper ?? <span className="muted">not counted</span>}
                 </td>
               </tr>
             ))}
