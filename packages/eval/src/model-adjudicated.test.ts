@@ -201,16 +201,6 @@ describe('evaluateModelAdjudicated', () => {
     expect(moved.modelAdjudication.answersMoved).toEqual({ answerable: 1, unanswerable: 0 });
     expect(stands.modelAdjudication.answersMoved).toEqual({ answerable: 0, unanswerable: 0 });
     expect(moved.questions[0]!.source).toBe(named === measured[0]!.question.evidence ? 'right' : 'wrong');
-    // S-099: the answer stands only when it names the passage the answer is drafted from, the evidence's first. The
-    // passage that chose a role section comes second in the evidence, and no claim quotes it.
-    const m = measured[0]!;
-    const leading = (evidence: typeof gate.evidence) =>
-      confirmByModel({ question: m.question.question, features: m.features, probabilities: gate.assessment.probabilities, evidence, model: namingLast });
-    const namedChunk = m.features.passages.find((p) => p.result.chunk.id === named)!.result.chunk;
-    const other = m.features.passages.find((p) => p.result.chunk.id !== named)!.result.chunk;
-    expect((await leading([namedChunk, other])).withheld).toBeNull();
-    const second = await leading([other, namedChunk]);
-    expect(second.withheld).toMatchObject({ decision: 'partial', carrier: { chunk: { id: named } } });
     const failing = { doGenerate: () => Promise.reject(new Error('no provider')) } as unknown as ModelJudgementInput['model'];
     const asOffline = await evaluated(failing);
     expect(asOffline.questions[0]!.verdict).toBe('answered');

@@ -83,17 +83,14 @@ export interface ModelConfirmation {
  * S-096: with a reader, an answer is read before it is given. The sufficient band answered without asking, and on the
  * record's groups nearly every false answer with a reader was one it was never shown: it refuses almost every
  * unanswerable question it reads. So the reader reads these too, with the prompt the ambiguous band sends (the same
- * passages in the same order): if it finds no passage answers, the answer is withheld; if it names the one the answer
- * is drafted from, or no model judges, the answer stands as the gate chose it. It only narrows what is answered, never
+ * passages in the same order): if it finds no passage answers, the answer is withheld; if it names one the gate
+ * answered from, or no model judges, the answer stands as the gate chose it. It only narrows what is answered, never
  * upgrades: a withheld answer is refused, or given partial from the passage the reader names — another the gate read
  * (S-098), or one further down the search (S-097).
  */
 export async function confirmByModel(
   input: Pick<ModelJudgementInput, 'question' | 'features' | 'probabilities' | 'model' | 'deeper'> & {
-    /**
-     * The passages the gate answers from: the answer stands only when the reader names the first, the one it is drafted
-     * from (S-098, S-099). The second, when there is one, is the passage that chose a role section, which no claim quotes.
-     */
+    /** The passages the gate answers from: the answer stands only when the reader names one of them (S-098). */
     readonly evidence: readonly Chunk[];
   },
 ): Promise<ModelConfirmation> {
@@ -102,7 +99,7 @@ export async function confirmByModel(
   const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
   if ('unavailable' in reading)
     return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown };
-  if (reading.answers && !reading.deeper && input.evidence[0]?.id === reading.carrier.chunk.id)
+  if (reading.answers && !reading.deeper && input.evidence.some((c) => c.id === reading.carrier.chunk.id))
     return {
       withheld: null,
       note: `Read by ${reading.servedBy} before answering: ${reading.reason || 'a passage answers'}.`,
