@@ -70,6 +70,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted) and no reader decision before S-097',
     waiting: true,
   },
+  'waiting-3': {
+    corpora: ['traefik', 'harbor-docs', 'kops'],
+    read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted) and, before their first reader figure, no reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
