@@ -106,6 +106,16 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(section).toMatch(/it gave 3 answerable and 1 unanswerable of them partial from the passage it named/);
   });
 
+  it('counts the corpora that meet the right-source target with the reader, and names those that miss it', () => {
+    const withMiss: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) => (i === 1 ? { ...c, reader: { ...c.reader, rightSourceRate: 0.9 } } : c)),
+    };
+    const section = replayedReaderSection(withMiss, DECISION_TARGETS).join('\n');
+    expect(section).toContain(`Right source with the reader (target ≥ 95.0%): met on 2 of 3 corpora, **missed** on 1 (${SUMMARY.corpora[1]!.name}).`);
+    expect(replayedReaderSection(SUMMARY, DECISION_TARGETS).join('\n')).toContain('met on 3 of 3 corpora.');
+  });
+
   it('a group with no questions has rates of 0, not NaN', () => {
     const [empty] = replayedReaderGroups({ ...SUMMARY, groups: [{ name: 'none', corpora: [], read: 'unread' }] });
     expect(empty).toMatchObject({ answerable: 0, unanswerable: 0, reader: { falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0 } });

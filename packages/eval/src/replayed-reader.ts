@@ -198,7 +198,16 @@ export function replayedReaderSection(r: ReplayedReader, t: EvaluationReport['ta
       return `| ${c.name} | ${c.group} | ${c.answerable + c.unanswerable} (${c.answerable}/${c.unanswerable}) | ${pct(c.offline.falseAnswers, c.unanswerable)} | ${pct(c.offline.falseRefusals, c.answerable)} | ${pct(c.reader.falseAnswers, c.unanswerable)} | ${pct(c.reader.falseRefusals, c.answerable)} | ${(100 * c.reader.deferralRate).toFixed(1)}% | ${judged} / ${c.reader.unavailable} / ${c.reader.nothingToShow} | ${read(c.reader.answersRead)} | ${(100 * c.offline.rightSourceRate).toFixed(1)}% → ${(100 * c.reader.rightSourceRate).toFixed(1)}% |`;
     }),
     '',
+    rightSourceLine(r, t),
+    '',
   ];
+}
+
+/** How many corpora meet the right-source target with the reader: counted here, where a table invites counting by eye. */
+function rightSourceLine(r: ReplayedReader, t: EvaluationReport['targets']): string {
+  const missed = r.corpora.filter((c) => c.reader.rightSourceRate < t.rightSourceRate);
+  const met = r.corpora.length - missed.length;
+  return `Right source with the reader (target ≥ ${pct(t.rightSourceRate, 1)}): met on ${met} of ${r.corpora.length} corpora${missed.length ? `, **missed** on ${missed.length} (${missed.map((c) => c.name).join(', ')})` : ''}.`;
 }
 
 /** The README's line: the unread groups only, where there are any (the figure a reader's claim rests on). */

@@ -106,17 +106,17 @@ export async function confirmByModel(
       judgedBy: reading.servedBy,
       shown,
     };
-  // None of the passages the gate answered from answers: the answer is withheld, and refused or given partial from
-  // the passage the reader names — another the gate read (S-098), or one further down the search (S-097).
-  const withheld: Adjudication = reading.answers
-    ? reading.deeper
-      ? adjudicationOf(reading)
-      : movedTo(reading)
-    : {
+  // The reader did not name a passage the gate answered from: the answer is withheld, and given partial from the
+  // passage it names — another the gate read (S-098), or one further down the search (S-097) — or refused.
+  const withheld: Adjudication = !reading.answers
+    ? {
         decision: 'refuse',
         carrier: null,
         reasons: [`Answer withheld: ${reading.servedBy} read the passages and found none answers — ${reading.reason || 'no candidate answers the question'}.`],
-      };
+      }
+    : reading.deeper
+      ? adjudicationOf(reading)
+      : movedTo(reading);
   return { withheld, note: withheld.reasons[0]!, judgedBy: reading.servedBy, shown };
 }
 
