@@ -163,6 +163,42 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     expect(moved.reasons.join(' ')).toMatch(/Read by groq before answering: not the passage the gate answered from but .* answers — this one says it/);
   });
 
+  // S-100: with a reader, a refusal below the lower line is read before it is given, as an answer is (S-096). The
+  // lower line refused unread what the model rated least likely, and those were about half the reader's false refusals.
+  it('has the reader read a refusal below the lower line: partial from the passage it names, refused when it finds none', async () => {
+    const source = loadCorpusSource();
+    const refusing = await KnowledgeBase.build({
+      documents: source.documents,
+      estate: source.estate,
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 1, sufficientAbove: 1 } },
+      bands: { insufficientBelow: 1, sufficientAbove: 1 },
+    });
+    const sentence = sentencesOf(kb.chunk(POOL)!.text)[0]!;
+    stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentence, citations: [POOL] }] }),
+    });
+    const before = judgementRequests().length;
+    const read = await runAgent({ kb: refusing, question: QUESTION, services: services() });
+    expect(judgementRequests().length).toBe(before + 1);
+    expect(read.band).toBe('insufficient');
+    expect(read.verdict).toBe('partial');
+    expect(read.sources[0]!.chunkId).toBe(POOL);
+    expect(read.reasons[0]).toMatch(/^The model rates no passage likely to answer this\. .* A reader reads the passages before it is refused\./);
+    expect(read.reasons.join(' ')).toMatch(/Adjudicated partial by groq: .* answers — it states the ceiling/);
+
+    stub.script(judgement({ answers: false, passage: null, reason: 'about another pool' }), judgement({ answers: false, passage: null, reason: 'nor these' }));
+    const refused = await runAgent({ kb: refusing, question: QUESTION, services: services() });
+    expect(refused.verdict).toBe('refused');
+    expect(refused.reasons.join(' ')).toMatch(/Adjudicated refuse by groq: about another pool/);
+
+    // Offline, the same refusal is given unread, and says no passage answers.
+    const asked = judgementRequests().length;
+    const offline = await runAgent({ kb: refusing, question: QUESTION, services: modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL }) });
+    expect(offline.verdict).toBe('refused');
+    expect(judgementRequests().length).toBe(asked);
+  });
+
   it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {
     expect(modelServicesFromEnv({}).adjudication).toBe('offline');
     expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(UserError);

@@ -163,6 +163,9 @@ export const replayedReaderGroupSchema = z.looseObject({
       answeredDeeper: z.looseObject({ answerable: optionalNumber, unanswerable: optionalNumber }).optional(),
       /** Answers of the sufficient band given partial from another passage the reader named (S-098). */
       answersMoved: z.looseObject({ answerable: optionalNumber, unanswerable: optionalNumber }).optional(),
+      refusalsRead: z
+        .looseObject({ answerable: optionalNumber, unanswerable: optionalNumber, answerableLetThrough: optionalNumber, unanswerableLetThrough: optionalNumber })
+        .optional(),
     })
     .optional(),
 });

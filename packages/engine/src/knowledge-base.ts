@@ -261,7 +261,7 @@ export class KnowledgeBase {
 
   /** The one decision (the evaluation calls the same function on the same features). */
   decide(features: AnswerabilityFeatures, model: AnswerabilityModel = this.model, mode: AdjudicationMode = 'offline'): Decision {
-    return decideAnswerability(features, model, bandsFor(model, mode));
+    return decideAnswerability(features, model, bandsFor(model, mode), mode === 'model');
   }
 
   async examine(question: string, options: { depth?: number; model?: AnswerabilityModel } = {}): Promise<Examination> {

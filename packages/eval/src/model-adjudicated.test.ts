@@ -1,4 +1,5 @@
 import {
+  adjudicationOffline,
   confirmByModel,
   decideAnswerability,
   judgeByModel,
@@ -43,7 +44,7 @@ describe('evaluateModelAdjudicated', () => {
         question: q.question.question,
         features: q.features,
         probabilities: decision.assessment.probabilities,
-        offline: decision.adjudication!,
+        offline: adjudicationOffline(decision),
         model: reader,
         decideOffline: (f) => kb.decide(f),
         ...(deeper ? { deeper: async () => q.deeper } : {}),
@@ -205,6 +206,34 @@ describe('evaluateModelAdjudicated', () => {
     const asOffline = await evaluated(failing);
     expect(asOffline.questions[0]!.verdict).toBe('answered');
     expect(asOffline.modelAdjudication.answersRead).toMatchObject({ answerable: 1, unavailable: 1 });
+  });
+
+  // S-100: the lower line refused unread what the model rated least likely, about half the reader's false refusals on
+  // the record's groups. With a reader those refusals are read before they are given, and counted apart from deferral.
+  it('has the reader read a refusal below the lower line before it is given, and counts it apart from the deferred', async () => {
+    const refusing = { ...shipped, adjudicatedBands: { insufficientBelow: 1, sufficientAbove: 1 } };
+    const measured = await measureAll(kb, [
+      {
+        id: 'ceiling',
+        question: 'What is the connection pool ceiling for orders-db?',
+        label: 'answerable',
+        mechanism: 'value-lookup',
+        evidence: 'architecture-order-path#orders-db-connection-pool-ceiling',
+      },
+      { id: 'absent', question: 'How do I rotate the payroll vendor API key?', label: 'unanswerable', mechanism: 'absent-topic' },
+    ]);
+    const gold = 'architecture-order-path#orders-db-connection-pool-ceiling';
+    const namingGold = {
+      doGenerate: async (options: { prompt: unknown }) => {
+        const shown = JSON.stringify(options.prompt).includes(`candidate id=\\"${gold}\\"`);
+        return generated(JSON.stringify(shown ? { answers: true, passage: gold, reason: 'it states it' } : { answers: false, passage: null, reason: 'none does' }));
+      },
+    } as unknown as ModelJudgementInput['model'];
+    const r = await evaluateModelAdjudicated(measured, refusing, { judge: judgingWith(namingGold), confirm: noConfirm });
+    expect(measured.map((m) => decideAnswerability(m.features, refusing, refusing.adjudicatedBands).assessment.band)).toEqual(['insufficient', 'insufficient']);
+    expect(r.questions.map((q) => q.verdict)).toEqual(['partial', 'refused']);
+    expect(r.modelAdjudication.refusalsRead).toEqual({ answerable: 1, unanswerable: 1, answerableLetThrough: 1, unanswerableLetThrough: 0 });
+    expect(r.modelAdjudication).toMatchObject({ deferredAnswerable: 0, deferredUnanswerable: 0, answerableLetThrough: 0 });
   });
 
   // S-097: nearly all the reader's refusals of answerable questions were of questions whose labelled passage it was

@@ -6,6 +6,7 @@ import {
   decideAnswerability,
   type ModelConfirmation,
   type ModelJudgement,
+  readerStep,
   settled,
 } from '@sandscope/engine';
 import { type EvaluationReport, shippedReport } from './evaluate.ts';
@@ -60,6 +61,17 @@ export interface ModelAdjudicationFigures {
    * the one it named, where the gate had answered from others — by label. Absent from summaries written before it.
    */
   readonly answersMoved?: { readonly answerable: number; readonly unanswerable: number };
+  /**
+   * S-100: questions rated below the lower line — refused unread before — that the reader read before refusing, by
+   * label, and how many of each it let through (partial): false refusals taken away, false answers added. Not counted
+   * as deferred, which stays the band where the model is unsure. Absent from summaries written before it.
+   */
+  readonly refusalsRead?: {
+    readonly answerable: number;
+    readonly unanswerable: number;
+    readonly answerableLetThrough: number;
+    readonly unanswerableLetThrough: number;
+  };
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
@@ -98,11 +110,13 @@ export async function evaluateModelAdjudicated(
   const read = { answerable: 0, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 };
   const deeper = { answerable: 0, unanswerable: 0 };
   const moved = { answerable: 0, unanswerable: 0 };
+  const refusalsRead = { answerable: 0, unanswerable: 0, answerableLetThrough: 0, unanswerableLetThrough: 0 };
   const fromDeeper = (m: Measured, d: Decision) => d.verdict === 'partial' && m.deeper.some((r) => r.chunk.id === d.evidence[0]?.id);
   for (const m of measured) {
-    const decision = decideAnswerability(m.features, model, bands);
+    const decision = decideAnswerability(m.features, model, bands, true);
     const label = m.question.label === 'answerable' ? 'answerable' : 'unanswerable';
-    if (decision.assessment.band === 'sufficient' && decision.verdict === 'answered') {
+    const step = readerStep(decision);
+    if (step === 'confirm') {
       // S-096: as the graph does, the reader reads the answer before it is given.
       const confirmation = await reader.confirm(m, decision);
       read[label]++;
@@ -114,17 +128,22 @@ export async function evaluateModelAdjudicated(
       outcomes.push(outcomeOfDecision(m, final, model));
       continue;
     }
-    if (decision.assessment.band !== 'ambiguous' || !decision.adjudication) {
+    if (step === null) {
       outcomes.push(outcomeOfDecision(m, decision, model));
       continue;
     }
-    deferred[label]++;
+    // S-100: a refusal of the insufficient band is read as the ambiguous band is judged; counted apart from deferral.
+    const below = decision.assessment.band === 'insufficient';
+    if (below) refusalsRead[label]++;
+    else deferred[label]++;
     const judgement = await reader.judge(m, decision);
     if (judgement.shown.length === 0) nothingToShow++;
     else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
     const final = settled(decision, judgement.adjudication);
-    if (final.verdict === 'partial') letThrough[label]++;
+    if (below) {
+      if (final.verdict === 'partial') refusalsRead[label === 'answerable' ? 'answerableLetThrough' : 'unanswerableLetThrough']++;
+    } else if (final.verdict === 'partial') letThrough[label]++;
     else if (label === 'answerable' && ![...m.retrieval.results, ...m.deeper].some((r) => judgement.shown.includes(r.chunk.id) && isGold(m.question, r.chunk)))
       refusedUnshown++;
     if (fromDeeper(m, final)) deeper[label]++;
@@ -145,6 +164,7 @@ export async function evaluateModelAdjudicated(
       answersRead: read,
       answeredDeeper: deeper,
       answersMoved: moved,
+      refusalsRead,
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { confirmByModel, judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
+import { adjudicationOffline, confirmByModel, judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
 import {
   crossValidateSet,
   type EvaluationReport,
@@ -222,7 +222,7 @@ function modelReader(kb: KnowledgeBase, services: ModelServices): ModelReader {
         question: m.question.question,
         features: m.features,
         probabilities: decision.assessment.probabilities,
-        offline: decision.adjudication!,
+        offline: adjudicationOffline(decision),
         model: modelOfRun(),
         decideOffline: (f) => kb.decide(f),
         deeper: async () => m.deeper,

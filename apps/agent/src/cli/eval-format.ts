@@ -37,6 +37,11 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
       : [
           `  answers of the sufficient band given partial from another passage the gate read, the one the reader named (S-098): ${a.answersMoved.answerable} answerable, ${a.answersMoved.unanswerable} unanswerable`,
         ]),
+    ...(a.refusalsRead === undefined
+      ? []
+      : [
+          `  refusals below the lower line, read before they were given (S-100): ${a.refusalsRead.answerable} answerable, ${a.refusalsRead.unanswerable} unanswerable; let through ${a.refusalsRead.answerableLetThrough} answerable, ${a.refusalsRead.unanswerableLetThrough} unanswerable`,
+        ]),
   ];
 }
 

@@ -243,7 +243,13 @@ function explain(stage: LogisticStage, vector: readonly number[], p: PassageFeat
  * ambiguous, never scored (seed §Four). Reasons lead with a sentence a person
  * understands; the numbers follow.
  */
-export function decideAnswerability(f: AnswerabilityFeatures, model: AnswerabilityModel, bands: Bands = model.bands): Decision {
+export function decideAnswerability(
+  f: AnswerabilityFeatures,
+  model: AnswerabilityModel,
+  bands: Bands = model.bands,
+  /** A reader (`ADJUDICATOR=model`) reads the decision before it stands: a refusal below the lower line too (S-100). */
+  read = false,
+): Decision {
   const ratings = rate(f, model);
   const v = bandVerdict(f, ratings, bands);
   const base = {
@@ -289,9 +295,13 @@ export function decideAnswerability(f: AnswerabilityFeatures, model: Answerabili
     // ambiguous band of a run with a model adjudicator), the model is unsure, and the refusal says so and where to
     // look. The verdict is the same; only what it claims changes.
     const unsure = model.adjudicatedBands !== undefined && v.answerability !== null && v.answerability >= model.adjudicatedBands.insufficientBelow;
-    const lead = unsure
-      ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
-      : `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`;
+    // S-100: with a reader the refusal is read before it stands, so it claims only the model's rating; the reader's
+    // judgement follows it, and may answer from a passage.
+    const lead = read
+      ? `The model rates no passage likely to answer this. The closest, ${where(best)}, seems no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}. A reader reads the passages before it is refused.`
+      : unsure
+        ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
+        : `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`;
     return refuse(assessment(withNumbers(lead)));
   }
   if (v.conflict) {

@@ -24,6 +24,27 @@ export interface ModelJudgementInput {
 }
 
 /**
+ * What a reader (`ADJUDICATOR=model`) does with a decision: reads an answer of the sufficient band before it is given
+ * (S-096), judges the question (the ambiguous band, and since S-100 a refusal of the insufficient band), or nothing —
+ * nothing was retrieved, or the question was refused at assessment because two passages disagree on the value asked
+ * for. The graph's routing and `eval --adjudicator model` both ask this, so the evaluation reads what a run reads.
+ */
+export function readerStep(decision: Decision): 'confirm' | 'judge' | null {
+  const { band, best } = decision.assessment;
+  if (band === 'sufficient') return decision.verdict === 'answered' ? 'confirm' : null;
+  if (band === 'ambiguous') return decision.adjudication ? 'judge' : null;
+  // S-100: with a reader, a refusal is read before it is given, as an answer is (S-096). The lower line refused unread
+  // the questions the model rated least likely to answer, and on the record's groups those were about half of the
+  // reader's false refusals: a line fitted to a pooled budget cannot know what a reader would find in the passages.
+  return best ? 'judge' : null;
+}
+
+/** What stands for a judged question when no model judges it: the band's own adjudication, or (below the lower line) a refusal. */
+export function adjudicationOffline(decision: Decision): Adjudication {
+  return decision.adjudication ?? { decision: 'refuse', carrier: null, reasons: [] };
+}
+
+/**
  * How far down the search the reader reads before it refuses (S-097): the gate's six, then the next six. On the
  * record's development groups most of the reader's refusals of answerable questions were of questions whose labelled
  * passage it was never shown, and half of those ranked seventh to twelfth.

@@ -76,7 +76,8 @@ export function afterAssessment(mode: AdjudicationMode = 'offline') {
     // With a reader, an answer is read before it is given (S-096): the sufficient band goes to adjudicate too.
     if (band === 'sufficient') return mode === 'model' ? 'adjudicate' : 'hypothesise';
     if (band === 'ambiguous') return 'adjudicate';
-    return 'refuse';
+    // With a reader, a refusal of the insufficient band is read before it is given (S-100): assessment left it open.
+    return mode === 'model' ? 'adjudicate' : 'refuse';
   };
 }
 

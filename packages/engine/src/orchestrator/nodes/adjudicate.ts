@@ -1,5 +1,5 @@
 import type { Adjudication } from '../../answerability/decide.ts';
-import { confirmByModel, DEEPER_DEPTH, judgeByModel, settled } from '../../answerability/model-judgement.ts';
+import { adjudicationOffline, confirmByModel, DEEPER_DEPTH, judgeByModel, settled } from '../../answerability/model-judgement.ts';
 import type { ScoredChunk } from '../../types.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
 import type { RunState, RunUpdate } from '../state.ts';
@@ -25,8 +25,9 @@ export const adjudicateNode: NodeSpec = {
   async run(state, ctx) {
     // S-096: with a reader, the sufficient band comes here too, and the reader reads the answer before it is given.
     if (state.assessment?.band === 'sufficient') return read(state, ctx);
-    const offline = state.decision?.adjudication;
-    if (!offline) throw new Error('adjudicate: no adjudication in the decision');
+    if (!state.decision) throw new Error('adjudicate: no decision');
+    // Below the lower line (read only with a reader, S-100) the decision carries no adjudication: a refusal stands.
+    const offline = adjudicationOffline(state.decision);
     const adjudication = ctx.adjudication === 'model' ? await judged(state, ctx, offline) : offline;
     return applied(adjudication, state);
   },

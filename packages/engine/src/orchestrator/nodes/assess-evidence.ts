@@ -1,4 +1,5 @@
 import { round3 } from '../../round.ts';
+import { readerStep } from '../../answerability/model-judgement.ts';
 import { hazardReason } from '../../corpus/passage-hazards.ts';
 import type { NodeSpec } from '../node-context.ts';
 
@@ -8,7 +9,8 @@ const round = (n: number | null) => (n === null ? null : round3(n));
  * assess_evidence: the answerability decision (issue 9 C — the same function the
  * evaluation calls) on the question's features. Three bands, three edges:
  * insufficient → refuse, ambiguous → adjudicate, sufficient → hypothesise
- * (with a reader, through adjudicate first: S-096, the graph's routing).
+ * (with a reader, through adjudicate first: S-096, the graph's routing; and
+ * with a reader the insufficient band is read before it is refused, S-100).
  * Ambiguous is never read as a soft yes.
  */
 export const assessEvidenceNode: NodeSpec = {
@@ -21,9 +23,11 @@ export const assessEvidenceNode: NodeSpec = {
     // Issue 12, defect 9: say so when a passage it may answer from holds text that is never quoted.
     const marked = features.passages.map((p) => p.result.chunk).filter((c) => kb.hazards.has(c.id));
     const base = { features, assessment, decision, reasons: [...assessment.reasons, ...marked.map((c) => hazardReason(c, kb.hazards.get(c.id)!))] };
-    // A conflict between passages refuses from any band, with no adjudication to apply.
-    if (assessment.band === 'insufficient' || (decision.verdict === 'refused' && !decision.adjudication)) return { ...base, verdict: 'refused', evidence: [] };
-    if (assessment.band === 'ambiguous') return { ...base, evidence: [] };
+    // The ambiguous band goes to adjudication; with a reader, so does a refusal of the insufficient band (S-100).
+    if ((adjudication === 'model' && readerStep(decision) === 'judge') || (assessment.band === 'ambiguous' && decision.adjudication))
+      return { ...base, evidence: [] };
+    // Below the lower line offline, nothing retrieved, or a conflict between passages (from any band): refused here.
+    if (assessment.band !== 'sufficient' || decision.verdict === 'refused') return { ...base, verdict: 'refused', evidence: [] };
     // Sufficient: the answering passage first, then the workload's context passages.
     return { ...base, verdict: 'answered', evidence: [...decision.evidence, ...(state.context ?? [])] };
   },
