@@ -194,7 +194,11 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
 
     // Offline, the same refusal is given unread, and says no passage answers.
     const asked = judgementRequests().length;
-    const offline = await runAgent({ kb: refusing, question: QUESTION, services: modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL }) });
+    const offline = await runAgent({
+      kb: refusing,
+      question: QUESTION,
+      services: modelServicesFromEnv({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: stub.baseURL }),
+    });
     expect(offline.verdict).toBe('refused');
     expect(judgementRequests().length).toBe(asked);
   });

@@ -90,6 +90,7 @@ test('the replayed reader: a row per group with the committed summary’s figure
         answersRead: { answerable: number; unanswerable: number; answerableWithheld: number; unanswerableWithheld: number };
         answersMoved: { answerable: number; unanswerable: number };
         answeredDeeper: { answerable: number; unanswerable: number };
+        refusalsRead: { answerable: number; unanswerable: number; answerableLetThrough: number; unanswerableLetThrough: number };
       };
     }[];
   };
@@ -126,6 +127,10 @@ test('the replayed reader: a row per group with the committed summary’s figure
     await expect(row.locator('td[data-figure="answered-deeper"]')).toHaveText(
       `${sum((c) => c.reader.answeredDeeper.answerable + c.reader.answeredDeeper.unanswerable)}`,
     );
+    // S-100: the refusals below the lower line it read before they were given, and how many it let through.
+    const refusals = sum((c) => c.reader.refusalsRead.answerable + c.reader.refusalsRead.unanswerable);
+    const letThrough = sum((c) => c.reader.refusalsRead.answerableLetThrough + c.reader.refusalsRead.unanswerableLetThrough);
+    await expect(row.locator('td[data-figure="refusals-read"]')).toHaveText(`${letThrough} of ${refusals} let through`);
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

@@ -226,7 +226,9 @@ describe('evaluateModelAdjudicated', () => {
     const namingGold = {
       doGenerate: async (options: { prompt: unknown }) => {
         const shown = JSON.stringify(options.prompt).includes(`candidate id=\\"${gold}\\"`);
-        return generated(JSON.stringify(shown ? { answers: true, passage: gold, reason: 'it states it' } : { answers: false, passage: null, reason: 'none does' }));
+        return generated(
+          JSON.stringify(shown ? { answers: true, passage: gold, reason: 'it states it' } : { answers: false, passage: null, reason: 'none does' }),
+        );
       },
     } as unknown as ModelJudgementInput['model'];
     const r = await evaluateModelAdjudicated(measured, refusing, { judge: judgingWith(namingGold), confirm: noConfirm });

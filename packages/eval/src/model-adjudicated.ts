@@ -21,9 +21,9 @@ export interface ModelAdjudicationFigures {
   readonly bands: Bands;
   readonly deferredAnswerable: number;
   readonly deferredUnanswerable: number;
-  /** Deferred questions a model judged, by the provider that served the judgement. */
+  /** Questions a model judged — deferred, and since S-100 those below the lower line — by the provider that served the judgement. */
   readonly judgedBy: Readonly<Record<string, number>>;
-  /** Deferred questions a model was asked about but gave no usable judgement on (every provider failed, no judgement in the reply…): decided as offline. */
+  /** Questions a model was asked to judge (deferred, or below the lower line) but gave no usable judgement on (every provider failed, no judgement in the reply…): decided as offline. */
   readonly unavailable: number;
   /** Deferred questions no model was asked about, there being no passage to show; refused. Since S-076 a model is shown the likeliest passages even when each fails a check, so only a question with none retrieved counts here. */
   readonly nothingToShow: number;

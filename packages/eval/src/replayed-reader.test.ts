@@ -106,6 +106,28 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(section).toMatch(/it gave 3 answerable and 1 unanswerable of them partial from the passage it named/);
   });
 
+  it('pools the refusals below the lower line the reader read (S-100) only when every corpus of the group has them, and says them', () => {
+    const withRead: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) =>
+        i === 2
+          ? c
+          : { ...c, reader: { ...c.reader, refusalsRead: { answerable: i + 1, unanswerable: 5, answerableLetThrough: i, unanswerableLetThrough: 1 } } },
+      ),
+    };
+    const [seen, fresh] = replayedReaderGroups(withRead);
+    expect(seen!.reader.refusalsRead).toEqual({ answerable: 3, unanswerable: 10, answerableLetThrough: 1, unanswerableLetThrough: 2 });
+    expect(fresh!.reader.refusalsRead).toBeUndefined();
+    expect(replayedReaderSchema.parse(withRead)).toEqual(withRead);
+    const section = replayedReaderSection(withRead, DECISION_TARGETS).join('\n');
+    expect(section).toMatch(
+      /It also read the 13 questions rated below the lower line before refusing them \(S-100; refused unread before\), and let through 1 of 3 answerable and 2 of 10 unanswerable\./,
+    );
+    // The table gives each corpus's reads and what it let through, or says a corpus's figures predate them.
+    expect(section).toMatch(/\| a \| seen \|.*\| 6 \/ 1 \| [\d.]+% → [\d.]+% \|$/m);
+    expect(section).toMatch(/\| c \| fresh \|.*\| not read \| [\d.]+% → [\d.]+% \|$/m);
+  });
+
   it('counts the corpora that meet the right-source target with the reader, and names those that miss it', () => {
     const withMiss: ReplayedReader = {
       ...SUMMARY,

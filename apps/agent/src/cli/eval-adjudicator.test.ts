@@ -59,11 +59,14 @@ describe('sandscope eval --adjudicator model', () => {
       judgement({ answers: false, passage: null, reason: 'nor do these' }),
       // S-096: the answer of the sufficient band is read before it is given; this reading lets it stand.
       judgement({ answers: true, passage: 'architecture-order-path#orders-db-connection-pool-ceiling', reason: 'it states the ceiling' }),
+      // S-100: the refusal below the lower line is read before it is given, and read deeper before it stands.
+      judgement({ answers: false, passage: null, reason: 'nothing here is about a mainframe' }),
+      judgement({ answers: false, passage: null, reason: 'nor here' }),
     );
     const before = judgementRequests();
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model', '--json', '--rows'])).toBe(0);
     const r = JSON.parse(io.out) as Report;
-    expect(judgementRequests() - before).toBe(4);
+    expect(judgementRequests() - before).toBe(6);
     const row = (id: string) => r.questions.find((q) => q.id === id)!;
     expect(['deferred-answerable', 'deferred-unanswerable', 'answered', 'refused'].map((id) => row(id).band)).toEqual([
       'ambiguous',
@@ -78,7 +81,7 @@ describe('sandscope eval --adjudicator model', () => {
       bands: expect.any(Object),
       deferredAnswerable: 1,
       deferredUnanswerable: 1,
-      judgedBy: { groq: 2 },
+      judgedBy: { groq: 3 },
       answersRead: { answerable: 1, unanswerable: 0, answerableWithheld: 0, unanswerableWithheld: 0, unavailable: 0 },
       unavailable: 0,
       nothingToShow: 0,
@@ -87,6 +90,7 @@ describe('sandscope eval --adjudicator model', () => {
       answerableRefusedUnshown: 0,
       answeredDeeper: { answerable: 0, unanswerable: 0 },
       answersMoved: { answerable: 0, unanswerable: 0 },
+      refusalsRead: { answerable: 0, unanswerable: 1, answerableLetThrough: 0, unanswerableLetThrough: 0 },
     });
     expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
   });
@@ -95,7 +99,8 @@ describe('sandscope eval --adjudicator model', () => {
     withProvider();
     stub.script({ kind: 'json', text: 'Sure! The pool looks fine.' }, judgement({ answers: false, passage: null, reason: 'no' }));
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model'])).toBe(0);
-    expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); asked but no usable judgement, decided as offline: 1; nothing to show/);
+    // The deferred answerable question, and (S-100) the refusal below the lower line, which found no scripted reply.
+    expect(io.out).toMatch(/judged by a model: 1 \(groq 1\); asked but no usable judgement, decided as offline: 2; nothing to show/);
     // Offline, 'checkout is getting ConnectionAcquireTimeout errors' is refused: one of the two answerable questions.
     expect(io.out).toMatch(/false refusals\s+50\.0%/);
     // The third request, the answered question's reading, found no scripted reply: it stands, as offline.
@@ -105,6 +110,9 @@ describe('sandscope eval --adjudicator model', () => {
     // S-097: the deferred refusal's deeper read found no scripted reply, so nothing was answered from further down.
     expect(io.out).toMatch(/answered partial from the search's next passages, read before a refusal \(S-097\): 0 answerable, 0 unanswerable/);
     expect(io.out).toMatch(/given partial from another passage the gate read, the one the reader named \(S-098\): 0 answerable, 0 unanswerable/);
+    expect(io.out).toMatch(
+      /refusals below the lower line, read before they were given \(S-100\): 0 answerable, 1 unanswerable; let through 0 answerable, 0 unanswerable/,
+    );
   });
 
   it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {

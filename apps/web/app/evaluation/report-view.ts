@@ -135,6 +135,8 @@ export interface ReaderGroupRow {
     readonly answersMoved?: number;
     /** Questions answered partial from the search's next six passages, read before a refusal (S-097); absent before S-097. */
     readonly answeredDeeper?: number;
+    /** Refusals below the lower line it read before they were given, and how many it let through (S-100); absent before S-100. */
+    readonly refusalsRead?: { readonly read: number; readonly letThrough: number };
   };
 }
 
@@ -340,6 +342,7 @@ function readerGroupOf(v: unknown): ReaderGroupRow | null {
       ...answersReadOf(r.answersRead),
       ...byLabelOf('answersMoved', r.answersMoved),
       ...byLabelOf('answeredDeeper', r.answeredDeeper),
+      ...refusalsReadOf(r.refusalsRead),
     },
   };
 }
@@ -349,6 +352,15 @@ function byLabelOf<K extends 'answersMoved' | 'answeredDeeper'>(key: K, v: unkno
   if (!isObject(v)) return {};
   const [a, u] = [num(v.answerable), num(v.unanswerable)];
   return a === undefined || u === undefined ? {} : ({ [key]: a + u } as { [k in K]?: number });
+}
+
+/** The reads of S-100 as the page shows them: every count present, or none. */
+function refusalsReadOf(v: unknown): { refusalsRead?: { read: number; letThrough: number } } {
+  if (!isObject(v)) return {};
+  const n = [num(v.answerable), num(v.unanswerable), num(v.answerableLetThrough), num(v.unanswerableLetThrough)];
+  if (n.some((x) => x === undefined)) return {};
+  const [a, u, al, ul] = n as number[];
+  return { refusalsRead: { read: a! + u!, letThrough: al! + ul! } };
 }
 
 /** The reads of S-096 as the page shows them: every count present, or none. */

@@ -417,6 +417,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
               <th className="num">answers read, withheld</th>
               <th className="num">answers given from another passage it named</th>
               <th className="num">answered from the next six passages</th>
+              <th className="num">refusals below the lower line read, let through</th>
             </tr>
           </thead>
           <tbody>
@@ -457,6 +458,13 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                 </td>
                 <td className="num" data-figure="answered-deeper">
                   {g.reader.answeredDeeper ?? <span className="muted">not counted</span>}
+                </td>
+                <td className="num nowrap" data-figure="refusals-read">
+                  {g.reader.refusalsRead ? (
+                    `${g.reader.refusalsRead.letThrough} of ${g.reader.refusalsRead.read} let through`
+                  ) : (
+                    <span className="muted">not read</span>
+                  )}
                 </td>
               </tr>
             ))}
