@@ -72,7 +72,7 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'waiting-3': {
     corpora: ['traefik', 'harbor-docs', 'kops'],
-    read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted) and, before their first reader figure, no reader decision',
+    read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted), and S-100 (a reader decision, adopted) with their first reader figures',
     waiting: true,
   },
 };
