@@ -31,7 +31,8 @@ describe('eval:replayed', () => {
     const prompts = join(dir, 'prompts.jsonl');
 
     const recorded = await replay(judgements, '--prompts', prompts, '--questions', questions, '--json');
-    expect(recorded.stderr).toMatch(/0 judgements replayed, 3 prompts with none recorded/);
+    // S-100: the question below the lower line is read too, so four prompts.
+    expect(recorded.stderr).toMatch(/0 judgements replayed, 4 prompts with none recorded/);
     const asked = readFileSync(prompts, 'utf8')
       .trim()
       .split('\n')
@@ -39,17 +40,18 @@ describe('eval:replayed', () => {
     expect(asked.map((p) => p.user.match(/<question>\n(.*)\n<\/question>/)?.[1]).sort()).toEqual([
       'What is the connection pool ceiling for orders-db?',
       'checkout is getting ConnectionAcquireTimeout errors',
+      'how do I reboot the mainframe?',
       'what is the pool ceiling of catalog-db?',
     ]);
     // With nothing recorded no model judged: all are decided as offline.
-    expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 2, answersRead: { answerable: 1, unavailable: 1 } });
+    expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 3, answersRead: { answerable: 1, unavailable: 1 } });
 
-    // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts all three read.
+    // Each prompt's recorded reply refuses: the replay serves it by the prompt's key, and the run counts all four read.
     const refusal = (p: { key: string }) => JSON.stringify({ key: p.key, reply: '{"answers":false,"passage":null,"reason":"not stated"}' });
     writeFileSync(judgements, asked.map(refusal).join('\n'));
-    // S-097: each refusal sends the search's next passages to the reader before it stands: three prompts more.
+    // S-097: each refusal sends the search's next passages to the reader before it stands: four prompts more.
     const refusedOnce = await replay(judgements, '--prompts', prompts, '--questions', questions, '--json');
-    expect(refusedOnce.stderr).toMatch(/3 judgements replayed, 3 prompts with none recorded/);
+    expect(refusedOnce.stderr).toMatch(/4 judgements replayed, 4 prompts with none recorded/);
     const deeper = readFileSync(prompts, 'utf8')
       .trim()
       .split('\n')
@@ -57,14 +59,15 @@ describe('eval:replayed', () => {
     expect(deeper.filter((p) => asked.some((a) => a.key === p.key))).toEqual([]);
     writeFileSync(judgements, [...asked, ...deeper].map(refusal).join('\n'));
     const replayed = await replay(judgements, '--questions', questions, '--json');
-    expect(replayed.stderr).toMatch(/6 judgements replayed, 0 prompts with none recorded/);
+    expect(replayed.stderr).toMatch(/8 judgements replayed, 0 prompts with none recorded/);
     const report = JSON.parse(replayed.stdout);
     expect(report.modelAdjudication).toMatchObject({
-      judgedBy: { ollama: 2 },
+      judgedBy: { ollama: 3 },
       unavailable: 0,
       answerableLetThrough: 0,
       unanswerableLetThrough: 0,
       answersRead: { answerable: 1, answerableWithheld: 1, unavailable: 0 },
+      refusalsRead: { answerable: 0, unanswerable: 1, answerableLetThrough: 0, unanswerableLetThrough: 0 },
     });
     // Both answerable questions refused: the deferred one, and the answer the reader withheld.
     expect(report.falseRefusalRate).toBe(1);
