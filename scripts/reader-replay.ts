@@ -75,6 +75,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted), and S-100 (a reader decision, adopted) with their first reader figures',
     waiting: true,
   },
+  'waiting-4': {
+    corpora: ['contour', 'rke2', 'knative'],
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-02, they judged two offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
@@ -197,6 +202,14 @@ await runScript('reader:replay', async () => {
   for (const g of replayedReaderGroups(summary)) {
     console.log(
       `${g.name} pooled: offline false answers ${g.offline.falseAnswers}/${g.unanswerable}, false refusals ${g.offline.falseRefusals}/${g.answerable} | reader false answers ${g.reader.falseAnswers}/${g.unanswerable}, false refusals ${g.reader.falseRefusals}/${g.answerable}${g.reader.answerableRefusedUnshown === undefined ? '' : ` (of its refusals of deferred answerable questions, ${g.reader.answerableRefusedUnshown} were never shown the labelled passage)`}${g.reader.answersRead ? `; it read ${g.reader.answersRead.answerable + g.reader.answersRead.unanswerable} answers of the sufficient band and withheld ${g.reader.answersRead.unanswerableWithheld} of ${g.reader.answersRead.unanswerable} unanswerable, ${g.reader.answersRead.answerableWithheld} of ${g.reader.answersRead.answerable} answerable` : ''}${g.reader.answersMoved ? `, and gave ${g.reader.answersMoved.answerable} answerable and ${g.reader.answersMoved.unanswerable} unanswerable from another passage it read (S-098)` : ''}${g.reader.refusalsRead ? `; it read ${g.reader.refusalsRead.answerable + g.reader.refusalsRead.unanswerable} refusals below the lower line and let through ${g.reader.refusalsRead.answerableLetThrough} of ${g.reader.refusalsRead.answerable} answerable, ${g.reader.refusalsRead.unanswerableLetThrough} of ${g.reader.refusalsRead.unanswerable} unanswerable (S-100)` : ''}${g.reader.answeredDeeper ? `; answered from the search's next passages (S-097) ${g.reader.answeredDeeper.answerable} answerable, ${g.reader.answeredDeeper.unanswerable} unanswerable` : ''}; wrong-source answers offline ${wrongSource.get(g.name)!.offline}, with the reader ${wrongSource.get(g.name)!.reader}`,
+    );
+  }
+  // The unread groups together: criteria were set on their sum (S-098, S-099, S-100) and summed by hand from the lines above.
+  const unread = replayedReaderGroups(summary).filter((g) => !GROUPS[g.name]!.read.startsWith('seen'));
+  if (unread.length > 1) {
+    const sum = (f: (g: (typeof unread)[number]) => number) => unread.reduce((a, g) => a + f(g), 0);
+    console.log(
+      `unread groups pooled (${unread.map((g) => g.name).join(', ')}): offline false answers ${sum((g) => g.offline.falseAnswers)}/${sum((g) => g.unanswerable)}, false refusals ${sum((g) => g.offline.falseRefusals)}/${sum((g) => g.answerable)} | reader false answers ${sum((g) => g.reader.falseAnswers)}/${sum((g) => g.unanswerable)}, false refusals ${sum((g) => g.reader.falseRefusals)}/${sum((g) => g.answerable)}; wrong-source answers offline ${sum((g) => wrongSource.get(g.name)!.offline)}, with the reader ${sum((g) => wrongSource.get(g.name)!.reader)}`,
     );
   }
   if (write) {
