@@ -75,6 +75,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: in no training set and never read; written on 2026-12-02, they judged three offline decisions by aggregates (none adopted), and S-100 (a reader decision, adopted) with their first reader figures',
     waiting: true,
   },
+  'waiting-5': {
+    corpora: ['cortex', 'external-dns', 'gatekeeper'],
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
+    waiting: true,
+  },
   'waiting-4': {
     corpora: ['contour', 'rke2', 'knative'],
     read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-02, they judged two offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
