@@ -28,6 +28,15 @@ const generated = (text: string) => ({
   warnings: [],
 });
 
+/** An answerable value question on the bundled corpus, its labelled passage the one that states the ceiling. */
+const CEILING = {
+  id: 'ceiling',
+  question: 'What is the connection pool ceiling for orders-db?',
+  label: 'answerable',
+  mechanism: 'value-lookup',
+  evidence: 'architecture-order-path#orders-db-connection-pool-ceiling',
+} as const;
+
 /** No answer of the sufficient band to read in these tests: their bands defer every question. */
 const noConfirm = async (): Promise<ModelConfirmation> => ({ withheld: null, note: null, judgedBy: null, shown: [] });
 
@@ -148,15 +157,7 @@ describe('evaluateModelAdjudicated', () => {
   // it (never partial), another it names is answered from, partial (S-098).
   it('has the reader read each answer of the sufficient band before it is given, and counts what it withheld', async () => {
     const answering = { ...shipped, adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } };
-    const measured = await measureAll(kb, [
-      {
-        id: 'ceiling',
-        question: 'What is the connection pool ceiling for orders-db?',
-        label: 'answerable',
-        mechanism: 'value-lookup',
-        evidence: 'architecture-order-path#orders-db-connection-pool-ceiling',
-      },
-    ]);
+    const measured = await measureAll(kb, [CEILING]);
     const replying = (answers: boolean) =>
       ({
         doGenerate: async (options: { prompt: unknown }) => {
@@ -213,13 +214,7 @@ describe('evaluateModelAdjudicated', () => {
   it('has the reader read a refusal below the lower line before it is given, and counts it apart from the deferred', async () => {
     const refusing = { ...shipped, adjudicatedBands: { insufficientBelow: 1, sufficientAbove: 1 } };
     const measured = await measureAll(kb, [
-      {
-        id: 'ceiling',
-        question: 'What is the connection pool ceiling for orders-db?',
-        label: 'answerable',
-        mechanism: 'value-lookup',
-        evidence: 'architecture-order-path#orders-db-connection-pool-ceiling',
-      },
+      CEILING,
       { id: 'absent', question: 'How do I rotate the payroll vendor API key?', label: 'unanswerable', mechanism: 'absent-topic' },
     ]);
     const gold = 'architecture-order-path#orders-db-connection-pool-ceiling';

@@ -24,8 +24,7 @@ export const assessEvidenceNode: NodeSpec = {
     const marked = features.passages.map((p) => p.result.chunk).filter((c) => kb.hazards.has(c.id));
     const base = { features, assessment, decision, reasons: [...assessment.reasons, ...marked.map((c) => hazardReason(c, kb.hazards.get(c.id)!))] };
     // The ambiguous band goes to adjudication; with a reader, so does a refusal of the insufficient band (S-100).
-    if ((adjudication === 'model' && readerStep(decision) === 'judge') || (assessment.band === 'ambiguous' && decision.adjudication))
-      return { ...base, evidence: [] };
+    if (readerStep(decision) === 'judge' && (adjudication === 'model' || assessment.band === 'ambiguous')) return { ...base, evidence: [] };
     // Below the lower line offline, nothing retrieved, or a conflict between passages (from any band): refused here.
     if (assessment.band !== 'sufficient' || decision.verdict === 'refused') return { ...base, verdict: 'refused', evidence: [] };
     // Sufficient: the answering passage first, then the workload's context passages.
