@@ -85,6 +85,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-02, they judged two offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
     waiting: true,
   },
+  'waiting-6': {
+    corpora: ['dapr', 'otel-collector', 'victoriametrics'],
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, not adopted) and no reader decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
