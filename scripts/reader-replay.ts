@@ -77,17 +77,17 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'waiting-5': {
     corpora: ['cortex', 'external-dns', 'gatekeeper'],
-    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted), then S-101 (a reader decision, not adopted) with their first reader figures',
     waiting: true,
   },
   'waiting-4': {
     corpora: ['contour', 'rke2', 'knative'],
-    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-02, they judged two offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted) and no reader decision',
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-02, they judged two offline decisions by aggregates (title roles as a judge, nine more corpora as training; neither adopted), then replicated S-100 (a reader decision) with their first reader figures',
     waiting: true,
   },
   'waiting-6': {
     corpora: ['dapr', 'otel-collector', 'victoriametrics'],
-    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, not adopted) and no reader decision',
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, not adopted), then S-101 (a reader decision, not adopted) with their first reader figures',
     waiting: true,
   },
 };

@@ -81,14 +81,14 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
   });
 
   it('asks the model every time: a judgement is never served from the cache', async () => {
-    // Each run: the gate's passages, then (refused there) the search's next six (S-097), then six more (S-101).
+    // Each run: the gate's passages, then (refused there) the search's next ones (S-097).
     const no = judgement({ answers: false, passage: null, reason: 'no' });
-    stub.script(no, no, no, no, no, no);
+    stub.script(no, no, no, no);
     const s = services();
     const before = judgementRequests().length;
     await runAgent({ kb, question: QUESTION, services: s });
     await runAgent({ kb, question: QUESTION, services: s });
-    expect(judgementRequests().length).toBe(before + 6);
+    expect(judgementRequests().length).toBe(before + 4);
   });
 
   // S-097: nearly all the reader's refusals of answerable questions were of questions whose labelled passage it was

@@ -1,8 +1,6 @@
 import {
   adjudicationOffline,
   confirmByModel,
-  DEEPER_DEPTH,
-  DEFAULT_DEPTH,
   decideAnswerability,
   judgeByModel,
   KnowledgeBase,
@@ -272,8 +270,7 @@ describe('evaluateModelAdjudicated', () => {
     const read = await deferred(true);
     expect(prompts).toHaveLength(2);
     expect(prompts[0]).toHaveLength(m.features.passages.length);
-    // The search's next passages are read a page of the gate's depth at a time (S-101): the first page is the next six.
-    expect(prompts[1]).toEqual(m.deeper.slice(0, DEFAULT_DEPTH).map((r) => r.chunk.id));
+    expect(prompts[1]).toEqual(m.deeper.map((r) => r.chunk.id));
     expect(read.questions[0]!.verdict).toBe('partial');
     expect(read.questions[0]!.source).toBe('right');
     expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answeredDeeper: { answerable: 1, unanswerable: 0 } });
@@ -300,51 +297,5 @@ describe('evaluateModelAdjudicated', () => {
     expect(confirmedDeeper.questions[0]!.verdict).toBe('partial');
     expect(confirmedDeeper.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
     expect(confirmedDeeper.modelAdjudication.answeredDeeper).toEqual({ answerable: 1, unanswerable: 0 });
-  });
-
-  // S-101: after S-097 about a third of the reader's remaining refusals of answerable questions were of questions whose
-  // labelled passage ranked thirteenth to eighteenth. A second page that answers nothing is followed by a third; a
-  // reader that answers on a page is asked nothing further down.
-  it('reads the search a page at a time down to DEEPER_DEPTH, and stops at the first page that answers', async () => {
-    const question = 'What is the connection pool ceiling for orders-db?';
-    const [probe] = await measureAll(kb, [{ id: 'probe', question, label: 'unanswerable', mechanism: 'absent-topic' }]);
-    expect(probe!.deeper).toHaveLength(DEEPER_DEPTH - DEFAULT_DEPTH);
-    const third = probe!.deeper.slice(DEFAULT_DEPTH).map((r) => r.chunk.id);
-    const measured = await measureAll(kb, [{ id: 'third', question, label: 'answerable', mechanism: 'value-lookup', evidence: third[0]! }]);
-    const prompts: string[][] = [];
-    const answeringOn = (page: number) =>
-      ({
-        doGenerate: async (options: { prompt: unknown }) => {
-          const shown = [...JSON.stringify(options.prompt).matchAll(/candidate id=\\"([^\\"]+)\\"/g)].map((x) => x[1]!);
-          prompts.push(shown);
-          return generated(
-            JSON.stringify(
-              prompts.length === page ? { answers: true, passage: shown[0], reason: 'it states it' } : { answers: false, passage: null, reason: 'not here' },
-            ),
-          );
-        },
-      }) as unknown as ModelJudgementInput['model'];
-    const judged = async (page: number) => {
-      prompts.length = 0;
-      return evaluateModelAdjudicated(measured, model, { judge: judgingWith(answeringOn(page), true), confirm: noConfirm });
-    };
-    const onThird = await judged(3);
-    expect(prompts).toHaveLength(3);
-    expect(prompts[1]).toEqual(probe!.deeper.slice(0, DEFAULT_DEPTH).map((r) => r.chunk.id));
-    expect(prompts[2]).toEqual(third);
-    expect(onThird.questions[0]!.verdict).toBe('partial');
-    expect(onThird.questions[0]!.source).toBe('right');
-    expect(onThird.modelAdjudication).toMatchObject({
-      answerableLetThrough: 1,
-      answerableRefusedUnshown: 0,
-      answeredDeeper: { answerable: 1, unanswerable: 0 },
-    });
-    const onSecond = await judged(2);
-    expect(prompts).toHaveLength(2);
-    expect(onSecond.questions[0]!.verdict).toBe('partial');
-    expect(onSecond.questions[0]!.source).toBe('wrong');
-    const never = await judged(0);
-    expect(prompts).toHaveLength(3);
-    expect(never.questions[0]!.verdict).toBe('refused');
   });
 });

@@ -57,19 +57,16 @@ describe('sandscope eval --adjudicator model', () => {
       judgement({ answers: false, passage: null, reason: 'only orders-db has a ceiling here' }),
       // S-097: refused, the reader reads the search's next passages before the refusal stands; none answers either.
       judgement({ answers: false, passage: null, reason: 'nor do these' }),
-      // S-101: and six more further down before it stands.
-      judgement({ answers: false, passage: null, reason: 'nor these further down' }),
       // S-096: the answer of the sufficient band is read before it is given; this reading lets it stand.
       judgement({ answers: true, passage: 'architecture-order-path#orders-db-connection-pool-ceiling', reason: 'it states the ceiling' }),
       // S-100: the refusal below the lower line is read before it is given, and read deeper before it stands.
       judgement({ answers: false, passage: null, reason: 'nothing here is about a mainframe' }),
       judgement({ answers: false, passage: null, reason: 'nor here' }),
-      judgement({ answers: false, passage: null, reason: 'nor further down' }),
     );
     const before = judgementRequests();
     expect(await main(['eval', '--questions', file, '--adjudicator', 'model', '--json', '--rows'])).toBe(0);
     const r = JSON.parse(io.out) as Report;
-    expect(judgementRequests() - before).toBe(8);
+    expect(judgementRequests() - before).toBe(6);
     const row = (id: string) => r.questions.find((q) => q.id === id)!;
     expect(['deferred-answerable', 'deferred-unanswerable', 'answered', 'refused'].map((id) => row(id).band)).toEqual([
       'ambiguous',

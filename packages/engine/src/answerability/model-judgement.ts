@@ -45,13 +45,11 @@ export function adjudicationOffline(decision: Decision): Adjudication {
 }
 
 /**
- * How far down the search the reader reads before it refuses: the gate's six, then the next six (S-097), then six more
- * (S-101), a page of `DEFAULT_DEPTH` at a time, each read only when the one before answers nothing. On the record's
- * development groups most of the reader's refusals of answerable questions were of questions whose labelled passage it
- * was never shown: half of those ranked seventh to twelfth (S-097), and after S-097 about a third of the rest ranked
- * thirteenth to eighteenth (S-101).
+ * How far down the search the reader reads before it refuses (S-097): the gate's six, then the next six. On the
+ * record's development groups most of the reader's refusals of answerable questions were of questions whose labelled
+ * passage it was never shown, and half of those ranked seventh to twelfth.
  */
-export const DEEPER_DEPTH = 3 * DEFAULT_DEPTH;
+export const DEEPER_DEPTH = 2 * DEFAULT_DEPTH;
 
 export interface ModelJudgement {
   readonly adjudication: Adjudication;
@@ -184,12 +182,10 @@ type Reading =
   | { readonly unavailable: string };
 
 /**
- * The reader reads the passages the gate read; when it finds none answers, it reads the search's next passages, a page
- * of six at a time down to `DEEPER_DEPTH`, before refusing (S-097, S-101). Nearly all its refusals of answerable
- * questions were of questions whose labelled passage it was never shown: the gate's six are what the score ranks
- * first, not all the library says. Paged, not one long prompt: each page is read only when the one above it answers
- * nothing, so a question answered high up costs no more than before, and a page is the prompt the reader was judged
- * on. A deeper read that fails leaves the refusal the reader gave; it never widens an answer to anything but partial.
+ * The reader reads the passages the gate read; when it finds none answers, it reads the search's next passages before
+ * refusing (S-097). Nearly all its refusals of answerable questions were of questions whose labelled passage it was
+ * never shown: the gate's six are what the score ranks first, not all the library says. A deeper read that fails
+ * leaves the refusal the reader gave; it never widens an answer to anything but partial.
  */
 async function read(
   question: string,
@@ -211,23 +207,16 @@ async function read(
   }
   const refused: Reading = { answers: false, servedBy: first.servedBy, reason };
   const further = deeper ? (await deeper()).filter((r) => !shown.includes(r.chunk.id)) : [];
-  const reached = [...shown];
-  for (let at = 0; at < further.length; at += DEFAULT_DEPTH) {
-    const page = further.slice(at, at + DEFAULT_DEPTH);
-    reached.push(...page.map((r) => r.chunk.id));
-    const next = await judge(
-      question,
-      page.map((r) => r.chunk),
-      model,
-    );
-    // No judgement of a page: the refusal the reader gave stands, as it would had the page not been read.
-    if ('unavailable' in next) break;
-    if (next.verdict.answers) {
-      const carrier = page.find((r) => r.chunk.id === next.verdict.passage)!;
-      return { reading: { answers: true, carrier, deeper: true, servedBy: next.servedBy, reason: next.verdict.reason.trim().slice(0, 300) }, shown: reached };
-    }
-  }
-  return { reading: refused, shown: reached };
+  if (further.length === 0) return { reading: refused, shown };
+  const second = await judge(
+    question,
+    further.map((r) => r.chunk),
+    model,
+  );
+  const all = [...shown, ...further.map((r) => r.chunk.id)];
+  if ('unavailable' in second || !second.verdict.answers) return { reading: refused, shown: all };
+  const carrier = further.find((r) => r.chunk.id === second.verdict.passage)!;
+  return { reading: { answers: true, carrier, deeper: true, servedBy: second.servedBy, reason: second.verdict.reason.trim().slice(0, 300) }, shown: all };
 }
 
 /**
