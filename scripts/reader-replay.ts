@@ -90,6 +90,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-01, they judged offline decisions by aggregates (title roles as a judge, not adopted), then S-101 (a reader decision, not adopted) with their first reader figures',
     waiting: true,
   },
+  'waiting-7': {
+    corpora: ['kuma', 'pxc-operator', 'woodpecker', 'questdb'],
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-04 from the corpus alone, they have judged no decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
