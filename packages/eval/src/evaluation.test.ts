@@ -111,6 +111,19 @@ describe('quoted evidence', () => {
     expect(ok.map((q) => q.quoted)).toEqual([quote, undefined]);
   });
 
+  it('resolves a heading quoted with its markdown marker to the passage it opens', () => {
+    const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+    const unique = kb.chunks.find(
+      (c) => c.heading.length > 12 && kb.chunks.filter((o) => squash(`${o.heading}\n${o.text}`).includes(squash(c.heading))).length === 1,
+    )!;
+    const { questions: ok, errors } = resolveEvidence(
+      [{ id: 'h', question: 'q', label: 'answerable', mechanism: 'm', evidence: `### ${unique.heading}` }],
+      kb.chunks,
+    );
+    expect(errors).toEqual([]);
+    expect(ok[0]!.evidence).toBe(unique.id);
+  });
+
   it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {
     const merged = {
       id: 'pool#drain',

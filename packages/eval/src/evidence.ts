@@ -8,6 +8,7 @@ export interface EvidenceError {
 }
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+const HEADING_MARKER = /^\s*#{1,6}\s+/;
 /** A file path as a question names it (`docs/foo.md`) and as the corpus does (`foo.md`). */
 const docKey = (doc: string) => doc.replace(/^\.?\/?/, '').replace(/^docs\//, '');
 
@@ -35,8 +36,12 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
       out.push(withDoc);
       continue;
     }
-    const needle = squash(q.evidence);
-    const hits = haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(needle));
+    const holding = (needle: string) => haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(squash(needle)));
+    // A passage's own heading is held as its text, without its marker: a heading quoted as it is written (`### Slot
+    // capacity`) matched nothing and the question was dropped as an evidence error. Retried without the marker only
+    // then, since a heading merged into another passage keeps its marker there and is matched with it.
+    let hits = holding(q.evidence);
+    if (hits.length === 0 && HEADING_MARKER.test(q.evidence)) hits = holding(q.evidence.replace(HEADING_MARKER, ''));
     if (hits.length === 0) {
       errors.push({
         id: q.id,
