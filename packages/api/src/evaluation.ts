@@ -166,6 +166,8 @@ export const replayedReaderGroupSchema = z.looseObject({
       refusalsRead: z
         .looseObject({ answerable: optionalNumber, unanswerable: optionalNumber, answerableLetThrough: optionalNumber, unanswerableLetThrough: optionalNumber })
         .optional(),
+      /** Prompts the reader was sent over the group's questions: what it costs, which deferral does not count. */
+      calls: optionalNumber,
     })
     .optional(),
 });

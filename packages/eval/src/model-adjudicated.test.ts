@@ -38,7 +38,7 @@ const CEILING = {
 } as const;
 
 /** No answer of the sufficient band to read in these tests: their bands defer every question. */
-const noConfirm = async (): Promise<ModelConfirmation> => ({ withheld: null, note: null, judgedBy: null, shown: [] });
+const noConfirm = async (): Promise<ModelConfirmation> => ({ withheld: null, note: null, judgedBy: null, shown: [], calls: 0 });
 
 describe('evaluateModelAdjudicated', () => {
   const shipped = shippedAnswerabilityModel();
@@ -136,7 +136,7 @@ describe('evaluateModelAdjudicated', () => {
     expect(measured[0]!.retrieval.results.map((r) => r.chunk.id)).toContain(gold);
     const refusingAfter = (shown: readonly string[]) =>
       evaluateModelAdjudicated(measured, model, {
-        judge: async () => ({ adjudication: { decision: 'refuse', carrier: null, reasons: ['no'] }, judgedBy: 'stub', shown }),
+        judge: async () => ({ adjudication: { decision: 'refuse', carrier: null, reasons: ['no'] }, judgedBy: 'stub', shown, calls: 1 }),
         confirm: noConfirm,
       });
     const other = measured[0]!.retrieval.results.find((r) => r.chunk.id !== gold)!.chunk.id;
@@ -145,7 +145,7 @@ describe('evaluateModelAdjudicated', () => {
     // A question let through is no refusal, whatever it was shown (S-097's count once took it for one).
     const carrier = measured[0]!.retrieval.results.find((r) => r.chunk.id === other)!;
     const through = await evaluateModelAdjudicated(measured, model, {
-      judge: async () => ({ adjudication: { decision: 'partial', carrier, reasons: ['yes'] }, judgedBy: 'stub', shown: [other] }),
+      judge: async () => ({ adjudication: { decision: 'partial', carrier, reasons: ['yes'] }, judgedBy: 'stub', shown: [other], calls: 1 }),
       confirm: noConfirm,
     });
     expect(through.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answerableRefusedUnshown: 0, answeredDeeper: { answerable: 0 } });
@@ -266,6 +266,8 @@ describe('evaluateModelAdjudicated', () => {
     expect(prompts).toHaveLength(1);
     expect(shallow.questions[0]!.verdict).toBe('refused');
     expect(shallow.modelAdjudication).toMatchObject({ answerableLetThrough: 0, answerableRefusedUnshown: 1 });
+    // What the reader cost: one prompt, and two when it reads deeper.
+    expect(shallow.modelAdjudication.calls).toBe(1);
     prompts.length = 0;
     const read = await deferred(true);
     expect(prompts).toHaveLength(2);
@@ -273,7 +275,7 @@ describe('evaluateModelAdjudicated', () => {
     expect(prompts[1]).toEqual(m.deeper.map((r) => r.chunk.id));
     expect(read.questions[0]!.verdict).toBe('partial');
     expect(read.questions[0]!.source).toBe('right');
-    expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answeredDeeper: { answerable: 1, unanswerable: 0 } });
+    expect(read.modelAdjudication).toMatchObject({ answerableLetThrough: 1, answeredDeeper: { answerable: 1, unanswerable: 0 }, calls: 2 });
     expect(shallow.modelAdjudication.answeredDeeper).toEqual({ answerable: 0, unanswerable: 0 });
     // An answer of the sufficient band the reader finds unanswered by the gate's passages is not refused when a passage
     // further down answers: it is given partial from that one, and not counted as withheld.
@@ -297,5 +299,6 @@ describe('evaluateModelAdjudicated', () => {
     expect(confirmedDeeper.questions[0]!.verdict).toBe('partial');
     expect(confirmedDeeper.modelAdjudication.answersRead).toMatchObject({ answerable: 1, answerableWithheld: 0 });
     expect(confirmedDeeper.modelAdjudication.answeredDeeper).toEqual({ answerable: 1, unanswerable: 0 });
+    expect(confirmedDeeper.modelAdjudication.calls).toBe(2);
   });
 });

@@ -72,6 +72,13 @@ export interface ModelAdjudicationFigures {
     readonly answerableLetThrough: number;
     readonly unanswerableLetThrough: number;
   };
+  /**
+   * Prompts sent to a model, over every question: what a reader costs. Deferral counts only the band where the model
+   * is unsure, and since S-096 and S-100 a reader also reads the answers and the refusals below it, and reads deeper
+   * before it refuses (S-097): the deferral target no longer bounds the calls, so they are counted. Absent from
+   * summaries written before it.
+   */
+  readonly calls?: number;
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
@@ -111,6 +118,7 @@ export async function evaluateModelAdjudicated(
   const deeper = { answerable: 0, unanswerable: 0 };
   const moved = { answerable: 0, unanswerable: 0 };
   const refusalsRead = { answerable: 0, unanswerable: 0, answerableLetThrough: 0, unanswerableLetThrough: 0 };
+  let calls = 0;
   const fromDeeper = (m: Measured, d: Decision) => d.verdict === 'partial' && m.deeper.some((r) => r.chunk.id === d.evidence[0]?.id);
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands, true);
@@ -119,6 +127,7 @@ export async function evaluateModelAdjudicated(
     if (step === 'confirm') {
       // S-096: as the graph does, the reader reads the answer before it is given.
       const confirmation = await reader.confirm(m, decision);
+      calls += confirmation.calls;
       read[label]++;
       if (confirmation.withheld?.decision === 'refuse') read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
       else if (confirmation.judgedBy === null) read.unavailable++;
@@ -137,6 +146,7 @@ export async function evaluateModelAdjudicated(
     if (below) refusalsRead[label]++;
     else deferred[label]++;
     const judgement = await reader.judge(m, decision);
+    calls += judgement.calls;
     if (judgement.shown.length === 0) nothingToShow++;
     else if (judgement.judgedBy === null) unavailable++;
     else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
@@ -165,6 +175,7 @@ export async function evaluateModelAdjudicated(
       answeredDeeper: deeper,
       answersMoved: moved,
       refusalsRead,
+      calls,
     },
   };
 }

@@ -128,6 +128,24 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(section).toMatch(/\| c \| fresh \|.*\| not read \| [\d.]+% → [\d.]+% \|$/m);
   });
 
+  it('pools the prompts the reader was sent only when every corpus of the group counts them, and says them beside deferral', () => {
+    const withCalls: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) => (i === 2 ? c : { ...c, reader: { ...c.reader, calls: 10 * (i + 1) } })),
+    };
+    const [seen, fresh] = replayedReaderGroups(withCalls);
+    expect(seen!.reader.calls).toBe(30);
+    expect(fresh!.reader.calls).toBeUndefined();
+    expect(replayedReaderSchema.parse(withCalls)).toEqual(withCalls);
+    const n = seen!.answerable + seen!.unanswerable;
+    const section = replayedReaderSection(withCalls, DECISION_TARGETS).join('\n');
+    expect(section).toContain(`In all it was sent 30 prompts for the group's ${n} questions (${(30 / n).toFixed(2)} per question)`);
+    expect(section.match(/In all it was sent/g)).toHaveLength(1);
+    // A group with a corpus whose summary predates the count gives none: a partial sum would pass for the whole.
+    const partly: ReplayedReader = { ...SUMMARY, corpora: SUMMARY.corpora.map((c, i) => (i === 0 ? { ...c, reader: { ...c.reader, calls: 7 } } : c)) };
+    expect(replayedReaderGroups(partly)[0]!.reader.calls).toBeUndefined();
+  });
+
   it('counts the corpora that meet the right-source target with the reader, and names those that miss it', () => {
     const withMiss: ReplayedReader = {
       ...SUMMARY,

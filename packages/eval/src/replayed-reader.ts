@@ -62,6 +62,7 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
         answeredDeeper: z.object({ answerable: count, unanswerable: count }).optional(),
         answersMoved: z.object({ answerable: count, unanswerable: count }).optional(),
         refusalsRead: z.object({ answerable: count, unanswerable: count, answerableLetThrough: count, unanswerableLetThrough: count }).optional(),
+        calls: count.optional(),
       }),
     }),
   ),
@@ -102,6 +103,8 @@ export interface ReplayedReaderGroup {
     readonly answersMoved?: NonNullable<ModelAdjudicationFigures['answersMoved']>;
     /** Refusals below the lower line the reader read before they were given (S-100), and what it let through; absent when a corpus's summary predates them. */
     readonly refusalsRead?: NonNullable<ModelAdjudicationFigures['refusalsRead']>;
+    /** Prompts it was sent over all the group's questions; absent when a corpus's summary predates the count. */
+    readonly calls?: number;
   };
 }
 
@@ -182,6 +185,7 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
               },
             }
           : {}),
+        ...(cs.every((c) => c.reader.calls !== undefined) ? { calls: sum((c) => c.reader.calls!) } : {}),
       },
     };
   });
@@ -190,7 +194,7 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
 function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
   const { offline: o, reader: q } = p;
-  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable${q.answersMoved ? `; it gave ${q.answersMoved.answerable} answerable and ${q.answersMoved.unanswerable} unanswerable of them partial from the passage it named, another the gate read than the one the gate answered from (S-098)` : ''}.` : ''}${q.refusalsRead ? ` It also read the ${q.refusalsRead.answerable + q.refusalsRead.unanswerable} questions rated below the lower line before refusing them (S-100; refused unread before), and let through ${q.refusalsRead.answerableLetThrough} of ${q.refusalsRead.answerable} answerable and ${q.refusalsRead.unanswerableLetThrough} of ${q.refusalsRead.unanswerable} unanswerable.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}`;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable${q.answersMoved ? `; it gave ${q.answersMoved.answerable} answerable and ${q.answersMoved.unanswerable} unanswerable of them partial from the passage it named, another the gate read than the one the gate answered from (S-098)` : ''}.` : ''}${q.refusalsRead ? ` It also read the ${q.refusalsRead.answerable + q.refusalsRead.unanswerable} questions rated below the lower line before refusing them (S-100; refused unread before), and let through ${q.refusalsRead.answerableLetThrough} of ${q.refusalsRead.answerable} answerable and ${q.refusalsRead.unanswerableLetThrough} of ${q.refusalsRead.unanswerable} unanswerable.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}${q.calls === undefined ? '' : ` In all it was sent ${q.calls} prompts for the group's ${n} questions (${(q.calls / (n || 1)).toFixed(2)} per question): deferral counts only the band where the model is unsure, not these.`}`;
 }
 
 const read = (r: ReplayedReaderCorpus['reader']['answersRead']) =>

@@ -91,6 +91,8 @@ describe('sandscope eval --adjudicator model', () => {
       answeredDeeper: { answerable: 0, unanswerable: 0 },
       answersMoved: { answerable: 0, unanswerable: 0 },
       refusalsRead: { answerable: 0, unanswerable: 1, answerableLetThrough: 0, unanswerableLetThrough: 0 },
+      // Every prompt the stub was sent, counted by the evaluation: what the reader cost.
+      calls: 6,
     });
     expect(r).toMatchObject({ falseAnswerRate: 0, falseRefusalRate: 0, deferralRate: 0.5 });
   });
@@ -113,6 +115,8 @@ describe('sandscope eval --adjudicator model', () => {
     expect(io.out).toMatch(
       /refusals below the lower line, read before they were given \(S-100\): 0 answerable, 1 unanswerable; let through 0 answerable, 0 unanswerable/,
     );
+    // What the reader cost: one prompt per question read, and the deferred refusal's deeper read.
+    expect(io.out).toMatch(/prompts sent to a model: 5 for 4 questions \(1\.25 each;/);
   });
 
   it('without a provider to judge, or where it cannot score what ships, it says what to do instead of running', async () => {

@@ -12,7 +12,7 @@ function line(c: CorpusFigures): string {
 const modelAdjudicated = (r: EvaluationReport): r is EvaluationReport & { modelAdjudication: ModelAdjudicationFigures } => 'modelAdjudication' in r;
 
 /** What the LLM adjudicator did (`eval --adjudicator model`): the figures above already count its judgements. */
-function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
+function modelAdjudicationLines(a: ModelAdjudicationFigures, questions: number): string[] {
   const by = Object.entries(a.judgedBy);
   const judged = by.reduce((n, [, k]) => n + k, 0);
   return [
@@ -41,6 +41,11 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures): string[] {
       ? []
       : [
           `  refusals below the lower line, read before they were given (S-100): ${a.refusalsRead.answerable} answerable, ${a.refusalsRead.unanswerable} unanswerable; let through ${a.refusalsRead.answerableLetThrough} answerable, ${a.refusalsRead.unanswerableLetThrough} unanswerable`,
+        ]),
+    ...(a.calls === undefined
+      ? []
+      : [
+          `  prompts sent to a model: ${a.calls} for ${questions} questions (${questions ? (a.calls / questions).toFixed(2) : '0.00'} each; answers, refusals and deeper reads included, which deferral does not count)`,
         ]),
   ];
 }
@@ -121,7 +126,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
           '',
         ]
       : []),
-    ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication), ''] : []),
+    ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication, r.n), ''] : []),
     ...bandsLines(r),
     ...(r.evidenceErrors.length
       ? [

@@ -57,6 +57,8 @@ export interface ModelJudgement {
   readonly judgedBy: string | null;
   /** The passages the model was shown, by id: none only when nothing was retrieved, so no model was asked. */
   readonly shown: readonly string[];
+  /** The prompts sent for it: the gate's passages, then the search's next six when none answered (S-097); none when nothing was shown. */
+  readonly calls: number;
 }
 
 /**
@@ -70,8 +72,8 @@ export interface ModelJudgement {
 export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJudgement> {
   const f = input.features;
   const candidates = candidatesOf(f, input.probabilities);
-  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [] };
-  const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
+  if (candidates.length === 0) return { adjudication: input.offline, judgedBy: null, shown: [], calls: 0 };
+  const { reading, shown, calls } = await read(input.question, candidates, input.deeper, input.model);
   if ('unavailable' in reading) {
     // Decided as offline, under the offline bands: what the run would have done without an adjudicator.
     const asOffline = input.decideOffline(f);
@@ -80,9 +82,9 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
       : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
-    return { adjudication, judgedBy: null, shown };
+    return { adjudication, judgedBy: null, shown, calls };
   }
-  return { adjudication: adjudicationOf(reading), judgedBy: reading.servedBy, shown };
+  return { adjudication: adjudicationOf(reading), judgedBy: reading.servedBy, shown, calls };
 }
 
 /** A reader's reading of an answer the sufficient band gives without asking (S-096). */
@@ -98,6 +100,8 @@ export interface ModelConfirmation {
   /** The provider whose reading was taken, or null when none was (the answer stands, as offline). */
   readonly judgedBy: string | null;
   readonly shown: readonly string[];
+  /** The prompts sent for it, as for a judgement (`ModelJudgement.calls`). */
+  readonly calls: number;
 }
 
 /**
@@ -116,16 +120,17 @@ export async function confirmByModel(
   },
 ): Promise<ModelConfirmation> {
   const candidates = candidatesOf(input.features, input.probabilities);
-  if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown: [] };
-  const { reading, shown } = await read(input.question, candidates, input.deeper, input.model);
+  if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown: [], calls: 0 };
+  const { reading, shown, calls } = await read(input.question, candidates, input.deeper, input.model);
   if ('unavailable' in reading)
-    return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown };
+    return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown, calls };
   if (reading.answers && !reading.deeper && input.evidence.some((c) => c.id === reading.carrier.chunk.id))
     return {
       withheld: null,
       note: `Read by ${reading.servedBy} before answering: ${reading.reason || 'a passage answers'}.`,
       judgedBy: reading.servedBy,
       shown,
+      calls,
     };
   // The reader did not name a passage the gate answered from: the answer is withheld, and given partial from the
   // passage it names — another the gate read (S-098), or one further down the search (S-097) — or refused.
@@ -138,7 +143,7 @@ export async function confirmByModel(
     : reading.deeper
       ? adjudicationOf(reading)
       : movedTo(reading);
-  return { withheld, note: withheld.reasons[0]!, judgedBy: reading.servedBy, shown };
+  return { withheld, note: withheld.reasons[0]!, judgedBy: reading.servedBy, shown, calls };
 }
 
 /** An answer as the reader's reading leaves it: settled by what replaces it when withheld, else the same answer with the reader's note. */
@@ -192,31 +197,35 @@ async function read(
   candidates: readonly ScoredChunk[],
   deeper: (() => Promise<readonly ScoredChunk[]>) | undefined,
   model: LanguageModelV3,
-): Promise<{ reading: Reading; shown: readonly string[] }> {
+): Promise<{ reading: Reading; shown: readonly string[]; calls: number }> {
   const shown = candidates.map((c) => c.chunk.id);
   const first = await judge(
     question,
     candidates.map((c) => c.chunk),
     model,
   );
-  if ('unavailable' in first) return { reading: first, shown };
+  if ('unavailable' in first) return { reading: first, shown, calls: 1 };
   const reason = first.verdict.reason.trim().slice(0, 300);
   if (first.verdict.answers) {
     const carrier = candidates.find((c) => c.chunk.id === first.verdict.passage)!;
-    return { reading: { answers: true, carrier, deeper: false, servedBy: first.servedBy, reason }, shown };
+    return { reading: { answers: true, carrier, deeper: false, servedBy: first.servedBy, reason }, shown, calls: 1 };
   }
   const refused: Reading = { answers: false, servedBy: first.servedBy, reason };
   const further = deeper ? (await deeper()).filter((r) => !shown.includes(r.chunk.id)) : [];
-  if (further.length === 0) return { reading: refused, shown };
+  if (further.length === 0) return { reading: refused, shown, calls: 1 };
   const second = await judge(
     question,
     further.map((r) => r.chunk),
     model,
   );
   const all = [...shown, ...further.map((r) => r.chunk.id)];
-  if ('unavailable' in second || !second.verdict.answers) return { reading: refused, shown: all };
+  if ('unavailable' in second || !second.verdict.answers) return { reading: refused, shown: all, calls: 2 };
   const carrier = further.find((r) => r.chunk.id === second.verdict.passage)!;
-  return { reading: { answers: true, carrier, deeper: true, servedBy: second.servedBy, reason: second.verdict.reason.trim().slice(0, 300) }, shown: all };
+  return {
+    reading: { answers: true, carrier, deeper: true, servedBy: second.servedBy, reason: second.verdict.reason.trim().slice(0, 300) },
+    shown: all,
+    calls: 2,
+  };
 }
 
 /**
