@@ -91,6 +91,7 @@ test('the replayed reader: a row per group with the committed summary’s figure
         answersMoved: { answerable: number; unanswerable: number };
         answeredDeeper: { answerable: number; unanswerable: number };
         refusalsRead: { answerable: number; unanswerable: number; answerableLetThrough: number; unanswerableLetThrough: number };
+        calls: number;
       };
     }[];
   };
@@ -131,6 +132,10 @@ test('the replayed reader: a row per group with the committed summary’s figure
     const refusals = sum((c) => c.reader.refusalsRead.answerable + c.reader.refusalsRead.unanswerable);
     const letThrough = sum((c) => c.reader.refusalsRead.answerableLetThrough + c.reader.refusalsRead.unanswerableLetThrough);
     await expect(row.locator('td[data-figure="refusals-read"]')).toHaveText(`${letThrough} of ${refusals} let through`);
+    // What the reader cost: the prompts it was sent, per question of the group.
+    const calls = sum((c) => c.reader.calls);
+    const questions = sum((c) => c.answerable + c.unanswerable);
+    await expect(row.locator('td[data-figure="calls"]')).toHaveText(`${calls} (${(calls / questions).toFixed(2)} per question)`);
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

@@ -49,6 +49,7 @@ const READER = {
         answersMoved: { answerable: 4, unanswerable: 1 },
         answeredDeeper: { answerable: 2, unanswerable: 0 },
         refusalsRead: { answerable: 3, unanswerable: 9, answerableLetThrough: 2, unanswerableLetThrough: 1 },
+        calls: 60,
       },
     },
   ],
@@ -148,6 +149,7 @@ describe('readReport', () => {
             answersMoved: 5,
             answeredDeeper: 2,
             refusalsRead: { read: 12, letThrough: 3 },
+            calls: 60,
           },
         },
       ],
@@ -325,6 +327,9 @@ describe('the report page renders whatever report it is given', () => {
     expect(fresh).toContain('data-figure="answers-moved">5<');
     expect(fresh).toContain('data-figure="answered-deeper">2<');
     expect(seen).toMatch(/data-figure="answers-moved"><span class="muted">not counted/);
+    // What the reader cost: the prompts it was sent, and per question; a group recorded before they were counted says so.
+    expect(fresh).toContain('data-figure="calls">60 (0.75 per question)');
+    expect(seen).toMatch(/data-figure="calls"><span class="muted">not counted/);
   });
 
   it('an empty report: no figures claimed, how to make one', () => {

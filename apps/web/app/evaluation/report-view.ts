@@ -137,6 +137,8 @@ export interface ReaderGroupRow {
     readonly answeredDeeper?: number;
     /** Refusals below the lower line it read before they were given, and how many it let through (S-100); absent before S-100. */
     readonly refusalsRead?: { readonly read: number; readonly letThrough: number };
+    /** Prompts it was sent over the group's questions: what it costs, which deferral does not count; absent before it was counted. */
+    readonly calls?: number;
   };
 }
 
@@ -343,6 +345,7 @@ function readerGroupOf(v: unknown): ReaderGroupRow | null {
       ...byLabelOf('answersMoved', r.answersMoved),
       ...byLabelOf('answeredDeeper', r.answeredDeeper),
       ...refusalsReadOf(r.refusalsRead),
+      ...(num(r.calls) === undefined ? {} : { calls: num(r.calls)! }),
     },
   };
 }

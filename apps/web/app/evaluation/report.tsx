@@ -418,6 +418,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
               <th className="num">answers given from another passage it named</th>
               <th className="num">answered from the next six passages</th>
               <th className="num">refusals below the lower line read, let through</th>
+              <th className="num">prompts sent to the model</th>
             </tr>
           </thead>
           <tbody>
@@ -464,6 +465,13 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                     `${g.reader.refusalsRead.letThrough} of ${g.reader.refusalsRead.read} let through`
                   ) : (
                     <span className="muted">not read</span>
+                  )}
+                </td>
+                <td className="num nowrap" data-figure="calls">
+                  {g.reader.calls === undefined ? (
+                    <span className="muted">not counted</span>
+                  ) : (
+                    `${g.reader.calls} (${(g.reader.calls / Math.max(1, g.answerable + g.unanswerable)).toFixed(2)} per question)`
                   )}
                 </td>
               </tr>
