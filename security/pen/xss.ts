@@ -12,9 +12,10 @@
  * are on the page as text, so a pass is not a page that failed to show them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { websiteBuildIsCurrent } from 'sandscope/website-build';
 import { safeSse, send } from '../lib/http.ts';
 import { CannotRun, runCheck } from '../lib/report.ts';
 import { closedPort, onExit, REPO_ROOT, startAgent, tempDir } from '../lib/service.ts';
@@ -52,27 +53,12 @@ const HOSTILE_QUESTIONS = [
   `[click](javascript:window.__pwned='question-link') <svg onload="window.__pwned='question-svg'"></svg> how do I restart xss-canary?`,
 ];
 
-/** The newest modification time under the paths the website's build is made from. */
-function newestSource(paths: readonly string[]): number {
-  let newest = 0;
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    const s = statSync(p);
-    if (s.isDirectory()) for (const entry of readdirSync(p)) walk(join(p, entry));
-    else newest = Math.max(newest, s.mtimeMs);
-  };
-  for (const p of paths) walk(p);
-  return newest;
-}
-
 /**
  * The production build to serve. `npm test` builds it (the browser tests) right before `npm run security`
  * runs in CI, so it is reused when it is newer than every source it is built from; otherwise it is built here.
  */
 function ensureBuild(t: { line(s: string): void }): void {
-  const buildId = join(WEB, DIST_DIR, 'BUILD_ID');
-  const sources = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(WEB, p)).concat(join(REPO_ROOT, 'packages/api/src'));
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource(sources)) {
+  if (websiteBuildIsCurrent(WEB, DIST_DIR)) {
     t.line(`website: reusing the production build in apps/web/${DIST_DIR} (newer than its sources)`);
     return;
   }

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
 import { ensurePortFree } from './port-check.ts';
+import { websiteBuildIsCurrent } from '../website-build.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const SANDSCOPE_BIN = resolve(import.meta.dirname, '../../bin/sandscope.js');
@@ -213,9 +214,12 @@ async function prepareWebsite(signalled: Promise<NodeJS.Signals>): Promise<strin
   if (!existsSync(join(WEB_DIR, 'package.json')) || !existsSync(WEB_SERVER)) return 'The website (apps/web) is not present.';
   const next = nextBin();
   if (!next) return 'The website cannot start: Next.js is not installed (run `npm install` at the repository root).';
-  // BUILD_ID is written last by `next build`: a folder without it is an interrupted build.
-  if (existsSync(join(WEB_DIR, '.next', 'BUILD_ID'))) return null;
-  say('the website has no production build yet: running `next build` in apps/web (a minute or two, once)');
+  if (websiteBuildIsCurrent(WEB_DIR)) return null;
+  say(
+    existsSync(join(WEB_DIR, '.next', 'BUILD_ID'))
+      ? 'the website changed since its production build: running `next build` in apps/web again (a minute or two)'
+      : 'the website has no production build yet: running `next build` in apps/web (a minute or two, once)',
+  );
   const build = spawn(process.execPath, [next, 'build'], {
     cwd: WEB_DIR,
     env: { ...inherited(), NEXT_TELEMETRY_DISABLED: '1' },
