@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * What the website's production build is made from: its own sources, and the API contract it parses
  * (packages/api/src), the one the agent serves.
  */
-export function websiteSources(webDir: string): string[] {
+function websiteSources(webDir: string): string[] {
   return ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(webDir, p)).concat(join(webDir, '../../packages/api/src'));
 }
 

@@ -36,7 +36,10 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
       out.push(withDoc);
       continue;
     }
-    const holding = (needle: string) => haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(squash(needle)));
+    const holding = (quote: string) => {
+      const needle = squash(quote);
+      return haystacks.filter((h) => (!doc || h.chunk.doc === doc) && h.text.includes(needle));
+    };
     // A passage's own heading is held as its text, without its marker: a heading quoted as it is written (`### Slot
     // capacity`) matched nothing and the question was dropped as an evidence error. Retried without the marker only
     // then, since a heading merged into another passage keeps its marker there and is matched with it.
