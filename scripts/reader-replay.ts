@@ -8,14 +8,13 @@
 // docs/EVALUATION.md and the README. A prompt with no recorded reply is judged by nobody and counted as such;
 // `--prompts DIR` writes each corpus's unjudged prompts to DIR/CORPUS.prompts.jsonl, for someone to judge before the
 // figures are printed again (a change to the corpus or the model changes the prompts the reader is sent).
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
+import { runChild as run } from './child-command.ts';
 import { runScript } from './script-boundary.ts';
 
 /**
@@ -129,7 +128,6 @@ const Report = z.object({
     .optional(),
 });
 
-const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 
@@ -162,17 +160,14 @@ await runScript('reader:replay', async () => {
     const model = group.waiting ? null : join(dir, `${name}-model.json`);
     if (model) {
       process.stderr.write(`reader:replay: training a model held out of ${group.corpora.join(', ')}…\n`);
-      await run(tsx, [join(root, 'scripts/train.ts'), '--exclude', group.corpora.join(','), '--out', model], { cwd: root, maxBuffer: 1 << 26 });
+      await run(tsx, [join(root, 'scripts/train.ts'), '--exclude', group.corpora.join(','), '--out', model], { cwd: root });
     }
     const from = join(root, group.waiting ? 'eval-corpora-pending' : 'eval-corpora');
     for (const corpus of group.corpora) {
       const set = ['--corpus', join(from, corpus), '--questions', join(from, corpus, 'questions.jsonl'), ...(model ? ['--model', model] : [])];
       const judgements = join(root, 'docs/experiments/adjudicator-replay', `${corpus}.judgements.jsonl`);
       const offline = Report.parse(
-        JSON.parse(
-          (await run(process.execPath, [join(root, 'apps/agent/bin/sandscope.js'), 'eval', ...set, '--json', '--rows'], { cwd: root, maxBuffer: 1 << 26 }))
-            .stdout,
-        ),
+        JSON.parse((await run(process.execPath, [join(root, 'apps/agent/bin/sandscope.js'), 'eval', ...set, '--json', '--rows'], { cwd: root })).stdout),
       );
       const reader = Report.parse(
         JSON.parse(
@@ -187,7 +182,7 @@ await runScript('reader:replay', async () => {
                 '--json',
                 '--rows',
               ],
-              { cwd: root, maxBuffer: 1 << 26 },
+              { cwd: root },
             )
           ).stdout,
         ),
