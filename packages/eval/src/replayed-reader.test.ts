@@ -146,6 +146,32 @@ describe('replayedReaderGroups: each group pooled over its corpora, in one place
     expect(replayedReaderGroups(partly)[0]!.reader.calls).toBeUndefined();
   });
 
+  it('pools the procedure answers that keep their steps, offline and with the reader, only when every corpus of the group counts them, and says them', () => {
+    const steps = (kept: number) => ({ procedureAnswers: 6, kept });
+    const withSteps: ReplayedReader = {
+      ...SUMMARY,
+      corpora: SUMMARY.corpora.map((c, i) =>
+        i === 2 ? c : { ...c, offline: { ...c.offline, steps: steps(i) }, reader: { ...c.reader, steps: steps(4 + i) } },
+      ),
+    };
+    const [seen, fresh] = replayedReaderGroups(withSteps);
+    expect(seen!.steps).toEqual({ offline: { procedureAnswers: 12, kept: 1 }, reader: { procedureAnswers: 12, kept: 9 } });
+    expect(fresh!.steps).toBeUndefined();
+    expect(replayedReaderSchema.parse(withSteps)).toEqual(withSteps);
+    const section = replayedReaderSection(withSteps, DECISION_TARGETS).join('\n');
+    expect(section).toContain('Procedure answers that keep every step of their labelled section: with the reader 9 of 12 (75.0%), offline 1 of 12.');
+    expect(section.match(/Procedure answers that keep/g)).toHaveLength(1);
+    // A group with a corpus whose summary predates the count gives none: a partial sum would pass for the whole.
+    const partly: ReplayedReader = { ...withSteps, corpora: withSteps.corpora.map((c, i) => (i === 1 ? SUMMARY.corpora[1]! : c)) };
+    expect(replayedReaderGroups(partly)[0]!.steps).toBeUndefined();
+    // More kept than answered is a broken summary, not a figure.
+    const broken = {
+      ...withSteps,
+      corpora: [{ ...withSteps.corpora[0]!, reader: { ...withSteps.corpora[0]!.reader, steps: { procedureAnswers: 2, kept: 3 } } }],
+    };
+    expect(replayedReaderSchema.safeParse(broken).success).toBe(false);
+  });
+
   it('counts the corpora that meet the right-source target with the reader, and names those that miss it', () => {
     const withMiss: ReplayedReader = {
       ...SUMMARY,

@@ -12,12 +12,25 @@ export interface ReplayedReaderCorpus {
   readonly group: string;
   readonly answerable: number;
   readonly unanswerable: number;
-  readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly rightSourceRate: number };
+  readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly rightSourceRate: number; readonly steps?: StepsKept };
   /** With the reader: its rates, and what it did with the questions the adjudicated bands deferred to it. */
-  readonly reader: { readonly falseAnswers: number; readonly falseRefusals: number; readonly rightSourceRate: number; readonly deferralRate: number } & Omit<
-    ModelAdjudicationFigures,
-    'bands'
-  >;
+  readonly reader: {
+    readonly falseAnswers: number;
+    readonly falseRefusals: number;
+    readonly rightSourceRate: number;
+    readonly deferralRate: number;
+    readonly steps?: StepsKept;
+  } & Omit<ModelAdjudicationFigures, 'bands'>;
+}
+
+/**
+ * Issue 9's procedure measure where a user meets it: of the answered procedure questions whose labelled section holds
+ * steps, how many answers keep every one of them (from the labelled passage). The record said it offline only, where
+ * few procedure questions are answered; with a reader most are. Absent from summaries written before it.
+ */
+export interface StepsKept {
+  readonly procedureAnswers: number;
+  readonly kept: number;
 }
 
 export interface ReplayedReader {
@@ -30,6 +43,7 @@ export interface ReplayedReader {
 
 const count = z.number().int().nonnegative();
 const fraction = z.number().min(0).max(1);
+const stepsSchema = z.object({ procedureAnswers: count, kept: count }).refine((s) => s.kept <= s.procedureAnswers, 'kept more steps than answers');
 
 /** The summary file (docs/experiments/adjudicator-replay/summary.json) as read back: every figure the report and the page use. */
 export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
@@ -42,12 +56,13 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
       group: z.string(),
       answerable: count,
       unanswerable: count,
-      offline: z.object({ falseAnswers: count, falseRefusals: count, rightSourceRate: fraction }),
+      offline: z.object({ falseAnswers: count, falseRefusals: count, rightSourceRate: fraction, steps: stepsSchema.optional() }),
       reader: z.object({
         falseAnswers: count,
         falseRefusals: count,
         rightSourceRate: fraction,
         deferralRate: fraction,
+        steps: stepsSchema.optional(),
         deferredAnswerable: count,
         deferredUnanswerable: count,
         judgedBy: z.record(z.string(), count),
@@ -81,6 +96,8 @@ export interface ReplayedReaderGroup {
   readonly unanswerable: number;
   /** Rates are of the group's pooled questions (false answers of unanswerable, false refusals of answerable); 0 when there are none. */
   readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number };
+  /** Procedure answers that kept their labelled steps, offline and with the reader; absent when a corpus's summary predates the count. */
+  readonly steps?: { readonly offline: StepsKept; readonly reader: StepsKept };
   readonly reader: {
     readonly falseAnswers: number;
     readonly falseRefusals: number;
@@ -128,6 +145,14 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
       read: g.read,
       answerable,
       unanswerable,
+      ...(cs.every((c) => c.offline.steps && c.reader.steps)
+        ? {
+            steps: {
+              offline: { procedureAnswers: sum((c) => c.offline.steps!.procedureAnswers), kept: sum((c) => c.offline.steps!.kept) },
+              reader: { procedureAnswers: sum((c) => c.reader.steps!.procedureAnswers), kept: sum((c) => c.reader.steps!.kept) },
+            },
+          }
+        : {}),
       offline: {
         falseAnswers: offlineFA,
         falseRefusals: offlineFR,
@@ -194,7 +219,7 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
 function groupLine(p: ReplayedReaderGroup, t: EvaluationReport['targets']): string {
   const n = p.answerable + p.unanswerable;
   const { offline: o, reader: q } = p;
-  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable${q.answersMoved ? `; it gave ${q.answersMoved.answerable} answerable and ${q.answersMoved.unanswerable} unanswerable of them partial from the passage it named, another the gate read than the one the gate answered from (S-098)` : ''}.` : ''}${q.refusalsRead ? ` It also read the ${q.refusalsRead.answerable + q.refusalsRead.unanswerable} questions rated below the lower line before refusing them (S-100; refused unread before), and let through ${q.refusalsRead.answerableLetThrough} of ${q.refusalsRead.answerable} answerable and ${q.refusalsRead.unanswerableLetThrough} of ${q.refusalsRead.unanswerable} unanswerable.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}${q.calls === undefined ? '' : ` In all it was sent ${q.calls} prompts for the group's ${n} questions (${(q.calls / (n || 1)).toFixed(2)} per question): deferral counts only the band where the model is unsure, not these.`}`;
+  return `Group \`${p.name}\` (${p.corpora.join(', ')}; ${p.read}): with the reader, false answers ${q.falseAnswers} of ${p.unanswerable} (${pct(q.falseAnswers, p.unanswerable)}; target ≤ ${pct(t.falseAnswerRate, 1)}, ${mark(q.falseAnswerRate <= t.falseAnswerRate)}), false refusals ${q.falseRefusals} of ${p.answerable} (${pct(q.falseRefusals, p.answerable)}; ≤ ${pct(t.falseRefusalRate, 1)}, ${mark(q.falseRefusalRate <= t.falseRefusalRate)}), deferred to it ${pct(q.deferred, n)} (≤ ${pct(t.deferralRate, 1)}, ${mark(q.deferralRate <= t.deferralRate)}); offline on the same questions, false answers ${o.falseAnswers} (${pct(o.falseAnswers, p.unanswerable)}), false refusals ${o.falseRefusals} (${pct(o.falseRefusals, p.answerable)}). Of the deferred questions the reader let through ${q.answerableLetThrough} of ${q.deferredAnswerable} answerable and ${q.unanswerableLetThrough} of ${q.deferredUnanswerable} unanswerable${q.answerableRefusedUnshown === undefined ? '' : `; of the ${q.deferredAnswerable - q.answerableLetThrough} answerable it refused, ${q.answerableRefusedUnshown} were never shown their labelled passage`}.${q.answersRead ? ` It also read the ${q.answersRead.answerable + q.answersRead.unanswerable} answers the offline decision gives without asking (S-096), and withheld ${q.answersRead.unanswerableWithheld} of ${q.answersRead.unanswerable} unanswerable and ${q.answersRead.answerableWithheld} of ${q.answersRead.answerable} answerable${q.answersMoved ? `; it gave ${q.answersMoved.answerable} answerable and ${q.answersMoved.unanswerable} unanswerable of them partial from the passage it named, another the gate read than the one the gate answered from (S-098)` : ''}.` : ''}${q.refusalsRead ? ` It also read the ${q.refusalsRead.answerable + q.refusalsRead.unanswerable} questions rated below the lower line before refusing them (S-100; refused unread before), and let through ${q.refusalsRead.answerableLetThrough} of ${q.refusalsRead.answerable} answerable and ${q.refusalsRead.unanswerableLetThrough} of ${q.refusalsRead.unanswerable} unanswerable.` : ''}${q.answeredDeeper ? ` Of all these, ${q.answeredDeeper.answerable} answerable and ${q.answeredDeeper.unanswerable} unanswerable questions were answered from the search's next six passages, which it reads before it refuses (S-097).` : ''}${q.calls === undefined ? '' : ` In all it was sent ${q.calls} prompts for the group's ${n} questions (${(q.calls / (n || 1)).toFixed(2)} per question): deferral counts only the band where the model is unsure, not these.`}${p.steps ? ` Procedure answers that keep every step of their labelled section: with the reader ${p.steps.reader.kept} of ${p.steps.reader.procedureAnswers} (${pct(p.steps.reader.kept, p.steps.reader.procedureAnswers)}), offline ${p.steps.offline.kept} of ${p.steps.offline.procedureAnswers}.` : ''}`;
 }
 
 const read = (r: ReplayedReaderCorpus['reader']['answersRead']) =>
