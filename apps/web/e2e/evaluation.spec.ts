@@ -84,7 +84,9 @@ test('the replayed reader: a row per group with the committed summary’s figure
       group: string;
       answerable: number;
       unanswerable: number;
+      offline: { steps: { procedureAnswers: number; kept: number } };
       reader: {
+        steps: { procedureAnswers: number; kept: number };
         falseAnswers: number;
         falseRefusals: number;
         answersRead: { answerable: number; unanswerable: number; answerableWithheld: number; unanswerableWithheld: number };
@@ -136,6 +138,10 @@ test('the replayed reader: a row per group with the committed summary’s figure
     const calls = sum((c) => c.reader.calls);
     const questions = sum((c) => c.answerable + c.unanswerable);
     await expect(row.locator('td[data-figure="calls"]')).toHaveText(`${calls} (${(calls / questions).toFixed(2)} per question)`);
+    // Procedure answers that keep every step of their labelled section, with the reader and (in brackets) offline.
+    await expect(row.locator('td[data-figure="steps"]')).toHaveText(
+      `${sum((c) => c.reader.steps.kept)} of ${sum((c) => c.reader.steps.procedureAnswers)} (${sum((c) => c.offline.steps.kept)} of ${sum((c) => c.offline.steps.procedureAnswers)})`,
+    );
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });

@@ -38,6 +38,7 @@ const READER = {
       answerable: 40,
       unanswerable: 40,
       offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
+      steps: { offline: { procedureAnswers: 2, kept: 1 }, reader: { procedureAnswers: 9, kept: 7 } },
       reader: {
         falseAnswers: 1,
         falseRefusals: 3,
@@ -139,6 +140,7 @@ describe('readReport', () => {
           answerable: 40,
           unanswerable: 40,
           offline: { falseAnswers: 1, falseRefusals: 10, falseAnswerRate: 0.025, falseRefusalRate: 0.25 },
+          steps: { reader: { procedureAnswers: 9, kept: 7 }, offline: { procedureAnswers: 2, kept: 1 } },
           reader: {
             falseAnswers: 1,
             falseRefusals: 3,
@@ -330,6 +332,9 @@ describe('the report page renders whatever report it is given', () => {
     // What the reader cost: the prompts it was sent, and per question; a group recorded before they were counted says so.
     expect(fresh).toContain('data-figure="calls">60 (0.75 per question)');
     expect(seen).toMatch(/data-figure="calls"><span class="muted">not counted/);
+    // Procedure answers that keep their labelled steps, with the reader and (in brackets) offline; not counted before.
+    expect(fresh).toContain('data-figure="steps">7 of 9 (1 of 2)<');
+    expect(seen).toMatch(/data-figure="steps"><span class="muted">not counted/);
   });
 
   it('an empty report: no figures claimed, how to make one', () => {

@@ -136,6 +136,13 @@ export const replayedReaderGroupSchema = z.looseObject({
   offline: z
     .looseObject({ falseAnswers: optionalNumber, falseRefusals: optionalNumber, falseAnswerRate: optionalNumber, falseRefusalRate: optionalNumber })
     .optional(),
+  /** Procedure answers that keep every step of their labelled section, offline and with the reader. */
+  steps: z
+    .looseObject({
+      offline: z.looseObject({ procedureAnswers: optionalNumber, kept: optionalNumber }).optional(),
+      reader: z.looseObject({ procedureAnswers: optionalNumber, kept: optionalNumber }).optional(),
+    })
+    .optional(),
   reader: z
     .looseObject({
       falseAnswers: optionalNumber,

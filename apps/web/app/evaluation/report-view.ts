@@ -115,6 +115,11 @@ export interface ReportView {
 }
 
 /** One group of corpora held out together, pooled by the agent (packages/eval's `replayedReaderGroups`): the page only shows it. */
+export interface StepsKept {
+  readonly procedureAnswers: number;
+  readonly kept: number;
+}
+
 export interface ReaderGroupRow {
   readonly name: string;
   readonly corpora: readonly string[];
@@ -123,6 +128,8 @@ export interface ReaderGroupRow {
   readonly answerable: number;
   readonly unanswerable: number;
   readonly offline: { readonly falseAnswers: number; readonly falseRefusals: number; readonly falseAnswerRate: number; readonly falseRefusalRate: number };
+  /** Procedure answers that keep every step of their labelled section, with the reader and offline; absent before they were counted. */
+  readonly steps?: { readonly reader: StepsKept; readonly offline: StepsKept };
   readonly reader: {
     readonly falseAnswers: number;
     readonly falseRefusals: number;
@@ -319,6 +326,14 @@ function replayedReaderOf(raw: unknown): { replayedReader?: NonNullable<ReportVi
   return { replayedReader: { ...(generatedAt ? { generatedAt } : {}), ...(command ? { command } : {}), groups } };
 }
 
+/** Both counts of both sides, or nothing: half a pair would show as a figure it is not. */
+function stepsOf(v: unknown): { steps?: ReaderGroupRow['steps'] } {
+  if (!isObject(v) || !isObject(v.reader) || !isObject(v.offline)) return {};
+  const [rn, rk, on, ok] = [num(v.reader.procedureAnswers), num(v.reader.kept), num(v.offline.procedureAnswers), num(v.offline.kept)];
+  if (rn === undefined || rk === undefined || on === undefined || ok === undefined) return {};
+  return { steps: { reader: { procedureAnswers: rn, kept: rk }, offline: { procedureAnswers: on, kept: ok } } };
+}
+
 function readerGroupOf(v: unknown): ReaderGroupRow | null {
   if (!isObject(v) || !isObject(v.offline) || !isObject(v.reader)) return null;
   const name = str(v.name);
@@ -335,6 +350,7 @@ function readerGroupOf(v: unknown): ReaderGroupRow | null {
     answerable: answerable!,
     unanswerable: unanswerable!,
     offline: { falseAnswers: ofa!, falseRefusals: ofr!, falseAnswerRate: ofaRate!, falseRefusalRate: ofrRate! },
+    ...stepsOf(v.steps),
     reader: {
       falseAnswers: rfa!,
       falseRefusals: rfr!,

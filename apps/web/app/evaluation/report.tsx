@@ -419,6 +419,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
               <th className="num">answered from the next six passages</th>
               <th className="num">refusals below the lower line read, let through</th>
               <th className="num">prompts sent to the model</th>
+              <th className="num">procedure answers keeping their steps, reader (offline)</th>
             </tr>
           </thead>
           <tbody>
@@ -472,6 +473,13 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
                     <span className="muted">not counted</span>
                   ) : (
                     `${g.reader.calls} (${(g.reader.calls / Math.max(1, g.answerable + g.unanswerable)).toFixed(2)} per question)`
+                  )}
+                </td>
+                <td className="num nowrap" data-figure="steps">
+                  {g.steps ? (
+                    `${g.steps.reader.kept} of ${g.steps.reader.procedureAnswers} (${g.steps.offline.kept} of ${g.steps.offline.procedureAnswers})`
+                  ) : (
+                    <span className="muted">not counted</span>
                   )}
                 </td>
               </tr>
