@@ -127,6 +127,23 @@ export interface ReplayedReaderGroup {
 
 const rate = (k: number, n: number) => (n ? k / n : 0);
 
+/**
+ * A figure some corpora's summaries predate, summed over a group only when every corpus of it has the figure: a
+ * partial sum would pass for the whole. A set of counts is summed field by field.
+ */
+function pooled<T extends object>(values: readonly (T | undefined)[]): T | undefined {
+  if (values.length === 0 || values.some((v) => v === undefined)) return undefined;
+  const present = values as readonly T[];
+  const field = (k: string) => present.reduce((a, v) => a + (v as Record<string, number>)[k]!, 0);
+  return Object.fromEntries(Object.keys(present[0]!).map((k) => [k, field(k)])) as T;
+}
+
+/** `pooled` for a single count. */
+const pooledCount = (values: readonly (number | undefined)[]) => pooled(values.map((v) => (v === undefined ? undefined : { n: v })))?.n;
+
+/** `{ key: value }`, or nothing when the value is absent. */
+const optional = <K extends string, T>(key: K, value: T | undefined) => (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+
 /** Each group of the summary, its corpora's figures pooled. */
 export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
   return r.groups.map((g) => {
@@ -139,20 +156,14 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
     const deferredAnswerable = sum((c) => c.reader.deferredAnswerable);
     const deferredUnanswerable = sum((c) => c.reader.deferredUnanswerable);
     const deferred = deferredAnswerable + deferredUnanswerable;
+    const [offlineSteps, readerSteps] = [pooled(cs.map((c) => c.offline.steps)), pooled(cs.map((c) => c.reader.steps))];
     return {
       name: g.name,
       corpora: g.corpora,
       read: g.read,
       answerable,
       unanswerable,
-      ...(cs.every((c) => c.offline.steps && c.reader.steps)
-        ? {
-            steps: {
-              offline: { procedureAnswers: sum((c) => c.offline.steps!.procedureAnswers), kept: sum((c) => c.offline.steps!.kept) },
-              reader: { procedureAnswers: sum((c) => c.reader.steps!.procedureAnswers), kept: sum((c) => c.reader.steps!.kept) },
-            },
-          }
-        : {}),
+      ...optional('steps', offlineSteps && readerSteps ? { offline: offlineSteps, reader: readerSteps } : undefined),
       offline: {
         falseAnswers: offlineFA,
         falseRefusals: offlineFR,
@@ -170,47 +181,12 @@ export function replayedReaderGroups(r: ReplayedReader): ReplayedReaderGroup[] {
         deferredUnanswerable,
         answerableLetThrough: sum((c) => c.reader.answerableLetThrough),
         unanswerableLetThrough: sum((c) => c.reader.unanswerableLetThrough),
-        ...(cs.every((c) => c.reader.answerableRefusedUnshown !== undefined)
-          ? { answerableRefusedUnshown: sum((c) => c.reader.answerableRefusedUnshown!) }
-          : {}),
-        ...(cs.every((c) => c.reader.answersRead !== undefined)
-          ? {
-              answersRead: {
-                answerable: sum((c) => c.reader.answersRead!.answerable),
-                unanswerable: sum((c) => c.reader.answersRead!.unanswerable),
-                answerableWithheld: sum((c) => c.reader.answersRead!.answerableWithheld),
-                unanswerableWithheld: sum((c) => c.reader.answersRead!.unanswerableWithheld),
-                unavailable: sum((c) => c.reader.answersRead!.unavailable),
-              },
-            }
-          : {}),
-        ...(cs.every((c) => c.reader.answeredDeeper !== undefined)
-          ? {
-              answeredDeeper: {
-                answerable: sum((c) => c.reader.answeredDeeper!.answerable),
-                unanswerable: sum((c) => c.reader.answeredDeeper!.unanswerable),
-              },
-            }
-          : {}),
-        ...(cs.every((c) => c.reader.answersMoved !== undefined)
-          ? {
-              answersMoved: {
-                answerable: sum((c) => c.reader.answersMoved!.answerable),
-                unanswerable: sum((c) => c.reader.answersMoved!.unanswerable),
-              },
-            }
-          : {}),
-        ...(cs.every((c) => c.reader.refusalsRead !== undefined)
-          ? {
-              refusalsRead: {
-                answerable: sum((c) => c.reader.refusalsRead!.answerable),
-                unanswerable: sum((c) => c.reader.refusalsRead!.unanswerable),
-                answerableLetThrough: sum((c) => c.reader.refusalsRead!.answerableLetThrough),
-                unanswerableLetThrough: sum((c) => c.reader.refusalsRead!.unanswerableLetThrough),
-              },
-            }
-          : {}),
-        ...(cs.every((c) => c.reader.calls !== undefined) ? { calls: sum((c) => c.reader.calls!) } : {}),
+        ...optional('answerableRefusedUnshown', pooledCount(cs.map((c) => c.reader.answerableRefusedUnshown))),
+        ...optional('answersRead', pooled(cs.map((c) => c.reader.answersRead))),
+        ...optional('answeredDeeper', pooled(cs.map((c) => c.reader.answeredDeeper))),
+        ...optional('answersMoved', pooled(cs.map((c) => c.reader.answersMoved))),
+        ...optional('refusalsRead', pooled(cs.map((c) => c.reader.refusalsRead))),
+        ...optional('calls', pooledCount(cs.map((c) => c.reader.calls))),
       },
     };
   });
