@@ -151,6 +151,16 @@ describe('README.md and GAPS.md', () => {
     writeFileSync(join(dir, 'redis', 'gaps.md'), '# Redis gaps\n\nEviction is documented nowhere else.\n');
     expect(loadCorpusSource(dir, { warn: () => {} }).documents.map((d) => d.doc)).toEqual(['disk.md', 'pgbouncer/README.md', 'redis/gaps.md']);
   });
+
+  it("in the repository's layout the notes sit beside docs/, so docs/README.md is a document (S-105)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readme-docs-'));
+    writeFileSync(join(dir, 'README.md'), '# About this corpus\n\nStatus: unseen.\n');
+    writeFileSync(join(dir, 'GAPS.md'), '# Gaps\n');
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'docs', 'README.md'), '# Stolon\n\nA keeper manages one PostgreSQL instance.\n');
+    writeFileSync(join(dir, 'docs', 'faq.md'), '# FAQ\n\nThe sentinel elects the master.\n');
+    expect(loadCorpusSource(dir, { warn: () => {} }).documents.map((d) => d.doc)).toEqual(['faq.md', 'README.md']);
+  });
 });
 
 describe('a file name in decomposed Unicode (NFD, as macOS writes "café.md")', () => {

@@ -44,7 +44,8 @@ export const DEFAULT_CORPUS_DIR = resolve(import.meta.dirname, '../../../corpus'
 const MAX_DOC_BYTES = 2_000_000;
 const EMPTY = 'it is empty. Write the document or remove the file.';
 
-function markdownFiles(dir: string): string[] {
+/** The markdown under `dir`; `notesAt` is the corpus folder, whose own README.md and GAPS.md are its notes, not documents. */
+function markdownFiles(dir: string, notesAt: string): string[] {
   const out: string[] = [];
   // A linked folder is walked like any other (a Dirent of a link is never isDirectory(), so a team's runbooks
   // linked into the corpus were silently left out); each real folder once, so a link to an ancestor ends.
@@ -57,10 +58,11 @@ function markdownFiles(dir: string): string[] {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(d, entry.name);
       if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(full))) walk(full);
-      // Only the top folder's README.md and GAPS.md are the corpus's own notes (what it is, what it lacks); a
-      // sub-folder's README.md is a document (GitLab's runbooks are docs/<service>/README.md) and was silently left
-      // out at every depth.
-      else if (/\.(md|markdown)$/i.test(entry.name) && !(d === dir && /^(GAPS|README)\.md$/i.test(entry.name))) out.push(full);
+      // Only the corpus folder's own README.md and GAPS.md are its notes (what it is, what it lacks); a sub-folder's
+      // README.md is a document (GitLab's runbooks are docs/<service>/README.md) and was silently left out at every
+      // depth. So is `docs/README.md` in the repository's layout, where the notes sit beside `docs/` (S-105: a
+      // project's README copied in as docs/README.md was silently left out, and its questions lost their document).
+      else if (/\.(md|markdown)$/i.test(entry.name) && !(d === notesAt && /^(GAPS|README)\.md$/i.test(entry.name))) out.push(full);
     }
   };
   walk(dir);
@@ -95,7 +97,7 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
       );
   }
   const docsDir = existsSync(join(root, 'docs')) && statSync(join(root, 'docs')).isDirectory() ? join(root, 'docs') : root;
-  const files = markdownFiles(docsDir);
+  const files = markdownFiles(docsDir, root);
   if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);
 
   const documents: SourceDocument[] = [];
