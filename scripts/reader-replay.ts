@@ -94,6 +94,11 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
     read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-04 from the corpus alone, they have judged no decision',
     waiting: true,
   },
+  'waiting-8': {
+    corpora: ['minikube', 'litmus', 'stolon', 'openfaas'],
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-05 from the corpus alone, they have judged no decision',
+    waiting: true,
+  },
 };
 
 const Report = z.object({
