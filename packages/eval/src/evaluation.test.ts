@@ -9,6 +9,7 @@ import { generateQuestions, type GeneratedQuestion } from './generator.ts';
 import { fitConditionalLogit, fitLogistic } from './logistic.ts';
 import { leaveOneCorpusOut } from './loco.ts';
 import { isGold, type Measured, measureAll } from './measure.ts';
+import { computeMetrics } from './metrics.ts';
 import { outcomeOf, stepsOf } from './outcome.ts';
 import { toJsonl } from './question-set.ts';
 import { outOfCorpusRows, trainModel } from './train.ts';
@@ -86,6 +87,35 @@ describe('the right-source check', () => {
     }
     expect(right).toBeGreaterThan(0);
     expect(rightWithoutCitation).toBe(0);
+  });
+});
+
+describe('refusals that name the labelled passage (S-106)', () => {
+  it('counts a false refusal as pointing at the answer only when the passage the refusal names is the labelled one', () => {
+    const refuseAll = { insufficientBelow: 2, sufficientAbove: 2 };
+    const outcomes = measured.map((m) => outcomeOf(m, kb.model, refuseAll));
+    for (const [i, o] of outcomes.entries()) {
+      const m = measured[i]!;
+      expect(o.verdict, m.question.id).toBe('refused');
+      if (o.label !== 'answerable' || !o.hasExpected) {
+        expect(o.refusalNamesLabelled, m.question.id).toBeNull();
+        continue;
+      }
+      const named = decideAnswerability(m.features, kb.model, refuseAll).assessment.best;
+      expect(o.refusalNamesLabelled, m.question.id).toBe(named !== null && isGold(m.question, named.chunk));
+    }
+    const metrics = computeMetrics(outcomes);
+    expect(metrics.refusalsNamingLabelled).toBe(outcomes.filter((o) => o.refusalNamesLabelled === true).length);
+    expect(metrics.refusalsNamingLabelled).toBeGreaterThan(0);
+    // Some refusals name another passage than the labelled one: the count is not every false refusal.
+    expect(metrics.refusalsNamingLabelled).toBeLessThan(metrics.falseRefusals);
+  });
+
+  it('leaves answers out: an answered question names no refusal', () => {
+    const outcomes = measured.map((m) => outcomeOf(m, kb.model));
+    const answered = outcomes.filter((o) => o.verdict !== 'refused');
+    expect(answered.length).toBeGreaterThan(0);
+    for (const o of answered) expect(o.refusalNamesLabelled, o.id).toBeNull();
   });
 });
 

@@ -20,6 +20,11 @@ export interface Outcome {
   readonly adjudicable?: boolean;
   /** Does the model's best passage fail no check (so the sufficient band would answer it)? */
   readonly bestPasses?: boolean;
+  /**
+   * For a refused answerable question with a labelled source: is the passage the refusal names as the closest its
+   * labelled one? Every refusal names it, and where the model is unsure tells the reader to read it (S-089). null otherwise.
+   */
+  readonly refusalNamesLabelled?: boolean | null;
 }
 
 export interface MechanismRow {
@@ -52,6 +57,11 @@ export interface Metrics {
   /** Answered procedure questions whose labelled section has steps, and the share whose answer carries every step. */
   readonly procedureAnswers: number;
   readonly stepsCoveredRate: number;
+  /**
+   * False refusals whose refusal names the labelled passage as the closest: a refusal that is wrong, but points at the
+   * answer. Counted, never credited: each is still a false refusal (issue 9 B, what a user without a reader sees).
+   */
+  readonly refusalsNamingLabelled: number;
   /** Chunk MRR over answerable questions with a known expected passage (rank read to depth 50). */
   readonly mrr: number;
   readonly recallAt6: number;
@@ -95,6 +105,7 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
     rightSourceRate: ratio(sourced.filter((o) => o.source === 'right').length, sourced.length),
     procedureAnswers: procedures.length,
     stepsCoveredRate: ratio(procedures.filter((o) => o.stepsCovered).length, procedures.length),
+    refusalsNamingLabelled: answerable.filter((o) => o.verdict === 'refused' && o.refusalNamesLabelled === true).length,
     mrr: ratio(
       ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0),
       ranked.length,

@@ -91,6 +91,8 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     corpus: m.corpus,
     adjudicable,
     bestPasses: best ? passes(best, m.features) : false,
+    refusalNamesLabelled:
+      !answered && q.label === 'answerable' && hasExpected ? decision.assessment.best !== null && isGold(q, decision.assessment.best.chunk) : null,
     mechanism: q.mechanism,
     label: q.label,
     band: decision.assessment.band,

@@ -75,3 +75,31 @@ describe('deferral when the fitted bands coincide', () => {
     expect(workable).toContain('deferral 0.0% (≤ 25.0%, met;');
   });
 });
+
+describe('false refusals that name the labelled passage (S-106)', () => {
+  const corpus = (name: string, falseRefusals: number, naming?: number) =>
+    ({
+      name,
+      n: 10,
+      answerable: 6,
+      unanswerable: 4,
+      falseAnswerRate: 0,
+      falseRefusalRate: falseRefusals / 6,
+      falseRefusals,
+      ...(naming === undefined ? {} : { refusalsNamingLabelled: naming }),
+    }) as unknown as EvaluationReport['corpora'][number];
+
+  it('counts them per corpus and pooled, out of the false refusals, as refusals still', () => {
+    const record = { ...loco, refusalsNamingLabelled: 4, corpora: [corpus('a', 3, 2), corpus('b', 2, 2)] } as EvaluationReport;
+    const markdown = evaluationMarkdown(record);
+    expect(markdown).toContain('| a | 10 (6/4) | 0.0% | 50.0% | 2 of 3 |');
+    expect(markdown).toContain('Of the 5 false refusals, 4 (80.0%) named the labelled passage');
+    expect(readmeBlock(record)).toContain('| **pooled** | 0 (0/0) | 0.0% | 0.0% | 4 of 5 |');
+  });
+
+  it('renders a record written before the count existed with a dash and no sentence', () => {
+    const older = { ...loco, corpora: [corpus('a', 3)] } as EvaluationReport;
+    expect(evaluationMarkdown(older)).toContain('| a | 10 (6/4) | 0.0% | 50.0% | — |');
+    expect(evaluationMarkdown(older)).not.toContain('named the labelled passage');
+  });
+});

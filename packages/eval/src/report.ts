@@ -80,14 +80,33 @@ function verdictOn(
   ].join('; ');
 }
 
+// A record written before the count existed (S-106) has none: a dash, not a zero.
+const naming = (c: CorpusFigures) => (c.refusalsNamingLabelled === undefined ? '—' : `${c.refusalsNamingLabelled} of ${c.falseRefusals}`);
+
 function corpusRow(c: CorpusFigures): string {
-  return `| ${c.name} | ${c.n} (${c.answerable}/${c.unanswerable}) | ${pct(c.falseAnswerRate)} | ${pct(c.falseRefusalRate)} | ${pct(c.deferralRate)} | ${pct(c.rightSourceRate)} | ${c.wrongSourceAnswers} | ${c.procedureAnswers ? pct(c.stepsCoveredRate) : '—'} | ${c.bands ? `${f3(c.bands.insufficientBelow)} / ${f3(c.bands.sufficientAbove)}${c.workable === false ? ' (unworkable)' : ''}` : '—'} |`;
+  return `| ${c.name} | ${c.n} (${c.answerable}/${c.unanswerable}) | ${pct(c.falseAnswerRate)} | ${pct(c.falseRefusalRate)} | ${naming(c)} | ${pct(c.deferralRate)} | ${pct(c.rightSourceRate)} | ${c.wrongSourceAnswers} | ${c.procedureAnswers ? pct(c.stepsCoveredRate) : '—'} | ${c.bands ? `${f3(c.bands.insufficientBelow)} / ${f3(c.bands.sufficientAbove)}${c.workable === false ? ' (unworkable)' : ''}` : '—'} |`;
 }
 
 const TABLE_HEAD = [
-  '| corpus | questions (answerable/unanswerable) | false answers | false refusals | deferral | right source | wrong-source answers | procedure steps kept | bands (refuse below / answer from) |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| corpus | questions (answerable/unanswerable) | false answers | false refusals | false refusals naming the labelled passage | deferral | right source | wrong-source answers | procedure steps kept | bands (refuse below / answer from) |',
+  '|---|---|---|---|---|---|---|---|---|---|',
 ];
+
+/** The pooled report keeps rates only; its count is its corpora's (or folds'), which partition its questions. */
+export const pooledFalseRefusals = (r: EvaluationReport) => r.corpora.reduce((sum, c) => sum + c.falseRefusals, 0);
+
+/**
+ * What a refusal shows a user without a reader: every refusal names the passage the model found closest, and where the
+ * model is unsure it says to read that passage (S-089). How often that is the labelled passage is counted, not credited.
+ */
+function namingLine(r: EvaluationReport): string[] {
+  if (r.refusalsNamingLabelled === undefined) return [];
+  const falseRefusals = pooledFalseRefusals(r);
+  return [
+    `Every refusal names the passage the model found closest, and where the model is unsure it tells the reader to read it. Of the ${falseRefusals} false refusals, ${r.refusalsNamingLabelled} (${pct(falseRefusals ? r.refusalsNamingLabelled / falseRefusals : 0)}) named the labelled passage (or one of the labelled document): wrong refusals, counted as such above, that point at the answer.`,
+    '',
+  ];
+}
 
 /** The README's figures: generated from the record, never typed (the seed's D-015). */
 /** With an LLM adjudicator (ADJUDICATOR=model): what the wider bands decide alone, and what they leave to the model. */
@@ -144,7 +163,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     '',
     ...TABLE_HEAD,
     ...loco.corpora.map(corpusRow),
-    corpusRow({ ...loco, name: '**pooled**' } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
+    corpusRow({ ...loco, name: '**pooled**', falseRefusals: pooledFalseRefusals(loco) } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
     ...adjudicatedLine(loco),
     ...(extras.replayedReader ? replayedReaderLine(extras.replayedReader, loco.targets) : []),
@@ -205,6 +224,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     '',
     `Pooled over ${loco.n} questions: ${verdictOn(loco)}. Chunk MRR ${f3(loco.mrr)}, recall@6 ${f3(loco.recallAt6)}.`,
     '',
+    ...namingLine(loco),
     ...TABLE_HEAD,
     ...loco.corpora.map(corpusRow),
     '',

@@ -61,3 +61,13 @@ describe('formatEvaluation of a cross-validated run (S-091)', () => {
     expect(out).not.toMatch(/shipped model/);
   });
 });
+
+describe('formatEvaluation of false refusals that name the labelled passage (S-106)', () => {
+  it('says how many of the false refusals named the labelled passage, out of all of them', () => {
+    const report = locoReport();
+    const corpora = report.corpora.map((c, i) => ({ ...c, falseRefusals: [3, 4][i]! }));
+    const out = formatEvaluation({ ...report, corpora, refusalsNamingLabelled: 5 }, 'two corpora');
+    expect(out).toMatch(/false refusals .*; 5 of the 7 named the labelled passage as the closest/);
+    expect(formatEvaluation(report, 'two corpora')).not.toContain('named the labelled passage');
+  });
+});
