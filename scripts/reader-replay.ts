@@ -96,7 +96,7 @@ const GROUPS: Record<string, { corpora: readonly string[]; read: string; waiting
   },
   'waiting-8': {
     corpora: ['minikube', 'litmus', 'stolon', 'openfaas'],
-    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-05 from the corpus alone, they have judged no decision',
+    read: 'unread: never read, and not in the shipped model’s training; written on 2026-12-05 from the corpus alone, they judged no decision: their first reader figures replicate the record, printed with no decision to take on them',
     waiting: true,
   },
 };
