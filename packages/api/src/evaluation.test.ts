@@ -23,6 +23,7 @@ describe('evalLatestSchema', () => {
 
   it('refuses a figure sent as text, and bands whose edge is renamed', () => {
     expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, falseAnswerRate: '3.8%' } }).success).toBe(false);
+    expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, refusalsNamingLabelled: '12' } }).success).toBe(false);
     expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, bands: { refuseBelow: 0.4, sufficientAbove: 0.8 } } }).success).toBe(false);
   });
 

@@ -44,6 +44,8 @@ const figures = {
   rightSourceRate: z.number().optional(),
   procedureAnswers: z.number().optional(),
   stepsCoveredRate: z.number().optional(),
+  /** False refusals whose refusal names the labelled passage as the closest (S-106); absent from older records. */
+  refusalsNamingLabelled: z.number().optional(),
   mrr: z.number().optional(),
   recallAt6: z.number().optional(),
 };

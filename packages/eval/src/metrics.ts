@@ -22,7 +22,7 @@ export interface Outcome {
   readonly bestPasses?: boolean;
   /**
    * For a refused answerable question with a labelled source: is the passage the refusal names as the closest its
-   * labelled one? Every refusal names it, and where the model is unsure tells the reader to read it (S-089). null otherwise.
+   * labelled one? A refusal names it unless nothing matched, and where the model is unsure tells the reader to read it (S-089). null otherwise.
    */
   readonly refusalNamesLabelled?: boolean | null;
 }
