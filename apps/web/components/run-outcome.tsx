@@ -2,6 +2,7 @@ import { outcomeHasAnswer } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
 import type { Band, Outcome, Risk, Terminal, Verdict } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
+import { chunkHref } from '@/lib/anchors';
 import { splitReasons } from '@/lib/reasons';
 import { renderInline } from '@/lib/markdown';
 import { Answer, type AnswerClaim, numberSources, sourceAnchor } from './answer';
@@ -21,6 +22,8 @@ export interface OutcomeView {
   readonly answer: string | null;
   readonly risk: Risk | null;
   readonly action: string | null;
+  /** The passage the decision found closest (its reasons name it); a refusal links it, never as an answer. */
+  readonly closest?: string | null;
 }
 
 /**
@@ -147,6 +150,11 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
           {outcome === 'escalated' && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
           <h3>Why</h3>
           <Reasons reasons={view.reasons} />
+          {outcome === 'refused' && view.closest ? (
+            <p className="closest-passage" data-chunk={view.closest}>
+              The passage the model found closest: <a href={chunkHref(view.closest)}>{view.closest}</a>. It is not given as an answer: read it to judge.
+            </p>
+          ) : null}
         </section>
       ) : null}
       <RiskPanel risk={view.risk} action={view.action} terminal={view.terminal} sources={numberSources(view.claims).length} />

@@ -54,6 +54,20 @@ test.describe('console, JavaScript on', () => {
     await expect(numbers.locator('summary')).toHaveText('The numbers');
     await expect(numbers).toContainText(/answerability \d+%/);
     await shot(page, '04-console-refused');
+
+    // S-107: the passage the refusal names as the closest is a link into the library, never an answer; the run's
+    // record says the same, and the link lands on that passage.
+    const closest = page.locator('.live-run .refusal .closest-passage');
+    await expect(closest).toContainText('It is not given as an answer');
+    const chunkId = await closest.getAttribute('data-chunk');
+    expect(chunkId).toContain('#');
+    await page.getByRole('link', { name: 'Open the run record →' }).click();
+    await expect(page).toHaveURL(/\/runs\//);
+    const recorded = page.locator('.refusal .closest-passage');
+    await expect(recorded).toHaveAttribute('data-chunk', chunkId!);
+    await recorded.getByRole('link', { name: chunkId! }).click();
+    await expect(page).toHaveURL(/\/data#chunk-/);
+    await expect(page.locator('section.passage-section:target, span.anchor-only:target')).toHaveAttribute('data-chunk', chunkId!);
   });
 
   test('the wrong-entity near miss is not answered with another service’s number', async ({ page }) => {

@@ -9,7 +9,7 @@ import { DEFAULT_NODE_SPAN_ATTRIBUTES } from '../telemetry/span-exporter.ts';
  * system's own output — passage ids, scores, estate names, the verifier's verdict
  * on a draft — never a secret, a client address, or the text a person typed:
  * - `workload`, `entities`, `services` (classify): the workload id and names the corpus/estate knows;
- * - `top`, `context`, `evidence`, `carrier` (retrieve, assess_evidence, adjudicate): passage ids and scores;
+ * - `top`, `context`, `evidence`, `carrier`, `closest` (retrieve, assess_evidence, adjudicate): passage ids and scores;
  * - `degradedReason` (retrieve): why the embedder was unavailable, written by the retriever;
  * - `decision` (adjudicate), `ok`, `failing` (verify), `correction`, `feedback` (hypothesise): the
  *   verifier's findings about the model's draft, whose claims are stored as citations anyway;
@@ -29,6 +29,7 @@ export const RUN_SPAN_ATTRIBUTES: readonly string[] = [
   'context',
   'evidence',
   'carrier',
+  'closest',
   'degradedReason',
   'decision',
   'ok',

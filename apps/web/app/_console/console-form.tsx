@@ -8,6 +8,7 @@ import { claimsFromResult } from '@/components/answer';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
+import { closestPassage } from '@/lib/closest-passage';
 import { usd } from '@/lib/format';
 import { isProblemCode, type Problem } from '@/lib/problems';
 import { readSse } from '@/lib/sse';
@@ -247,6 +248,7 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
               answer: r.answer,
               risk: r.risk,
               action: r.action,
+              closest: closestPassage(live.nodes),
             }}
           />
           {r.terminal === 'await_approval' ? <ApproveForm runId={r.runId} /> : null}

@@ -46,6 +46,10 @@ describe('a run of each terminal (offline stack)', () => {
     expect(r.providers).toEqual([]);
     expect(r.claims).toEqual([]);
     expect(r.answer).toMatch(/^The library does not answer this/);
+    // The refusal's trace keeps the passage its reasons name as the closest, by id, for the run page to link (S-107).
+    const closest = endOf(r.trace, 'assess_evidence').data?.closest;
+    expect(typeof closest).toBe('string');
+    expect(r.reasons.join(' ')).toContain(`“${kb.chunk(closest as string)!.heading}”`);
   });
 
   it('stops a change review of a tier-1 service at await_approval', async () => {

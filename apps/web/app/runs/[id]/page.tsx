@@ -6,6 +6,7 @@ import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { attempt, getRun } from '@/lib/agent';
+import { closestPassage } from '@/lib/closest-passage';
 import { shortId, when } from '@/lib/format';
 import { problemFromQuery } from '@/lib/problems';
 
@@ -134,6 +135,7 @@ export default async function RunPage({
           answer: run.answer,
           risk: run.risk,
           action: run.action,
+          closest: closestPassage(spans),
         }}
       />
 

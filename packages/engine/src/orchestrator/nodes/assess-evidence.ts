@@ -37,5 +37,8 @@ export const assessEvidenceNode: NodeSpec = {
     coverage: round(update.assessment?.coverage ?? null),
     reasons: update.reasons,
     evidence: (update.evidence ?? []).map((c) => c.id),
+    // The passage its reasons name as the closest, kept by id so a refusal can link to it: offline, most false
+    // refusals name the passage that answers (S-106's count in docs/EVALUATION.md), and "read it yourself" was text only.
+    closest: update.assessment?.best?.chunk.id ?? null,
   }),
 };
