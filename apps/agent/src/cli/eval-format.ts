@@ -108,7 +108,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
     how,
     '',
     `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
-    `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
+    `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
     `  deferral        ${pct(r.deferralRate).padStart(6)}   (target ≤ ${pct(t.deferralRate)}; the ambiguous band: the model unsure)`,
     `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
     ...(r.procedureAnswers

@@ -114,12 +114,13 @@ export interface ReportView {
   };
 }
 
-/** One group of corpora held out together, pooled by the agent (packages/eval's `replayedReaderGroups`): the page only shows it. */
+/** Procedure answers that keep every step of their labelled section, of those answered. */
 export interface StepsKept {
   readonly procedureAnswers: number;
   readonly kept: number;
 }
 
+/** One group of corpora held out together, pooled by the agent (packages/eval's `replayedReaderGroups`): the page only shows it. */
 export interface ReaderGroupRow {
   readonly name: string;
   readonly corpora: readonly string[];
