@@ -65,6 +65,9 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     const r = await runAgent({ kb, question: QUESTION, services: services() });
     expect(r.verdict).toBe('refused');
     expect(r.reasons.join(' ')).toMatch(/Adjudicated refuse by groq: about another pool/);
+    // S-108: a reader read the passages, so the refusal claims the library does not answer (the ambiguous band alone is unsure).
+    expect(r.refusal).toBe('absent');
+    expect(JSON.stringify(adjudicateEnd(r))).toMatch(/"refusal":"absent"/);
   });
 
   it('decides as offline when the reply is no judgement, or names a passage it was not shown', async () => {
@@ -77,6 +80,8 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
       expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);
       const offline = await kb.examine(QUESTION);
       expect(r.verdict === 'refused').toBe(offline.verdict === 'refused');
+      // With no reader's reading, the refusal claims what the offline decision does (S-108).
+      if (r.verdict === 'refused') expect(r.refusal).toBe(offline.refusal);
     }
   });
 
@@ -123,6 +128,7 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     expect(withheld.band).toBe('sufficient');
     expect(withheld.verdict).toBe('refused');
     expect(withheld.reasons.join(' ')).toMatch(/Answer withheld: groq read the passages and found none answers — about another pool/);
+    expect(withheld.refusal).toBe('absent');
 
     const sentence = sentencesOf(kb.chunk(POOL)!.text)[0]!;
     stub.script(judgement({ answers: true, passage: POOL, reason: 'it states the ceiling' }), {

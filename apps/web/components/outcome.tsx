@@ -1,5 +1,5 @@
-import { OUTCOME_WORDS } from '@sandscope/api';
-import type { Band, Outcome, RunStatus, Terminal, Verdict } from '@sandscope/api';
+import { OUTCOME_WORDS, outcomeWords } from '@sandscope/api';
+import type { Band, Outcome, RefusalClaim, RunStatus, Terminal, Verdict } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
 
 /**
@@ -17,18 +17,27 @@ export function OutcomeBanner({
   band,
   score,
   degraded,
+  refusal,
 }: {
   outcome: Outcome;
   verdict: Verdict | null;
   band?: Band | null;
   score?: number | null;
   degraded?: boolean;
+  /** What a refusal claims (S-108): its headline says no more than the gate knows. */
+  refusal?: RefusalClaim | null;
 }) {
-  const words = OUTCOME_WORDS[outcome];
+  const words = outcomeWords(outcome, refusal);
   // A held draft keeps the gate's flag: a partial answer awaiting approval says so, in the partial outcome's words.
   const heldPartial = outcome === 'awaiting_approval' && verdict === 'partial';
   return (
-    <div className={`outcome-banner outcome-${outcome}`} role="status" data-outcome={outcome} data-verdict={verdict ?? ''}>
+    <div
+      className={`outcome-banner outcome-${outcome}`}
+      role="status"
+      data-outcome={outcome}
+      data-verdict={verdict ?? ''}
+      data-refusal={outcome === 'refused' ? (refusal ?? '') : ''}
+    >
       <span className="outcome-mark" aria-hidden="true">
         {MARK[outcome]}
       </span>

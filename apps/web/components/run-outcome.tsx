@@ -1,6 +1,6 @@
 import { outcomeHasAnswer } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
-import type { Band, Outcome, Risk, Terminal, Verdict } from '@sandscope/api';
+import type { Band, Outcome, RefusalClaim, Risk, Terminal, Verdict } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
 import { chunkHref } from '@/lib/anchors';
 import { splitReasons } from '@/lib/reasons';
@@ -24,6 +24,8 @@ export interface OutcomeView {
   readonly action: string | null;
   /** The passage the decision found closest (its reasons name it); a refusal links it, never as an answer. */
   readonly closest?: string | null;
+  /** What a refusal claims (S-108), from the span of the node that refused. */
+  readonly refusal?: RefusalClaim | null;
 }
 
 /**
@@ -129,7 +131,14 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
   return (
     <div className="outcome">
       {outcome ? (
-        <OutcomeBanner outcome={outcome} verdict={verdict} band={view.band} score={view.score} {...(view.degraded ? { degraded: true } : {})} />
+        <OutcomeBanner
+          outcome={outcome}
+          verdict={verdict}
+          band={view.band}
+          score={view.score}
+          refusal={view.refusal ?? null}
+          {...(view.degraded ? { degraded: true } : {})}
+        />
       ) : null}
       {answered ? (
         <>

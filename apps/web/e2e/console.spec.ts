@@ -45,6 +45,7 @@ test.describe('console, JavaScript on', () => {
     const verdict = page.locator('.live-run .outcome-banner');
     await expect(verdict).toHaveAttribute('data-verdict', 'refused');
     await expect(verdict).toContainText('Refused — the library does not answer this');
+    await expect(verdict).toHaveAttribute('data-refusal', 'absent');
     await expect(page.locator('.live-run .claims')).toHaveCount(0);
     await expect(page.locator('.live-run .refusal .reasons li').first()).toBeVisible();
     // a sentence first; the model's numbers only behind "The numbers" (issue 13, item 3)
@@ -68,6 +69,23 @@ test.describe('console, JavaScript on', () => {
     await recorded.getByRole('link', { name: chunkId! }).click();
     await expect(page).toHaveURL(/\/data#chunk-/);
     await expect(page.locator('section.passage-section:target, span.anchor-only:target')).toHaveAttribute('data-chunk', chunkId!);
+  });
+
+  // S-108: a refusal the model is unsure of was headed "the library does not answer this" above reasons that said to
+  // read the closest passage. Its banner now claims what the gate knows, live and on the run's record.
+  test('a refusal the model is unsure of is headed unsure, not absent, live and on its record', async ({ page }) => {
+    await consoleReady(page);
+    await page.getByLabel('Question').fill('What do I do when OrdersDbPoolSaturated fires?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
+    const banner = page.locator('.live-run .outcome-banner');
+    await expect(banner).toHaveAttribute('data-refusal', 'unsure');
+    await expect(banner).toContainText('Refused — not answered: the model is unsure whether the library answers this');
+    await expect(banner).not.toContainText('does not answer this');
+    await page.getByRole('link', { name: 'Open the run record →' }).click();
+    await expect(page).toHaveURL(/\/runs\//);
+    await expect(page.locator('.outcome-banner')).toHaveAttribute('data-refusal', 'unsure');
+    await expect(page.locator('.outcome-banner')).toContainText('the model is unsure whether the library answers this');
   });
 
   test('the wrong-entity near miss is not answered with another service’s number', async ({ page }) => {

@@ -46,6 +46,9 @@ const figures = {
   stepsCoveredRate: z.number().optional(),
   /** False refusals whose refusal names the labelled passage as the closest (S-106); absent from older records. */
   refusalsNamingLabelled: z.number().optional(),
+  /** Refusals claiming the library does not answer, and the answerable questions among them (S-108); absent from older records. */
+  refusalsClaimingAbsent: z.number().optional(),
+  answerableClaimedAbsent: z.number().optional(),
   mrr: z.number().optional(),
   recallAt6: z.number().optional(),
 };

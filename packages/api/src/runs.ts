@@ -1,4 +1,13 @@
-import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer } from '@sandscope/engine/outcome';
+import {
+  OUTCOME_WORDS,
+  OUTCOMES,
+  type Outcome,
+  type OutcomeWords,
+  outcomeHasAnswer,
+  outcomeWords,
+  REFUSAL_CLAIMS,
+  REFUSAL_WORDS,
+} from '@sandscope/engine/outcome';
 import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
@@ -19,10 +28,12 @@ export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
  * older website rather than breaking it; a field the website reads is checked.
  */
 
-export { OUTCOME_WORDS, OUTCOMES, outcomeHasAnswer, type Outcome, type OutcomeWords };
+export { OUTCOME_WORDS, OUTCOMES, outcomeHasAnswer, outcomeWords, REFUSAL_WORDS, type Outcome, type OutcomeWords };
 
 export const outcomeSchema = z.enum(OUTCOMES);
 export const verdictSchema = z.enum(['answered', 'partial', 'refused']);
+/** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees with itself. */
+export const refusalClaimSchema = z.enum(REFUSAL_CLAIMS);
 export const bandSchema = z.enum(['insufficient', 'ambiguous', 'sufficient']);
 export const terminalSchema = z.enum(['refuse', 'escalate', 'await_approval', 'emit']);
 export const workloadSchema = z.enum(['triage', 'change', 'postmortem']);
@@ -30,6 +41,7 @@ export const runStatusSchema = z.enum(['running', 'completed', 'interrupted', 'f
 export const providerEventKindSchema = z.enum(['served', 'failed', 'rate_limited', 'skipped_cooldown', 'outside_reservation', 'injected_failure']);
 
 export type Verdict = z.infer<typeof verdictSchema>;
+export type RefusalClaim = z.infer<typeof refusalClaimSchema>;
 export type Band = z.infer<typeof bandSchema>;
 export type Terminal = z.infer<typeof terminalSchema>;
 export type Workload = z.infer<typeof workloadSchema>;
@@ -101,6 +113,8 @@ export const runResultSchema = z.object({
   band: bandSchema,
   score: z.number().nullable(),
   reasons: z.array(z.string()),
+  /** Null unless refused; absent from an agent older than S-108. */
+  refusal: refusalClaimSchema.nullable().optional(),
   answer: z.string(),
   claims: z.array(z.object({ text: z.string(), citations: z.array(z.string()) })),
   sources: z.array(sourceSchema),

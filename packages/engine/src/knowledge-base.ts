@@ -18,7 +18,7 @@ import { EntityLexicon } from './retrieval/question-shape.ts';
 import { NO_THESAURUS, type Thesaurus } from './retrieval/thesaurus.ts';
 import { NO_WORD_VECTORS, type WordVectors } from './retrieval/word-vectors.ts';
 import { tokenize } from './retrieval/tokenizer.ts';
-import type { Band, Chunk, Claim, SourceDocument, Verdict } from './types.ts';
+import type { Band, Chunk, Claim, RefusalClaim, SourceDocument, Verdict } from './types.ts';
 
 let shipped: AnswerabilityModel | undefined;
 
@@ -70,6 +70,8 @@ export interface AskResult {
   /** The model's probability that the library answers this (null when degraded). */
   readonly answerability: number | null;
   readonly reasons: readonly string[];
+  /** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees; null unless refused. */
+  readonly refusal: RefusalClaim | null;
   readonly answer: string;
   readonly claims: readonly Claim[];
   readonly sources: readonly { chunkId: string; doc: string; heading: string; text: string }[];
@@ -283,6 +285,13 @@ export class KnowledgeBase {
 
 export type { Adjudication, Assessment, Decision };
 
+/** A refusal's text: its first reason, led by "the library does not answer this" only where that is what it claims (S-108). */
+export function refusalText(refusal: RefusalClaim, reason: string, library = 'The library'): string {
+  if (refusal === 'absent') return `${library} does not answer this. ${reason}`.trim();
+  if (refusal === 'unsure' && !reason.startsWith('Not answered')) return `Not answered: the model is unsure. ${reason}`.trim();
+  return reason;
+}
+
 export function toAskResult(
   exam: Examination,
   claims: readonly Claim[],
@@ -294,13 +303,15 @@ export function toAskResult(
     const c = chunkOf(id);
     return c ? [{ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text }] : [];
   });
-  const answer = exam.verdict === 'refused' ? `The library does not answer this. ${exam.reasons[0] ?? ''}`.trim() : answerText(claims, sourceIds, chunkOf);
+  const refusal = exam.verdict === 'refused' ? (exam.refusal ?? 'unsure') : null;
+  const answer = refusal ? refusalText(refusal, exam.reasons[0] ?? '') : answerText(claims, sourceIds, chunkOf);
   return {
     verdict: exam.verdict,
     band: exam.assessment.band,
     score: exam.assessment.score === null ? null : round3(exam.assessment.score),
     answerability: exam.assessment.answerability === null ? null : round3(exam.assessment.answerability),
     reasons: exam.reasons,
+    refusal,
     answer,
     claims,
     sources,

@@ -40,6 +40,18 @@ export type Band = 'insufficient' | 'ambiguous' | 'sufficient';
  */
 export type Verdict = 'answered' | 'partial' | 'refused';
 
+/**
+ * What a refusal claims (S-108). "Refused — the library does not answer this" headed every refusal, also the two in
+ * three offline where the model is unsure and its reasons say to read the closest passage: most of those questions are
+ * answerable (docs/EVALUATION.md counts them), so the headline said the opposite of what the gate knew.
+ * - `absent`: the library does not answer this — nothing matched, the model rated it below the line where it is sure
+ *   (the adjudicated lower line), or a reader read the passages and found none answers;
+ * - `unsure`: the model cannot tell, and nobody read the passages for it (the ambiguous band, or the insufficient band
+ *   at or above the adjudicated lower line);
+ * - `conflict`: the library disagrees with itself.
+ */
+export type RefusalClaim = 'absent' | 'unsure' | 'conflict';
+
 /** A retrieved passage with its raw (unnormalised) and fused scores. */
 export interface ScoredChunk {
   readonly chunk: Chunk;

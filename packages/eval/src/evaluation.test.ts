@@ -119,6 +119,28 @@ describe('refusals that name the labelled passage (S-106)', () => {
   });
 });
 
+describe('what a refusal claims (S-108)', () => {
+  it('takes each refusal’s claim from the decision, and counts the claims of absence and the answerable questions among them', () => {
+    // Every question refused: those the shipped model rates at or above its adjudicated lower line are refused unsure.
+    const refuseAll = { insufficientBelow: 2, sufficientAbove: 2 };
+    const outcomes = measured.map((m) => outcomeOf(m, kb.model, refuseAll));
+    for (const [i, o] of outcomes.entries()) expect(o.refusal, o.id).toBe(decideAnswerability(measured[i]!.features, kb.model, refuseAll).refusal);
+    const absent = outcomes.filter((o) => o.refusal === 'absent');
+    const metrics = computeMetrics(outcomes);
+    expect(metrics.refusalsClaimingAbsent).toBe(absent.length);
+    expect(metrics.answerableClaimedAbsent).toBe(absent.filter((o) => o.label === 'answerable').length);
+    // Both claims occur, so neither count is every refusal.
+    expect(metrics.refusalsClaimingAbsent).toBeGreaterThan(0);
+    expect(outcomes.some((o) => o.refusal === 'unsure')).toBe(true);
+  });
+
+  it('gives an answered question no claim', () => {
+    const answered = measured.map((m) => outcomeOf(m, kb.model)).filter((o) => o.verdict !== 'refused');
+    expect(answered.length).toBeGreaterThan(0);
+    for (const o of answered) expect(o.refusal, o.id).toBeNull();
+  });
+});
+
 describe('quoted evidence', () => {
   it('resolves a quotation to the one passage that holds it, keeps a passage id, and reports what matches nothing', () => {
     const chunk = kb.chunks.find((c) => c.text.length > 120)!;

@@ -1,4 +1,4 @@
-import type { Band, Verdict } from '@sandscope/engine';
+import type { Band, RefusalClaim, Verdict } from '@sandscope/engine';
 import type { Label } from './question-set.ts';
 
 export interface Outcome {
@@ -25,6 +25,8 @@ export interface Outcome {
    * labelled one? A refusal names it unless nothing matched, and where the model is unsure tells the reader to read it (S-089). null otherwise.
    */
   readonly refusalNamesLabelled?: boolean | null;
+  /** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees. null unless refused. */
+  readonly refusal?: RefusalClaim | null;
 }
 
 export interface MechanismRow {
@@ -62,6 +64,12 @@ export interface Metrics {
    * answer. Counted, never credited: each is still a false refusal (issue 9 B, what a user without a reader sees).
    */
   readonly refusalsNamingLabelled: number;
+  /**
+   * Refusals that claim the library does not answer (S-108: the rest say the model is unsure, or that the library
+   * disagrees with itself), and how many of them were of answerable questions — where that claim was false.
+   */
+  readonly refusalsClaimingAbsent: number;
+  readonly answerableClaimedAbsent: number;
   /** Chunk MRR over answerable questions with a known expected passage (rank read to depth 50). */
   readonly mrr: number;
   readonly recallAt6: number;
@@ -106,6 +114,8 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
     procedureAnswers: procedures.length,
     stepsCoveredRate: ratio(procedures.filter((o) => o.stepsCovered).length, procedures.length),
     refusalsNamingLabelled: answerable.filter((o) => o.verdict === 'refused' && o.refusalNamesLabelled === true).length,
+    refusalsClaimingAbsent: outcomes.filter((o) => o.verdict === 'refused' && o.refusal === 'absent').length,
+    answerableClaimedAbsent: answerable.filter((o) => o.verdict === 'refused' && o.refusal === 'absent').length,
     mrr: ratio(
       ranked.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0),
       ranked.length,

@@ -93,6 +93,7 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     bestPasses: best ? passes(best, m.features) : false,
     refusalNamesLabelled:
       !answered && q.label === 'answerable' && hasExpected ? decision.assessment.best !== null && isGold(q, decision.assessment.best.chunk) : null,
+    refusal: answered ? null : (decision.refusal ?? 'unsure'),
     mechanism: q.mechanism,
     label: q.label,
     band: decision.assessment.band,

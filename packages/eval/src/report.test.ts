@@ -102,4 +102,21 @@ describe('false refusals that name the labelled passage (S-106)', () => {
     expect(evaluationMarkdown(older)).toContain('| a | 10 (6/4) | 0.0% | 50.0% | — |');
     expect(evaluationMarkdown(older)).not.toContain('named the labelled passage');
   });
+  // S-108: what the refusals claim, out of every refusal (true refusals too), and how often the claim of absence was false.
+  it('says how many refusals claimed the library does not answer, and how many of those were of answerable questions', () => {
+    const withAnswers = (c: EvaluationReport['corpora'][number], falseAnswers: number) => ({ ...c, falseAnswers }) as EvaluationReport['corpora'][number];
+    // Refusals: a 4 − 1 + 3 = 6, b 4 − 0 + 2 = 6; false refusals 5.
+    const record = {
+      ...loco,
+      refusalsClaimingAbsent: 4,
+      answerableClaimedAbsent: 1,
+      corpora: [withAnswers(corpus('a', 3), 1), withAnswers(corpus('b', 2), 0)],
+    } as EvaluationReport;
+    const sentence =
+      'What a refusal claims: 4 of the 12 refusals (33.3%) said the library does not answer the question, and 1 of those (25.0%) were of answerable questions, where the claim was false. The other 8 said the model was unsure';
+    expect(evaluationMarkdown(record)).toContain(sentence);
+    expect(evaluationMarkdown(record)).toContain('4 of the 5 false refusals were among them');
+    expect(readmeBlock(record)).toContain(sentence);
+    expect(evaluationMarkdown({ ...record, refusalsClaimingAbsent: undefined } as unknown as EvaluationReport)).not.toContain('What a refusal claims');
+  });
 });

@@ -109,6 +109,23 @@ function namingLine(r: EvaluationReport): string[] {
   ];
 }
 
+/**
+ * What the refusals claim (S-108): a refusal says the library does not answer only where nothing matched or the model is
+ * sure (below the adjudicated lower line); elsewhere it says the model is unsure and names the passage to read. How often
+ * the claim of absence was false is counted: before S-108 every refusal made it.
+ */
+function claimLine(r: EvaluationReport): string[] {
+  if (r.refusalsClaimingAbsent === undefined || r.answerableClaimedAbsent === undefined) return [];
+  const refusals = r.corpora.reduce((sum, c) => sum + c.unanswerable - c.falseAnswers + c.falseRefusals, 0);
+  const falseRefusals = pooledFalseRefusals(r);
+  const claimed = r.refusalsClaimingAbsent;
+  const wrong = r.answerableClaimedAbsent;
+  return [
+    `What a refusal claims: ${claimed} of the ${refusals} refusals (${pct(refusals ? claimed / refusals : 0)}) said the library does not answer the question, and ${wrong} of those (${pct(claimed ? wrong / claimed : 0)}) were of answerable questions, where the claim was false. The other ${refusals - claimed} said the model was unsure (or that the library disagrees with itself), named the passage to read, and claimed nothing about the library; ${falseRefusals - wrong} of the ${falseRefusals} false refusals were among them. Until S-108 every refusal was headed "the library does not answer this", a claim false for all ${falseRefusals} false refusals (${pct(refusals ? falseRefusals / refusals : 0)} of the refusals).`,
+    '',
+  ];
+}
+
 /** The README's figures: generated from the record, never typed (the seed's D-015). */
 /** With an LLM adjudicator (ADJUDICATOR=model): what the wider bands decide alone, and what they leave to the model. */
 function adjudicatedLine(r: EvaluationReport): string[] {
@@ -166,6 +183,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     ...loco.corpora.map(corpusRow),
     corpusRow({ ...loco, name: '**pooled**', falseRefusals: pooledFalseRefusals(loco) } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
+    ...claimLine(loco),
     ...adjudicatedLine(loco),
     ...(extras.replayedReader ? replayedReaderLine(extras.replayedReader, loco.targets) : []),
     ...firstRunsLine(extras.firstRuns, loco.targets),
@@ -226,6 +244,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     `Pooled over ${loco.n} questions: ${verdictOn(loco)}. Chunk MRR ${f3(loco.mrr)}, recall@6 ${f3(loco.recallAt6)}.`,
     '',
     ...namingLine(loco),
+    ...claimLine(loco),
     ...TABLE_HEAD,
     ...loco.corpora.map(corpusRow),
     '',

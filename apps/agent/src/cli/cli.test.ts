@@ -38,6 +38,25 @@ describe('sandscope ask', () => {
     expect(r).toMatchObject({ outcome: 'escalated', terminal: 'escalate', verdict: 'answered', claims: [], sources: [] });
   });
 
+  // S-108: every refusal was headed "the library does not answer this", also where the model is unsure and its reasons
+  // say to read the closest passage. The headline claims what the gate knows, and --json says which claim it makes.
+  it('heads a refusal by what it claims: absence only where the model is sure, unsure where it is not', async () => {
+    // The output of this test so far: each call's begins where the last ended.
+    const next = async (args: string[]) => {
+      const from = io.out.length;
+      expect(await main(args)).toBe(0);
+      return io.out.slice(from);
+    };
+    expect((await next(['ask', 'How do we rotate DNS records for the storefront?'])).split('\n')[0]).toMatch(
+      /^REFUSED — the library does not answer this {2}\[/,
+    );
+    const unsure = await next(['ask', 'What do I do when OrdersDbPoolSaturated fires?']);
+    expect(unsure.split('\n')[0]).toMatch(/^REFUSED — not answered: the model is unsure whether the library answers this {2}\[/);
+    expect(unsure).not.toMatch(/does not answer this/);
+    const json = await next(['ask', '--json', 'What do I do when OrdersDbPoolSaturated fires?']);
+    expect(JSON.parse(json.slice(json.indexOf('{')))).toMatchObject({ outcome: 'refused', refusal: 'unsure' });
+  });
+
   it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {
     expect(await main(['ask', '--workload', 'change', 'Can we raise the orders-db connection pool ceiling during an incident?'])).toBe(0);
     expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves {2}\[workload change, run /);

@@ -1,4 +1,4 @@
-import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator';
+import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, outcomeWords, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator';
 
 /** The outcome's headline as the CLI prints it: the name upper-cased, the explanation after the dash as written. */
 function headline(title: string): string {
@@ -16,7 +16,7 @@ const usd = (n: number) => `$${n.toFixed(6)}`;
  * action and its risk, and optionally the trace.
  */
 export function formatRunResult(r: RunResult, options: { trace?: boolean } = {}): string {
-  const words = OUTCOME_WORDS[r.outcome];
+  const words = outcomeWords(r.outcome, r.refusal);
   const lines: string[] = [`${headline(words.title)}  [workload ${r.workload}, run ${r.runId}]`];
   // A held draft keeps the gate's flag: say it is partial, in the partial outcome's own words.
   if (r.outcome === 'awaiting_approval' && r.verdict === 'partial') lines.push(headline(OUTCOME_WORDS.partial.title));

@@ -11,6 +11,7 @@ import { DEFAULT_NODE_SPAN_ATTRIBUTES } from '../telemetry/span-exporter.ts';
  * - `workload`, `entities`, `services` (classify): the workload id and names the corpus/estate knows;
  * - `top`, `context`, `evidence`, `carrier`, `closest` (retrieve, assess_evidence, adjudicate): passage ids and scores;
  * - `degradedReason` (retrieve): why the embedder was unavailable, written by the retriever;
+ * - `refusal` (assess_evidence, adjudicate): what a refusal claims — absent, unsure or conflict (S-108), a word of the gate's;
  * - `decision` (adjudicate), `ok`, `failing` (verify), `correction`, `feedback` (hypothesise): the
  *   verifier's findings about the model's draft, whose claims are stored as citations anyway;
  * - `kind`, `factors`, `threshold`, `service`, `gated` (propose_action, risk_gate): estate-derived risk;
@@ -30,6 +31,7 @@ export const RUN_SPAN_ATTRIBUTES: readonly string[] = [
   'evidence',
   'carrier',
   'closest',
+  'refusal',
   'degradedReason',
   'decision',
   'ok',

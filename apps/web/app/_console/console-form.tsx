@@ -9,6 +9,7 @@ import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { closestPassage } from '@/lib/closest-passage';
+import { refusalClaim } from '@/lib/refusal-claim';
 import { usd } from '@/lib/format';
 import { isProblemCode, type Problem } from '@/lib/problems';
 import { readSse } from '@/lib/sse';
@@ -249,6 +250,7 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
               risk: r.risk,
               action: r.action,
               closest: closestPassage(live.nodes),
+              refusal: refusalClaim(live.nodes),
             }}
           />
           {r.terminal === 'await_approval' ? <ApproveForm runId={r.runId} /> : null}

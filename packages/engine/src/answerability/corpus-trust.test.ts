@@ -61,6 +61,9 @@ describe('corpus text is data', () => {
     expect(r.verdict).toBe('refused');
     expect(r.claims).toEqual([]);
     expect(r.reasons[0]).toMatch(/disagrees with itself.*100 connections.*150 connections|disagrees with itself.*150 connections.*100 connections/);
+    // S-108: it claims the library disagrees with itself, not that it does not answer.
+    expect(r.refusal).toBe('conflict');
+    expect(r.answer).toMatch(/^The library disagrees with itself/);
 
     // Through the whole graph, offline: refused at assessment, never drafted (and so never escalated).
     const noNetwork = (() => Promise.reject(new Error('no network in tests'))) as typeof fetch;
@@ -72,6 +75,7 @@ describe('corpus text is data', () => {
     });
     const run = await createOrchestrator({ kb, models }).run({ question: 'What is the orders-db connection pool ceiling?' });
     expect(run.outcome).toBe('refused');
+    expect(run.refusal).toBe('conflict');
     expect(run.attempts).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import type { Band, Chunk, ScoredChunk, Verdict } from '../types.ts';
+import type { Band, Chunk, RefusalClaim, ScoredChunk, Verdict } from '../types.ts';
 import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVector } from './features.ts';
 import { type ValueConflict, valueConflict } from './value-conflict.ts';
 import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
@@ -27,6 +27,8 @@ export interface Adjudication {
   readonly decision: 'partial' | 'refuse';
   readonly reasons: readonly string[];
   readonly carrier: ScoredChunk | null;
+  /** A refusal by a reader that read the passages claims they do not answer; without it, the decision's claim stands. */
+  readonly refusal?: RefusalClaim;
 }
 
 /** The whole decision for one question: band, adjudication, verdict, and the passages to answer from. */
@@ -37,6 +39,8 @@ export interface Decision {
   readonly reasons: readonly string[];
   /** Passages to draft from, the answering one first. Empty on refusal. */
   readonly evidence: readonly Chunk[];
+  /** What a refusal claims; null when the decision is not a refusal. */
+  readonly refusal: RefusalClaim | null;
 }
 
 /** The model's two readings of a question: each passage's probability, and the question's. */
@@ -276,15 +280,16 @@ export function decideAnswerability(
   const withNumbers = (lead: string, caveats: readonly string[] = []) => (numbers ? [lead, ...caveats, numbers] : [lead, ...caveats]);
   const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
   const qv = ratings?.vector ?? [];
-  const refuse = (a: Assessment, adjudication: Adjudication | null = null): Decision => ({
+  const refuse = (a: Assessment, refusal: RefusalClaim, adjudication: Adjudication | null = null): Decision => ({
     assessment: a,
     adjudication,
     verdict: 'refused',
     reasons: [...a.reasons, ...(adjudication?.reasons ?? [])],
     evidence: [],
+    refusal,
   });
 
-  if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']));
+  if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']), 'absent');
   if (v.band === 'insufficient') {
     const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
       .filter((x, i, all) => all.indexOf(x) === i)
@@ -302,12 +307,12 @@ export function decideAnswerability(
       : unsure
         ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
         : `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`;
-    return refuse(assessment(withNumbers(lead)));
+    return refuse(assessment(withNumbers(lead)), unsure ? 'unsure' : 'absent');
   }
   if (v.conflict) {
     const one = v.conflict.of;
     const lead = `The library disagrees with itself: ${where(one)} says “${one.valueSentence}”, and ${where(v.conflict.other)} says “${v.conflict.other.valueSentence}”. Ask the owner which holds; neither is given as the answer.`;
-    return refuse(assessment(withNumbers(lead)));
+    return refuse(assessment(withNumbers(lead)), 'conflict');
   }
   if (v.band === 'sufficient') {
     const forIt = explain(model.passage, best.vector, best, f, 1, 2);
@@ -337,6 +342,7 @@ export function decideAnswerability(
       verdict: 'answered',
       reasons: withNumbers(lead, unsupported),
       evidence: section ? [section.result.chunk, best.result.chunk] : [best.result.chunk],
+      refusal: null,
     };
   }
   const lead = f.degraded
@@ -354,9 +360,17 @@ export function decideAnswerability(
         `Adjudicated partial: ${where(carrier)} fails none of the checks (it names what was asked${f.demanded ? ` and states a ${f.demanded}` : ''}); flagged partial, never upgraded to sufficient.`,
       ],
     };
-    return { assessment: a, adjudication, verdict: 'partial', reasons: [...a.reasons, ...adjudication.reasons], evidence: [carrier.result.chunk] };
+    return {
+      assessment: a,
+      adjudication,
+      verdict: 'partial',
+      reasons: [...a.reasons, ...adjudication.reasons],
+      evidence: [carrier.result.chunk],
+      refusal: null,
+    };
   }
-  return refuse(a, {
+  // The ambiguous band is where the model is unsure; a check its likeliest passage fails does not make it sure.
+  return refuse(a, 'unsure', {
     decision: 'refuse',
     carrier: null,
     reasons: [`Adjudicated refuse: the most likely passage, ${where(best)}, fails — ${failuresOf(best, f).join('; ')}.`],

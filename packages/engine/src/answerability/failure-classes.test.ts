@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AskResult, KnowledgeBase, shippedAnswerabilityModel } from '../knowledge-base.ts';
 import { FEATURE_NAMES, QUESTION_FEATURE_NAMES } from './features.ts';
 import { NUMBERS_PREFIX } from './reason-format.ts';
+import { outcomeWords } from '../orchestrator/outcome.ts';
 import { FAILURE_CORPUS } from './testing/failure-corpus.ts';
 
 /**
@@ -175,11 +176,19 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       expect(r.reasons[0]).toMatch(/^Not answered: the model is unsure whether the closest passage, .* answers this/);
       expect(r.reasons[0]).toMatch(/Read that passage yourself/);
       expect(r.reasons.join(' ')).not.toMatch(/No passage in the library answers this/);
+      // S-108: and claims no more in its headline and its text: unsure, not "the library does not answer this".
+      expect(r.refusal).toBe('unsure');
+      expect(outcomeWords('refused', r.refusal).title).toBe('Refused — not answered: the model is unsure whether the library answers this');
+      expect(r.answer).toMatch(/^Not answered: the model is unsure/);
+      expect(r.answer).not.toMatch(/does not answer this/);
     });
 
     it('below where a reader would be asked, it says no passage answers', async () => {
       const { r } = await refusedWith(0.999);
       expect(r.reasons[0]).toMatch(/^No passage in the library answers this\./);
+      expect(r.refusal).toBe('absent');
+      expect(outcomeWords('refused', r.refusal).title).toBe('Refused — the library does not answer this');
+      expect(r.answer).toMatch(/^The library does not answer this\./);
     });
 
     it('the numbers carry the decimals that tell the rating from the line', async () => {

@@ -3,6 +3,7 @@ import { readResultMetadata } from '../models/call-options.ts';
 import { buildJudgementPrompt, type Judgement, parseJudgement } from '../models/prompt.ts';
 import { DEFAULT_DEPTH } from '../retrieval/hybrid-retriever.ts';
 import type { Chunk, ScoredChunk } from '../types.ts';
+import type { RefusalClaim } from '../types.ts';
 import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
 
@@ -81,7 +82,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
     const carrier = asOffline.verdict === 'refused' ? null : (f.passages.find((p) => p.result.chunk.id === asOffline.evidence[0]?.id)?.result ?? null);
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
-      : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons] };
+      : { decision: 'refuse', carrier: null, reasons: [note, ...asOffline.reasons], refusal: asOffline.refusal ?? 'unsure' };
     return { adjudication, judgedBy: null, shown, calls };
   }
   return { adjudication: adjudicationOf(reading), judgedBy: reading.servedBy, shown, calls };
@@ -139,6 +140,7 @@ export async function confirmByModel(
         decision: 'refuse',
         carrier: null,
         reasons: [`Answer withheld: ${reading.servedBy} read the passages and found none answers — ${reading.reason || 'no candidate answers the question'}.`],
+        refusal: 'absent',
       }
     : reading.deeper
       ? adjudicationOf(reading)
@@ -177,7 +179,17 @@ export function settled(decision: Decision, adjudication: Adjudication): Decisio
     verdict: carrier ? 'partial' : 'refused',
     reasons: [...decision.assessment.reasons, ...adjudication.reasons],
     evidence: carrier ? [carrier.chunk] : [],
+    refusal: carrier ? null : refusalClaim(decision, adjudication),
   };
+}
+
+/**
+ * What a refusal settled by `adjudication` claims (S-108): a reader that read the passages says they do not answer;
+ * otherwise the decision's own claim stands, and where it made none (an answer withheld with no reader's reading) the
+ * model was unsure. The graph's run result and the evaluation both take it from here.
+ */
+export function refusalClaim(decision: Decision, adjudication: Adjudication | null): RefusalClaim {
+  return adjudication?.refusal ?? decision.refusal ?? 'unsure';
 }
 
 /** What the reader made of a question: a passage that answers (of those the gate read, or further down), none, or no judgement. */
@@ -251,6 +263,7 @@ function adjudicationOf(reading: Exclude<Reading, { unavailable: string }>): Adj
       decision: 'refuse',
       carrier: null,
       reasons: [`Adjudicated refuse by ${reading.servedBy}: ${reading.reason || 'no candidate answers the question'}.`],
+      refusal: 'absent',
     };
   const { carrier, servedBy, reason } = reading;
   const where = `“${carrier.chunk.heading}” in ${carrier.chunk.docTitle}`;

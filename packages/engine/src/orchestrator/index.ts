@@ -59,5 +59,15 @@ export {
 } from './model-factory.ts';
 export { createApprovalRun, NotAwaitingApprovalError, type ApprovalOptions } from './approval.ts';
 export { toRunResult, type RunResult, type AttemptRecord } from './run-result.ts';
-export { OUTCOMES, OUTCOME_WORDS, outcomeOf, outcomeHasAnswer, type Outcome, type OutcomeWords } from './outcome.ts';
+export {
+  OUTCOMES,
+  OUTCOME_WORDS,
+  REFUSAL_CLAIMS,
+  REFUSAL_WORDS,
+  outcomeOf,
+  outcomeHasAnswer,
+  outcomeWords,
+  type Outcome,
+  type OutcomeWords,
+} from './outcome.ts';
 export type { Attempt, RunState, RunUpdate } from './state.ts';

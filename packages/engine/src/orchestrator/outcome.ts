@@ -1,4 +1,4 @@
-import type { Terminal, Verdict } from '../types.ts';
+import type { RefusalClaim, Terminal, Verdict } from '../types.ts';
 
 /*
  * Imports types only, on purpose: the website reads this file through
@@ -81,3 +81,29 @@ export const OUTCOME_WORDS: Readonly<Record<Outcome, OutcomeWords>> = {
     detail: 'No draft was written: the passages found do not support an answer.',
   },
 };
+
+/**
+ * A refusal's words by what it claims (S-108). `OUTCOME_WORDS.refused` said "the library does not answer this" over
+ * every refusal, also where the reasons below it said the model was unsure and named the passage to read — on the
+ * leave-one-corpus-out record most such refusals are of answerable questions. The headline now claims no more than the
+ * gate knows: absence only where nothing matched, the model is sure, or a reader read the passages.
+ */
+/** Every claim a refusal makes, for the contract's schema (the type is the decision's, `RefusalClaim`). */
+export const REFUSAL_CLAIMS = ['absent', 'unsure', 'conflict'] as const satisfies readonly RefusalClaim[];
+
+export const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
+  absent: OUTCOME_WORDS.refused,
+  unsure: {
+    title: 'Refused — not answered: the model is unsure whether the library answers this',
+    detail: 'No draft was written. The model could not tell whether the closest passage answers the question: read it before concluding the library is silent.',
+  },
+  conflict: {
+    title: 'Refused — the library disagrees with itself',
+    detail: 'No draft was written: the passages give different answers, and neither is given. Ask the owner which holds.',
+  },
+};
+
+/** The words a run shows: a refusal's by what it claims, every other outcome's own. A refusal without a claim (a run recorded before S-108) keeps the words it had. */
+export function outcomeWords(outcome: Outcome, refusal?: RefusalClaim | null): OutcomeWords {
+  return outcome === 'refused' && refusal ? REFUSAL_WORDS[refusal] : OUTCOME_WORDS[outcome];
+}

@@ -82,6 +82,7 @@ export function toRunResult(state: RunState, kb: KnowledgeBase, meta: RunMeta): 
     verdict: state.verdict ?? 'refused',
     reasons: state.reasons,
     evidence: state.evidence ?? [],
+    refusal: state.refusal ?? null,
   };
   const claims = state.terminal === 'emit' || state.terminal === 'await_approval' ? [...(state.claims ?? [])] : [];
   const ask = toAskResult(exam, claims, (id) => kb.chunk(id), nodeTimings(meta.trace, meta.totalMs));

@@ -45,7 +45,11 @@ describe('a run of each terminal (offline stack)', () => {
     expect(r.attempts).toEqual([]);
     expect(r.providers).toEqual([]);
     expect(r.claims).toEqual([]);
-    expect(r.answer).toMatch(/^The library does not answer this/);
+    // S-108: the model rates this below the answer line but above the line where it is sure, so the refusal claims
+    // only that: unsure, on the result, in its text and on the span a stored run's page reads.
+    expect(r.refusal).toBe('unsure');
+    expect(r.answer).toMatch(/^Not answered: the model is unsure/);
+    expect(endOf(r.trace, 'assess_evidence').data?.refusal).toBe('unsure');
     // The refusal's trace keeps the passage its reasons name as the closest, by id, for the run page to link (S-107).
     const closest = endOf(r.trace, 'assess_evidence').data?.closest;
     expect(typeof closest).toBe('string');

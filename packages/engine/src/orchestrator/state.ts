@@ -1,7 +1,7 @@
 import type { Adjudication, Assessment, Decision } from '../answerability/decide.ts';
 import type { AnswerabilityFeatures } from '../answerability/features.ts';
 import type { Retrieval } from '../retrieval/hybrid-retriever.ts';
-import type { Chunk, Claim, Terminal, Verdict, Workload } from '../types.ts';
+import type { Chunk, Claim, RefusalClaim, Terminal, Verdict, Workload } from '../types.ts';
 import type { Verification } from './citation-check.ts';
 import type { RiskAssessment } from './risk-scorer.ts';
 import type { ProposedAction } from './workloads.ts';
@@ -59,6 +59,8 @@ export interface RunState {
   readonly adjudication: Adjudication | null;
   /** answered (sufficient), partial (adjudicated — stays flagged to the result), refused. */
   readonly verdict: Verdict | null;
+  /** What a refusal claims (S-108), set by the node that refuses: assess_evidence, or adjudicate. */
+  readonly refusal: RefusalClaim | null;
   /** Appended. */
   readonly reasons: string[];
   /** Passages the draft is written from, the carrier first. */

@@ -2,7 +2,7 @@ import { round3 } from '../round.ts';
 import { draftExtractive } from '../answer/extractive.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import { estimateTokens } from '../models/pricing.ts';
-import type { Chunk } from '../types.ts';
+import type { Chunk, RefusalClaim } from '../types.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { isFollowUp, type Subject, subjectOf, timeIntentOf } from './subject.ts';
 import { clipText } from './clip-text.ts';
@@ -158,6 +158,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const runbooks = await p.toolbox.call('search_runbooks', { query });
   outputs.push(runbooks.text);
   let runbookRefusal: string | null = null;
+  let runbookClaim: RefusalClaim | null = null;
   if (runbooks.ok && runbooks.tool === 'search_runbooks') {
     const passages = runbooks.runbooks.passages.map((r) => p.kb.chunk(r.chunkId)).filter((c): c is Chunk => c !== undefined);
     if (passages.length > 0) {
@@ -166,6 +167,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
       }
     } else {
       runbookRefusal = runbooks.runbooks.reasons[0] ?? null;
+      runbookClaim = runbooks.runbooks.refusal;
     }
   }
 
@@ -173,7 +175,9 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const searched = terms.length > 0 ? terms.map((t) => `"${t}"`).join(', ') : 'nothing (the message names no term to search for)';
   if (cited.length === 0) unknown.push(`No line of the investigation's files mentions ${searched}.`);
   if (claims.length === 0) {
-    unknown.push(`The runbook library does not answer this either${runbookRefusal ? ` (${runbookRefusal.replace(/\.$/, '')})` : ''}, so it is unknown.`);
+    // S-108: "does not answer" only where the gate claims absence; an unsure refusal gave no answer, and says why.
+    const library = runbookClaim === 'absent' || runbookClaim === null ? 'does not answer this either' : 'gave no answer either';
+    unknown.push(`The runbook library ${library}${runbookRefusal ? ` (${runbookRefusal.replace(/\.$/, '')})` : ''}, so it is unknown.`);
   }
   const citations = uniqueCitations(claims);
   const answer = turnAnswerText(claims, unknown, (id) => p.kb.chunk(id));

@@ -1,5 +1,5 @@
 import type { KnowledgeBase } from '../knowledge-base.ts';
-import type { Band, Verdict } from '../types.ts';
+import type { Band, RefusalClaim, Verdict } from '../types.ts';
 
 export interface RunbookPassage {
   readonly chunkId: string;
@@ -14,6 +14,8 @@ export interface SearchRunbooksResult {
   readonly verdict: Verdict;
   readonly band: Band;
   readonly reasons: readonly string[];
+  /** What a refusal claims (S-108); null when the library answers. */
+  readonly refusal: RefusalClaim | null;
   /** The passages to answer from, the answering one first; empty when the library does not answer. */
   readonly passages: readonly RunbookPassage[];
 }
@@ -31,6 +33,7 @@ export async function searchRunbooks(kb: KnowledgeBase, query: string): Promise<
     verdict: exam.verdict,
     band: exam.assessment.band,
     reasons: exam.reasons,
+    refusal: exam.verdict === 'refused' ? (exam.refusal ?? 'unsure') : null,
     passages: exam.evidence.map((c) => ({ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text })),
   };
 }

@@ -70,7 +70,9 @@ describe('the workspace tools', () => {
     expect(answered.ok && answered.tool === 'search_runbooks' && answered.runbooks.passages.length).toBeGreaterThan(0);
     const refused = await box.call('search_runbooks', { query: 'How do we rotate TLS certificates?' });
     expect(refused.ok && refused.tool === 'search_runbooks' && refused.runbooks).toMatchObject({ verdict: 'refused', passages: [] });
-    expect(refused.text).toMatch(/does not answer/);
+    // S-108: the model is unsure here, and the tool's text says so rather than that the library does not answer.
+    expect(refused.ok && refused.tool === 'search_runbooks' && refused.runbooks.refusal).toBe('unsure');
+    expect(refused.text).toMatch(/^Not answered: the model is unsure/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KnowledgeBase } from '../knowledge-base.ts';
+import { type KnowledgeBase, refusalText } from '../knowledge-base.ts';
 import { DEFAULT_READ_FILE_CAPS, READ_FILE_MIN_CHARS, type ReadFileCaps, type ReadFileWindow, readFileWindow } from './read-file.ts';
 import { searchFiles, type SearchFilesResult } from './search-files.ts';
 import { searchRunbooks, type SearchRunbooksResult } from './search-runbooks.ts';
@@ -224,7 +224,7 @@ export class WorkspaceToolbox {
         const runbooks = await searchRunbooks(this.#kb, a.query as string);
         const text =
           runbooks.passages.length === 0
-            ? `The runbook library does not answer this. ${runbooks.reasons[0] ?? ''}`.trim()
+            ? refusalText(runbooks.refusal ?? 'unsure', runbooks.reasons[0] ?? '', 'The runbook library')
             : runbooks.passages.map((p) => `[${p.chunkId}] ${p.heading}\n${p.text}`).join('\n\n');
         return { ok: true, tool: 'search_runbooks', text, runbooks };
       }

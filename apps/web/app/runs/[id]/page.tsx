@@ -7,6 +7,7 @@ import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { attempt, getRun } from '@/lib/agent';
 import { closestPassage } from '@/lib/closest-passage';
+import { refusalClaim } from '@/lib/refusal-claim';
 import { shortId, when } from '@/lib/format';
 import { problemFromQuery } from '@/lib/problems';
 
@@ -136,6 +137,7 @@ export default async function RunPage({
           risk: run.risk,
           action: run.action,
           closest: closestPassage(spans),
+          refusal: refusalClaim(spans),
         }}
       />
 

@@ -35,13 +35,14 @@ export const adjudicateNode: NodeSpec = {
     decision: update.adjudication?.decision ?? 'answer stands',
     reasons: update.reasons,
     carrier: update.adjudication?.carrier?.chunk.id ?? null,
+    ...(update.refusal ? { refusal: update.refusal } : {}),
   }),
 };
 
 function applied(adjudication: Adjudication, state: RunState): RunUpdate {
-  const { verdict, evidence } = settled(state.decision!, adjudication);
+  const { verdict, evidence, refusal } = settled(state.decision!, adjudication);
   // The carrier leads the evidence; the workload's context passages follow it.
-  return { adjudication, verdict, reasons: [...adjudication.reasons], evidence: verdict === 'partial' ? [...evidence, ...(state.context ?? [])] : [] };
+  return { adjudication, verdict, refusal, reasons: [...adjudication.reasons], evidence: verdict === 'partial' ? [...evidence, ...(state.context ?? [])] : [] };
 }
 
 async function judged(state: RunState, ctx: NodeContext, offline: Adjudication): Promise<Adjudication> {

@@ -26,7 +26,8 @@ export const assessEvidenceNode: NodeSpec = {
     // The ambiguous band goes to adjudication; with a reader, so does a refusal of the insufficient band (S-100).
     if (readerStep(decision) === 'judge' && (adjudication === 'model' || assessment.band === 'ambiguous')) return { ...base, evidence: [] };
     // Below the lower line offline, nothing retrieved, or a conflict between passages (from any band): refused here.
-    if (assessment.band !== 'sufficient' || decision.verdict === 'refused') return { ...base, verdict: 'refused', evidence: [] };
+    if (assessment.band !== 'sufficient' || decision.verdict === 'refused')
+      return { ...base, verdict: 'refused', refusal: decision.refusal ?? 'unsure', evidence: [] };
     // Sufficient: the answering passage first, then the workload's context passages.
     return { ...base, verdict: 'answered', evidence: [...decision.evidence, ...(state.context ?? [])] };
   },
@@ -40,5 +41,7 @@ export const assessEvidenceNode: NodeSpec = {
     // The passage its reasons name as the closest, kept by id so a refusal can link to it: offline, most false
     // refusals name the passage that answers (S-106's count in docs/EVALUATION.md), and "read it yourself" was text only.
     closest: update.assessment?.best?.chunk.id ?? null,
+    // What a refusal here claims (S-108), so a stored run's page heads it as the CLI does.
+    ...(update.refusal ? { refusal: update.refusal } : {}),
   }),
 };
