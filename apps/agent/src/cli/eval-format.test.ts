@@ -73,3 +73,14 @@ describe('formatEvaluation of false refusals that name the labelled passage (S-1
     expect(formatEvaluation(report, 'two corpora')).not.toContain('named the labelled passage');
   });
 });
+
+describe('formatEvaluation of what the refusals claimed (S-108)', () => {
+  it('says how often a refusal claimed the library does not answer, and how many of those were of answerable questions', () => {
+    const report = locoReport();
+    const out = formatEvaluation({ ...report, refusalsClaimingAbsent: 9, answerableClaimedAbsent: 2 }, 'two corpora');
+    expect(out).toMatch(/refusals said "the library does not answer this" 9 times, 2 of them of answerable questions/);
+    // A record from before the count (S-108) has none, and no line is printed.
+    const { refusalsClaimingAbsent: _a, answerableClaimedAbsent: _b, ...older } = report;
+    expect(formatEvaluation(older as typeof report, 'two corpora')).not.toContain('the library does not answer this');
+  });
+});

@@ -109,6 +109,12 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
     '',
     `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
     `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
+    // S-108: what the refusals claimed; "the library does not answer this" was false wherever the question was answerable.
+    ...(r.refusalsClaimingAbsent !== undefined && r.answerableClaimedAbsent !== undefined
+      ? [
+          `  refusals said "the library does not answer this" ${r.refusalsClaimingAbsent} times, ${r.answerableClaimedAbsent} of them of answerable questions; the rest said the model was unsure (or that the library disagrees)`,
+        ]
+      : []),
     `  deferral        ${pct(r.deferralRate).padStart(6)}   (target ≤ ${pct(t.deferralRate)}; the ambiguous band: the model unsure)`,
     `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
     ...(r.procedureAnswers
