@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { shot } from './helpers';
 import { PORTS } from './ports';
+
+/** The committed record the agent under test serves (docs/evaluation.json). */
+const RECORD = path.resolve(typeof __dirname === 'string' ? __dirname : process.cwd(), '../../../docs/evaluation.json');
 
 test('runs list links every run', async ({ page }) => {
   // a run of its own: this spec must not depend on another having asked first (run alone, the list was empty)
@@ -31,6 +36,11 @@ test('evaluation: the held-out headline against its targets, every corpus, the u
   await expect(page.getByTestId('target-summary')).toContainText(/Meets \d of 4 targets/);
   // what the adjudicated bands decide alone and leave to an LLM adjudicator, said in words
   await expect(page.getByTestId('adjudicated')).toContainText(/ADJUDICATOR=model.*leave \d+(\.\d)?% to the adjudicator/s);
+  // S-108: what the refusals claimed, the committed record's counts (read from the file, not from the agent)
+  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as { refusalsClaimingAbsent: number; answerableClaimedAbsent: number };
+  await expect(page.getByTestId('refusal-claims')).toContainText(
+    `${record.refusalsClaimingAbsent} refusals said the library does not answer the question, ${record.answerableClaimedAbsent} of them of answerable questions`,
+  );
   // one row per held-out corpus and the pooled row, each corpus with its status
   const corpora = page.locator('[data-testid="corpus-table"] tbody tr');
   expect(await corpora.count()).toBeGreaterThan(2);

@@ -179,6 +179,9 @@ function figuresOf(v: Loose): Figures {
     'rightSourceRate',
     'procedureAnswers',
     'stepsCoveredRate',
+    'refusalsNamingLabelled',
+    'refusalsClaimingAbsent',
+    'answerableClaimedAbsent',
     'mrr',
     'recallAt6',
   ] as const satisfies readonly (keyof EvalFigures)[];

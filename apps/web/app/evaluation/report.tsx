@@ -150,6 +150,20 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             : 'no procedure answer to check for steps'}
           ; passage MRR {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
         </p>
+        {p.refusalsClaimingAbsent !== undefined && p.answerableClaimedAbsent !== undefined ? (
+          // S-108: what the refusals claimed, the figure behind each refusal's headline.
+          <p className="muted" data-testid="refusal-claims">
+            What a refusal claims: <b>{p.refusalsClaimingAbsent}</b> refusals said the library does not answer the question, <b>{p.answerableClaimedAbsent}</b>{' '}
+            of them of answerable questions, where that was false; the others said the model was unsure (or that the library disagrees with itself) and named
+            the passage to read
+            {p.refusalsNamingLabelled !== undefined ? (
+              <>
+                , and <b>{p.refusalsNamingLabelled}</b> false refusals named the labelled passage as that passage
+              </>
+            ) : null}
+            .
+          </p>
+        ) : null}
         {view.adjudicated ? (
           <p data-testid="adjudicated">
             With an LLM adjudicator (<code>ADJUDICATOR=model</code>), each corpus under its own fold’s adjudicated bands: the bands alone answer falsely{' '}
