@@ -82,6 +82,14 @@ describe('the offline planner', () => {
     expect(a.answer).toMatch(/Unknown: .*runbook library does not answer this either.*so it is unknown/s);
   });
 
+  // S-108: where the runbook gate refused unsure, the turn does not say the library does not answer, only that it gave no answer.
+  it('says the runbook library gave no answer, not that it does not answer, where the gate was unsure', async () => {
+    const a = await turn('How do we rotate TLS certificates?');
+    expect(a.claims).toEqual([]);
+    expect(a.answer).toMatch(/Unknown: .*runbook library gave no answer either \(Not answered: the model is unsure.*so it is unknown/s);
+    expect(a.answer).not.toMatch(/does not answer this/);
+  });
+
   it("gives a runbook's procedure whole, as `ask` does: the section's warning after its three steps is part of it (S-064)", async () => {
     // The console's example question: the shorter "OrdersDbPoolSaturated is firing, what do I do?" sits at the band's edge
     // (0.845 answered under one training, 0.841 refused under the next: DEFECT_LOG S-087), and this test is about the
