@@ -80,8 +80,6 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
       expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);
       const offline = await kb.examine(QUESTION);
       expect(r.verdict === 'refused').toBe(offline.verdict === 'refused');
-      // With no reader's reading, the refusal claims what the offline decision does (S-108).
-      if (r.verdict === 'refused') expect(r.refusal).toBe(offline.refusal);
     }
   });
 
@@ -207,6 +205,23 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     });
     expect(offline.verdict).toBe('refused');
     expect(judgementRequests().length).toBe(asked);
+  });
+
+  // S-108: a refusal no reader read claims what the offline decision does: here the model is unsure (at or above the
+  // adjudicated lower line), so not "the library does not answer this", though a reader was configured.
+  it('claims what the offline decision claims when no reader judged the refusal', async () => {
+    const source = loadCorpusSource();
+    const unsure = await KnowledgeBase.build({
+      documents: source.documents,
+      estate: source.estate,
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 1 } },
+      bands: { insufficientBelow: 1, sufficientAbove: 1 },
+    });
+    stub.script({ kind: 'json', text: 'Sure! The pool looks fine.' }, { kind: 'json', text: '{"claims":[]}' });
+    const r = await runAgent({ kb: unsure, question: QUESTION, services: services() });
+    expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);
+    expect(r.verdict).toBe('refused');
+    expect(r.refusal).toBe('unsure');
   });
 
   it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {

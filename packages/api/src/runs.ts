@@ -1,13 +1,4 @@
-import {
-  OUTCOME_WORDS,
-  OUTCOMES,
-  type Outcome,
-  type OutcomeWords,
-  outcomeHasAnswer,
-  outcomeWords,
-  REFUSAL_CLAIMS,
-  REFUSAL_WORDS,
-} from '@sandscope/engine/outcome';
+import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer, outcomeWords, REFUSAL_CLAIMS } from '@sandscope/engine/outcome';
 import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
@@ -28,7 +19,7 @@ export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
  * older website rather than breaking it; a field the website reads is checked.
  */
 
-export { OUTCOME_WORDS, OUTCOMES, outcomeHasAnswer, outcomeWords, REFUSAL_WORDS, type Outcome, type OutcomeWords };
+export { OUTCOME_WORDS, OUTCOMES, outcomeHasAnswer, outcomeWords, type Outcome, type OutcomeWords };
 
 export const outcomeSchema = z.enum(OUTCOMES);
 export const verdictSchema = z.enum(['answered', 'partial', 'refused']);

@@ -62,8 +62,6 @@ export { toRunResult, type RunResult, type AttemptRecord } from './run-result.ts
 export {
   OUTCOMES,
   OUTCOME_WORDS,
-  REFUSAL_CLAIMS,
-  REFUSAL_WORDS,
   outcomeOf,
   outcomeHasAnswer,
   outcomeWords,

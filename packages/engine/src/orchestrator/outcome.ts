@@ -91,7 +91,7 @@ export const OUTCOME_WORDS: Readonly<Record<Outcome, OutcomeWords>> = {
 /** Every claim a refusal makes, for the contract's schema (the type is the decision's, `RefusalClaim`). */
 export const REFUSAL_CLAIMS = ['absent', 'unsure', 'conflict'] as const satisfies readonly RefusalClaim[];
 
-export const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
+const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
   absent: OUTCOME_WORDS.refused,
   unsure: {
     title: 'Refused — not answered: the model is unsure whether the library answers this',
