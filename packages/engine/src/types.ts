@@ -48,9 +48,11 @@ export type Verdict = 'answered' | 'partial' | 'refused';
  *   (the adjudicated lower line), or a reader read the passages and found none answers;
  * - `unsure`: the model cannot tell, and nobody read the passages for it (the ambiguous band, or the insufficient band
  *   at or above the adjudicated lower line);
- * - `conflict`: the library disagrees with itself.
+ * - `conflict`: the library disagrees with itself;
+ * - `unread`: the question has words the index cannot read (another script, an accented letter), so no rating of it
+ *   stands (S-109).
  */
-export type RefusalClaim = 'absent' | 'unsure' | 'conflict';
+export type RefusalClaim = 'absent' | 'unsure' | 'conflict' | 'unread';
 
 /** A retrieved passage with its raw (unnormalised) and fused scores. */
 export interface ScoredChunk {

@@ -360,7 +360,7 @@ function ratedItem(label: 'answerable' | 'unanswerable', P: number, corpus = 'co
     postmortemRecord: false,
     propositionMissing: false,
   };
-  const features = { passages: [passage], terms: ['x'], intent: { intent: 'lookup', proposition: [] }, degraded: false };
+  const features = { passages: [passage], terms: ['x'], unreadWords: [], intent: { intent: 'lookup', proposition: [] }, degraded: false };
   return {
     m: { corpus, question: { id: `${label}${P}${Math.random()}`, label }, features } as unknown as Measured,
     ratings: { probabilities: [1], answerability: P },

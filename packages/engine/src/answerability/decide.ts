@@ -101,7 +101,8 @@ function byRating(f: AnswerabilityFeatures, ratings: Ratings | null): number[] {
  * passage that fails no check — or refuses. It never upgrades to sufficient.
  */
 export function bandVerdict(f: AnswerabilityFeatures, ratings: Ratings | null, bands: Bands): BandVerdict {
-  if (f.passages.length === 0 || f.terms.length === 0)
+  // A question with words the tokenizer cannot read was measured on the rest of it, so no rating of it stands (S-109).
+  if (f.passages.length === 0 || f.terms.length === 0 || f.unreadWords.length > 0)
     return { band: 'insufficient', verdict: 'refused', answerability: null, answeredFrom: -1, bestIndex: -1 };
   const order = byRating(f, ratings);
   const best = order[0]!;
@@ -289,6 +290,15 @@ export function decideAnswerability(
     refusal,
   });
 
+  // S-109: "订单数据库 orders-db 的连接池上限是多少？" was read as "orders-db" and answered with orders-db's replicas, marked
+  // answered. Whether the library answers a question the index read only part of is not known, and the refusal says why.
+  if (f.unreadWords.length)
+    return refuse(
+      assessment([
+        `Not answered: the question has words the library's index cannot read (${quoted(f.unreadWords.slice(0, 3))}${f.unreadWords.length > 3 ? ', …' : ''}). It reads English in plain letters (a–z, 0–9), and an answer to the rest of the question could be about something else. Ask again in English, naming things as the library writes them.`,
+      ]),
+      'unread',
+    );
   if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']), 'absent');
   if (v.band === 'insufficient') {
     const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]

@@ -2,7 +2,7 @@ import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
 import { plainWords, unitCosine } from '../retrieval/word-vectors.ts';
-import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize, words } from '../retrieval/tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize, unreadableWords, words } from '../retrieval/tokenizer.ts';
 import type { Chunk, ScoredChunk } from '../types.ts';
 import { type QuestionIntent, questionIntent } from './question-intent.ts';
 import { questionNouns } from './question-nouns.ts';
@@ -169,6 +169,8 @@ export interface AnswerabilityFeatures {
   readonly missingWords: readonly string[];
   /** The question's words, as it wrote them, that no passage of the library contains. */
   readonly unknownWords: readonly string[];
+  /** The question's words the tokenizer cannot read (another script, an accented letter): none may be, for a verdict (S-109). */
+  readonly unreadWords: readonly string[];
   /** Share of topic terms present in some retrieved passage. */
   readonly coverage: number;
   readonly entities: readonly string[];
@@ -545,6 +547,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     missingTerms,
     missingWords: asWritten(missingTerms),
     unknownWords: asWritten(topicTerms.filter((t) => !k.knows(t))),
+    unreadWords: unreadableWords(question),
     coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
     entities,
     intent,

@@ -56,6 +56,16 @@ describe('a run of each terminal (offline stack)', () => {
     expect(r.reasons.join(' ')).toContain(`“${kb.chunk(closest as string)!.heading}”`);
   });
 
+  it('refuses a question it could read only in part, and says which words, where the rest matches a service (S-109)', async () => {
+    const r = await orchestrator.run({ question: '订单数据库 orders-db 的连接池上限是多少？' });
+    expect(r.verdict).toBe('refused');
+    expect(path(r.trace)).toEqual(['classify', 'retrieve', 'assess_evidence', 'refuse']);
+    expect(r.claims).toEqual([]);
+    expect(r.refusal).toBe('unread');
+    expect(r.answer).toMatch(/^Not answered: the question has words the library's index cannot read \(“订单数据库”, “的连接池上限是多少”\)/);
+    expect(endOf(r.trace, 'assess_evidence').data?.refusal).toBe('unread');
+  });
+
   it('stops a change review of a tier-1 service at await_approval', async () => {
     const r = await orchestrator.run({ question: 'Can we raise the orders-db connection pool ceiling during an incident?', workload: 'change' });
     expect(r.terminal).toBe('await_approval');

@@ -61,6 +61,17 @@ export function words(text: string): string[] {
   return expandContractions(text.toLowerCase()).match(/[a-z0-9]+(?:[-_.][a-z0-9]+)*/g) ?? [];
 }
 
+/**
+ * The words of `text` this tokenizer cannot read. It reads ASCII letters and digits (`words` above), so a word in
+ * another script is dropped whole and one with an accented letter is read in pieces: "订单数据库 orders-db 的连接池上限是多少"
+ * was read as "orders-db" alone and answered with orders-db's replicas, and "ümlaut-db" as the entity "mlaut-db". A
+ * question is judged on every word it says or on none (the decision refuses it, S-109).
+ */
+export function unreadableWords(text: string): string[] {
+  const all = text.normalize('NFC').match(/[\p{L}\p{N}\p{M}]+(?:[-_.'’][\p{L}\p{N}\p{M}]+)*/gu) ?? [];
+  return [...new Set(all.filter((w) => /[^\x00-\x7F]/.test(w.replaceAll('’', ''))))];
+}
+
 export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
