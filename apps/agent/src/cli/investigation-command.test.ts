@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -96,5 +96,23 @@ describe('sandscope investigation', () => {
     const after = JSON.parse(io.out);
     expect(after.files).toHaveLength(2);
     expect(after.messages).toHaveLength(4);
+  });
+
+  it('refuses two files of one name before adding either, and says when a file replaces one of its name', async () => {
+    const other = join(tmp, 'host2');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'app.log'), 'only one line\n');
+    io.err = '';
+    expect(await main(['investigation', 'add', id, config, log, join(other, 'app.log')])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/are both named app\.log: an investigation keeps one file per name/);
+    io.out = '';
+    await main(['investigation', 'show', id, '--json']);
+    const kept = JSON.parse(io.out).files.find((f: { path: string }) => f.path === 'app.log');
+    expect(kept.sizeBytes).toBe(statSync(log).size);
+
+    io.out = '';
+    expect(await main(['investigation', 'add', id, join(other, 'app.log')])).toBe(0);
+    expect(io.out).toContain(`Replaced app.log in ${id}: it was ${statSync(log).size} bytes, it is now ${join(other, 'app.log')} (14 bytes).`);
   });
 });

@@ -37,6 +37,16 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   // Local files are checked before the database is opened: a typo costs milliseconds.
   if (sub === 'add') {
     need(2, 'an investigation id and at least one FILE');
+    // An investigation keeps files by name: `host1/app.log host2/app.log` kept only the second, and the next turn
+    // found no 502 in the log that had four (a colleague's black-box test, 2026-12-05). Refused before anything is added.
+    const byName = new Map<string, Set<string>>();
+    for (const file of args.slice(1)) byName.set(basename(file), (byName.get(basename(file)) ?? new Set()).add(file));
+    const clash = [...byName].find(([, files]) => files.size > 1);
+    if (clash) {
+      throw new UserError(
+        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. Copy each to its own name (e.g. host1-${clash[0]}) and add those.`,
+      );
+    }
     for (const file of args.slice(1)) {
       let size: number;
       try {
@@ -136,9 +146,16 @@ async function run(
     }
     case 'add': {
       const [id, ...files] = args;
-      for (const file of files) {
+      // The same name again replaces the file (as the API's PUT does); said so, with what it replaced.
+      const before = new Map((await service.show(id!)).files.map((f) => [f.path, f.sizeBytes]));
+      for (const file of [...new Set(files)]) {
         const added = await service.addFile(id!, basename(file), readFileSync(file));
-        out(`Added ${added.path} (${added.sizeBytes} bytes) to ${id}.`);
+        const was = before.get(added.path);
+        out(
+          was === undefined
+            ? `Added ${added.path} (${added.sizeBytes} bytes) to ${id}.`
+            : `Replaced ${added.path} in ${id}: it was ${was} bytes, it is now ${file} (${added.sizeBytes} bytes).`,
+        );
       }
       return 0;
     }
