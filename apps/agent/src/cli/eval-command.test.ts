@@ -35,6 +35,20 @@ describe('sandscope eval (issue 9)', () => {
     expect(r.inSample).toBe(true);
   });
 
+  it('fails, in one line naming the first, when no question could be scored: no perfect score of nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unscored-'));
+    const file = join(dir, 'q.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ id: 'b', question: 'how long is the change freeze?', label: 'answerable', evidence: 'words nowhere in this corpus' })}\n`,
+    );
+    const errFrom = io.err.length;
+    expect(await main(['eval', '--corpus', join(corpora, 'harbor-runbooks'), '--questions', file])).toBe(2);
+    expect(io.err.slice(errFrom)).not.toMatch(/\n\s+at /);
+    const err = io.err.slice(errFrom).trim().split('\n').at(-1)!;
+    expect(err).toMatch(/^sandscope: none of the 1 question\(s\) could be scored: .*\(first, b: .*matches no passage.*\)\. Quote in "evidence"/);
+  });
+
   it('--loco holds each corpus out and prints per-corpus and pooled held-out rates with a corpora list', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loco-'));
     for (const name of ['harbor-runbooks', 'tidewater-ops']) cpSync(join(corpora, name), join(dir, name), { recursive: true });

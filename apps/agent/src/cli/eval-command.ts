@@ -143,6 +143,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
       ...(model ? { model } : {}),
     });
     const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
+    // Every question dropped as an evidence error printed a perfect score of nothing and exited 0: a CI job read it as
+    // a pass (a colleague's black-box test, 2026-12-05).
+    if (questions.length === 0 && errors.length > 0) {
+      throw new UserError(
+        `none of the ${errors.length} question(s) could be scored: each one's evidence names no single passage of the corpus (first, ${errors[0]!.id}: ${errors[0]!.message}). Quote in "evidence" a sentence its answering passage holds, or name its document in "doc".`,
+      );
+    }
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
     report = byModel
