@@ -1,5 +1,5 @@
 import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
-import { type BandFit, type Budgets, BUDGETS, fitBands, preferred, type Scored } from './bands.ts';
+import { type BandFit, type Budgets, BUDGETS, fewestToCertify, fitBands, preferred, type Scored } from './bands.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
 import { type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
@@ -218,9 +218,16 @@ export interface Calibration {
   /**
    * `refit` only when its held-out rates are preferred to the shipped bands' by the order bands are fitted in
    * (`preferenceKey`); a tie keeps the shipped bands. A line fitted on a hundred questions is noisy: on six
-   * libraries the shipped model had never seen, refitting was worse on both rates (ADR-0011, addendum).
+   * libraries the shipped model had never seen, refitting was worse on both rates (ADR-0011, addendum). Nor, when
+   * the refit answers more (a lower answer line), unless each fold's line was fitted on enough unanswerable questions
+   * to show the false-answer budget met (`fewestToCertify`): a refit on 12 generated questions, 2 of them
+   * unanswerable, lowered the answer line from 0.845 to 0.823 for "0 false answers in 2" and was written (a
+   * colleague's black-box test, 2026-12-05). A refit that answers less cannot add a false answer, and may be kept.
    */
   readonly keep: 'refit' | 'shipped';
+  /** About how many unanswerable questions each fold's line was fitted on, and whether that can show the budget met. */
+  readonly unanswerablePerFold: number;
+  readonly certifiable: boolean;
 }
 
 /**
@@ -256,9 +263,13 @@ export function calibrateBands(
   const refit = computeMetrics(outcomes);
   const shipped = computeMetrics(measured.map((m) => outcomeOf(m, model, model.bands)));
   const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
+  const unanswerablePerFold = Math.floor((refit.unanswerable * (k - 1)) / k);
+  const certifiable = unanswerablePerFold >= fewestToCertify(BUDGETS.falseAnswerRate);
   return {
     shipped,
-    keep: preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
+    keep: (certifiable || fit.bands.sufficientAbove >= model.bands.sufficientAbove) && preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
+    unanswerablePerFold,
+    certifiable,
     report: report(
       'cross-validated',
       outcomes,

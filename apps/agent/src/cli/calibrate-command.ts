@@ -44,7 +44,14 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   });
   const { questions, errors } = resolveEvidence(inputs.questions, inputs.kb.chunks);
   const measured = await measureAll(inputs.kb, questions, inputs.source.root);
-  const { report, fit, shipped, keep } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
+  const {
+    report,
+    fit,
+    shipped,
+    keep,
+    unanswerablePerFold: perFold,
+    certifiable,
+  } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
   const write = !values['dry-run'] && (keep === 'refit' || values.force);
   const path = inputs.source.thresholdsPath;
   if (write) {
@@ -65,7 +72,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   // The shipped bands' figure is held out only if the shipped model never trained on this corpus.
   const inSample = trainedOnCorpus(inputs);
   const fewest = fewestToCertify(BUDGETS.falseAnswerRate);
-  const perFold = Math.floor((report.unanswerable * (report.corpora.length - 1)) / Math.max(1, report.corpora.length));
+  const loosens = fit.bands.sufficientAbove < inputs.kb.model.bands.sufficientAbove;
   const kept = existsSync(path) && !write;
   if (values.json) {
     const { questions: _, ...summary } = report;
@@ -79,7 +86,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     formatEvaluation(report, inputs.origin),
     '',
     `The shipped bands on the same questions: ${rates(shipped)}${inSample ? ' (in-sample: the shipped model was trained on this corpus, so these flatter it)' : ' (held out too: the shipped model never saw these questions)'}.`,
-    ...(perFold < fewest
+    ...(!certifiable
       ? [
           `Each fold's line was fitted on about ${perFold} unanswerable questions; no line can show the ${pct(BUDGETS.falseAnswerRate)} false-answer budget met on fewer than ${fewest}, even with none answered, so the fit can only seek the fewest false answers, whatever that costs in refusals. Label more unanswerable questions (sandscope feedback, then feedback --export) before calibrating.`,
         ]
@@ -89,7 +96,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       ? `Wrote ${path}${keep === 'shipped' ? ' (--force: the refit was not the better one held out)' : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${shellArg(values.corpus)} "…"\` now uses it.`
       : values['dry-run']
         ? `--dry-run: nothing was written (the ${keep === 'refit' ? 'refit would have been' : 'shipped bands would have been kept'}).`
-        : `Kept the shipped bands: refitted on these questions they did no better held out, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
+        : `Kept the shipped bands: ${loosens && !certifiable ? `the refit answers more (answer line ${fit.bands.sufficientAbove.toFixed(3)} against ${inputs.kb.model.bands.sufficientAbove.toFixed(3)}), and too few unanswerable questions can show it keeps the ${pct(BUDGETS.falseAnswerRate)} false-answer budget` : 'refitted on these questions they did no better held out'}, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
     ...(write && !fit.feasible
       ? [
           'Warning: no bands met both budgets on this set; the file keeps the false-answer budget at the cost of refusals. Treat answers on this corpus with care.',
