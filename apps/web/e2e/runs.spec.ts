@@ -73,3 +73,20 @@ test('on a phone the runs table keeps the outcome in view', async ({ page }) => 
   expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
   await shot(page, 'runs-phone');
 });
+
+test('a page past the last says so and links the last page, not "No runs yet"', async ({ page }) => {
+  await ask(page, 'What is the connection pool ceiling for orders-db?', 'triage');
+  for (const n of ['999', '99999999999999999999']) {
+    await page.goto(`/runs?page=${n}`);
+    if (n === '999') {
+      await expect(page.getByTestId('past-last-page')).toContainText('Page 999 is past the last page of runs.');
+      await page.getByRole('link', { name: 'Go to the last page' }).click();
+      await expect(page.locator('table.runs-table tbody tr').first()).toBeVisible();
+    } else {
+      // Not a page number the agent can take: the newest runs, never the question form's "not accepted".
+      await expect(page.locator('table.runs-table tbody tr').first()).toBeVisible();
+      await expect(page.locator('main')).not.toContainText('not accepted');
+    }
+    await expect(page.locator('main')).not.toContainText('No runs yet');
+  }
+});

@@ -45,7 +45,10 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
   },
   agent_timeout: {
     title: 'The agent took too long to answer',
-    remedy: 'The agent accepted the connection but did not reply in time. Try again; if it persists, check the agent’s logs and /healthz.',
+    // A hung agent did later what it had been asked: "try again" made a second run, investigation or mark (a
+    // colleague's test of the website, 2026-12-05). What timed out may still happen; look before repeating it.
+    remedy:
+      'The agent accepted the request but did not reply in time, so it may still carry it out: check the Runs or Investigations page before you try again, or it may be done twice. If it persists, check the agent’s logs and /healthz.',
     who: 'operator',
   },
   bad_gateway: {
@@ -108,9 +111,10 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
     remedy: 'Shorten the question and ask again.',
     who: 'you',
   },
+  // Said of runs, investigations and their files alike: "No such run" headed a file upload the agent refused.
   not_found: {
-    title: 'No such run',
-    remedy: 'The run may have been asked against another database. The runs list shows every run this agent knows.',
+    title: 'Not found',
+    remedy: 'It may have been removed, or made against another database. The Runs and Investigations pages list what this agent knows.',
     who: 'you',
   },
   forbidden_session: {

@@ -306,3 +306,24 @@ describe.skipIf(!onLinux)('sandscope start under npx, stopped by SIGTERM to npx'
     expect(started.output()).toContain('the process that started this one has gone');
   }, 60_000);
 });
+
+describe.skipIf(!onLinux)('sandscope start whose agent dies', () => {
+  let started: Started;
+
+  beforeAll(async () => {
+    started = await launch('npm', ['start', '--', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+  }, START_MS + 10_000);
+
+  afterAll(() => cleanUp(started));
+
+  it('stops the website and says the agent stopped, never that it is still running', async () => {
+    const agent = started.tree.find((pid) => / serve --port /.test(commandOf(pid)));
+    expect(agent, started.tree.map((pid) => `${pid} ${commandOf(pid)}`).join('\n')).toBeDefined();
+    const exited = new Promise<void>((r) => started.launcher.once('exit', () => r()));
+    process.kill(agent!, 'SIGKILL');
+    await exited;
+    expect(started.output()).toContain('the agent stopped (exit SIGKILL); stopping the website');
+    // The website's exit, caused by the agent's, said "the agent is still running at …" (a colleague's test, 2026-12-05).
+    expect(started.output()).not.toContain('the agent is still running');
+  }, 60_000);
+});

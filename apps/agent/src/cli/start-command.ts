@@ -167,7 +167,9 @@ export async function startCommand(argv: string[]): Promise<number> {
         `the website did not start (${webReady === 'exited' ? `exit ${describeExit(web)}` : `no answer on port ${webPort} within ${WEB_READY_MS / 1000} s`}); the agent is still running at ${agentUrl}.`,
       );
     void webExit.then(() => {
-      if (!stopping) say(`the website stopped (exit ${describeExit(web!)}); the agent is still running at ${agentUrl}.`);
+      // Only while the agent lives: stopped because the agent died, the website's exit said the agent "is still running".
+      const agentAlive = agent.exitCode === null && agent.signalCode === null;
+      if (!stopping && agentAlive) say(`the website stopped (exit ${describeExit(web!)}); the agent is still running at ${agentUrl}.`);
     });
   }
 

@@ -15,7 +15,8 @@ const PAGE_SIZE = 20;
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const rawPage = Number(Array.isArray(params.page) ? params.page[0] : params.page);
-  const page = Number.isInteger(rawPage) && rawPage > 0 ? rawPage : 1;
+  // A safe integer only: ?page=99999999999999999999 reached the agent as 1e20 and came back as "The question was not accepted".
+  const page = Number.isSafeInteger(rawPage) && rawPage > 0 ? rawPage : 1;
   const carried = problemFromQuery(params);
   const list = await attempt(() => listRuns(page, PAGE_SIZE));
   const approvals = list.ok ? await approvalsOf(list.value.runs) : new Map<string, Approval>();
@@ -28,6 +29,12 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       {carried ? <ProblemPanel problem={carried} /> : null}
       {!list.ok ? (
         <ProblemPanel problem={list.problem} context="The run list could not be loaded." />
+      ) : list.value.runs.length === 0 && list.value.total > 0 ? (
+        // Past the last page there are runs, just not here: "No runs yet" said otherwise.
+        <p className="empty" data-testid="past-last-page">
+          Page {list.value.page} is past the last page of runs.{' '}
+          <a href={`/runs?page=${Math.ceil(list.value.total / list.value.pageSize)}`}>Go to the last page</a> or <a href="/runs">the newest runs</a>.
+        </p>
       ) : list.value.runs.length === 0 ? (
         <p className="empty">
           No runs yet. <a href="/">Ask a question on the console</a>.
