@@ -151,7 +151,9 @@ describe('bad input against a database gets one line and a non-zero exit', () =>
   it('a run that is not there, and one without a verdict', async () => {
     expect(await main(['feedback', '00000000-0000-4000-8000-000000000000', '--label', 'right'])).toBe(2);
     oneLine();
-    expect(io.err).toMatch(/there is no run 00000000-0000-4000-8000-000000000000 in PGlite at .*Check the id/);
+    expect(io.err).toMatch(
+      /there is no run 00000000-0000-4000-8000-000000000000 in PGlite at .*Check the id.*ask records nothing; mark runs asked on the website or the API/,
+    );
     io.err = '';
     expect(await main(['feedback', unfinishedId, '--label', 'right'])).toBe(2);
     oneLine();

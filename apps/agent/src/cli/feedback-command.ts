@@ -55,7 +55,7 @@ async function markOne(positionals: string[], label: string | undefined, note: s
   } catch (error) {
     if (error instanceof StoreError && error.code === 'run_not_found') {
       throw new UserError(
-        `there is no run ${runId} in ${store.db.description}. Check the id on the website's Runs page, or point SANDSCOPE_DATA_DIR (or DATABASE_URL) at the agent's database.`,
+        `there is no run ${runId} in ${store.db.description}. Check the id on the website's Runs page, or point SANDSCOPE_DATA_DIR (or DATABASE_URL) at the agent's database. A run that sandscope ask printed is not among them: ask records nothing; mark runs asked on the website or the API.`,
       );
     }
     if (error instanceof StoreError && error.code === 'run_without_verdict') throw new UserError(`${error.message}. ${error.remedy}`);
