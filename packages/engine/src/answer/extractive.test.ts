@@ -329,3 +329,38 @@ describe('a sentence that introduces a list', () => {
     );
   });
 });
+
+describe('site markup and pointers are not claims (S-115)', () => {
+  it('never drafts a sentence of site markup alone, in steps or by overlap', () => {
+    const shared = chunk(
+      'query#troubleshoot',
+      'Troubleshoot log queries',
+      '[//]: # \'Shared content for query error messages and troubleshooting\'\n\n{{< docs/shared lookup="troubleshoot-query.md" source="loki" >}}\n\nQuery errors usually mean the querier timed out.',
+    );
+    const drafted = draftExtractive('troubleshoot log queries shared content for query error messages', [shared]);
+    expect(texts(drafted).join(' ')).not.toMatch(/\[\/\/\]|\{\{</);
+    expect(texts(drafted)).toContain('Query errors usually mean the querier timed out.');
+
+    const steps = chunk(
+      'ops#steps',
+      'Steps',
+      '{{< admonition type="note" >}}\n\n1. Drain the node.\n2. {{< /admonition >}}\n3. Restart the ingester.\n\n```\n{{< raw >}} kubectl rollout restart sts/ingester\n```',
+    );
+    const procedure = texts(draftExtractive('how do I restart the ingester?', [steps]));
+    expect(procedure).toEqual(['Drain the node.', 'Restart the ingester.', '{{< raw >}} kubectl rollout restart sts/ingester']);
+  });
+
+  it('answers with what the passage says, not where it points, when nothing shares the question’s words', () => {
+    const alert = chunk(
+      'runbook#tenant-index',
+      'TempoTenantIndexTooOld',
+      'See [Polling Issues](#polling-issues) below for general information.\n\nReview the backend scheduler and worker logs for errors building the tenant index.',
+    );
+    expect(texts(draftExtractive('TempoTenantIndexTooOld what does it mean', [alert]))).toEqual([
+      'Review the backend scheduler and worker logs for errors building the tenant index.',
+    ]);
+    // Only a pointer: that is still better than nothing.
+    const only = chunk('runbook#other', 'Other', 'See [Polling Issues](#polling-issues) below.');
+    expect(texts(draftExtractive('xyzzy what does it mean', [only]))).toEqual(['See [Polling Issues](#polling-issues) below.']);
+  });
+});

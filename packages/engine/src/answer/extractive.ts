@@ -3,9 +3,11 @@ import { hazardOf } from '../corpus/passage-hazards.ts';
 import { type DemandedValue, statesValue } from '../retrieval/question-shape.ts';
 import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, Claim } from '../types.ts';
+import { isReferral } from '../answerability/section-role.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
 import { passageSections, procedureSteps, remedyBlocks } from './procedure-steps.ts';
 import { sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
+import { onlyMarkup } from './site-markup.ts';
 
 export interface ExtractiveOptions {
   /** Claims a previous draft got wrong; the next draft must not repeat them (D-005). */
@@ -89,7 +91,7 @@ function draftSteps(blocks: readonly TextBlock[], id: string, rejected: Readonly
   const out: Claim[] = [];
   let steps = 0;
   for (const unit of units) {
-    const kept = unit.texts.filter((t) => !rejected.has(normalise(t)) && !hazardOf(t));
+    const kept = unit.texts.filter((t) => !rejected.has(normalise(t)) && !hazardOf(t) && (unit.command || !onlyMarkup(t)));
     if (unit.command && kept.length < unit.texts.length) continue;
     if (kept.length === 0) continue;
     if (unit.newStep) {
@@ -141,7 +143,7 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
     usable.push({ chunk, sentences: allowed ? sentences.filter((_, pos) => allowed.has(pos)) : sentences });
     sentences.forEach((text, pos) => {
       if (allowed && !allowed.has(pos)) return;
-      if (rejected.has(normalise(text)) || hazardOf(text)) return;
+      if (rejected.has(normalise(text)) || hazardOf(text) || onlyMarkup(text)) return;
       const tokens = new Set(tokenize(text));
       let overlap = 0;
       for (const t of terms) if (tokens.has(t)) overlap++;
@@ -157,7 +159,10 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
   if (lead) chosen.splice(0, chosen.length, lead, ...chosen.filter((c) => c !== lead));
   if (chosen.length === 0) {
     const first = usable[0];
-    const text = first?.sentences.find((s) => !rejected.has(normalise(s)) && !hazardOf(s));
+    // Nothing shares the question's words: the passage's first sentence that says something, and one that says
+    // more than where to look ("See [Polling Issues](#polling-issues) below for general information.") if it has one.
+    const sayable = first?.sentences.filter((s) => !rejected.has(normalise(s)) && !hazardOf(s) && !onlyMarkup(s)) ?? [];
+    const text = sayable.find((s) => !isReferral(s)) ?? sayable[0];
     return first && text ? [{ text, citations: [first.chunk.id] }] : [];
   }
   // A sentence that introduces a list ("If the API user is:") brings the list, whole and in order: without it the
