@@ -26,6 +26,27 @@ const turn = (message: string, history: TranscriptEntry[] = [], historyMaxMessag
   planOffline({ message, history, historyMaxMessages, toolbox: new WorkspaceToolbox({ files, kb }), kb });
 
 describe('the offline planner', () => {
+  it('cites a burst as the lines that say the same thing, from its first, and no line of a request that went well', async () => {
+    const log = [
+      ...Array.from({ length: 5 }, (_, i) => `2024-05-01T03:03:2${i}Z INFO checkout-api request ok status=200`),
+      '2024-05-01T03:03:32Z ERROR checkout-api upstream request timeout (502 returned to edge-gateway)',
+      '2024-05-01T03:03:33Z ERROR checkout-api upstream request timeout (502 returned to edge-gateway)',
+      ...Array.from({ length: 7 }, (_, i) => `2024-05-01T03:03:4${i}Z INFO checkout-api request ok status=200`),
+    ].join('\n');
+    const own = new InMemoryWorkspaceFiles({ 'app.log': log }, { embedder: new HashingEmbedder() });
+    const a = await planOffline({
+      message: 'why are checkout requests failing with 502?',
+      history: [],
+      historyMaxMessages: 40,
+      toolbox: new WorkspaceToolbox({ files: own, kb }),
+      kb,
+    });
+    // The burst of the 502 from its first line, and no line of a request that went well.
+    expect(a.citations.filter((c) => c.kind === 'file')).toEqual([{ kind: 'file', path: 'app.log', startLine: 6, endLine: 7 }]);
+    expect(a.answer).toMatch(/app\.log line 6: .*502.*, and 1 more line like it to line 7/);
+    expect(a.answer).not.toMatch(/status=200/);
+  });
+
   it('searches the files, reads around the hits and answers with every claim cited to file lines or passages', async () => {
     const a = await turn('Why is checkout getting 502s from orders-db?');
     expect(a.subject).toMatchObject({ from: 'message', identifiers: expect.arrayContaining(['orders-db', '502']) });

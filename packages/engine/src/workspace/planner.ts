@@ -127,21 +127,28 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     outputs.push(out.text);
     if (!out.ok || out.tool !== 'read_file') continue;
     const { window } = out;
-    // The cited range: the hit line and the lines right after it that hold a term too (a stack trace, a burst).
+    // The cited range: the hit line and the lines right after it that say the same thing (a burst of one error, its
+    // times and counts aside). A line holding any of the question's terms was enough before, and "checkout-api request
+    // ok status=200" lines were cited as "7 more lines like it" of a 502 (a colleague's test of the website, 2026-12-05).
+    const shape = shapeOf(hit.text);
+    // A burst is cited from its first line (the latest line of a "when did it stop" stays where it is).
+    let start = hit.line;
+    while (intent !== 'last' && start - 1 >= window.startLine && shapeOf(window.lines[start - 1 - window.startLine] ?? '') === shape) start--;
     let end = hit.line;
-    while (end + 1 <= window.endLine && holdsAny(window.lines[end + 1 - window.startLine] ?? '', terms)) end++;
-    cited.push({ path: hit.path, start: hit.line, end });
-    const more = end - hit.line;
-    const quoted = `"${clip(hit.text.trim())}"${more > 0 ? `, and ${more} more line${more === 1 ? '' : 's'} like it to line ${end}` : ''}`;
+    while (end + 1 <= window.endLine && shapeOf(window.lines[end + 1 - window.startLine] ?? '') === shape) end++;
+    cited.push({ path: hit.path, start, end });
+    const more = end - start;
+    const text = start === hit.line ? hit.text : (window.lines[start - window.startLine] ?? hit.text);
+    const quoted = `"${clip(text.trim())}"${more > 0 ? `, and ${more} more line${more === 1 ? '' : 's'} like it to line ${end}` : ''}`;
     const about = terms.slice(0, 2).join(', ');
     const lead = !literal
-      ? `${hit.path} line ${hit.line} does not use the words ${[...near].map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
+      ? `${hit.path} line ${start} does not use the words ${[...near].map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
       : intent === 'first'
-        ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
+        ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${start}: `
         : intent === 'last'
           ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
-          : `${hit.path} line ${hit.line}: `;
-    claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: hit.line, endLine: end }] });
+          : `${hit.path} line ${start}: `;
+    claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: start, endLine: end }] });
   }
 
   // Seed #21: the jailed tools where they help (jq over a JSON file the question names, log_summary over a large log).
@@ -236,7 +243,13 @@ function rankHits(entries: ScoredHit[], intent: 'first' | 'last' | null): Scored
     const pool = (troubled.length > 0 ? troubled : from).sort(order);
     return intent === 'first' ? pool : pool.reverse();
   }
-  return [...entries].sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || severity(b) - severity(a) || order(a, b));
+  // In a file whose lines report trouble, only those are evidence: "checkout-api request ok status=200" was cited
+  // beside a 502 for holding "checkout" and "request" (a colleague's test of the website, 2026-12-05). A file with no
+  // such line (a config) keeps its lines.
+  const troubledFiles = new Set(entries.filter((e) => e.literal && severity(e) === 1).map((e) => e.hit.path));
+  return entries
+    .filter((e) => !troubledFiles.has(e.hit.path) || severity(e) === 1)
+    .sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || severity(b) - severity(a) || order(a, b));
 }
 
 /** A line some term's search returned, with how much the terms it answers weigh. */
@@ -251,9 +264,13 @@ interface ScoredHit {
 /** A log line reporting trouble. */
 const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
 
-function holdsAny(line: string, terms: readonly string[]): boolean {
-  const lower = line.toLowerCase();
-  return terms.some((t) => lower.includes(t.toLowerCase()));
+/** What a log line says, its leading timestamp and every number aside: two lines of one burst have the same shape. */
+function shapeOf(line: string): string {
+  return line
+    .trim()
+    .replace(/^\S*\d\S*\s+/, '')
+    .replace(/\d+/g, '#')
+    .toLowerCase();
 }
 
 function clip(text: string, max = 300): string {
