@@ -104,7 +104,11 @@ function eventLine(e: RunEvent): string | null {
       c.kind === 'hit'
         ? ` ${c.match} (similarity ${c.similarity.toFixed(3)})`
         : c.kind === 'bypass'
-          ? ' — correction retry, never served from the cache (D-006)'
+          ? c.reason === 'injected_failure'
+            ? ' — providers broken for this run, so the router is met, not the cache (T-6)'
+            : c.reason === 'judgement'
+              ? ' — a reader’s judgement, never served from the cache'
+              : ' — correction retry, never served from the cache (D-006)'
           : '';
     return `${String(e.seq).padStart(3)}    └ cache ${c.kind}${detail}`;
   }

@@ -117,4 +117,23 @@ describe('composeRunModel: cache(guard(router))', () => {
     expect(readResultMetadata(second.providerMetadata).servedBy).toBe('groq');
     expect(groq.calls).toHaveLength(1);
   });
+
+  it('a run with a provider ticked off meets the router, not an answer the cache holds (T-6)', async () => {
+    const shared = new SemanticCache({ store: new InMemoryCacheStore(), embedder: constantEmbedder });
+    const candidates = (groq: ScriptedModel): RouterCandidate[] => [
+      { name: 'groq', model: groq, pricing: perMillionTokens(0.05, 0.08) },
+      { name: 'offline', model: new OfflineExtractiveModel(), pricing: FREE },
+    ];
+    // Another visitor's healthy run leaves its answer in the cache.
+    const warm = stack(candidates(new ScriptedModel('groq', [{ kind: 'text', text: '{"claims":[]}' }])), undefined, shared);
+    await warm.model.doGenerate(call);
+    const cached = stack(candidates(new ScriptedModel('groq', [])), undefined, shared);
+    expect(readResultMetadata((await cached.model.doGenerate(call)).providerMetadata).servedBy).toBe('cache');
+    // This visitor breaks groq: the router routes around it, where the cache served the answer and broke nothing.
+    const broken = stack(candidates(new ScriptedModel('groq', [{ kind: 'text', text: 'never' }])), new Set(['groq']), shared);
+    const result = await broken.model.doGenerate(call);
+    expect(readResultMetadata(result.providerMetadata).servedBy).not.toBe('cache');
+    expect(broken.router.lastServedBy).toBe('offline');
+    expect(broken.cacheEvents).toContainEqual(expect.objectContaining({ kind: 'bypass', reason: 'injected_failure' }));
+  });
 });

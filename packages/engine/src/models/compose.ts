@@ -74,8 +74,9 @@ export function composeRunModel(options: ComposeRunModelOptions): RunModelStack 
   const model = new CachedModel(guarded, options.cache, {
     corpusVersion: options.corpusVersion,
     workload: options.workload,
-    // T-6: a run with injected failures may read the shared cache, never write it — another visitor would be served its degraded answer.
-    readOnly: options.candidates.some((c) => options.failProviders?.has(c.name)),
+    // T-6: a run with injected failures neither reads the shared cache (it is there to meet the router) nor writes it
+    // (another visitor would be served its degraded answer).
+    injectedFailures: options.candidates.some((c) => options.failProviders?.has(c.name)),
     ...(options.sinks?.cache ? { onEvent: options.sinks.cache } : {}),
   });
   return { model, guarded, router };

@@ -136,7 +136,7 @@ export class SemanticCache {
 export type CacheEvent =
   | { readonly kind: 'hit'; readonly match: 'exact' | 'semantic'; readonly similarity: number; readonly key: string }
   | { readonly kind: 'miss'; readonly key: string; readonly message?: string }
-  | { readonly kind: 'bypass'; readonly reason: 'correction' | 'judgement'; readonly key: string }
+  | { readonly kind: 'bypass'; readonly reason: 'correction' | 'judgement' | 'injected_failure'; readonly key: string }
   | { readonly kind: 'stored'; readonly key: string }
   | { readonly kind: 'store_failed'; readonly key: string; readonly message: string };
 
@@ -145,12 +145,13 @@ export type CacheEventSink = (event: CacheEvent) => void;
 export interface CachedModelOptions extends CacheScope {
   readonly onEvent?: CacheEventSink;
   /**
-   * Read the cache but never write it. For a run with injected provider
-   * failures (T-6): its answer is what a degraded router gave — the offline
-   * fallback's, when every provider was ticked off — and the shared cache
-   * would serve it to every other visitor who asks the same question.
+   * A run with injected provider failures (T-6) neither reads nor writes the cache. Its answer is what a degraded
+   * router gave — the offline fallback's, when every provider was ticked off — and the shared cache would serve it to
+   * every other visitor who asks the same question. And a run that breaks a provider is there to meet the router:
+   * served from the cache, "Break a provider" did nothing and the trace said only "cache hit" (a colleague's test of
+   * the website, 2026-12-05).
    */
-  readonly readOnly?: boolean;
+  readonly injectedFailures?: boolean;
 }
 
 /**
@@ -173,7 +174,7 @@ export class CachedModel implements LanguageModelV3 {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   private readonly scope: CacheScope;
   private readonly emit: CacheEventSink;
-  private readonly readOnly: boolean;
+  private readonly injectedFailures: boolean;
   /** Writes held for `commit` (S-012), by token. Per run: the cached model is built per run and dropped with it. */
   private readonly held = new Map<string, { lookup: CacheLookup; text: string }>();
   private nextToken = 0;
@@ -186,7 +187,7 @@ export class CachedModel implements LanguageModelV3 {
     this.modelId = inner.modelId;
     this.scope = { corpusVersion: options.corpusVersion, workload: options.workload };
     this.emit = options.onEvent ?? (() => {});
-    this.readOnly = options.readOnly ?? false;
+    this.injectedFailures = options.injectedFailures ?? false;
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
@@ -210,7 +211,7 @@ export class CachedModel implements LanguageModelV3 {
       result.finishReason.unified === 'stop' && result.content.every((c) => c.type === 'text')
         ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
         : null;
-    if (text === null || this.readOnly) return result;
+    if (text === null || this.injectedFailures) return result;
     if (sandscopeOptions(options).deferCacheWrite) {
       const token = `w${++this.nextToken}`;
       this.held.set(token, { lookup, text });
@@ -270,6 +271,10 @@ export class CachedModel implements LanguageModelV3 {
       this.emit({ kind: 'bypass', reason: 'correction', key: lookup.key });
       return null;
     }
+    if (this.injectedFailures) {
+      this.emit({ kind: 'bypass', reason: 'injected_failure', key: lookup.key });
+      return null;
+    }
     let hit: CacheHit | null;
     try {
       hit = await this.cache.lookup(lookup);
@@ -283,7 +288,7 @@ export class CachedModel implements LanguageModelV3 {
   }
 
   private async write(lookup: CacheLookup, text: string): Promise<void> {
-    if (this.readOnly) return;
+    if (this.injectedFailures) return;
     try {
       await this.cache.remember(lookup, text);
       this.emit({ kind: 'stored', key: lookup.key });
