@@ -74,3 +74,26 @@ test('rename, remove a file, refuse an upload over the cap, and delete an invest
   const gone = await page.goto(workspace);
   expect(gone?.status()).toBe(404);
 });
+
+test('on a phone no page is wider than the screen: long commands, chunk ids and file names wrap', async ({ page }) => {
+  await page.goto('/investigations');
+  await page.getByLabel('Title').fill('phone');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
+  const workspace = new URL(page.url()).pathname;
+  await upload(page, 'payments-api-2024-05-01T03-00-00Z-production-eu-west-1.log', 'ERROR 502 upstream timeout\n');
+  const asked = await page.request.post('/api/runs', {
+    form: { question: 'What is the connection pool ceiling for orders-db?', workload: 'triage' },
+    maxRedirects: 0,
+  });
+  const run = asked.headers().location ?? '/runs';
+  await page.setViewportSize({ width: 375, height: 800 });
+  // Each was wider before (a colleague's test, 2026-12-05): /data 862 px, /evaluation 1372, the run 493, the workspace 609.
+  for (const path of ['/data', '/evaluation', run, workspace]) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/evaluation');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), '/evaluation at 1280').toBeLessThanOrEqual(1280);
+});

@@ -410,7 +410,7 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
         {reader.command ? (
           <>
             {' '}
-            Printed by <code>{reader.command}</code>
+            Printed by <code className="command">{reader.command}</code>
             {reader.generatedAt ? ` (${reader.generatedAt})` : null}.
           </>
         ) : null}
