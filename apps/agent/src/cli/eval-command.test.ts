@@ -35,6 +35,13 @@ describe('sandscope eval (issue 9)', () => {
     expect(r.inSample).toBe(true);
   });
 
+  it('says in words why a questions file cannot be read, not only the system code', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unreadable-'));
+    const errFrom = io.err.length;
+    expect(await main(['eval', '--corpus', join(corpora, 'harbor-runbooks'), '--questions', dir])).toBe(2);
+    expect(io.err.slice(errFrom)).toContain(`cannot read ${dir}: it is a folder, not a file (EISDIR)`);
+  });
+
   it('fails, in one line naming the first, when no question could be scored: no perfect score of nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'unscored-'));
     const file = join(dir, 'q.jsonl');

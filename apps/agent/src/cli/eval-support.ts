@@ -7,6 +7,7 @@ import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { shellArg } from '../shell-arg.ts';
 import { UserError } from '../user-error.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 export function gapsOf(source: CorpusSource): Gap[] {
   const path = join(source.root, 'GAPS.md');
@@ -20,7 +21,7 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    throw new UserError(`cannot read ${path}: ${fsErrorWords(error)}.`);
   }
   // A UTF-8 byte-order mark (Notepad's and Excel's "UTF-8 with BOM") is not part of line 1: left in, it made the
   // first question "not JSON", a stop or, with --skip-bad, a question silently lost.

@@ -8,6 +8,7 @@ import { shellArg } from '../shell-arg.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 const USAGE =
   'Usage: npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT], or npx sandscope feedback --export FILE.jsonl [--force]';
@@ -87,9 +88,7 @@ async function exportMarks(path: string, force: boolean): Promise<number> {
   try {
     writeFileSync(target, toJsonl(questions));
   } catch (error) {
-    throw new UserError(
-      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass --export with a path you can write to.`,
-    );
+    throw new UserError(`cannot write ${path}: ${fsErrorWords(error)}. Pass --export with a path you can write to.`);
   }
   const answerable = questions.filter((q) => q.label === 'answerable').length;
   process.stdout.write(

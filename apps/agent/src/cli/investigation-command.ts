@@ -13,6 +13,7 @@ import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 const USAGE = 'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
 
@@ -55,7 +56,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
         size = stat.size;
       } catch (error) {
         if (error instanceof UserError) throw error;
-        throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the path.`);
+        throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
       }
       if (size > config.workspace.fileMaxBytes) {
         throw new UserError(

@@ -1,6 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../user-error.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 /**
  * Checks that `path` can be a file the command writes, before the command does its work: a folder, or a file in a
@@ -21,8 +22,6 @@ export function writeOutFile(path: string, text: string, flag: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new UserError(
-      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass ${flag} with a path you can write to.`,
-    );
+    throw new UserError(`cannot write ${path}: ${fsErrorWords(error)}. Pass ${flag} with a path you can write to.`);
   }
 }
