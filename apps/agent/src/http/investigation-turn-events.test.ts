@@ -75,6 +75,20 @@ async function messages(id: string): Promise<{ role: string; text: string }[]> {
 
 const ANSWER = '{"claims":[],"unknown":["what the files do not say"]}';
 
+describe('a turn id that is no turn number', () => {
+  it('is a 404 naming the id it was given, not "turn -1"', async () => {
+    const id = await investigation();
+    for (const turnId of ['abc', '00000000-0000-4000-8000-000000000000']) {
+      const res = await call('GET', `/${id}/turns/${turnId}/events`);
+      expect(res.status).toBe(404);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.message).toContain(`has no turn "${turnId}"`);
+      expect(body.error.message).not.toContain('-1');
+    }
+  });
+});
+
 describe('a turn whose event the store fails to write', () => {
   it('is answered over JSON (200, not 500): the answer is stored, and its stored events still end with the result', async () => {
     const id = await investigation();

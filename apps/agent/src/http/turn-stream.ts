@@ -5,6 +5,7 @@ import type { InvestigationService } from '../service/investigation-service.ts';
 import { toApiError } from './api-error.ts';
 import { parseLastEventId, streamErrorBody } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
+import { ApiError } from './api-error.ts';
 
 export interface TurnStreamOptions {
   readonly investigations: InvestigationService;
@@ -97,7 +98,10 @@ export async function streamTurnEvents(
   },
 ): Promise<Response> {
   const after = parseLastEventId(o.lastEventId);
-  const turnId = /^\d{1,15}$/.test(o.turnId) ? Number(o.turnId) : -1;
+  // An id that is no turn number was looked up as turn -1, and the answer named "turn -1" (a colleague's test, 2026-12-05).
+  if (!/^\d{1,15}$/.test(o.turnId))
+    throw new ApiError('not_found', `investigation ${o.id} has no turn ${JSON.stringify(o.turnId)}: a turn id is the number its turn's stream sent (turnId).`);
+  const turnId = Number(o.turnId);
   const now = o.now ?? Date.now;
   const first = await o.investigations.turnEvents(o.id, turnId, after);
   return streamSSE(c, async (stream) => {
