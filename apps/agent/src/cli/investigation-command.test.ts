@@ -91,6 +91,13 @@ describe('sandscope investigation', () => {
     io.err = '';
     await main(['investigation', 'add', id, binary]);
     expect(io.err).toMatch(/heap\.bin was not added: it is binary.*Add text files only/);
+    // A text file before a binary one: neither is added (the first was, before the second was refused).
+    const good = join(tmp, 'good.log');
+    writeFileSync(good, 'one good line\n');
+    io.err = '';
+    expect(await main(['investigation', 'add', id, good, binary])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/heap\.bin was not added: it is binary/);
     io.out = '';
     await main(['investigation', 'show', id, '--json']);
     const after = JSON.parse(io.out);

@@ -8,7 +8,7 @@ import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { modelServicesFor } from '../run-agent.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { fileEmbedderOf } from '../service/file-embedder-of.ts';
-import { InvestigationService } from '../service/investigation-service.ts';
+import { InvestigationService, investigationFileText } from '../service/investigation-service.ts';
 import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
@@ -62,6 +62,13 @@ export async function investigationCommand(argv: string[]): Promise<number> {
         throw new UserError(
           `${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`,
         );
+      }
+      // Binary or not UTF-8: refused here, before any file is added, as the service would refuse it after the others.
+      try {
+        investigationFileText(basename(file), readFileSync(file), config.workspace.fileMaxBytes);
+      } catch (error) {
+        if (error instanceof ServiceError) throw new UserError(error.message);
+        throw error;
       }
     }
   }

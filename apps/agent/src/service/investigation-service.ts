@@ -169,21 +169,7 @@ export class InvestigationService {
    */
   addFile(id: string, path: string, bytes: Uint8Array): Promise<InvestigationFileInfo> {
     return converted(async () => {
-      if (bytes.byteLength > this.settings.fileMaxBytes) {
-        throw new ServiceError(
-          'payload_too_large',
-          `${path} is ${bytes.byteLength} bytes; the limit is ${this.settings.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES).`,
-        );
-      }
-      const text = decodeCorpusText(bytes);
-      // The corpus's remedy is cut whole: `[^.]*` stopped at the "." of ".md", so a binary upload was told to
-      // "remove it from the corpus or give it an extension other than .md" — no remedy for an investigation's file.
-      if (!text.ok)
-        throw new ServiceError(
-          'invalid_request',
-          `${path} was not added: ${text.reason.replace(/ (Remove it from the corpus|Save it as UTF-8 to have it indexed).*$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`,
-        );
-      const content = text.text.replace(/^\uFEFF/, '');
+      const content = investigationFileText(path, bytes, this.settings.fileMaxBytes);
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
       const embedded = await this.#embed(content);
       const file = { path, content, ...(embedded.ok ? { embeddings: embedded.embeddings } : { status: 'error' as const, error: embedded.reason }) };
@@ -501,3 +487,23 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A file's text as an investigation keeps it, or the refusal: over INVESTIGATION_FILE_MAX_BYTES, binary, or not
+ * UTF-8. `sandscope investigation add` asks it of every file before it adds any: a binary second file was refused
+ * after the first had been added (a colleague's test of the CLI, 2026-12-05).
+ */
+export function investigationFileText(path: string, bytes: Uint8Array, maxBytes: number): string {
+  if (bytes.byteLength > maxBytes) {
+    throw new ServiceError('payload_too_large', `${path} is ${bytes.byteLength} bytes; the limit is ${maxBytes} (INVESTIGATION_FILE_MAX_BYTES).`);
+  }
+  const text = decodeCorpusText(bytes);
+  // The corpus's remedy is cut whole: `[^.]*` stopped at the "." of ".md", so a binary upload was told to
+  // "remove it from the corpus or give it an extension other than .md" — no remedy for an investigation's file.
+  if (!text.ok)
+    throw new ServiceError(
+      'invalid_request',
+      `${path} was not added: ${text.reason.replace(/ (Remove it from the corpus|Save it as UTF-8 to have it indexed).*$/, '')} Add text files only (logs, configs, command output saved as UTF-8).`,
+    );
+  return text.text.replace(/^\uFEFF/, '');
+}
