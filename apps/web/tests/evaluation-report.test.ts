@@ -309,7 +309,7 @@ describe('the report page renders whatever report it is given', () => {
     expect(html.indexOf('id="replayed-reader"')).toBeLessThan(html.indexOf('id="generated"'));
     expect(section).toContain('With a reader in the ambiguous band (recorded judgements)');
     expect(section).toContain('<code>ADJUDICATOR=model</code>');
-    expect(section).toContain('<code>npm run reader:replay -- seen fresh --write</code>');
+    expect(section).toContain('<code class="command">npm run reader:replay -- seen fresh --write</code>');
     expect(section).toContain('not the record above');
     const row = (name: string) => new RegExp(`<tr data-group="${name}">(.*?)</tr>`, 's').exec(section)?.[1] ?? '';
     const seen = row('seen');
