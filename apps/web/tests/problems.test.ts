@@ -26,6 +26,13 @@ describe('the problem vocabulary', () => {
     expect(problemFromQuery({ error: ['not_found', 'internal'], retryAfter: 'soon' })).toEqual({ code: 'not_found', status: 0 });
   });
 
+  it('names what was not found without calling it a run, and warns that a timed-out request may still be carried out', () => {
+    // "No such run" headed a refused investigation file; "Try again" after a hung agent made a run twice.
+    expect(explain({ code: 'not_found' }).title).toBe('Not found');
+    expect(explain({ code: 'not_found' }).remedy).not.toMatch(/\brun\b/);
+    expect(explain({ code: 'agent_timeout' }).remedy).toMatch(/may still carry it out: check the Runs or Investigations page before you try again/);
+  });
+
   it('says when to retry in words', () => {
     expect(retryPhrase(undefined)).toBeNull();
     expect(retryPhrase(-1)).toBeNull();

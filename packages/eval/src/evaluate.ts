@@ -228,6 +228,8 @@ export interface Calibration {
   /** About how many unanswerable questions each fold's line was fitted on, and whether that can show the budget met. */
   readonly unanswerablePerFold: number;
   readonly certifiable: boolean;
+  /** The refit answers more than the shipped bands (a lower answer line): kept only where `certifiable`. */
+  readonly loosens: boolean;
 }
 
 /**
@@ -265,11 +267,13 @@ export function calibrateBands(
   const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
   const unanswerablePerFold = Math.floor((refit.unanswerable * (k - 1)) / k);
   const certifiable = unanswerablePerFold >= fewestToCertify(BUDGETS.falseAnswerRate);
+  const loosens = fit.bands.sufficientAbove < model.bands.sufficientAbove;
   return {
     shipped,
-    keep: (certifiable || fit.bands.sufficientAbove >= model.bands.sufficientAbove) && preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
+    keep: (certifiable || !loosens) && preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
     unanswerablePerFold,
     certifiable,
+    loosens,
     report: report(
       'cross-validated',
       outcomes,

@@ -51,6 +51,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     keep,
     unanswerablePerFold: perFold,
     certifiable,
+    loosens,
   } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
   const write = !values['dry-run'] && (keep === 'refit' || values.force);
   const path = inputs.source.thresholdsPath;
@@ -72,7 +73,6 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   // The shipped bands' figure is held out only if the shipped model never trained on this corpus.
   const inSample = trainedOnCorpus(inputs);
   const fewest = fewestToCertify(BUDGETS.falseAnswerRate);
-  const loosens = fit.bands.sufficientAbove < inputs.kb.model.bands.sufficientAbove;
   const kept = existsSync(path) && !write;
   if (values.json) {
     const { questions: _, ...summary } = report;

@@ -68,7 +68,8 @@ export async function investigationCommand(argv: string[]): Promise<number> {
         investigationFileText(basename(file), readFileSync(file), config.workspace.fileMaxBytes);
       } catch (error) {
         if (error instanceof ServiceError) throw new UserError(error.message);
-        throw error;
+        // Found by stat, not readable (permissions): said as stat's failures are, not as a bug.
+        throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
       }
     }
   }
