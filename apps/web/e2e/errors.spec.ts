@@ -81,3 +81,15 @@ test('a cross-site form post to the BFF is refused', async ({ request }) => {
   const approve = await request.post('/api/runs/any-run/approve', { headers: { origin: 'http://evil.example' }, maxRedirects: 0 });
   expect(approve.status()).toBe(403);
 });
+
+test('a form door reloaded (a GET) is sent on to its page, not a blank 405', async ({ request }) => {
+  for (const [door, page] of [
+    ['/api/runs', '/'],
+    ['/api/runs/any-run/feedback', '/runs/any-run#feedback'],
+    ['/api/investigations/abc/turns', '/investigations/abc'],
+  ]) {
+    const res = await request.get(door!, { maxRedirects: 0 });
+    expect(res.status(), door).toBe(303);
+    expect(res.headers().location, door).toBe(page);
+  }
+});

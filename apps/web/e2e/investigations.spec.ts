@@ -108,4 +108,8 @@ test('an investigation: upload a 5,000-line log and a config, ask and follow up,
   await expect(page.locator('tr#L5000')).toBeVisible();
   await expect(page.locator('tr#L5001')).toHaveCount(0);
   await shot(page, '41-investigation-file');
+
+  // A cited range past the last line (the file was replaced since) says so, rather than highlighting nothing.
+  await page.goto(page.url().replace(/\?lines=[^#]*(#.*)?$/, '?lines=9000-9010'));
+  await expect(page.getByTestId('cited-past-end')).toContainText('lines 9000–9010 are past the end of this file, which has 5,000 lines');
 });

@@ -7,7 +7,7 @@ import { isReferral } from '../answerability/section-role.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
 import { passageSections, procedureSteps, remedyBlocks } from './procedure-steps.ts';
 import { sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
-import { onlyMarkup } from './site-markup.ts';
+import { onlyMarkup } from '../corpus/site-markup.ts';
 
 export interface ExtractiveOptions {
   /** Claims a previous draft got wrong; the next draft must not repeat them (D-005). */

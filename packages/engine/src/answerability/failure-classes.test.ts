@@ -31,6 +31,18 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.reasons.join(' ')).toMatch(/placeholder|empty/);
   });
 
+  it('class 1 — a section whose body is site markup alone (an include) is a placeholder too: refused, not answered with the include line (S-119)', async () => {
+    const documents = FAILURE_CORPUS.map((d) =>
+      d.doc === 'runbook-payments-db-disk.md'
+        ? { ...d, text: d.text.replace('To be added.', '{% include_cached runbooks/payments-db-disk-mitigation.md %}') }
+        : d,
+    );
+    expect(documents.some((d) => d.text.includes('{% include_cached'))).toBe(true);
+    const r = await (await KnowledgeBase.build({ documents })).ask('what is the mitigation for PaymentsDbDiskFull?');
+    expect(r.verdict).toBe('refused');
+    expect(r.reasons.join(' ')).toMatch(/placeholder|empty/);
+  });
+
   it('class 2 — a remedy the runbook never mentions is refused, though the runbook is the right one; one it names is answered', async () => {
     const r = await ask('would restarting the load balancer help with OrdersDbPoolSaturated?');
     expect(r.verdict).toBe('refused');

@@ -27,6 +27,18 @@ describe('what a section is for, read from its heading', () => {
     expect(sibling[1]).toMatchObject({ heading: 'Escalation', placeholder: false });
   });
 
+  it('sees a section of site markup alone as a placeholder, but not a fenced template or a sentence beside the markup (S-119)', () => {
+    for (const body of [
+      '{% include_cached common/upgrade/patch-rollback-self-hosted.md %}',
+      '{{< docs/shared lookup="alerts.md" source="mimir" >}}',
+      '{% tabs %}\n{% tab title="fluent-bit.yaml" %}\n{% endtab %}\n{% endtabs %}',
+      '{{% readfile\n  file="rollback.md" %}}',
+    ])
+      expect(isPlaceholder(body), body).toBe(true);
+    expect(isPlaceholder('{% include_cached common/upgrade/patch-rollback.md %}\n\nRoll back before you finalize.')).toBe(false);
+    expect(isPlaceholder('```jinja\n{% for host in groups.etcd %}{{ host }}{% endfor %}\n```')).toBe(false);
+  });
+
   it('sees a body that only points elsewhere, and not one that says something beside its link (S-043)', () => {
     for (const body of [
       'See the [PagerDuty documentation](https://support.example.com/docs/edit-schedules) if you need to make a rota swap.',

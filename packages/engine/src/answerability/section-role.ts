@@ -1,5 +1,6 @@
 import type { Intent } from './question-intent.ts';
 import { fenceAfter, HEADING } from '../corpus/markdown-lines.ts';
+import { withoutSiteMarkup } from '../corpus/site-markup.ts';
 
 /**
  * What a section is FOR, read from its heading: the role a question's intent is
@@ -53,6 +54,8 @@ const ONLY_LINKS =
 /** An embedded picture or player: `<img …>`, `<iframe …></iframe>`, `<video …>`. */
 const EMBED = /<(img|iframe|video|object|embed)\b[^>]*>(?:\s*<\/\1>)?/gi;
 
+const FENCE_LINE = /^\s*(?:```|~~~)/m;
+
 /** A body's lines as they read: no comments, no list markers, no blank lines. */
 function bodyLines(body: string): string[] {
   return body
@@ -66,10 +69,13 @@ function bodyLines(body: string): string[] {
  * A section body that says nothing: empty, a placeholder ("To be added.",
  * "TODO"), or only a link, a picture or an embedded player. Such a section answers nothing, however well its
  * heading matches (issue 9, class 1: the question was answered from the
- * runbook's other sections instead).
+ * runbook's other sections instead). Nor does one made of site markup alone: a section whose body is
+ * `{% include_cached common/upgrade/patch-rollback.md %}` holds its text in another file, and was answered, verified,
+ * with the include line (S-119). Outside a code fence only: a fenced Jinja template is content.
  */
 export function isPlaceholder(body: string): boolean {
-  return bodyLines(body.replace(EMBED, ''))
+  const text = FENCE_LINE.test(body) ? body : withoutSiteMarkup(body);
+  return bodyLines(text.replace(EMBED, ''))
     .map((l) => l.replace(/[*_`>]/g, '').trim())
     .filter(Boolean)
     .every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));

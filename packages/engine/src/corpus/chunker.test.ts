@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, documentTitle, MIN_PASSAGE_CHARS, slugify, withoutComments } from './chunker.ts';
+import { chunkDocument, documentTitle, MIN_PASSAGE_CHARS, slugify, splitFrontMatter, withoutComments } from './chunker.ts';
 
 const long = (word: string) => `${word} `.repeat(50).trim(); // 50 × (len+1) - 1 chars, well over 200
 
@@ -72,6 +72,16 @@ describe('heading-aligned chunker', () => {
     expect(bom).toEqual(plain);
     expect(bom[0]!.text).not.toMatch(/owner: sre|# Disk runbook/);
     expect(documentTitle('disk.md', `\uFEFF# Disk runbook\n\n${long('alpha')}`)).toBe('Disk runbook');
+  });
+
+  it("takes Hugo's TOML front matter off the page as it takes YAML's, keeping its title (S-119)", () => {
+    const text = `+++\ntitle = "health"\ndescription = "*health* enables a health check endpoint."\nweight = 24\ndate = "2022-09-08T18:42:54"\n+++\n\n## Description\n\n${long('alpha')}\n`;
+    expect(splitFrontMatter(text)).toEqual({ body: `\n## Description\n\n${long('alpha')}\n`, title: 'health' });
+    expect(documentTitle('plugins/health.md', text)).toBe('health');
+    const chunks = chunkDocument({ doc: 'plugins/health.md', title: 'health', text });
+    expect(chunks.map((c) => c.text).join('\n')).not.toMatch(/\+\+\+|weight = 24|2022-09-08/);
+    // A `+++` that closes nothing is the page's own text.
+    expect(splitFrontMatter('+++\nnot front matter').body).toBe('+++\nnot front matter');
   });
 
   it('slugifies punctuation and case', () => {

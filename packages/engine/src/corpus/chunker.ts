@@ -25,11 +25,15 @@ export function slugify(text: string): string {
   );
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+// YAML between `---` lines (Jekyll, Docusaurus, most Hugo sites) or TOML between `+++` lines (Hugo): a CoreDNS
+// page's `+++ title = "health" … date = "2022-09-08T18:42:54" +++` was its first passage's text, and its first
+// "claim" (S-119).
+const FRONT_MATTER = /^(---|\+\+\+)\r?\n([\s\S]*?)\r?\n\1[ \t]*(?:\r?\n|$)/;
+const TITLE = /^title\s*[:=]\s*["']?(.+?)["']?\s*$/m;
 
 /**
- * A document without its YAML front matter (`---\ntitle: …\n---`), which many
- * documentation sites put above the markdown; its `title:` is kept apart.
+ * A document without its front matter (`---\ntitle: …\n---`, `+++\ntitle = "…"\n+++`), which many
+ * documentation sites put above the markdown; its title is kept apart.
  */
 export function splitFrontMatter(text: string): { body: string; title: string | null } {
   // A UTF-8 byte-order mark (Windows editors write one) is no text: left at the start, it hid the front matter
@@ -37,7 +41,7 @@ export function splitFrontMatter(text: string): { body: string; title: string | 
   const unmarked = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const m = FRONT_MATTER.exec(unmarked);
   if (!m) return { body: unmarked, title: null };
-  const title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(m[1]!)?.[1]?.trim() ?? null;
+  const title = TITLE.exec(m[2]!)?.[1]?.trim() ?? null;
   return { body: unmarked.slice(m[0].length), title };
 }
 

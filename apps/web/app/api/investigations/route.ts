@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, callerFromRequest, createInvestigation } from '@/lib/agent';
 import { backWithProblem, investigationHref, seeOther } from '@/lib/investigation-forms';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
@@ -9,6 +10,9 @@ import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(() => '/investigations');
 
 export async function POST(request: Request): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();

@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { runResultSchema } from '@sandscope/api';
 import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
 import type { RunResult } from '@sandscope/api';
@@ -19,6 +20,9 @@ import { readSse } from '@/lib/sse';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(() => '/');
 
 function redirect(location: string, setCookies: readonly string[] = []): Response {
   const headers = new Headers({ location });

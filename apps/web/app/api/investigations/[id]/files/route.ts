@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, callerFromRequest, uploadInvestigationFile } from '@/lib/agent';
 import { backWithProblem, INVESTIGATION_ID, investigationHref, seeOther } from '@/lib/investigation-forms';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
@@ -12,6 +13,9 @@ import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(({ id }) => `/investigations/${id}#files`);
 
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();

@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { callerFromRequest, renameInvestigation } from '@/lib/agent';
 import { investigationFieldForm } from '@/lib/investigation-field-form';
 
@@ -8,6 +9,9 @@ import { investigationFieldForm } from '@/lib/investigation-field-form';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(({ id }) => `/investigations/${id}`);
 
 export const POST = investigationFieldForm({
   field: 'title',

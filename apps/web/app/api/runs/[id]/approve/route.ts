@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, approveRun, callerFromRequest } from '@/lib/agent';
 import { problemQuery } from '@/lib/problems';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
@@ -10,6 +11,9 @@ import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(({ id }) => `/runs/${id}`);
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, callerFromRequest, markRun } from '@/lib/agent';
 import { isFeedbackLabel, MAX_NOTE_CHARS } from '@/lib/feedback-labels';
 import { type Problem, problemQuery } from '@/lib/problems';
@@ -12,6 +13,9 @@ import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(({ id }) => `/runs/${id}#feedback`);
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 

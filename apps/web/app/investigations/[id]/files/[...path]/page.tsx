@@ -14,6 +14,9 @@ export const metadata: Metadata = { title: 'File' };
  * the agent's line n: the same split the tools count with (a final newline
  * ends the last line rather than starting another).
  */
+const count = (n: number, unit: string) => `${n.toLocaleString('en')} ${unit}${n === 1 ? '' : 's'}`;
+const citedLines = (r: { start: number; end: number }) => (r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`);
+
 export default async function InvestigationFilePage({
   params,
   searchParams,
@@ -49,14 +52,22 @@ export default async function InvestigationFilePage({
           <code>{file.value.path}</code>
         </h1>
         <p className="muted">
-          {lines.length.toLocaleString('en')} lines · {file.value.sizeBytes.toLocaleString('en')} bytes
-          {range ? (
+          {count(lines.length, 'line')} · {count(file.value.sizeBytes, 'byte')}
+          {range && range.start <= lines.length ? (
             <>
               {' '}
-              · cited: <a href={`#L${range.start}`}>lines {range.start === range.end ? range.start : `${range.start}–${range.end}`}</a>
+              · cited: <a href={`#L${range.start}`}>{citedLines(range)}</a>
             </>
           ) : null}
         </p>
+        {range && range.start > lines.length ? (
+          // A citation past the last line means the file changed after the turn cited it (a file of the same name
+          // replaced it): say so, rather than show a page with nothing highlighted.
+          <p className="notice" data-testid="cited-past-end">
+            The cited {citedLines(range)} {range.start === range.end ? 'is' : 'are'} past the end of this file, which has {count(lines.length, 'line')}: a file
+            of this name may have replaced the one the turn cited.
+          </p>
+        ) : null}
       </header>
       <table className="file-lines" data-testid="file-lines">
         <tbody>

@@ -1,3 +1,4 @@
+import { sendToPage } from '@/lib/form-door';
 import { callerFromRequest, removeInvestigationFile } from '@/lib/agent';
 import { investigationFieldForm } from '@/lib/investigation-field-form';
 
@@ -9,6 +10,9 @@ import { investigationFieldForm } from '@/lib/investigation-field-form';
  */
 
 export const dynamic = 'force-dynamic';
+
+/** Reloaded or followed from the history: the page the form is on. */
+export const GET = sendToPage(({ id }) => `/investigations/${id}#files`);
 
 export const POST = investigationFieldForm({
   field: 'path',
