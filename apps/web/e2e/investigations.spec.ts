@@ -90,6 +90,13 @@ test('an investigation: upload a 5,000-line log and a config, ask and follow up,
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
   await expect(page.locator('#ask [role="alert"]')).toContainText('Nothing was asked');
   await expect(page.locator('li.message')).toHaveCount(4);
+  // A message over the agent's limit is refused with the limit named, and what was typed stays in the box.
+  const long = `why did checkout fail ${'and then '.repeat(170)}?`;
+  await page.getByLabel('Message').fill(long);
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.locator('#ask [role="alert"]')).toContainText('MAX_QUESTION_CHARS');
+  await expect(page.getByLabel('Message')).toHaveValue(long);
+  await expect(page.locator('li.message')).toHaveCount(4);
   await shot(page, '40-investigation');
 
   // Reload: the conversation, the citations and the metrics are read back from the store.
@@ -105,9 +112,13 @@ test('an investigation: upload a 5,000-line log and a config, ask and follow up,
   await expect(line).toHaveAttribute('data-cited', 'true');
   await expect(line).toContainText('ERROR checkout-api');
   await expect(line).toBeInViewport();
-  await expect(page.locator('tr#L5000')).toBeVisible();
-  await expect(page.locator('tr#L5001')).toHaveCount(0);
+  // A page holds 1,000 lines from a little before the citation, and the way to the rest (a 10 MB log was 74 MB of HTML).
+  await expect(page.getByTestId('file-window').first()).toContainText('Lines 2,920–3,919 of 5,000');
+  await expect(page.locator('tr#L2919')).toHaveCount(0);
   await shot(page, '41-investigation-file');
+  await page.getByTestId('file-window').first().getByRole('link', { name: 'later lines' }).click();
+  await expect(page.getByTestId('file-window').first()).toContainText('Lines 3,920–4,919 of 5,000');
+  await expect(page.locator('tr#L4919')).toBeVisible();
 
   // A cited range past the last line (the file was replaced since) says so, rather than highlighting nothing.
   await page.goto(page.url().replace(/\?lines=[^#]*(#.*)?$/, '?lines=9000-9010'));

@@ -12,6 +12,8 @@ export function investigationFieldForm(form: {
   readonly field: string;
   readonly during: InvestigationForm;
   readonly anchor: string;
+  /** Carry a refused value back to its field (a message typed at length), rather than an empty box. */
+  readonly keep?: boolean;
   /** The agent call; returns where to send the browser. `value` is the field as posted, never empty. */
   readonly act: (id: string, value: string, request: Request, page: string) => Promise<string>;
 }) {
@@ -32,7 +34,7 @@ export function investigationFieldForm(form: {
       return seeOther(await form.act(id, value, request, page));
     } catch (error) {
       if (!(error instanceof AgentProblem)) throw error;
-      return backWithProblem(page, error.problem, form.during, form.anchor);
+      return backWithProblem(page, error.problem, form.during, form.anchor, form.keep ? value : undefined);
     }
   };
 }

@@ -24,8 +24,16 @@ export function seeOther(location: string, setCookies: readonly string[] = []): 
 export const investigationHref = (id: string) => `/investigations/${encodeURIComponent(id)}`;
 
 /** Back to the page with the problem named; `anchor` puts the reader at the form that failed. */
-export function backWithProblem(page: string, problem: Problem, during: InvestigationForm, anchor: string): Response {
-  return seeOther(`${page}?${problemQuery(problem)}&during=${during}#${anchor}`);
+/** The most of a refused message carried back to its form (a URL holds it; the agent's own limit is far below). */
+export const KEPT_MESSAGE_CHARS = 4000;
+
+/**
+ * Back to the form with the problem named, and what was typed kept (`kept`, the message of a refused turn): a
+ * message over the agent's limit came back as an empty box, the engineer's 1,500 characters lost.
+ */
+export function backWithProblem(page: string, problem: Problem, during: InvestigationForm, anchor: string, kept?: string): Response {
+  const message = kept ? `&${new URLSearchParams({ message: kept.slice(0, KEPT_MESSAGE_CHARS) })}` : '';
+  return seeOther(`${page}?${problemQuery(problem)}&during=${during}${message}#${anchor}`);
 }
 
 /** `during` from the query, or null when it names none of the forms. */
@@ -49,7 +57,7 @@ export function inputRefusal(during: InvestigationForm, code: string): string | 
   if (during === 'delete') return null;
   if (during === 'upload')
     return 'The file was not added: only text files are accepted (logs, configs, command output saved as UTF-8), under a plain file name. Binary files (archives, images, core dumps) are refused.';
-  return 'Nothing was asked: type a message about the files (e.g. “why did checkout return 502?”), at most a few thousand characters.';
+  return 'Nothing was asked: type a message about the files (e.g. “why did checkout return 502?”), within the agent’s limit (MAX_QUESTION_CHARS, 1,000 characters unless the agent sets another).';
 }
 
 /** `lines=4312-4318` (or `lines=4312`) → the range, or null when the query names none. */

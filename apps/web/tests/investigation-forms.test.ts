@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { backWithProblem, citedRange, formFromQuery, INVESTIGATION_ID, inputRefusal, investigationHref, seeOther } from '../lib/investigation-forms';
+import {
+  backWithProblem,
+  citedRange,
+  formFromQuery,
+  INVESTIGATION_ID,
+  inputRefusal,
+  investigationHref,
+  KEPT_MESSAGE_CHARS,
+  seeOther,
+} from '../lib/investigation-forms';
 
 /* How the Investigations section's plain forms end (lib/investigation-forms.ts). */
 
@@ -8,6 +17,17 @@ describe('investigation forms', () => {
     const res = backWithProblem('/investigations/abc', { code: 'invalid_request', status: 400, message: 'words from the agent' }, 'upload', 'files');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/investigations/abc?error=invalid_request&during=upload#files');
+  });
+
+  it('keeps a refused message for its box, up to a bound, as the person typed it', () => {
+    const long = `why ${'é&#'.repeat(600)}`;
+    const res = backWithProblem('/investigations/abc', { code: 'invalid_request', status: 400 }, 'turn', 'ask', long);
+    const url = new URL(res.headers.get('location')!, 'http://localhost');
+    expect(url.searchParams.get('during')).toBe('turn');
+    expect(url.searchParams.get('message')).toBe(long);
+    expect(url.hash).toBe('#ask');
+    const huge = backWithProblem('/investigations/abc', { code: 'invalid_request', status: 400 }, 'turn', 'ask', 'x'.repeat(KEPT_MESSAGE_CHARS + 50));
+    expect(new URL(huge.headers.get('location')!, 'http://localhost').searchParams.get('message')).toHaveLength(KEPT_MESSAGE_CHARS);
   });
 
   it('relays every Set-Cookie on a 303', () => {

@@ -176,6 +176,31 @@ describe('quoted evidence', () => {
     expect(ok[0]!.evidence).toBe(unique.id);
   });
 
+  it('resolves a quotation written as the page reads — emphasis and code marks left out, in quotation marks — once the text as written matches nothing', () => {
+    const chunk = {
+      id: 'reload#syntax',
+      doc: 'reload.md',
+      docTitle: 'reload',
+      heading: 'Syntax',
+      level: 2,
+      text: 'The default **INTERVAL** is 30s, default **JITTER** is 15s. Set it with `reload 10s`.',
+    };
+    const other = { ...chunk, id: 'reload#examples', heading: 'Examples', text: 'Check every 10 seconds: `reload 10s 1s`.' };
+    const { questions: ok, errors } = resolveEvidence(
+      [
+        { id: 'plain', question: 'q', label: 'answerable', mechanism: 'm', evidence: 'The default INTERVAL is 30s' },
+        { id: 'quoted', question: 'q', label: 'answerable', mechanism: 'm', evidence: '"Set it with reload 10s."' },
+        { id: 'none', question: 'q', label: 'answerable', mechanism: 'm', evidence: 'The default INTERVAL is 45s' },
+      ],
+      [chunk, other],
+    );
+    expect(ok.map((q) => [q.id, q.evidence])).toEqual([
+      ['plain', 'reload#syntax'],
+      ['quoted', 'reload#syntax'],
+    ]);
+    expect(errors.map((e) => e.id)).toEqual(['none']);
+  });
+
   it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {
     const merged = {
       id: 'pool#drain',

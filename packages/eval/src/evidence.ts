@@ -9,6 +9,7 @@ export interface EvidenceError {
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 const HEADING_MARKER = /^\s*#{1,6}\s+/;
+const asRead = (s: string) => squash(s.replace(/[*_`]/g, '').replace(/^\s*["'“”‘’]+|["'“”‘’]+\s*$/g, ''));
 /** A file path as a question names it (`docs/foo.md`) and as the corpus does (`foo.md`). */
 const docKey = (doc: string) => doc.replace(/^\.?\/?/, '').replace(/^docs\//, '');
 
@@ -45,6 +46,13 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
     // then, since a heading merged into another passage keeps its marker there and is matched with it.
     let hits = holding(q.evidence);
     if (hits.length === 0 && HEADING_MARKER.test(q.evidence)) hits = holding(q.evidence.replace(HEADING_MARKER, ''));
+    // A writer quotes the page as it reads, not as its markdown is written: "The default INTERVAL is 30s" for
+    // "The default **INTERVAL** is 30s", or the whole quotation in quotation marks. Tried only when the quotation as
+    // written matched nothing, with emphasis, code marks and the outer quotation marks left out of both sides.
+    if (hits.length === 0) {
+      const needle = asRead(q.evidence);
+      hits = needle ? haystacks.filter((h) => (!doc || h.chunk.doc === doc) && asRead(h.text).includes(needle)) : [];
+    }
     if (hits.length === 0) {
       errors.push({
         id: q.id,

@@ -31,6 +31,11 @@ export async function askCommand(argv: string[]): Promise<number> {
     .map((v) => v.trim())
     .filter(Boolean);
   const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
-  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);
+  // `outcome` first, as the README shows it: it is the field to read first.
+  const json = () => {
+    const { outcome, ...rest } = result;
+    return JSON.stringify({ outcome, ...rest }, null, 2);
+  };
+  process.stdout.write(values.json ? `${json()}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);
   return 0;
 }

@@ -55,6 +55,11 @@ describe('sandscope ask', () => {
     expect(unsure).not.toMatch(/does not answer this/);
     const json = await next(['ask', '--json', 'What do I do when OrdersDbPoolSaturated fires?']);
     expect(JSON.parse(json.slice(json.indexOf('{')))).toMatchObject({ outcome: 'refused', refusal: 'unsure' });
+    // A database the estate does not have, named like the two it has, is not given orders-db's ceiling (S-121).
+    const sibling = await next(['ask', '--json', 'What is the connection pool ceiling for payments-db?']);
+    expect(JSON.parse(sibling.slice(sibling.indexOf('{')))).toMatchObject({ outcome: 'refused' });
+    // The field to read first is printed first, as the README shows it.
+    expect(Object.keys(JSON.parse(json.slice(json.indexOf('{'))))[0]).toBe('outcome');
   });
 
   it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {

@@ -124,7 +124,7 @@ export function failuresOf(p: PassageFeatures, f: AnswerabilityFeatures): string
   if (p.disclaims) out.push('it says it does not cover this');
   if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.result.chunk.heading}”) is empty, a placeholder or only points elsewhere`);
   if (p.postmortemRecord) out.push('it is a postmortem record (timeline or action items), not a remedy');
-  if (f.intent.intent === 'yes-no' && p.propositionMissing) out.push(`its document never mentions ${f.intent.proposition.join(' ')}`);
+  if (f.intent.intent === 'yes-no' && p.propositionMissing) out.push(`its document never mentions ${unsaid(p.propositionUnsaid.document)}`);
   return out;
 }
 
@@ -145,6 +145,7 @@ function decimalsApart(p: number, lines: readonly number[]): number {
   return digits;
 }
 const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
+const unsaid = (words: readonly string[]) => (words.length ? quoted(words) : 'what the question asks about');
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
 /** Plain words for what pushed a rating down or up: the reason a person reads first. */
@@ -178,9 +179,11 @@ const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => 
   otherRole: (p) => `its heading (“${p.result.chunk.heading}”) answers a different kind of question`,
   postmortemRecord: () => 'it is a postmortem record (timeline or action items), not a remedy',
   disclaims: () => 'it says it does not cover this',
-  propositionMissingFromDocument: (_, f) => `its document never mentions ${f.intent.proposition.join(' ')}`,
-  bestPropositionMissing: (_, f) => `its document never mentions ${f.intent.proposition.join(' ')}`,
-  propositionMissingFromPassage: (_, f) => `it never mentions ${f.intent.proposition.join(' ')}`,
+  // Only the words it lacks, as the question wrote them: "never mentions lose log logrot copytrunc tail input"
+  // listed every stem of the remedy, of a document that uses all but one of them (S-120).
+  propositionMissingFromDocument: (p) => `its document never mentions ${unsaid(p.propositionUnsaid.document)}`,
+  bestPropositionMissing: (p) => `its document never mentions ${unsaid(p.propositionUnsaid.document)}`,
+  propositionMissingFromPassage: (p) => `it never mentions ${unsaid(p.propositionUnsaid.passage)}`,
   bestScore: () => 'no passage looks like an answer',
   bestPasses: () => 'the best passage fails a check',
 };

@@ -256,6 +256,14 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       expect(reason).not.toMatch(/“(?:customers?|orders-db|pool|mitigation)”|\bflap\b/i);
     });
 
+    it('names only the words of a remedy its document never uses, as the question wrote them (S-120)', async () => {
+      const kb = await reading('bestPropositionMissing', -5);
+      const reason = await lead(kb, 'would restarting the checkout-api deployment help with OrdersDbPoolSaturated?');
+      // The runbook scales the checkout-api deployment; it never restarts anything.
+      expect(reason).toMatch(/its document never mentions “restarting”(?!, “)/);
+      expect(reason).not.toMatch(/checkout|deployment|\brestart\b/);
+    });
+
     it('gives no "uses words the library never does" to a question whose every word it uses', async () => {
       // A positive weight: few unknown words push the rating down — a true push, but not the sentence's.
       const kb = await reading('unknownTopicShare', 5);

@@ -155,6 +155,8 @@ export interface PassageFeatures {
   readonly postmortemRecord: boolean;
   /** A yes/no question's remedy or cause is never mentioned in this passage's document. */
   readonly propositionMissing: boolean;
+  /** The words of that remedy or cause, as the question wrote them, that its document never uses, and that the passage never uses: what a reason names. */
+  readonly propositionUnsaid: { readonly document: readonly string[]; readonly passage: readonly string[] };
   /** The model's input, in FEATURE_NAMES order. */
   readonly vector: readonly number[];
 }
@@ -421,6 +423,11 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const termSets = retrieval.results.map((r) => parsedOf(r.chunk).terms);
   const missingTerms = topicTerms.filter((t) => !termSets.some((s) => s.has(t)));
 
+  // A reason quotes the question's own words: "never mentions custom" for "customer" (a stem) reads as a wrong
+  // claim, and "the library never mentions X" must mean the library, not what was retrieved (S-068).
+  const written = wordsAsWritten(question);
+  const asWritten = (ts: readonly string[]) => [...new Set(ts.map((t) => written.get(t) ?? t))];
+
   const measure = (result: ScoredChunk, i: number): PassageFeatures => {
     const chunk = result.chunk;
     const here = parsedOf(chunk).terms;
@@ -510,6 +517,10 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       postmortemRecord: postmortem,
       placeholderAsked: empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
       propositionMissing: propInDoc < 1,
+      propositionUnsaid: {
+        document: asWritten([...proposition].filter((t) => !docTerms.has(t))),
+        passage: asWritten([...proposition].filter((t) => !here.has(t))),
+      },
       vector: FEATURE_NAMES.map((n) => values[n]),
     };
   };
@@ -537,10 +548,6 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   passages.forEach((p, i) => {
     if (p.product > passages[bestIndex]!.product) bestIndex = i;
   });
-  // A reason quotes the question's own words: "never mentions custom" for "customer" (a stem) reads as a wrong
-  // claim, and "the library never mentions X" must mean the library, not what was retrieved (S-068).
-  const written = wordsAsWritten(question);
-  const asWritten = (ts: readonly string[]) => [...new Set(ts.map((t) => written.get(t) ?? t))];
   return {
     terms,
     topicTerms,

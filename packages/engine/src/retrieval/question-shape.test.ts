@@ -44,6 +44,25 @@ describe('question shape', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
     expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);
   });
+  it("reads an unknown name built like two or more of the estate's services as a name, not as its words (S-121)", () => {
+    const chunk = {
+      id: 'a#b',
+      doc: 'a.md',
+      docTitle: 'Databases',
+      heading: 'Pools',
+      level: 2,
+      text: 'orders-db and inventory-db pools; checkout-api and payments-api clients.',
+    };
+    const estate = new EntityLexicon([chunk], ['orders-db', 'inventory-db', 'checkout-api', 'payments-api']);
+    // "payments" and "db" are both the library's words; `*-db` is how two of its services are named.
+    expect(estate.entitiesIn('what is the pool ceiling for payments-db?')).toEqual(['payments-db']);
+    expect(estate.entitiesIn('what is the pool ceiling for orders-db?')).toEqual(['orders-db']);
+    // A family of one is no family, and a name ending as no service does is read as its words.
+    expect(new EntityLexicon([chunk], ['orders-db', 'checkout-api', 'payments-api']).entitiesIn('pool ceiling for payments-db?')).toEqual([]);
+    expect(estate.entitiesIn('is the orders pool read-only?')).toEqual([]);
+    // Without an estate nothing says which names are a family: unchanged.
+    expect(new EntityLexicon([chunk]).entitiesIn('what is the pool ceiling for payments-db?')).toEqual([]);
+  });
   it('reads an alert named after its service as naming the service (S-023)', () => {
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'orders-db')).toBe(true);
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'events-bus')).toBe(false);

@@ -301,6 +301,15 @@ export class EntityLexicon {
     return first && { entity: first.entity, opens: OPENING.test(text.slice(0, first.at)) };
   }
 
+  /** A kebab name the corpus never uses that ends as two or more of the estate's services do (`payments-db`). */
+  private unknownSibling(token: string): boolean {
+    if (this.subjects.size === 0 || this.names.has(token) || !KEBAB_NAME.test(token)) return false;
+    const family = token.slice(token.lastIndexOf('-'));
+    let siblings = 0;
+    for (const s of this.subjects) if (KEBAB_NAME.test(s) && s.endsWith(family)) siblings++;
+    return siblings >= 2;
+  }
+
   private madeOfKnownWords(token: string, question: string): boolean {
     if (LEVEL_CODE.test(token)) return false;
     const camel = [...question.matchAll(CAMEL_CASE_NAME)].find((m) => m[0].toLowerCase() === token);
@@ -313,7 +322,11 @@ export class EntityLexicon {
     // An identifier the corpus never uses, made only of words it does use ("single-instance",
     // "month-end", `DataGovUkHighTrafficRate` where the runbook writes "data.gov.uk high traffic"),
     // is read as those words, not as a name the passage must carry: people paraphrase names.
-    const found = new Set(identifierTokens(question).filter((t) => this.names.has(t) || !this.madeOfKnownWords(t, question)));
+    // But not one built like the estate's own services, with a part none of them has: `payments-db`, beside
+    // `orders-db` and `inventory-db`, names a database the estate does not have, and was answered with orders-db's
+    // pool ceiling, read as "payments" and "db" (S-121). Only where an estate lists the services: without one,
+    // nothing says which names are a family of things rather than of words.
+    const found = new Set(identifierTokens(question).filter((t) => this.names.has(t) || !this.madeOfKnownWords(t, question) || this.unknownSibling(t)));
     const lower = question.toLowerCase();
     for (const w of words(question)) if (this.names.has(w)) found.add(w);
     for (const name of this.multiWord) if (containsPhrase(lower, name)) found.add(name);

@@ -78,6 +78,25 @@ describe('the offline planner', () => {
     expect(second.claims[0]?.text).toMatch(/earliest line in app\.log .* is line 4312/);
   });
 
+  it("a question asked in full is searched on its own words, not on the previous turn's, however few they are", async () => {
+    const history: TranscriptEntry[] = [
+      { role: 'user', text: 'Why is checkout getting 502s from orders-db?' },
+      { role: 'assistant', text: 'app.log line 4400 …' },
+    ];
+    const own = await turn('when did the throttling happen?', history);
+    expect(own.subject).toMatchObject({ from: 'message', identifiers: [], words: ['throttling'] });
+    expect(own.citations[0]).toEqual({ kind: 'file', path: 'edge.log', startLine: 2, endLine: 2 });
+    // A fragment still leans on the turn before.
+    expect((await turn('which host?', history)).subject).toMatchObject({ from: 'history', identifiers: expect.arrayContaining(['orders-db']) });
+  });
+
+  it('says a line is about only the terms it holds', async () => {
+    const a = await turn('when did the 502s start on web-9?');
+    const first = a.claims.find((c) => /^The earliest line/.test(c.text));
+    expect(first?.text).toMatch(/reporting trouble about 502 is line/);
+    expect(a.claims.map((c) => c.text).join('\n')).not.toMatch(/about [^:]*web-9/);
+  });
+
   it('without the earlier turn in its window, the same follow-up has no subject and says so', async () => {
     const history: TranscriptEntry[] = [
       { role: 'user', text: 'Why is checkout getting 502s from orders-db?' },

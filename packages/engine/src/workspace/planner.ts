@@ -140,7 +140,11 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     const more = end - start;
     const text = start === hit.line ? hit.text : (window.lines[start - window.startLine] ?? hit.text);
     const quoted = `"${clip(text.trim())}"${more > 0 ? `, and ${more} more line${more === 1 ? '' : 's'} like it to line ${end}` : ''}`;
-    const about = terms.slice(0, 2).join(', ');
+    // What the line is said to be about is what it holds: the question's first two terms were named whether or not
+    // the line held them, so "when did the 502s start on web-2?" was answered "the earliest line … reporting trouble
+    // about 502, web-2 is line 2011" of a line that never names web-2 (a colleague's test, 2026-12-05).
+    const held = terms.filter((t) => text.toLowerCase().includes(t.toLowerCase()));
+    const about = (held.length ? held : [...near]).slice(0, 2).join(', ');
     const lead = !literal
       ? `${hit.path} line ${start} does not use the words ${[...near].map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
       : intent === 'first'

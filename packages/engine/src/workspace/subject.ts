@@ -57,5 +57,8 @@ export function isFollowUp(text: string, subject: Subject): boolean {
   if (subject.identifiers.length > 0) return false;
   if (/^\s*(and|also|so|then|what about|how about|but)\b/i.test(text)) return true;
   if (/\b(it|that|this|they|them|those|these|its)\b/i.test(text)) return true;
-  return subject.words.length <= 1;
+  // One word of its own is the subject of a question asked in full ("when did the deploy happen?"): read as a
+  // follow-up, it was searched behind the previous turn's identifiers and got the previous answer, the pool errors,
+  // for the deploy's time (a colleague's test, 2026-12-05). Only a fragment ("which host?") leans on the turn before.
+  return subject.words.length === 0 || (subject.words.length === 1 && words(text).length <= 3);
 }

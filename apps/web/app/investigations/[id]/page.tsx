@@ -146,7 +146,13 @@ export default async function InvestigationPage({ params, searchParams }: { para
             Message
           </label>
           {/* Not `required`: an empty message is refused by the server in words, the same with JavaScript on or off. */}
-          <textarea id="turn-message" name="message" rows={3} placeholder="why did checkout return 502?" />
+          <textarea
+            id="turn-message"
+            name="message"
+            rows={3}
+            placeholder="why did checkout return 502?"
+            defaultValue={during === 'turn' && typeof query.message === 'string' ? query.message : undefined}
+          />
           <div className="form-actions">
             <button type="submit" className="button button-primary">
               Ask

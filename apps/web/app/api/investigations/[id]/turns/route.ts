@@ -19,6 +19,7 @@ export const POST = investigationFieldForm({
   field: 'message',
   during: 'turn',
   anchor: 'ask',
+  keep: true,
   act: async (id, message, request, page) => {
     const turn = await askInvestigation(id, message.trim(), callerFromRequest(request));
     return `${page}#message-${turn.messageId}`;

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigationFile } from '@/lib/agent';
+import { fileWindow } from '@/lib/file-window';
 import { citedRange, INVESTIGATION_ID, investigationHref } from '@/lib/investigation-forms';
 
 export const dynamic = 'force-dynamic';
@@ -27,7 +28,8 @@ export default async function InvestigationFilePage({
   const { id, path: segments } = await params;
   if (!INVESTIGATION_ID.test(id)) notFound();
   const path = segments.map((s) => decodeURIComponent(s)).join('/');
-  const range = citedRange((await searchParams).lines);
+  const query = await searchParams;
+  const range = citedRange(query.lines);
   const file = await attempt(() => getInvestigationFile(id, path));
   if (!file.ok && file.problem.code === 'not_found') notFound();
   const back = (
@@ -44,6 +46,26 @@ export default async function InvestigationFilePage({
     );
   }
   const lines = file.value.content.replace(/\r?\n$/, '').split(/\r?\n/);
+  const shown = fileWindow(lines.length, range, query.from);
+  const pageAt = (from: number) => `?${new URLSearchParams({ ...(range ? { lines: `${range.start}-${range.end}` } : {}), from: String(from) })}`;
+  const paging =
+    shown.earlier === null && shown.later === null ? null : (
+      <p className="muted file-window" data-testid="file-window">
+        Lines {shown.first.toLocaleString('en')}–{shown.last.toLocaleString('en')} of {lines.length.toLocaleString('en')}
+        {shown.earlier !== null ? (
+          <>
+            {' '}
+            · <a href={pageAt(shown.earlier)}>earlier lines</a>
+          </>
+        ) : null}
+        {shown.later !== null ? (
+          <>
+            {' '}
+            · <a href={pageAt(shown.later)}>later lines</a>
+          </>
+        ) : null}
+      </p>
+    );
   return (
     <>
       <header className="page-head">
@@ -69,10 +91,11 @@ export default async function InvestigationFilePage({
           </p>
         ) : null}
       </header>
+      {paging}
       <table className="file-lines" data-testid="file-lines">
         <tbody>
-          {lines.map((text, i) => {
-            const n = i + 1;
+          {lines.slice(shown.first - 1, shown.last).map((text, i) => {
+            const n = shown.first + i;
             const cited = range !== null && n >= range.start && n <= range.end;
             return (
               <tr key={n} id={`L${n}`} {...(cited ? { className: 'cited', 'data-cited': 'true' } : {})}>
@@ -87,6 +110,7 @@ export default async function InvestigationFilePage({
           })}
         </tbody>
       </table>
+      {paging}
     </>
   );
 }
