@@ -51,6 +51,36 @@ describe('checkDraft (the verifier’s rule)', () => {
     expect(v.failures[0]!.reasons).toEqual([expect.stringMatching(/names events-bus, which .* never mentions/)]);
   });
 
+  it('fails a claim that says the opposite of the sentence it restates, and passes one that agrees or quotes (S-125)', () => {
+    const ceiling: Chunk = {
+      ...pool,
+      text: "`orders-db` accepts at most 100 connections through its pooler. The ceiling is sized to the primary's memory and is not raised during incidents. A client that needs more throughput must shorten its transactions instead.",
+    };
+    const reversed = checkDraft(
+      [
+        { text: 'The ceiling is raised during incidents to give clients more throughput.', citations: [ceiling.id] },
+        { text: 'orders-db accepts at most 100 connections; the ceiling is raised during incidents.', citations: [ceiling.id] },
+      ],
+      [ceiling],
+    );
+    expect(reversed.failures.map((f) => f.claim)).toEqual([1, 2]);
+    expect(reversed.failures[0]!.reasons.join(' ')).toMatch(
+      /says the opposite of what .* says: “The ceiling is sized to the primary's memory and is not raised/,
+    );
+    const denied: Chunk = { ...pool, text: 'Restarting orders-db during an incident clears the pool.' };
+    expect(checkDraft([{ text: 'Restarting orders-db during an incident never clears the pool.', citations: [denied.id] }], [denied]).ok).toBe(false);
+    // Agreeing in other words, and quoting, pass.
+    const agrees = checkDraft(
+      [
+        { text: 'The orders-db ceiling is not raised during an incident.', citations: [ceiling.id] },
+        { text: 'A client that needs more throughput must shorten its transactions instead.', citations: [ceiling.id] },
+        { text: 'orders-db accepts at most 100 connections.', citations: [ceiling.id] },
+      ],
+      [ceiling],
+    );
+    expect(agrees).toEqual({ ok: true, failures: [] });
+  });
+
   it('fails an empty draft and a reply that is not a draft', () => {
     expect(checkDraft([], [pool]).ok).toBe(false);
     expect(checkDraft(null, [pool]).failures[0]!.reasons[0]).toMatch(/not a draft/);

@@ -1,4 +1,5 @@
 import { hazardOf } from '../corpus/passage-hazards.ts';
+import { deniedSentence } from './claim-polarity.ts';
 import { identifierTokens } from '../retrieval/question-shape.ts';
 import type { Chunk, Claim } from '../types.ts';
 
@@ -128,6 +129,8 @@ export function checkDraft(claims: readonly Claim[] | null, passages: readonly C
       for (const name of identifiersIn(claim.text)) {
         if (!cited.some((p) => standsIn(p, name))) reasons.push(`it names ${name}, which ${citedNames} never mentions`);
       }
+      const denied = deniedSentence(claim.text, cited);
+      if (denied) reasons.push(`it says the opposite of what ${citedNames} says: “${denied}”`);
     }
     if (reasons.length > 0) failures.push({ claim: i + 1, text: claim.text, reasons });
   });

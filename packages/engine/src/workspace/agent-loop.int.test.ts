@@ -102,6 +102,7 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
         claims: [
           { text: 'checkout returned 502 Bad Gateway', citations: ['app.log:4400'] },
           { text: 'the pool was exhausted at 250/250', citations: ['app.log:4312'] },
+          { text: 'the orders-db connection pool was not exhausted', citations: ['app.log:4312'] },
           { text: 'the pool ceiling is 100', citations: ['orders-db#not-returned'] },
           { text: 'someone restarted orders-db', citations: [] },
         ],
@@ -112,6 +113,7 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
     expect(t.claims).toEqual([]);
     expect(t.notes.join('\n')).toMatch(/app\.log:4400-4400, but the tools never returned line 4400/);
     expect(t.notes.join('\n')).toMatch(/it states 250, which what it cites does not state/);
+    expect(t.notes.join('\n')).toMatch(/"the orders-db connection pool was not exhausted".*it says the opposite of what it cites/);
     expect(t.notes.join('\n')).toMatch(/"orders-db#not-returned", which search_runbooks did not return/);
     expect(t.notes.join('\n')).toMatch(/cites nothing the tools returned/);
     expect(t.answer).toBe('Unknown: Nothing the tools returned supports an answer, so it is unknown.');

@@ -1,3 +1,4 @@
+import { deniedSentence } from '../orchestrator/claim-polarity.ts';
 import { hazardOf } from '../corpus/passage-hazards.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import { identifiersIn, numbersIn, standsIn } from '../orchestrator/citation-check.ts';
@@ -165,6 +166,9 @@ export function checkTurnClaims(drafts: readonly DraftTurnClaim[], ledger: Evide
       const stated = new Set([...numbersIn(cited.text, { words: true }), ...numbersAllowed]);
       for (const n of numbersIn(text)) if (!stated.has(n)) reasons.push(`it states ${n}, which what it cites does not state`);
       for (const name of identifiersIn(text)) if (!standsIn(cited, name)) reasons.push(`it names ${name}, which what it cites never mentions`);
+      // "the orders-db pool was not exhausted", cited to the lines that say it was, stood (S-125).
+      const denied = deniedSentence(text, [cited]);
+      if (denied) reasons.push(`it says the opposite of what it cites: “${denied}”`);
     }
     if (reasons.length > 0) dropped.push({ text, reasons });
     else claims.push({ text, citations });
