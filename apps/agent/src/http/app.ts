@@ -126,9 +126,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use('/v1/*', agentBearerAuth(deps.token), sessionCookie());
   const clientIp = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, socketAddress);
-  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now });
+  const onUnavailable = (error: Error) => log(`rate limiter unavailable, request refused (503): ${error.message}`);
+  const limited = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, onUnavailable });
   // Defect 1: a run reserves its token budget in the same atomic step that admits it; the run settles it.
-  const limitedRun = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, reserveTokens: deps.runTokenBudget });
+  const limitedRun = rateLimit({ limiter: deps.limiter, salt: deps.ipSalt, clientIp, now, onUnavailable, reserveTokens: deps.runTokenBudget });
 
   const body = boundedBody(deps.maxBodyBytes);
 

@@ -122,6 +122,15 @@ describe('rateLimit middleware', () => {
     });
   });
 
+  it('tells the operator why it refused 503, once per refusal', async () => {
+    const told: string[] = [];
+    const app = new Hono<{ Variables: RateLimitVariables }>();
+    app.use('*', rateLimit({ limiter: new UnreachableLimiter(), salt: SALT, clientIp: () => '198.51.100.4', onUnavailable: (e) => told.push(e.message) }));
+    app.get('/ask', (c) => c.json({ ok: true }));
+    expect((await app.request('/ask')).status).toBe(503);
+    expect(told).toEqual(['connect ECONNREFUSED 127.0.0.1:1']);
+  });
+
   it('lets an unexpected limiter error reach onError instead of admitting', async () => {
     const broken: RateLimiter = {
       admit: async () => {

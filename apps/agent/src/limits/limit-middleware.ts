@@ -37,6 +37,11 @@ export interface RateLimitOptions {
   /** Clock; injected for tests. Default `Date.now`. */
   readonly now?: () => number;
   /**
+   * Told why a request was refused 503: a refusal an operator cannot see sends them looking for an outage that may
+   * be a slow reply under load (a colleague's burst of 40 runs on a healthy Redis got one 503 and no log line).
+   */
+  readonly onUnavailable?: (error: Error) => void;
+  /**
    * Tokens to reserve against the client's daily ceiling in the same atomic step
    * as admission (defect 1): one run's allowance (RUN_TOKEN_BUDGET). Default 0 —
    * for routes that make no model call.
@@ -78,6 +83,7 @@ export function rateLimit(options: RateLimitOptions) {
       admission = await limiter.admit(clientKey, now(), reserveTokens);
     } catch (error) {
       if (errorCodeOf(error) === 'limiter_unavailable') {
+        options.onUnavailable?.(error as Error);
         return c.json<LimitErrorBody>({ error: { code: 'limiter_unavailable', message: LIMIT_ERROR_REMEDIES.limiter_unavailable } }, 503);
       }
       throw error;

@@ -183,6 +183,7 @@ export class RedisLimiter implements RateLimiter {
   readonly #prefix: string;
   readonly #redis: Redis;
   readonly #scripts: LimiterScripts;
+  readonly #timeoutMs: number;
   #closed = false;
 
   constructor(options: RedisLimiterOptions) {
@@ -194,9 +195,10 @@ export class RedisLimiter implements RateLimiter {
       reservationTtlMs: options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS,
     };
     this.#prefix = options.keyPrefix ?? 'sandscope:limit:';
+    this.#timeoutMs = options.commandTimeoutMs ?? 500;
     const onConnectionError = options.onConnectionError ?? (() => {});
     this.#redis = new Redis(options.url, {
-      commandTimeout: options.commandTimeoutMs ?? 500,
+      commandTimeout: this.#timeoutMs,
       connectTimeout: options.connectTimeoutMs ?? 1_000,
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
@@ -269,7 +271,12 @@ export class RedisLimiter implements RateLimiter {
       }
       throw error;
     }
-    const [allowed, second, retryAfterMs] = answer;
+    // A reply the limiter cannot read is the store failing, not a bug: refused 503 like an outage (fail closed). A
+    // connection whose replies fell out of step gave `answer is not iterable`, a 500 (a colleague's test).
+    if (!Array.isArray(answer) || answer.length < 3 || !answer.every((n) => Number.isFinite(Number(n)))) {
+      throw new LimiterUnavailableError(`Rate limiter store gave a reply the limiter cannot read (${JSON.stringify(answer)?.slice(0, 80)}).`);
+    }
+    const [allowed, second, retryAfterMs] = answer.map(Number) as [number, number, number];
     if (allowed === 1) {
       return reserveTokens > 0
         ? { allowed: true, remaining: second, reservation: { clientKey, id, tokens: reserveTokens, day } }
@@ -350,7 +357,9 @@ export class RedisLimiter implements RateLimiter {
       return await run();
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new LimiterUnavailableError(`Rate limiter store failed: ${detail}`, { cause: error });
+      // Said apart: an operator looks for an outage when the store is down, for load when it was only slow.
+      const slow = /timed? ?out/i.test(detail) ? ` (it did not answer within ${this.#timeoutMs} ms: Redis, or this machine, under load?)` : '';
+      throw new LimiterUnavailableError(`Rate limiter store failed: ${detail}${slow}`, { cause: error });
     }
   }
 }
