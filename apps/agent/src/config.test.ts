@@ -161,7 +161,7 @@ describe('loadConfig error messages name the variable and the remedy', () => {
 
   it('DAILY_SPEND_CEILING_USD must be a positive amount, and at least one run budget', () => {
     expect(failure({ DAILY_SPEND_CEILING_USD: '0' })).toBe(
-      'DAILY_SPEND_CEILING_USD must be a number greater than 0 (got "0"). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.',
+      'DAILY_SPEND_CEILING_USD must be a decimal number greater than 0, such as 10 (got "0"). Set it to the US dollars the whole deployment may spend per UTC day.',
     );
     expect(failure({ DAILY_SPEND_CEILING_USD: '0.01', RUN_BUDGET_USD: '0.02' })).toBe(
       "RUN_BUDGET_USD (0.02) must not exceed DAILY_SPEND_CEILING_USD (0.01): each model call of a run is booked against the deployment's daily ceiling as well. Lower RUN_BUDGET_USD or raise DAILY_SPEND_CEILING_USD.",
@@ -178,12 +178,12 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   });
 
   it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {
-    expect(failure({ RUN_BUDGET_USD: '0' })).toBe('RUN_BUDGET_USD must be a number greater than 0 (got "0"). Set it to a positive USD amount such as 0.02.');
+    expect(failure({ RUN_BUDGET_USD: '0' })).toBe('RUN_BUDGET_USD must be a decimal number greater than 0, such as 0.02 (got "0"). Set it to the US dollars one run may spend.');
   });
 
   it.each(['-1', 'abc', '0.00', 'NaN', 'Infinity', '1e3', '$0.02'])('RUN_BUDGET_USD = %s is refused', (value) => {
     expect(failure({ RUN_BUDGET_USD: value })).toBe(
-      `RUN_BUDGET_USD must be a number greater than 0 (got ${JSON.stringify(value)}). Set it to a positive USD amount such as 0.02.`,
+      `RUN_BUDGET_USD must be a decimal number greater than 0, such as 0.02 (got ${JSON.stringify(value)}). Set it to the US dollars one run may spend.`,
     );
   });
 

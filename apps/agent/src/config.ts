@@ -429,7 +429,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             ? { ok: true, value }
             : {
                 ok: false,
-                problem: `must be a number greater than 0 (got ${shown(raw, false)}). Set it to a positive USD amount such as 0.02.`,
+                problem: `must be a decimal number greater than 0, such as 0.02 (got ${shown(raw, false)}). Set it to the US dollars one run may spend.`,
               };
         },
       }),
@@ -441,7 +441,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
             ? { ok: true, value }
             : {
                 ok: false,
-                problem: `must be a number greater than 0 (got ${shown(raw, false)}). Set it to the US dollars the whole deployment may spend per UTC day, such as 10.`,
+                problem: `must be a decimal number greater than 0, such as 10 (got ${shown(raw, false)}). Set it to the US dollars the whole deployment may spend per UTC day.`,
               };
         },
       }),

@@ -106,8 +106,8 @@ export async function openPostgresDatabase(url: string, options: { schema?: stri
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreError(
       'database_unreachable',
-      `Could not connect to the Postgres server in DATABASE_URL (${where}): ${reason}. ` +
-        'Check that the server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
+      // The remedy is the code's (STORE_ERROR_REMEDIES), which every printer appends: said here too, it was said twice.
+      `Could not connect to the Postgres server in DATABASE_URL (${where}): ${reason.replace(/\.$/, '')}`,
       { cause: error },
     );
   }
