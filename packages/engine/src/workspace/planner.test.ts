@@ -90,6 +90,14 @@ describe('the offline planner', () => {
     expect((await turn('which host?', history)).subject).toMatchObject({ from: 'history', identifiers: expect.arrayContaining(['orders-db']) });
   });
 
+  it("says which of the question's words no line holds, even where it cites lines for the others", async () => {
+    const a = await turn('what was the cpu usage of orders-db?');
+    expect(a.citations.some((c) => c.kind === 'file')).toBe(true);
+    expect(a.unknown).toContain('No line of the investigation\'s files mentions "cpu", "usage".');
+    // A question whose every word some line holds has no such line.
+    expect((await turn('Why is checkout getting 502s from orders-db?')).unknown.join(' ')).not.toMatch(/No line of the investigation/);
+  });
+
   it('says a line is about only the terms it holds', async () => {
     const a = await turn('when did the 502s start on web-9?');
     const first = a.claims.find((c) => /^The earliest line/.test(c.text));

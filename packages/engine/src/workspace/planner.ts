@@ -1,3 +1,5 @@
+import { questionNouns } from '../answerability/question-nouns.ts';
+import { stem } from '../retrieval/tokenizer.ts';
 import { round3 } from '../round.ts';
 import { draftExtractive } from '../answer/extractive.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
@@ -96,10 +98,13 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   // A line found only by similarity (worded differently from the question) counts for less than one
   // that holds the term, and ranks after every such line (rankHits): it fills the claims the words left.
   const scored = new Map<string, ScoredHit>();
+  /** The terms some line of the files holds as written, or a cited line says in other words (its claim says so). */
+  const written = new Set<string>();
   for (const term of terms) {
     const out = await p.toolbox.call('search_files', { pattern: term });
     outputs.push(out.text);
     if (!out.ok || out.tool !== 'search_files') continue;
+    if (out.search.hits.some((h) => h.match === 'text')) written.add(term);
     for (const hit of out.search.hits) {
       const key = `${hit.path}\u0000${hit.line}`;
       const entry = scored.get(key) ?? { hit, score: 0, literal: false, terms: new Set<string>() };
@@ -152,6 +157,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
         : intent === 'last'
           ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
           : `${hit.path} line ${start}: `;
+    if (!literal) for (const t of near) written.add(t); // its claim says the line words it differently
     claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: start, endLine: end }] });
   }
 
@@ -185,6 +191,15 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const unknown: string[] = [];
   const searched = terms.length > 0 ? terms.map((t) => `"${t}"`).join(', ') : 'nothing (the message names no term to search for)';
   if (cited.length === 0) unknown.push(`No line of the investigation's files mentions ${searched}.`);
+  else {
+    // The lines cited hold the question's other words, or say something like it: what no line holds is said, not left
+    // for the reader to infer from a list of lines. "What is the CPU usage on orders-db?" cited pool errors and said
+    // nothing of CPU (a colleague's test, 2026-12-05).
+    // Only what the question names (its nouns and identifiers): "getting" is how it was asked, not what about.
+    const named = new Set(questionNouns(p.message));
+    const unwritten = terms.filter((t) => !written.has(t) && (subject.identifiers.includes(t) || named.has(stem(t.toLowerCase()))));
+    if (unwritten.length > 0) unknown.push(`No line of the investigation's files mentions ${unwritten.map((t) => `"${t}"`).join(', ')}.`);
+  }
   if (claims.length === 0) {
     // S-108: "does not answer" only where the gate claims absence; an unsure refusal gave no answer, and says why.
     const library = runbookClaim === 'absent' || runbookClaim === null ? 'does not answer this either' : 'gave no answer either';
