@@ -9,7 +9,7 @@ import type { SourceDocument } from '../../types.ts';
 /** The repository root, for tests that check repo paths. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
-const CORPUS_DIR = `${REPO_ROOT}corpus/`;
+export const CORPUS_DIR = `${REPO_ROOT}corpus/`;
 
 /**
  * The repository's corpus as a knowledge base, for tests (the engine itself
