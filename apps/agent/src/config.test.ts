@@ -178,7 +178,9 @@ describe('loadConfig error messages name the variable and the remedy', () => {
   });
 
   it('RUN_BUDGET_USD = 0 prevents start-up (D-007)', () => {
-    expect(failure({ RUN_BUDGET_USD: '0' })).toBe('RUN_BUDGET_USD must be a decimal number greater than 0, such as 0.02 (got "0"). Set it to the US dollars one run may spend.');
+    expect(failure({ RUN_BUDGET_USD: '0' })).toBe(
+      'RUN_BUDGET_USD must be a decimal number greater than 0, such as 0.02 (got "0"). Set it to the US dollars one run may spend.',
+    );
   });
 
   it.each(['-1', 'abc', '0.00', 'NaN', 'Infinity', '1e3', '$0.02'])('RUN_BUDGET_USD = %s is refused', (value) => {

@@ -49,7 +49,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${config.host}: no such address on this machine. Pass --host 127.0.0.1 or 0.0.0.0.`);
     // HOST=not.a.host reached "internal error … This is a bug" (a colleague's test): a name that resolves to nothing.
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      throw new UserError(`cannot listen on ${config.host}: the name resolves to no address. Set HOST (or --host) to 127.0.0.1, 0.0.0.0 or an address of this machine.`);
+      throw new UserError(
+        `cannot listen on ${config.host}: the name resolves to no address. Set HOST (or --host) to 127.0.0.1, 0.0.0.0 or an address of this machine.`,
+      );
     throw error;
   }
   log(`listening on ${listening.url} (every /v1 route needs the bearer token; /healthz and /metrics do not)`);
