@@ -12,14 +12,21 @@ import { chunkHref } from '@/lib/anchors';
 import { ms, tokens, usd } from '@/lib/format';
 import { AnswerBlocks } from './answer-blocks';
 
-/** The file view at the cited lines: highlighted by the query, scrolled to by the fragment. */
-export function fileLinesHref(investigationId: string, path: string, startLine?: number, endLine?: number): string {
+/**
+ * The file view at the cited lines: highlighted by the query, scrolled to by the fragment. `citedAt` (when the answer
+ * was written) lets the page say when the file was replaced since: a fuller export uploaded under the same name
+ * moved an old citation onto an unrelated line without a word (a colleague's test, 2026-12-05).
+ */
+export function fileLinesHref(investigationId: string, path: string, startLine?: number, endLine?: number, citedAt?: string): string {
   const base = `/investigations/${encodeURIComponent(investigationId)}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
-  return startLine === undefined ? base : `${base}?lines=${startLine}-${endLine ?? startLine}#L${startLine}`;
+  if (startLine === undefined) return base;
+  const at = citedAt ? `&at=${encodeURIComponent(citedAt)}` : '';
+  return `${base}?lines=${startLine}-${endLine ?? startLine}${at}#L${startLine}`;
 }
 
-function CitationLink({ investigationId, citation }: { investigationId: string; citation: TurnCitation }) {
-  const href = citation.kind === 'file' ? fileLinesHref(investigationId, citation.path, citation.startLine, citation.endLine) : chunkHref(citation.chunkId);
+function CitationLink({ investigationId, citation, citedAt }: { investigationId: string; citation: TurnCitation; citedAt?: string }) {
+  const href =
+    citation.kind === 'file' ? fileLinesHref(investigationId, citation.path, citation.startLine, citation.endLine, citedAt) : chunkHref(citation.chunkId);
   return (
     <a className="cite-link" href={href} data-citation={citationLabel(citation)}>
       {citationLabel(citation)}
@@ -90,7 +97,7 @@ function ToolCallCard({ call }: { call: ToolCall }) {
  * it, and each finding on file lines a line of its own. One numbered list of every claim renumbered a procedure's
  * steps by the order they were found and split a command into lines nobody could paste (S-063).
  */
-function TurnClaims({ investigationId, result }: { investigationId: string; result: TurnResult }) {
+function TurnClaims({ investigationId, result, citedAt }: { investigationId: string; result: TurnResult; citedAt?: string }) {
   const texts = new Map(result.passages.map((p) => [p.chunkId, p.text]));
   const parts = answerLayout(result.claims, (claim) => {
     const first = claim.citations[0];
@@ -100,7 +107,7 @@ function TurnClaims({ investigationId, result }: { investigationId: string; resu
   const cites = (group: readonly TurnClaim[]) => (
     <span className="claim-cites">
       {[...new Map(group.flatMap((c) => c.citations).map((c) => [citationLabel(c), c])).values()].map((c) => (
-        <CitationLink key={citationLabel(c)} investigationId={investigationId} citation={c} />
+        <CitationLink key={citationLabel(c)} investigationId={investigationId} citation={c} {...(citedAt ? { citedAt } : {})} />
       ))}
     </span>
   );
@@ -122,7 +129,7 @@ export function InvestigationAnswer({ investigationId, message }: { investigatio
   return (
     <div className="investigation-answer">
       {result && result.claims.length > 0 ? (
-        <TurnClaims investigationId={investigationId} result={result} />
+        <TurnClaims investigationId={investigationId} result={result} citedAt={message.createdAt} />
       ) : result ? null : (
         <p className="answer-text">{message.text}</p>
       )}

@@ -107,7 +107,9 @@ test('an investigation: upload a 5,000-line log and a config, ask and follow up,
 
   // A citation opens the file at the cited lines: numbered, highlighted, scrolled to.
   await answers.nth(1).locator('a.cite-link').first().click();
-  await page.waitForURL(new RegExp(`/files/app\\.log\\?lines=${BURST.start}-\\d+#L${BURST.start}$`));
+  await page.waitForURL(new RegExp(`/files/app\\.log\\?lines=${BURST.start}-\\d+&at=[^#]+#L${BURST.start}$`));
+  const citation = page.url();
+  await expect(page.getByTestId('file-replaced')).toHaveCount(0);
   const line = page.locator(`tr#L${BURST.start}`);
   await expect(line).toHaveAttribute('data-cited', 'true');
   await expect(line).toContainText('ERROR checkout-api');
@@ -123,4 +125,10 @@ test('an investigation: upload a 5,000-line log and a config, ask and follow up,
   // A cited range past the last line (the file was replaced since) says so, rather than highlighting nothing.
   await page.goto(page.url().replace(/\?lines=[^#]*(#.*)?$/, '?lines=9000-9010'));
   await expect(page.getByTestId('cited-past-end')).toContainText('lines 9000–9010 are past the end of this file, which has 5,000 lines');
+
+  // A file uploaded again under its name after the answer: the old citation says the lines may have moved.
+  await page.goto(workspace);
+  await upload(page, 'app.log', `one more line at the top\n${incidentLog()}`);
+  await page.goto(citation);
+  await expect(page.getByTestId('file-replaced')).toContainText('after the answer that cited it');
 });

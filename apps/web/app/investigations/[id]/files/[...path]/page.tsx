@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigationFile } from '@/lib/agent';
 import { fileWindow } from '@/lib/file-window';
+import { when } from '@/lib/format';
 import { citedRange, INVESTIGATION_ID, investigationHref } from '@/lib/investigation-forms';
 
 export const dynamic = 'force-dynamic';
@@ -47,6 +48,8 @@ export default async function InvestigationFilePage({
   }
   const lines = file.value.content.replace(/\r?\n$/, '').split(/\r?\n/);
   const shown = fileWindow(lines.length, range, query.from);
+  const citedAt = typeof query.at === 'string' && !Number.isNaN(Date.parse(query.at)) ? query.at : null;
+  const replaced = range !== null && citedAt !== null && Date.parse(file.value.createdAt) > Date.parse(citedAt);
   const pageAt = (from: number) => `?${new URLSearchParams({ ...(range ? { lines: `${range.start}-${range.end}` } : {}), from: String(from) })}`;
   const paging =
     shown.earlier === null && shown.later === null ? null : (
@@ -82,6 +85,12 @@ export default async function InvestigationFilePage({
             </>
           ) : null}
         </p>
+        {replaced ? (
+          <p className="notice notice-warn" data-testid="file-replaced">
+            This file was uploaded at {when(file.value.createdAt)}, after the answer that cited it ({when(citedAt)}): the cited {citedLines(range)} may not be
+            the {range.start === range.end ? 'line' : 'lines'} it quoted.
+          </p>
+        ) : null}
         {range && range.start > lines.length ? (
           // A citation past the last line means the file changed after the turn cited it (a file of the same name
           // replaced it): say so, rather than show a page with nothing highlighted.
