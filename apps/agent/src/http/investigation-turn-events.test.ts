@@ -134,3 +134,19 @@ describe('a turn whose event the store fails to write', () => {
     expect(stored).toEqual(live);
   }, 60_000);
 });
+
+describe('an investigation deleted while its turn runs', () => {
+  it('ends the turn saying so (not_found), not as an internal error', async () => {
+    const id = await investigation();
+    // biome-ignore lint/suspicious/noThenProperty: the stub provider's delayed reply names what it then sends; nothing awaits this object
+    stub.script({ kind: 'after', ms: 1_500, then: { kind: 'reply', text: ANSWER } });
+    const pending = call('POST', `/${id}/turns`, { message: 'what happened?' }, { stream: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await call('DELETE', `/${id}`)).status).toBe(200);
+    const live = parseSse(await (await pending).text());
+    expect(live.at(-1)?.event, JSON.stringify(live)).toBe('error');
+    const body = live.at(-1)!.data as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toMatch(/was deleted while this turn ran; its answer was not kept/);
+  }, 60_000);
+});

@@ -274,7 +274,12 @@ export class InvestigationService {
         record('result', { turn: view });
         await writes;
         return view;
-      } catch (error) {
+      } catch (caught) {
+        // Deleted while the turn ran: the answer's write failed on the missing investigation and was reported as an
+        // internal error (a colleague's test, 2026-12-05). Said as what happened; the stream still hears it.
+        const error = (await deletedMeanwhile(this.#db, id))
+          ? new ServiceError('not_found', `Investigation ${id} was deleted while this turn ran; its answer was not kept.`)
+          : caught;
         record('error', (options.describeError ?? describeTurnError)(error));
         await writes;
         throw error;
@@ -366,6 +371,15 @@ export interface AskOptions {
   readonly log?: (line: string) => void;
   /** The `error` event's data for a failed turn; the HTTP layer passes its own (the API's error body). */
   readonly describeError?: (error: unknown) => unknown;
+}
+
+/** The investigation is gone now (it existed when the turn began); false when that cannot be read either. */
+async function deletedMeanwhile(db: Parameters<typeof getInvestigation>[0], id: string): Promise<boolean> {
+  try {
+    return !(await getInvestigation(db, id));
+  } catch {
+    return false;
+  }
 }
 
 /** A failed turn's `error` event, for a caller without an HTTP vocabulary of its own (the CLI). */
