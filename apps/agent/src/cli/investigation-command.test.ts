@@ -105,6 +105,25 @@ describe('sandscope investigation', () => {
     expect(after.messages).toHaveLength(4);
   });
 
+  it("keeps a file added by a relative path under that path, so two hosts' logs of one name stay apart", async () => {
+    const hosts = join(tmp, 'incident');
+    for (const host of ['web-1', 'web-2']) {
+      mkdirSync(join(hosts, host), { recursive: true });
+      writeFileSync(join(hosts, host, 'nginx.log'), `${host} 502\n`);
+    }
+    const cwd = process.cwd();
+    process.chdir(hosts);
+    try {
+      expect(await main(['investigation', 'add', id, 'web-1/nginx.log', './web-2/nginx.log'])).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    io.out = '';
+    await main(['investigation', 'show', id, '--json']);
+    const paths = JSON.parse(io.out).files.map((f: { path: string }) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['web-1/nginx.log', 'web-2/nginx.log']));
+  });
+
   it('refuses two files of one name before adding either, and says when a file replaces one of its name', async () => {
     const other = join(tmp, 'host2');
     mkdirSync(other, { recursive: true });

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, isAbsolute, normalize, sep } from 'node:path';
 import { citationLabel } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
@@ -41,11 +41,11 @@ export async function investigationCommand(argv: string[]): Promise<number> {
     // An investigation keeps files by name: `host1/app.log host2/app.log` kept only the second, and the next turn
     // found no 502 in the log that had four (a colleague's black-box test, 2026-12-05). Refused before anything is added.
     const byName = new Map<string, Set<string>>();
-    for (const file of args.slice(1)) byName.set(basename(file), (byName.get(basename(file)) ?? new Set()).add(file));
+    for (const file of args.slice(1)) byName.set(storedName(file), (byName.get(storedName(file)) ?? new Set()).add(file));
     const clash = [...byName].find(([, files]) => files.size > 1);
     if (clash) {
       throw new UserError(
-        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. Copy each to its own name (e.g. host1-${clash[0]}) and add those.`,
+        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. Add them by relative paths from a folder above both (\`cd /var/log/incident && sandscope investigation add ID web-1/${clash[0]} web-2/${clash[0]}\`), or copy each to its own name.`,
       );
     }
     for (const file of args.slice(1)) {
@@ -65,7 +65,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       }
       // Binary or not UTF-8: refused here, before any file is added, as the service would refuse it after the others.
       try {
-        investigationFileText(basename(file), readFileSync(file), config.workspace.fileMaxBytes);
+        investigationFileText(storedName(file), readFileSync(file), config.workspace.fileMaxBytes);
       } catch (error) {
         if (error instanceof ServiceError) throw new UserError(error.message);
         // Found by stat, not readable (permissions): said as stat's failures are, not as a bug.
@@ -158,7 +158,7 @@ async function run(
       // The same name again replaces the file (as the API's PUT does); said so, with what it replaced.
       const before = new Map((await service.show(id!)).files.map((f) => [f.path, f.sizeBytes]));
       for (const file of [...new Set(files)]) {
-        const added = await service.addFile(id!, basename(file), readFileSync(file));
+        const added = await service.addFile(id!, storedName(file), readFileSync(file));
         const was = before.get(added.path);
         out(
           was === undefined
@@ -188,4 +188,14 @@ async function run(
 
 function metricsLine(m: { promptTokens: number; completionTokens: number; elapsedMs: number; costUsd: number; provider: string }): string {
   return `${m.promptTokens} prompt + ${m.completionTokens} completion tokens, ${Math.round(m.elapsedMs)} ms, $${m.costUsd.toFixed(4)}, ${m.provider}`;
+}
+
+/**
+ * The name a file is kept under: the path as typed when it is relative and inside the working folder
+ * (`hosts/web-1/nginx.log`, so two hosts' logs stay apart, as the API keeps them), else its file name. The CLI kept
+ * only file names, so it could not add two hosts' nginx.log at all (a colleague's test, 2026-12-05).
+ */
+function storedName(file: string): string {
+  const relative = normalize(file).split(sep).join('/');
+  return isAbsolute(file) || relative === '..' || relative.startsWith('../') ? basename(file) : relative;
 }
