@@ -13,11 +13,20 @@ import { startScriptedInvestigations } from './testing/scripted-investigations.t
 const reply = (unknown: string, delayMs = 0) => ({ kind: 'text' as const, text: JSON.stringify({ claims: [], unknown: [unknown] }), delayMs });
 
 let investigations: Awaited<ReturnType<typeof startScriptedInvestigations>>;
-// A's reply is slow, so B's answer is stored first.
-const model = new ScriptedModel('groq', [reply('answer to A', 300), reply('answer to B'), reply('answer to C')]);
+const model = new ScriptedModel('groq', [reply('answer to A'), reply('answer to B'), reply('answer to C')]);
+/** The question a call answers: the last user message it was sent. */
+const askedIn = (options: Parameters<ScriptedModel['doGenerate']>[0]) =>
+  (options.prompt.filter((m) => m.role === 'user').at(-1)?.content as { text?: string }[] | undefined)?.map((p) => p.text ?? '').join('') ?? '';
+// A's turn waits before its model call, so B's answer is stored first whichever turn reaches the model first.
+const slowA = Object.assign(Object.create(model) as ScriptedModel, {
+  doGenerate: async (options: Parameters<ScriptedModel['doGenerate']>[0]) => {
+    if (askedIn(options) === 'question A?') await new Promise((resolve) => setTimeout(resolve, 500));
+    return model.doGenerate(options);
+  },
+});
 
 beforeAll(async () => {
-  investigations = await startScriptedInvestigations(model);
+  investigations = await startScriptedInvestigations(slowA);
 }, 120_000);
 
 afterAll(() => investigations?.close());
@@ -32,16 +41,30 @@ describe('two turns of one investigation at once', () => {
   it('replays each answer after its own question on the next turn', async () => {
     const { investigation } = (await (await call('POST', '', { title: 'double send' })).json()) as { investigation: { id: string } };
     const id = investigation.id;
-    const [a, b] = await Promise.all([call('POST', `/${id}/turns`, { message: 'question A?' }), call('POST', `/${id}/turns`, { message: 'question B?' })]);
+    // A's question is stored before B is sent (two tabs, one a moment after the other); both turns then run at once.
+    const pendingA = call('POST', `/${id}/turns`, { message: 'question A?' });
+    const storedMessages = async () => ((await (await call('GET', `/${id}`)).json()) as { messages: { role: string; text: string }[] }).messages;
+    for (let i = 0; i < 100 && (await storedMessages()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const [a, b] = await Promise.all([pendingA, call('POST', `/${id}/turns`, { message: 'question B?' })]);
     expect([a.status, b.status]).toEqual([200, 200]);
+    // Which turn reaches the model first is a race (under load either can): each answer is read from its own turn's
+    // response, not assumed from the script's order.
+    const answers = new Map<string, string>([
+      ['question A?', ((await a.json()) as { turn: { answer: string } }).turn.answer],
+      ['question B?', ((await b.json()) as { turn: { answer: string } }).turn.answer],
+    ]);
+    const stored = await storedMessages();
+    const questions = stored.filter((m) => m.role === 'user').map((m) => m.text);
+    // The race the test is about: B's answer was stored before A's.
+    expect(stored.map((m) => (m.role === 'user' ? m.text : answers.get('question A?') === m.text ? 'A!' : 'B!'))).toEqual([
+      'question A?',
+      'question B?',
+      'B!',
+      'A!',
+    ]);
+    expect(new Set(answers.values()).size).toBe(2);
     const c = await call('POST', `/${id}/turns`, { message: 'question C?' });
     expect(c.status).toBe(200);
-    expect(sent(2)).toEqual([
-      'user: question A?',
-      'assistant: Unknown: answer to A',
-      'user: question B?',
-      'assistant: Unknown: answer to B',
-      'user: question C?',
-    ]);
+    expect(sent(2)).toEqual([...questions.flatMap((q) => [`user: ${q}`, `assistant: ${answers.get(q)}`]), 'user: question C?']);
   });
 });
