@@ -49,7 +49,11 @@ describe('sandscope investigation', () => {
     io.out = '';
     expect(await main(['investigation', 'ask', id, 'Why is checkout getting 502s from orders-db?', '--json'])).toBe(0);
     const first = JSON.parse(io.out);
-    expect(Object.keys(first)).toEqual(['answer', 'claims', 'citations', 'toolCalls', 'metrics']);
+    // The turn as the API's `turn` gives it, unknown, notes and mode included.
+    expect(Object.keys(first)).toEqual(
+      expect.arrayContaining(['investigationId', 'turnId', 'answer', 'claims', 'citations', 'toolCalls', 'unknown', 'notes', 'mode', 'passages', 'metrics']),
+    );
+    expect(first.mode).toBe('offline');
     expect(first.citations).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 });
     io.out = '';
     expect(await main(['investigation', 'ask', id, 'and when did it start?'])).toBe(0);

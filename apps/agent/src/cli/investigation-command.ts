@@ -171,10 +171,10 @@ async function run(
     case 'ask': {
       need(2, 'an investigation id and a MESSAGE');
       const turn = await service.ask(args[0]!, args.slice(1).join(' '));
-      if (json) {
-        const { answer, claims, citations, toolCalls, metrics } = turn;
-        out(JSON.stringify({ answer, claims, citations, toolCalls, metrics }, null, 2));
-      } else {
+      // --json prints the turn as the API gives it (its `turn`): five of its fields left a script blind to what is
+      // unknown, to the notes (a provider fallen back to offline) and to the turn id its events replay under.
+      if (json) out(JSON.stringify(turn, null, 2));
+      else {
         out(turn.answer);
         out(`\nTools: ${turn.toolCalls.map((t) => `${t.tool}${t.sandboxed ? ' (sandboxed)' : ''}${t.ok ? '' : ' (refused)'}`).join(', ')}`);
         if (turn.citations.length > 0) out(`Cited: ${turn.citations.map(citationLabel).join(', ')}`);

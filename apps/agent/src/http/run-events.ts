@@ -75,7 +75,7 @@ export function parseLastEventId(raw: string | undefined): number {
   if (!/^\d{1,9}$/.test(raw.trim())) {
     throw new ApiError(
       'invalid_request',
-      `Last-Event-ID must be the id of an event this stream sent (a span number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`,
+      `Last-Event-ID must be the id of an event this stream sent (a whole number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`,
     );
   }
   return Number(raw.trim());
