@@ -98,6 +98,13 @@ describe('the offline planner', () => {
     expect((await turn('Why is checkout getting 502s from orders-db?')).unknown.join(' ')).not.toMatch(/No line of the investigation/);
   });
 
+  it('answers "why are requests failing?" with the lines that report errors, not with healthy lines near it in meaning', async () => {
+    const a = await turn('why are requests failing?');
+    const files = a.citations.filter((c) => c.kind === 'file');
+    expect(files).toContainEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
+    expect(a.claims.map((c) => c.text).join('\n')).not.toMatch(/GET \/health 200/);
+  });
+
   it('says a line is about only the terms it holds', async () => {
     const a = await turn('when did the 502s start on web-9?');
     const first = a.claims.find((c) => /^The earliest line/.test(c.text));

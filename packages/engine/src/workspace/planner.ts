@@ -100,7 +100,11 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const scored = new Map<string, ScoredHit>();
   /** The terms some line of the files holds as written, or a cited line says in other words (its claim says so). */
   const written = new Set<string>();
-  for (const term of terms) {
+  // Logs say a failure in their own words: "why are requests failing?" matched no line as written, and the lines
+  // nearest it in meaning were `"code":"OK","msg":"request served"`, cited as the answer while 410 ERROR lines went
+  // unmentioned (a colleague's test, 2026-12-05). A question about a failure searches for the word logs use too.
+  const patterns = FAILURE.test(p.message) && !terms.some((t) => /^err/i.test(t)) ? [...terms, 'error'] : terms;
+  for (const term of patterns) {
     const out = await p.toolbox.call('search_files', { pattern: term });
     outputs.push(out.text);
     if (!out.ok || out.tool !== 'search_files') continue;
@@ -281,6 +285,8 @@ interface ScoredHit {
 }
 
 /** A log line reporting trouble. */
+/** A question about something going wrong. */
+const FAILURE = /\b(?:fail\w*|error\w*|broken|break(?:s|ing)?|crash\w*|down|wrong|outage)\b/i;
 const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
 
 /** What a log line says, its leading timestamp and every number aside: two lines of one burst have the same shape. */
