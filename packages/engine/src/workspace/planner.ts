@@ -284,9 +284,9 @@ interface ScoredHit {
   terms: Set<string>;
 }
 
-/** A log line reporting trouble. */
 /** A question about something going wrong. */
 const FAILURE = /\b(?:fail\w*|error\w*|broken|break(?:s|ing)?|crash\w*|down|wrong|outage)\b/i;
+/** A log line reporting trouble. */
 const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
 
 /** What a log line says, its leading timestamp and every number aside: two lines of one burst have the same shape. */
