@@ -322,7 +322,7 @@ export class EntityLexicon {
     // An identifier the corpus never uses, made only of words it does use ("single-instance",
     // "month-end", `DataGovUkHighTrafficRate` where the runbook writes "data.gov.uk high traffic"),
     // is read as those words, not as a name the passage must carry: people paraphrase names.
-    // But not one built like the estate's own services, with a part none of them has: `payments-db`, beside
+    // But not one built like the estate's own services that is none of them: `payments-db`, beside
     // `orders-db` and `inventory-db`, names a database the estate does not have, and was answered with orders-db's
     // pool ceiling, read as "payments" and "db" (S-121). Only where an estate lists the services: without one,
     // nothing says which names are a family of things rather than of words.
