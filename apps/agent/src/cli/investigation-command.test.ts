@@ -126,6 +126,23 @@ describe('sandscope investigation', () => {
     await main(['investigation', 'show', id, '--json']);
     const paths = JSON.parse(io.out).files.map((f: { path: string }) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['web-1/nginx.log', 'web-2/nginx.log']));
+    // A relative path the store would refuse is refused before any file of the command is added.
+    const deep = join(hosts, 'd'.repeat(200), 'e'.repeat(60));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'x.log'), 'x\n');
+    writeFileSync(join(hosts, 'first.log'), 'first\n');
+    process.chdir(hosts);
+    try {
+      io.err = '';
+      expect(await main(['investigation', 'add', id, 'first.log', `${'d'.repeat(200)}/${'e'.repeat(60)}/x.log`])).toBe(2);
+    } finally {
+      process.chdir(cwd);
+    }
+    oneLine();
+    expect(io.err).toMatch(/x\.log was not added: /);
+    io.out = '';
+    await main(['investigation', 'show', id, '--json']);
+    expect(JSON.parse(io.out).files.map((f: { path: string }) => f.path)).not.toContain('first.log');
   });
 
   it('refuses two files of one name before adding either, and says when a file replaces one of its name', async () => {

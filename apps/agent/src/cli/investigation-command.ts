@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, normalize, sep } from 'node:path';
-import { citationLabel } from '@sandscope/engine/workspace';
+import { citationLabel, resolveWorkspacePath } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
@@ -49,6 +49,10 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       );
     }
     for (const file of args.slice(1)) {
+      // The name it would be kept under is checked here too (a relative path over 255 characters, a backslash in a
+      // folder's name), so a refusal comes before any file is added, not after the first ones.
+      const named = resolveWorkspacePath(storedName(file));
+      if (!named.ok) throw new UserError(`${file} was not added: ${named.reason}. Add it from its own folder, or copy it to a plain name.`);
       let size: number;
       try {
         const stat = statSync(file);
