@@ -8,6 +8,22 @@ const NEGATION = /(?<![\w-])(?:not|no|never|none|nothing|neither|nor|cannot|with
 const negated = (sentence: string) => NEGATION.test(sentence);
 const plain = (text: string) => text.replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
+interface ReadPassage {
+  readonly plain: string;
+  readonly sentences: readonly { readonly s: string; readonly terms: ReadonlySet<string> }[];
+}
+/** A passage's sentences and their words, read once per passage: every claim of every draft is checked against them. */
+const readPassages = new WeakMap<object, ReadPassage>();
+function readPassage(passage: Pick<Chunk, 'text'>): ReadPassage {
+  let read = readPassages.get(passage);
+  if (!read) {
+    const sentences = sentencesOf(passage.text);
+    read = { plain: plain(sentences.join(' ')), sentences: sentences.map((s) => ({ s, terms: new Set(contentTerms(s)) })) };
+    readPassages.set(passage, read);
+  }
+  return read;
+}
+
 /**
  * The passage sentence a claim's sentence denies: the cited sentence that restates it (it shares the most of the
  * claim sentence's words, at least half of them) says "not" where the claim does not, or the other way round. A
@@ -16,11 +32,12 @@ const plain = (text: string) => text.replace(/[*_`]/g, '').replace(/\s+/g, ' ').
  * several sentences restate it equally, one that agrees is enough. Null when none is denied.
  */
 export function deniedSentence(claim: string, cited: readonly Pick<Chunk, 'text'>[]): string | null {
-  const split = cited.map((p) => sentencesOf(p.text));
+  const read = cited.map(readPassage);
   // A quotation cannot deny its source: an extractive claim is the passage's own sentences, which split again
   // may come apart into fragments ("Deprecated.") closest to another sentence.
-  if (split.some((sentences) => plain(sentences.join(' ')).includes(plain(claim)))) return null;
-  const passageSentences = split.flat().map((s) => ({ s, terms: new Set(contentTerms(s)) }));
+  const quoted = plain(claim);
+  if (read.some((r) => r.plain.includes(quoted))) return null;
+  const passageSentences = read.flatMap((r) => r.sentences);
   // Clause by clause: "orders-db accepts at most 100 connections; the ceiling is raised during incidents" restates
   // two sentences, and the first alone would speak for the whole.
   for (const sentence of sentencesOf(claim).flatMap((s) => s.split(/;\s+/))) {
