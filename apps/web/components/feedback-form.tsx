@@ -23,7 +23,11 @@ export function FeedbackForm({ runId, current, saved, problem }: { runId: string
       ) : (
         <p className="muted feedback-current">Not marked yet.</p>
       )}
-      {saved && current ? <p className="notice feedback-saved">Saved.</p> : null}
+      {saved && current ? (
+        <p className="notice feedback-saved">
+          Saved.{current.label === 'wrong-answer' ? ' This answer is no longer served from the cache to anyone who asks alike.' : null}
+        </p>
+      ) : null}
       {problem?.code === 'invalid_request' ? (
         <p className="notice notice-bad" role="alert" data-problem="invalid_request">
           The mark was not saved: choose one of the three answers, and keep the note under {MAX_NOTE_CHARS} characters.

@@ -69,7 +69,7 @@ test('a run marked wrong-answer on its page shows the mark, and the eval --feedb
 
   // Back on the run, the mark is shown — read from the agent, so it survives a fresh load.
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?marked=1#feedback$`));
-  await expect(feedback.locator('.feedback-saved')).toBeVisible();
+  await expect(feedback.locator('.feedback-saved')).toContainText('no longer served from the cache');
   await page.goto(`/runs/${runId}`);
   await expect(feedback.locator('.feedback-current')).toHaveAttribute('data-label', 'wrong-answer');
   await expect(feedback.locator('.feedback-current')).toContainText('Wrong answer');

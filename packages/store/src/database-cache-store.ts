@@ -81,6 +81,11 @@ export class DatabaseCacheStore implements CacheStore {
     ]);
     return rows.flatMap((row) => entryOf(row) ?? []);
   }
+
+  async delete(key: string): Promise<boolean> {
+    const rows = await this.#db.query<{ key: string }>('delete from cache_entry where key = $1 returning key', [key]);
+    return rows.length > 0;
+  }
 }
 
 // created_at as whole epoch milliseconds in SQL: the adapters parse int8 and numeric differently (database.ts).

@@ -92,6 +92,11 @@ export class RedisCacheStore implements CacheStore {
     });
   }
 
+  /** The entry goes; its name stays in the namespace's set until trimmed or expired, and `scan` skips a name with no entry. */
+  async delete(key: string): Promise<boolean> {
+    return (await this.#redis.del(this.#entryKey(key))) > 0;
+  }
+
   async close(): Promise<void> {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

@@ -67,9 +67,11 @@ async function seedRuns(): Promise<void> {
 
 beforeAll(async () => {
   await seedRuns();
-  expect(asked.verdict).toMatch(/^(answered|partial|refused)$/);
+  // Answered, so its draft is in the semantic cache for the wrong-answer mark below to evict.
+  expect(asked.verdict).toBe('answered');
   vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
   vi.stubEnv('DATABASE_URL', '');
+  vi.stubEnv('REDIS_URL', undefined);
 }, 120_000);
 
 afterAll(() => {
@@ -89,7 +91,10 @@ describe('sandscope feedback', () => {
     expect(io.out).toMatch(new RegExp(`^Marked run ${answeredId} right \\(note: cites the change policy\\)`));
     expect(await main(['feedback', refusedId, '--label', 'right'])).toBe(0);
     expect(await main(['feedback', refusedId, '--label', 'wrong-refusal', '--note', 'the paging policy covers DNS'])).toBe(0);
+    io.out = '';
     expect(await main(['feedback', asked.runId, '--label', 'wrong-answer'])).toBe(0);
+    // S-132: the marked answer leaves the cache the agent serves from (this database's, REDIS_URL being unset).
+    expect(io.out).toMatch(/\nIts answer is no longer served from the semantic cache \(database \(embedded PGlite/);
 
     const file = join(tmp, 'marks.jsonl');
     io.out = '';

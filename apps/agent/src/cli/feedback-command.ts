@@ -1,7 +1,10 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { toJsonl } from '@sandscope/eval';
-import { FEEDBACK_LABELS, isFeedbackLabel, markRun, normalizeFeedback, StoreError } from '@sandscope/store';
+import { FEEDBACK_LABELS, isFeedbackLabel, markRun, normalizeFeedback, type Store, StoreError } from '@sandscope/store';
+import { openCacheStore } from '../cache/open-cache-store.ts';
+import { loadConfig } from '../config.ts';
+import { evictAnswer } from '../service/feedback-service.ts';
 import { isUuid } from '@sandscope/store/values';
 import { UserError } from '../user-error.ts';
 import { shellArg } from '../shell-arg.ts';
@@ -52,6 +55,7 @@ async function markOne(positionals: string[], label: string | undefined, note: s
     process.stdout.write(
       `Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark.\n`,
     );
+    if (saved.label === 'wrong-answer') await evictFromCache(store, runId);
     return 0;
   } catch (error) {
     if (error instanceof StoreError && error.code === 'run_not_found') {
@@ -63,6 +67,22 @@ async function markOne(positionals: string[], label: string | undefined, note: s
     throw error;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * The marked answer leaves the semantic cache the agent serves from (S-132), the
+ * one its settings name: Redis by REDIS_URL, else this database.
+ */
+async function evictFromCache(store: Store, runId: string): Promise<void> {
+  const parsed = loadConfig(process.env);
+  if (!parsed.ok) return; // openCliStore read the same settings and accepted them
+  const cache = await openCacheStore(parsed.config, store, { log: (line) => process.stderr.write(`${line}\n`) });
+  try {
+    const evicted = await evictAnswer(store.db, cache.store, runId, (line) => process.stderr.write(`${line}\n`));
+    if (evicted > 0) process.stdout.write(`Its answer is no longer served from the semantic cache (${cache.description}).\n`);
+  } finally {
+    await cache.close();
   }
 }
 

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  type CacheEntry,
-  type CacheStore,
-  createHttpModel,
-  InMemoryCacheStore,
-  OfflineExtractiveModel,
-  perMillionTokens,
-  type RouterCandidate,
-} from '@sandscope/engine/models';
+import { createHttpModel, InMemoryCacheStore, OfflineExtractiveModel, perMillionTokens, type RouterCandidate } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
 import { saveEvalRun, startStore, type Store } from '@sandscope/store';
@@ -25,6 +17,7 @@ import { API_ERRORS } from './api-error.ts';
 import { appDepsOf, type AppDeps, createApp } from './app.ts';
 import { SESSION_COOKIE } from './session.ts';
 import { parseExposition, sampleOf } from '../service/testing/exposition.ts';
+import { NoCacheStore } from './testing/run-burst.ts';
 import { parseSse, type SseEvent } from './testing/sse-events.ts';
 
 /**
@@ -654,17 +647,6 @@ describe('limits (T-1): exact status and body (D-013)', () => {
     expect((await agent.reader.list(1, 1)).total).toBe(before);
   });
 });
-
-/** Remembers nothing: every call reaches the router (so two runs of one question both hit a provider). */
-class NoCacheStore implements CacheStore {
-  async get(): Promise<CacheEntry | undefined> {
-    return undefined;
-  }
-  async set(): Promise<void> {}
-  async scan(): Promise<readonly CacheEntry[]> {
-    return [];
-  }
-}
 
 describe('failProviders is scoped to its run (T-6)', () => {
   it('two concurrent runs: A fails groq and is served by gemini; B, at the same time, is served by groq', async () => {

@@ -159,3 +159,32 @@ describe('POST /v1/runs/:id/feedback', () => {
     );
   });
 });
+
+describe('a wrong-answer mark evicts the answer from the semantic cache (S-132)', () => {
+  const QUESTION = 'What is the orders-db connection pool ceiling?';
+
+  /** What the run's hypothesise span says of the cache: `hit:exact`, `miss`, … and the entry's key. */
+  async function cacheOf(runId: string): Promise<{ cache: unknown; cacheKey: unknown }> {
+    const detail = (await (await app.request(`/v1/runs/${runId}`, { headers: AUTH })).json()) as {
+      spans: { node: string; kind: string; data: Record<string, unknown> }[];
+    };
+    const drafted = detail.spans.find((s) => s.node === 'hypothesise' && s.kind === 'end');
+    return { cache: drafted?.data['cache'], cacheKey: drafted?.data['cacheKey'] };
+  }
+
+  it('served again from the cache before the mark; drafted afresh after it', async () => {
+    const first = await ask(QUESTION);
+    expect(first.verdict).toBe('answered');
+    const again = await ask(QUESTION);
+    const served = await cacheOf(again.runId);
+    // Exact, or semantic when an earlier test's near-identical question left its entry.
+    expect(served.cache).toMatch(/^hit:/);
+    expect(served.cacheKey).toEqual((await cacheOf(first.runId)).cacheKey);
+
+    // "right" keeps it; "wrong-answer" on the run that was served it evicts it for everyone.
+    expect((await mark(again.runId, { label: 'right' })).status).toBe(200);
+    expect((await cacheOf((await ask(QUESTION)).runId)).cache).toBe(served.cache);
+    expect((await mark(again.runId, { label: 'wrong-answer', note: 'the ceiling is for events-bus' })).status).toBe(200);
+    expect((await cacheOf((await ask(QUESTION)).runId)).cache).toBe('miss');
+  });
+});

@@ -1,4 +1,3 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { type AgentService, startAgentService } from '../service/compose.ts';
 import type { ProviderEventView, RunResultView } from '../service/run-views.ts';
 import { appDepsOf, createApp } from './app.ts';
+import { NoCacheStore } from './testing/run-burst.ts';
 import { parseSse } from './testing/sse-events.ts';
 
 /**
@@ -24,17 +24,6 @@ const SALT = 'correct horse battery staple salt';
 const AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const QUESTION = 'What is the connection pool ceiling for orders-db?';
 const POOL_CHUNK = 'architecture-order-path#orders-db-connection-pool-ceiling';
-
-/** Every call reaches a provider: a cached draft would hide what the provider said. */
-class NoCacheStore implements CacheStore {
-  async get(): Promise<CacheEntry | undefined> {
-    return undefined;
-  }
-  async set(): Promise<void> {}
-  async scan(): Promise<readonly CacheEntry[]> {
-    return [];
-  }
-}
 
 let store: Store;
 let stub: StubOpenAIServer;

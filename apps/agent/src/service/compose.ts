@@ -5,7 +5,6 @@ import {
   type CacheStore,
   candidatesFromConfigs,
   type FetchFunction,
-  InMemoryCacheStore,
   OFFLINE_PROVIDER,
   ProviderHealth,
   type RouterCandidate,
@@ -14,8 +13,8 @@ import {
   type SpendLedger,
 } from '@sandscope/engine/models';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator';
-import { DatabaseCacheStore, DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
-import { RedisCacheStore } from '../cache/redis-cache-store.ts';
+import { DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
+import { type OpenedCacheStore, openCacheStore } from '../cache/open-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { EMPTY_ESTATE, startKnowledgeBase } from '../knowledge-base-start.ts';
@@ -138,7 +137,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
-  let cacheStore: { store: CacheStore; close(): Promise<void> } | undefined;
+  let cacheStore: OpenedCacheStore | undefined;
   let spendLedger: { ledger: SpendLedger; close(): Promise<void> } | undefined;
   let telemetry: RunTelemetry | undefined;
   try {
@@ -189,7 +188,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
         : `file embedder: ${embedder.id} (in-process; set KB_EMBED_BASE_URL for a remote one)`,
     );
     const providerHealth = new ProviderHealth();
-    cacheStore = await cacheStoreFor(config, store, options.cacheStore, say, log);
+    cacheStore = await openCacheStore(config, store, { ...(options.cacheStore ? { injected: options.cacheStore } : {}), log });
+    say(`semantic cache: ${cacheStore.description}`);
     const cache = new SemanticCache({ store: cacheStore.store, embedder });
     spendLedger = await spendLedgerFor(config, store, options.spendLedger, log);
     const ledger = spendLedger.ledger;
@@ -265,7 +265,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       orchestrator,
       runs,
       reader,
-      feedback: new FeedbackService(store.db, scrub),
+      feedback: new FeedbackService(store.db, { scrub, cache: cacheStore.store, log }),
       investigations: new InvestigationService({
         db: store.db,
         kb,
@@ -349,51 +349,6 @@ async function limiterFor(config: ServeConfig, log: (line: string) => void): Pro
     .ready()
     .catch((error: unknown) => log(`limiter: ${error instanceof Error ? error.message : String(error)}; runs are refused with 503 until Redis is reachable`));
   return limiter;
-}
-
-/**
- * Where the semantic cache keeps its answers (issue 11 section 2): REDIS_URL →
- * Redis; else the store's database (a Postgres server shared by every replica,
- * or this process's PGlite); an in-memory or failing store only when a caller
- * hands one in. An answer paid for on one replica is then a hit on the others.
- * A Redis that is down at start-up does not stop the service: the cache misses
- * (every call goes to a provider, under the spend guard) until it is back.
- */
-async function cacheStoreFor(
-  config: ServeConfig,
-  store: Store,
-  injected: CacheStore | undefined,
-  say: (line: string) => void,
-  log: (line: string) => void,
-): Promise<{ store: CacheStore; close(): Promise<void> }> {
-  const none = async () => {};
-  if (injected) {
-    say(`semantic cache: ${injected instanceof InMemoryCacheStore ? 'in memory (this process only)' : 'supplied by the caller'}`);
-    return { store: injected, close: none };
-  }
-  if (config.redisUrl) {
-    let reported = false;
-    const redis = new RedisCacheStore({
-      url: config.redisUrl,
-      keyPrefix: `${config.redisKeyPrefix}cache:`,
-      onConnectionError: (error) => {
-        if (reported) return;
-        reported = true;
-        log(`semantic cache: Redis connection failed (${error.message}); the cache misses until it is reachable`);
-      },
-    });
-    say('semantic cache: Redis (shared by every replica)');
-    await redis
-      .ready()
-      .catch((error: unknown) => say(`semantic cache: ${error instanceof Error ? error.message : String(error)}; the cache misses until Redis is reachable`));
-    return { store: redis, close: () => redis.close() };
-  }
-  say(
-    store.db.dialect === 'postgres'
-      ? 'semantic cache: database (shared by every replica on this server)'
-      : 'semantic cache: database (embedded PGlite: this process only, kept across restarts)',
-  );
-  return { store: new DatabaseCacheStore(store.db), close: none };
 }
 
 /**

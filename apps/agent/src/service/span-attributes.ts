@@ -15,7 +15,8 @@ import { DEFAULT_NODE_SPAN_ATTRIBUTES } from '../telemetry/span-exporter.ts';
  * - `decision` (adjudicate), `ok`, `failing` (verify), `correction`, `feedback` (hypothesise): the
  *   verifier's findings about the model's draft, whose claims are stored as citations anyway;
  * - `kind`, `factors`, `threshold`, `service`, `gated` (propose_action, risk_gate): estate-derived risk;
- * - `approvedFrom` (an approval run's emit): the gated run's id.
+ * - `approvedFrom` (an approval run's emit): the gated run's id;
+ * - `cacheKey` (hypothesise): the semantic cache entry the draft is, a sha-256 — what a "wrong answer" mark evicts (S-132).
  *
  * Deliberately NOT allowed: `query` and `action` (they embed the question, which is user
  * input and may hold anything pasted into it) and `error` (an exception message can carry
@@ -44,4 +45,5 @@ export const RUN_SPAN_ATTRIBUTES: readonly string[] = [
   'service',
   'gated',
   'approvedFrom',
+  'cacheKey',
 ];

@@ -91,6 +91,17 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       expect((await store.scan('v9\u241fchange')).map((e) => e.key)).toEqual(['k-ns-c']);
     });
 
+    it('a deleted entry is gone from get and from scan, and says whether there was one', async () => {
+      const ns = 'delete\u241ftriage';
+      await store.set(entry({ key: 'k-delete', namespace: ns }));
+      await store.set(entry({ key: 'k-keep', namespace: ns, text: 'kept' }));
+      expect(await store.delete('k-delete')).toBe(true);
+      expect(await store.get('k-delete')).toBeUndefined();
+      expect((await store.scan(ns)).map((e) => e.key)).toEqual(['k-keep']);
+      expect(await store.delete('k-delete')).toBe(false);
+      expect(await store.delete('never-written')).toBe(false);
+    });
+
     it('another instance over the same backing reads what this one wrote (a second replica)', async (context) => {
       if (!harness.createReplica) {
         context.skip();
@@ -104,6 +115,9 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       // …and the other way round.
       await replica.set(entry({ key: 'k-replica-2', namespace: 'shared\u241ftriage', text: 'from B' }));
       expect((await store.get('k-replica-2'))?.text).toBe('from B');
+      // A mark on one replica evicts for every replica.
+      expect(await replica.delete('k-replica')).toBe(true);
+      expect(await store.get('k-replica')).toBeUndefined();
     });
   });
 }

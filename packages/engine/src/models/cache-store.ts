@@ -30,6 +30,12 @@ export interface CacheStore {
   set(entry: CacheEntry): Promise<void>;
   /** Every entry in one namespace, for similarity search. */
   scan(namespace: string): Promise<readonly CacheEntry[]>;
+  /**
+   * Forgets one entry, in `get` and in `scan`; true when there was one. A person's
+   * "wrong answer" mark calls it (S-132): without it a marked answer was served to
+   * everyone who asked alike until it expired.
+   */
+  delete(key: string): Promise<boolean>;
 }
 
 /**

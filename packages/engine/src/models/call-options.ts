@@ -48,6 +48,12 @@ export interface SandscopeResultMetadata {
   readonly similarity?: number;
   /** Token for a held cache write (see `deferCacheWrite`); commit it to store the answer. */
   readonly cacheWriteToken?: string;
+  /**
+   * The cache entry this reply is: the one served (a semantic hit's is another
+   * question's), or the one it is or will be stored under. Recorded with the run,
+   * so a person's "wrong answer" mark can evict it (S-132).
+   */
+  readonly cacheKey?: string;
 }
 
 /** The `providerOptions` / `providerMetadata` key Sandscope owns. */
@@ -98,6 +104,7 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
   const cache = raw['cache'] === 'exact' || raw['cache'] === 'semantic' ? raw['cache'] : undefined;
   const similarity = typeof raw['similarity'] === 'number' ? raw['similarity'] : undefined;
   const cacheWriteToken = typeof raw['cacheWriteToken'] === 'string' ? raw['cacheWriteToken'] : undefined;
+  const cacheKey = typeof raw['cacheKey'] === 'string' ? raw['cacheKey'] : undefined;
   const billed = Array.isArray(raw['billed']) ? billedAttempts(raw['billed']) : undefined;
   return {
     ...(billed?.length ? { billed } : {}),
@@ -105,6 +112,7 @@ export function readResultMetadata(metadata: SharedV3ProviderMetadata | undefine
     ...(cache ? { cache } : {}),
     ...(similarity !== undefined ? { similarity } : {}),
     ...(cacheWriteToken ? { cacheWriteToken } : {}),
+    ...(cacheKey ? { cacheKey } : {}),
   };
 }
 

@@ -28,6 +28,10 @@ export class InMemoryCacheStore implements CacheStore {
     return [...this.entries.values()].filter((e) => e.namespace === namespace);
   }
 
+  async delete(key: string): Promise<boolean> {
+    return this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -275,6 +275,7 @@ describe('CachedModel', () => {
       get: () => Promise.reject(new Error('redis down')),
       set: () => Promise.reject(new Error('redis down')),
       scan: () => Promise.reject(new Error('redis down')),
+      delete: () => Promise.reject(new Error('redis down')),
     };
     const { model, events } = setup({ store: broken });
     expect(textOf(await model.doGenerate(draftCall(Q)))).toBe('answer-1');

@@ -202,7 +202,7 @@ export class CachedModel implements LanguageModelV3 {
         content: [{ type: 'text', text: hit.entry.text }],
         finishReason: { unified: 'stop', raw: 'stop' },
         usage: tokenUsage(0, 0),
-        providerMetadata: withResultMetadata(undefined, { servedBy: 'cache', cache: hit.match, similarity: hit.similarity }),
+        providerMetadata: withResultMetadata(undefined, { servedBy: 'cache', cache: hit.match, similarity: hit.similarity, cacheKey: hit.entry.key }),
         warnings: [],
       };
     }
@@ -215,10 +215,10 @@ export class CachedModel implements LanguageModelV3 {
     if (sandscopeOptions(options).deferCacheWrite) {
       const token = `w${++this.nextToken}`;
       this.held.set(token, { lookup, text });
-      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { cacheWriteToken: token }) };
+      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { cacheWriteToken: token, cacheKey: lookup.key }) };
     }
     await this.write(lookup, text);
-    return result;
+    return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { cacheKey: lookup.key }) };
   }
 
   /**
@@ -244,7 +244,7 @@ export class CachedModel implements LanguageModelV3 {
       return {
         stream: textToStream(hit.entry.text, {
           usage: tokenUsage(0, 0),
-          providerMetadata: withResultMetadata(undefined, { servedBy: 'cache', cache: hit.match, similarity: hit.similarity }),
+          providerMetadata: withResultMetadata(undefined, { servedBy: 'cache', cache: hit.match, similarity: hit.similarity, cacheKey: hit.entry.key }),
         }),
       };
     }

@@ -25,6 +25,8 @@ export interface Attempt {
   readonly error?: { readonly code: string; readonly message: string };
   /** The cache's held write for this draft, committed by verify only if the draft passes (S-012). */
   readonly cacheWriteToken?: string;
+  /** The cache entry this draft was served from or is stored under: what a "wrong answer" mark evicts (S-132). */
+  readonly cacheKey?: string;
 }
 
 /**

@@ -92,4 +92,7 @@ export class NoCacheStore implements CacheStore {
   async scan(): Promise<readonly CacheEntry[]> {
     return [];
   }
+  async delete(): Promise<boolean> {
+    return false;
+  }
 }

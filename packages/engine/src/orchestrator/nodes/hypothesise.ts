@@ -80,6 +80,7 @@ export const hypothesise: NodeSpec = {
       costUsd: money(model.spend().spentUsd - spentBefore),
       claims,
       ...(meta.cacheWriteToken ? { cacheWriteToken: meta.cacheWriteToken } : {}),
+      ...(meta.cacheKey ? { cacheKey: meta.cacheKey } : {}),
     };
     return { attempts: [done], draft: claims };
   },
@@ -94,6 +95,7 @@ export const hypothesise: NodeSpec = {
       costUsd: a?.costUsd,
       claims: a?.claims?.length ?? null,
       cache: a?.cache,
+      ...(a?.cacheKey ? { cacheKey: a.cacheKey } : {}),
       ...(a?.feedback.length ? { feedback: a.feedback } : {}),
       ...(a?.error ? { error: a.error } : {}),
     };
