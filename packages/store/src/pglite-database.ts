@@ -1,6 +1,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { Database, HeldConnection, Queryable } from './database.ts';
+import { claimPgliteOwner } from './pglite-owner.ts';
 
 type PgliteQueryable = Pick<Transaction, 'query' | 'exec'>;
 
@@ -22,7 +23,15 @@ function queryableOf(pg: PgliteQueryable): Queryable {
  * tests share one per file.
  */
 export async function openPgliteDatabase(dataDir: string): Promise<Database> {
-  const pg = await PGlite.create({ dataDir, extensions: { vector } });
+  // An in-memory database is this process's alone; a folder is claimed before PGlite reads it.
+  const releaseOwner = dataDir.includes('://') ? () => {} : claimPgliteOwner(dataDir);
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({ dataDir, extensions: { vector } });
+  } catch (error) {
+    releaseOwner();
+    throw error;
+  }
   const base = queryableOf(pg);
   return {
     dialect: 'pglite',
@@ -31,6 +40,12 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
     transaction: (fn) => pg.transaction((tx) => fn(queryableOf(tx))),
     // PGlite is a single connection: session state set on it lasts until close.
     holdConnection: async (): Promise<HeldConnection> => ({ ...base, onLost: () => {}, release: async () => {} }),
-    close: () => pg.close(),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        releaseOwner();
+      }
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 export type StoreErrorCode =
   | 'database_unreachable'
+  | 'database_in_use'
   | 'migration_failed'
   | 'migration_edited'
   | 'citation_chunk_missing'
@@ -23,6 +24,8 @@ export type StoreErrorCode =
 
 export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   database_unreachable: 'Check that the Postgres server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
+  database_in_use:
+    'Stop the other process and run this again, or give this one its own SANDSCOPE_DATA_DIR (or a Postgres server by DATABASE_URL, which many processes share). If nothing is running, a crash left the .owner file beside the folder: delete it.',
   migration_failed: 'Fix the migration SQL named in the message; nothing of that migration was applied.',
   migration_edited: 'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
   citation_chunk_missing: 'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',

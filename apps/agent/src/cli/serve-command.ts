@@ -5,6 +5,7 @@ import { listen } from '../http/listen.ts';
 import { startAgentService } from '../service/compose.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
+import { ensurePortFree } from './port-check.ts';
 
 /** Open runs get this long to finish after SIGINT/SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -36,6 +37,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const log = (line: string) => process.stdout.write(`sandscope: ${line}\n`);
   for (const note of parsed.notes) log(note);
 
+  // The port first: a second `serve` beside a running one stopped at its port only after it had opened the
+  // database and loaded the corpus (S-135). The bind below still decides; this only spares the work and the risk.
+  await ensurePortFree({ what: 'agent API', port: config.port, host: config.host, flag: '--port', hostFlag: '--host' });
   const agent = await startAgentService({ config, log });
   const app = createApp(appDepsOf(agent, { log: (line) => process.stderr.write(`sandscope: ${line}\n`) }));
   let listening;
