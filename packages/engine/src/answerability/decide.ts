@@ -185,7 +185,8 @@ const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => 
   bestPropositionMissing: (p) => `its document never mentions ${unsaid(p.propositionUnsaid.document)}`,
   propositionMissingFromPassage: (p) => `it never mentions ${unsaid(p.propositionUnsaid.passage)}`,
   bestScore: () => 'no passage looks like an answer',
-  bestPasses: () => 'the best passage fails a check',
+  // The check it fails, by name: "the best passage fails a check" left a person guessing which (S-133).
+  bestPasses: (p, f) => failuresOf(p, f)[0] ?? 'the best passage fails a check',
 };
 const FOR: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => string> = {
   roleMatch: (_, f) => `its heading is the ${roleFor(f.intent.intent)} section the question asks for`,
