@@ -416,6 +416,22 @@ describe('the agent API over the default (offline) stack', () => {
       const missing = await app.request('/v1/runs/00000000-0000-4000-8000-000000000000/approve', { method: 'POST', headers: AUTH });
       expect(missing.status).toBe(404);
     });
+
+    it('an approval takes no fields: nothing or {} passes on; a field, bad JSON or an oversized body is refused before anything is claimed (S-136)', async () => {
+      const approve = (body: string) =>
+        app.request('/v1/runs/00000000-0000-4000-8000-000000000000/approve', {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body,
+        });
+      expect((await approve('{}')).status).toBe(404);
+      for (const bad of ['{bad json', '{"runId":"x"}', '[]', 'null']) {
+        const res = await approve(bad);
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+      }
+      expect((await approve(`{"pad":"${'x'.repeat(3_000_000)}"}`)).status).toBe(413);
+    });
   });
 
   describe('reading', () => {

@@ -172,7 +172,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
-  app.post('/v1/runs/:id/approve', limited, async (c) => {
+  // An approval takes no fields. Its body was never read, so `{bad json` and a 3 MB body were each approved (201) where
+  // every other route refuses them (S-136): it is bounded and checked like the rest, and nothing or `{}` is accepted.
+  app.post('/v1/runs/:id/approve', limited, body, async (c) => {
+    const sent = await readJsonBody(c.req.raw, { optional: true });
+    if (sent !== undefined && !(typeof sent === 'object' && sent !== null && !Array.isArray(sent) && Object.keys(sent).length === 0))
+      throw new ApiError('invalid_request', 'An approval takes no fields: send no body, or {}.');
     const run = await deps.runs.approve({ runId: c.req.param('id'), sessionId: c.get('sessionId') });
     return c.json({ run }, 201);
   });

@@ -49,10 +49,16 @@ async function discard(request: Request): Promise<void> {
   }
 }
 
-/** Parses a JSON body already bounded by `boundedBody`: empty, non-UTF-8 and non-JSON bodies are each refused by name. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/**
+ * Parses a JSON body already bounded by `boundedBody`: empty, non-UTF-8 and non-JSON bodies are each refused by name.
+ * `optional`: an empty body is no body (undefined), for a route that takes none.
+ */
+export async function readJsonBody(request: Request, options: { readonly optional?: boolean } = {}): Promise<unknown> {
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength === 0) throw new ApiError('invalid_request', 'The body is empty; send a JSON object.');
+  if (bytes.byteLength === 0) {
+    if (options.optional) return undefined;
+    throw new ApiError('invalid_request', 'The body is empty; send a JSON object.');
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
