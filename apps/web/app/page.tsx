@@ -1,7 +1,7 @@
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getProviders } from '@/lib/agent';
 import { problemFromQuery } from '@/lib/problems';
-import { isWorkload } from '@/lib/run-request';
+import { consoleRefusal, isWorkload, KEPT_QUESTION_CHARS } from '@/lib/run-request';
 import { ConsoleForm } from './_console/console-form';
 
 export const dynamic = 'force-dynamic';
@@ -24,13 +24,13 @@ export default async function ConsolePage({ searchParams }: { searchParams: Sear
           so and writes nothing.
         </p>
       </header>
-      {problem ? <ProblemPanel problem={problem} context="Your question was not answered." /> : null}
+      {problem ? <ProblemPanel problem={problem} context={consoleRefusal(problem.code)} /> : null}
       {!providers.ok ? (
         <ProblemPanel problem={providers.problem} context="The provider list could not be loaded, so providers cannot be broken for a run." />
       ) : null}
       <ConsoleForm
         providers={providers.ok ? providers.value.filter((p) => p.configured !== false) : []}
-        initialQuestion={(first(params.q) ?? '').slice(0, 2000)}
+        initialQuestion={(first(params.q) ?? '').slice(0, KEPT_QUESTION_CHARS)}
         initialWorkload={isWorkload(workload) ? workload : 'triage'}
       />
     </>

@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { renderInline } from '@/lib/markdown';
 import { explain, type Problem, retryPhrase } from '@/lib/problems';
 
-/** An agent refusal or outage, said as what it is, with what to do. Never a blank page. */
-export function ProblemPanel({ problem, context }: { problem: Problem; context?: string }) {
+/** An agent refusal or outage, said as what it is, with what to do. Never a blank page. `children`: where to go next, after the remedy. */
+export function ProblemPanel({ problem, context, children }: { problem: Problem; context?: string; children?: ReactNode }) {
   const { title, remedy, who } = explain(problem);
   const retry = retryPhrase(problem.retryAfterSeconds);
   return (
@@ -15,6 +16,7 @@ export function ProblemPanel({ problem, context }: { problem: Problem; context?:
         {renderInline(remedy)}
         {retry ? ` You can try again ${retry}.` : ''}
       </p>
+      {children}
       <p className="problem-code">
         <code>{problem.code}</code>
         {problem.status ? <> · HTTP {problem.status}</> : null}

@@ -1,4 +1,5 @@
 import type { RunDetail, RunSummary } from '@sandscope/api';
+import type { Problem } from './problems';
 
 /*
  * What became of a run that stopped for approval, for the runs list. The agent
@@ -34,4 +35,25 @@ export function gatedOnPage(runs: readonly RunSummary[]): Map<string, Child[]> {
   const gated = new Map<string, Child[]>(runs.filter((r) => r.terminal === 'await_approval').map((r) => [r.id, []]));
   for (const r of runs) if (r.parentRunId) gated.get(r.parentRunId)?.push({ id: r.id, terminal: r.terminal, createdAt: r.createdAt });
   return gated;
+}
+
+/**
+ * The agent's 409 for a gated run that an earlier approval used up, read from its message (run-service.ts words it
+ * "run <gated> was already approved by run <approval>.", or without the id for a loser of a race). `by` is the run
+ * that approval created, when the message names it. Null for any other refusal, which keeps its own code.
+ */
+export function alreadyApproved(problem: Pick<Problem, 'code' | 'message'>): { readonly by: string | null } | null {
+  if (problem.code !== 'not_awaiting_approval' || !problem.message) return null;
+  const m = /\bwas already approved(?: by run ([A-Za-z0-9_-]{1,100}))?/.exec(problem.message);
+  return m ? { by: m[1] ?? null } : null;
+}
+
+/**
+ * The run to link as a gated run's approval: the one the query names if it is one of the run's children (a crafted
+ * link must not point the page elsewhere), else the child that approved it, else none.
+ */
+export function approvingRun(children: readonly Child[], claimed: string | undefined): string | null {
+  if (claimed && children.some((c) => c.id === claimed)) return claimed;
+  const approval = approvalOf(children);
+  return approval.kind === 'approved' ? approval.by : null;
 }

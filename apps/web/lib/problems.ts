@@ -15,8 +15,12 @@ import type { ApiErrorCode } from '@sandscope/api/errors';
  */
 export type ProblemCode = ApiErrorCode | WebProblemCode;
 
-/** Problems the website meets itself, with no agent answer to carry a code. */
-export type WebProblemCode = 'agent_unreachable' | 'agent_timeout' | 'bad_gateway' | 'stream_broken';
+/**
+ * Problems the website meets itself, with no agent answer to carry a code — and `already_approved`, the website's
+ * reading of the agent's 409 `not_awaiting_approval` for a gated run that an earlier approval used up (lib/approvals.ts):
+ * "Only a run that stopped at the approval gate can be approved" misled a person who had just approved it.
+ */
+export type WebProblemCode = 'agent_unreachable' | 'agent_timeout' | 'bad_gateway' | 'stream_broken' | 'already_approved';
 
 /** A problem as it crosses from the BFF to a page: the code, the agent's own words, and when to retry. */
 export interface Problem {
@@ -101,9 +105,11 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
     remedy: 'Type a question, pick a workload, and ask again.',
     who: 'you',
   },
+  // The limit is the agent's and the website is not told it; the default is named, with the setting that changes it.
   question_too_long: {
     title: 'The question is too long',
-    remedy: 'Shorten it to the essentials: the service, the symptom, and what you need to know.',
+    remedy:
+      'The agent takes a question of at most 1,000 characters (its MAX_QUESTION_CHARS, unless the operator set another). Shorten it to the essentials: the service, the symptom, and what you need to know.',
     who: 'you',
   },
   payload_too_large: {
@@ -126,6 +132,11 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
   not_awaiting_approval: {
     title: 'This run is not waiting for approval',
     remedy: 'Only a run that stopped at the approval gate can be approved, and a gated run is never resumed. Open the run to see how it ended.',
+    who: 'you',
+  },
+  already_approved: {
+    title: 'This run was already approved',
+    remedy: 'A gated run is approved once, and its approval is a new run: open that run for the emitted answer. For a fresh result, ask the question again.',
     who: 'you',
   },
   internal: {

@@ -13,10 +13,21 @@ describe('parseRunRequest', () => {
   });
 
   it('refuses an empty question, an absurd one, and an unknown workload, naming the field', () => {
-    expect(parseRunRequest({ question: '   ' })).toEqual({ ok: false, message: 'question: type a question first.' });
-    expect(parseRunRequest({ question: 42 })).toEqual({ ok: false, message: 'question: type a question first.' });
-    expect(parseRunRequest({ question: 'x'.repeat(8001) })).toEqual({ ok: false, message: 'question: too long.' });
-    expect(parseRunRequest({ question: 'q', workload: 'deploy' })).toEqual({ ok: false, message: 'workload: must be triage, change or postmortem.' });
+    expect(parseRunRequest({ question: '   ' })).toEqual({ ok: false, code: 'invalid_request', message: 'question: type a question first.' });
+    expect(parseRunRequest({ question: 42 })).toEqual({ ok: false, code: 'invalid_request', message: 'question: type a question first.' });
+    expect(parseRunRequest({ question: 'q', workload: 'deploy' })).toEqual({
+      ok: false,
+      code: 'invalid_request',
+      message: 'workload: must be triage, change or postmortem.',
+    });
+  });
+
+  it('an absurdly long question is question_too_long, with its length and the limit — not “type a question”', () => {
+    expect(parseRunRequest({ question: 'x'.repeat(8001) })).toEqual({
+      ok: false,
+      code: 'question_too_long',
+      message: 'question: 8001 characters; the console sends at most 8000.',
+    });
   });
 
   it('keeps provider names that could be names, once each, at most 16', () => {

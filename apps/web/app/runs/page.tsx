@@ -26,7 +26,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <h1>Runs</h1>
         <p className="lede">Every question asked, newest first: what it concluded, where it stopped, and what it cost.</p>
       </header>
-      {carried ? <ProblemPanel problem={carried} /> : null}
+      {carried ? (
+        <ProblemPanel
+          problem={carried}
+          // The approve form's door sends a run the agent does not have here: that run's own page is a 404.
+          context={params.during === 'approval' && carried.code === 'not_found' ? 'There is no such run to approve, so nothing was approved.' : undefined}
+        />
+      ) : null}
       {!list.ok ? (
         <ProblemPanel problem={list.problem} context="The run list could not be loaded." />
       ) : list.value.runs.length === 0 && list.value.total > 0 ? (

@@ -3,7 +3,8 @@ import { runResultSchema } from '@sandscope/api';
 import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
 import type { RunResult } from '@sandscope/api';
 import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
-import { parseRunRequest } from '@/lib/run-request';
+import { readBoundedBody } from '@/lib/bounded-body';
+import { isWorkload, KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 import { readSse } from '@/lib/sse';
 
@@ -36,33 +37,49 @@ function jsonProblem(problem: Problem): Response {
   return new Response(JSON.stringify({ error: problem }), { status: problem.status >= 400 ? problem.status : 502, headers });
 }
 
-export async function POST(request: Request): Promise<Response> {
-  if (crossSite(request)) return crossSiteRefusal();
-  const contentType = request.headers.get('content-type') ?? '';
-  const streaming = contentType.includes('application/json');
-
+/** What the console's form (or the enhanced console's JSON) sent, from a body already read within its limit. */
+async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string, streaming: boolean) {
   let fields: { question?: unknown; workload?: unknown; failProviders?: unknown };
   try {
-    if (streaming) fields = (await request.json()) as typeof fields;
+    const read = new Response(body, { headers: { 'content-type': contentType } });
+    if (streaming) fields = ((await read.json()) as typeof fields) ?? {};
     else {
-      const form = await request.formData();
+      const form = await read.formData();
       fields = { question: form.get('question') ?? undefined, workload: form.get('workload') ?? undefined, failProviders: form.getAll('failProviders') };
     }
   } catch {
     fields = {};
   }
-  const parsed = parseRunRequest(fields ?? {});
-  if (!parsed.ok) {
-    const problem: Problem = { code: 'invalid_request', status: 400, message: parsed.message };
+  return typeof fields === 'object' ? fields : {};
+}
+
+export async function POST(request: Request): Promise<Response> {
+  if (crossSite(request)) return crossSiteRefusal();
+  const contentType = request.headers.get('content-type') ?? '';
+  const streaming = contentType.includes('application/json');
+
+  const body = await readBoundedBody(request, MAX_RUN_BODY_BYTES);
+  if (!body) {
+    const problem: Problem = { code: 'payload_too_large', status: 413, detail: `The request is over the console’s limit of ${MAX_RUN_BODY_BYTES / 1024} KB.` };
     return streaming ? jsonProblem(problem) : redirect(`/?${problemQuery(problem)}`);
   }
+  const fields = await fieldsOf(body, contentType, streaming);
 
+  // Any refusal takes the person back to the console with what they typed: a bad workload used to empty the box.
+  const typed = typeof fields.question === 'string' ? fields.question.trim() : '';
   const backToConsole = (problem: Problem) => {
     const q = new URLSearchParams(problemQuery(problem));
-    q.set('q', parsed.request.question.slice(0, 1000));
-    q.set('workload', parsed.request.workload ?? 'triage');
+    if (typed) q.set('q', typed.slice(0, KEPT_QUESTION_CHARS));
+    q.set('workload', isWorkload(fields.workload) ? fields.workload : 'triage');
     return redirect(`/?${q.toString()}`);
   };
+
+  const parsed = parseRunRequest(fields);
+  if (!parsed.ok) {
+    // The website's own words, not the agent's: a detail, which the panel does not attribute to the agent.
+    const problem: Problem = { code: parsed.code, status: 400, detail: parsed.message };
+    return streaming ? jsonProblem(problem) : backToConsole(problem);
+  }
 
   let upstream: Response;
   try {

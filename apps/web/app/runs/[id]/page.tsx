@@ -9,9 +9,12 @@ import { attempt, getRun } from '@/lib/agent';
 import { closestPassage } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
 import { shortId, when } from '@/lib/format';
+import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
 
 export const dynamic = 'force-dynamic';
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -51,6 +54,8 @@ export default async function RunPage({
   const duringFeedback = query.during === 'feedback';
   const awaiting = run.terminal === 'await_approval';
   const failover = failoverSummary(providerEvents);
+  // Approved twice: the run the first approval created, as the agent named it (checked against this run's children).
+  const approvedBy = carried?.code === 'already_approved' ? approvingRun(children, first(query.approvedBy)) : null;
   return (
     <article className="run-page" data-run-id={run.id}>
       <header className="page-head">
@@ -92,9 +97,21 @@ export default async function RunPage({
         <ProblemPanel
           problem={carried}
           context={
-            carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' ? 'The approval was refused.' : 'The run did not finish cleanly.'
+            carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' || carried.code === 'already_approved'
+              ? 'The approval was refused.'
+              : 'The run did not finish cleanly.'
           }
-        />
+        >
+          {approvedBy ? (
+            <p className="problem-next" data-approved-by={approvedBy}>
+              Its approval is run{' '}
+              <a href={`/runs/${encodeURIComponent(approvedBy)}`}>
+                <code>{approvedBy}</code>
+              </a>
+              .
+            </p>
+          ) : null}
+        </ProblemPanel>
       ) : null}
 
       {parent ? (

@@ -1,6 +1,7 @@
 import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, approveRun, callerFromRequest } from '@/lib/agent';
-import { problemQuery } from '@/lib/problems';
+import { alreadyApproved } from '@/lib/approvals';
+import { type Problem, problemQuery } from '@/lib/problems';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 
 /*
@@ -23,15 +24,30 @@ function seeOther(path: string, setCookies: readonly string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
+/**
+ * Where a refused approval sends the browser. A run the agent does not have goes to the runs list with the problem
+ * named: its own page is a 404 that, without JavaScript, rendered blank but for the title — the problem lost. A run
+ * approved before goes back to itself saying so, with the run that approval created when the agent names it.
+ */
+function refusedApproval(id: string, problem: Problem): string {
+  if (problem.code === 'not_found') return `/runs?${problemQuery(problem)}&during=approval`;
+  const approved = alreadyApproved(problem);
+  if (approved) {
+    const by = approved.by ? `&approvedBy=${encodeURIComponent(approved.by)}` : '';
+    return `/runs/${encodeURIComponent(id)}?${problemQuery({ code: 'already_approved', status: problem.status })}${by}`;
+  }
+  return `/runs/${encodeURIComponent(id)}?${problemQuery(problem)}`;
+}
+
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();
   const { id } = await params;
-  if (!RUN_ID.test(id)) return seeOther(`/runs?${problemQuery({ code: 'not_found', status: 404 })}`);
+  if (!RUN_ID.test(id)) return seeOther(refusedApproval(id, { code: 'not_found', status: 404 }));
   try {
     const { run, setCookies } = await approveRun(id, callerFromRequest(request));
     return seeOther(`/runs/${encodeURIComponent(run.runId)}?approvedFrom=${encodeURIComponent(id)}`, setCookies);
   } catch (error) {
     if (!(error instanceof AgentProblem)) throw error;
-    return seeOther(`/runs/${encodeURIComponent(id)}?${problemQuery(error.problem)}`);
+    return seeOther(refusedApproval(id, error.problem));
   }
 }
