@@ -554,9 +554,34 @@ describe('the agent API over the default (offline) stack', () => {
     it('/healthz reports every part', async () => {
       const health = (await (await app.request('/healthz')).json()) as { status: string; parts: Record<string, { status: string; detail: string }> };
       expect(health.status).toBe('ok');
-      expect(Object.keys(health.parts)).toEqual(['database', 'limiter', 'embedder', 'vectorSearch', 'providers']);
+      expect(Object.keys(health.parts)).toEqual(['database', 'limiter', 'embedder', 'vectorSearch', 'providers', 'spendLedger']);
       expect(health.parts.vectorSearch).toEqual({ status: 'ok', detail: 'pgvector' });
       expect(health.parts.database).toEqual({ status: 'ok', detail: 'pglite' });
+      expect(health.parts.spendLedger?.status).toBe('ok');
+    });
+
+    it('/healthz says when the spend ledger is unreachable or today is spent: every priced call is refused then (S-139)', async () => {
+      const ledger = (usage: () => Promise<{ day: string; spentUsd: number; reservedUsd: number; ceilingUsd: number }>) => ({
+        ceilingUsd: 5,
+        description: 'a test ledger',
+        reserve: async () => null,
+        settle: async () => {},
+        usage,
+      });
+      const healthOf = async (spendLedger: ReturnType<typeof ledger>) => {
+        const agent = await agentWith({ spendLedger });
+        return (await (await createApp(appDepsOf(agent)).request('/healthz')).json()) as {
+          status: string;
+          parts: Record<string, { status: string; detail: string }>;
+        };
+      };
+      const down = await healthOf(ledger(() => Promise.reject(new Error('ECONNREFUSED 10.0.0.7:6379'))));
+      expect(down.status).toBe('degraded');
+      expect(down.parts.spendLedger).toEqual({ status: 'degraded', detail: 'a test ledger: unreachable — priced model calls are not made until it is back' });
+      const spent = await healthOf(ledger(async () => ({ day: '2026-12-05', spentUsd: 4.5, reservedUsd: 0.5, ceilingUsd: 5 })));
+      expect(spent.parts.spendLedger?.detail).toMatch(/today's ceiling is reached/);
+      const fine = await healthOf(ledger(async () => ({ day: '2026-12-05', spentUsd: 1, reservedUsd: 0, ceilingUsd: 5 })));
+      expect(fine.parts.spendLedger).toEqual({ status: 'ok', detail: 'a test ledger' });
     });
 
     it('/metrics is Prometheus text: runs by verdict and terminal, node histograms that add up, failovers, cache, spend', async () => {

@@ -250,7 +250,17 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const evaluationReport = options.evaluationReport ?? DEFAULT_EVALUATION_REPORT;
     const ready = limiter;
     const health = () =>
-      checkHealth({ db: store.db, lease: store.lease, vectorSearch: store.vectorSearch, limiter: ready, limiterKind, kb, candidates, providerHealth });
+      checkHealth({
+        db: store.db,
+        lease: store.lease,
+        vectorSearch: store.vectorSearch,
+        limiter: ready,
+        limiterKind,
+        kb,
+        candidates,
+        providerHealth,
+        spendLedger: ledger,
+      });
     const degraded = Object.entries((await health()).parts).filter(([, p]) => p.status !== 'ok');
     say(degraded.length === 0 ? 'health: ok' : `health: DEGRADED — ${degraded.map(([name, p]) => `${name}: ${p.detail}`).join('; ')}`);
 

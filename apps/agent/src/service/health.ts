@@ -1,5 +1,5 @@
 import { errorCodeOf, type KnowledgeBase } from '@sandscope/engine';
-import type { ProviderHealth, RouterCandidate } from '@sandscope/engine/models';
+import type { ProviderHealth, RouterCandidate, SpendLedger } from '@sandscope/engine/models';
 import type { Database, OwnerLease, VectorSearch } from '@sandscope/store';
 import type { RateLimiter } from '../limits/limiter.ts';
 
@@ -17,6 +17,7 @@ export interface HealthReport {
     readonly embedder: HealthPart;
     readonly vectorSearch: HealthPart;
     readonly providers: HealthPart;
+    readonly spendLedger: HealthPart;
   };
 }
 
@@ -31,6 +32,8 @@ export interface HealthOptions {
   readonly kb: KnowledgeBase;
   readonly candidates: readonly RouterCandidate[];
   readonly providerHealth: ProviderHealth;
+  /** The deployment's daily spend ledger (DAILY_SPEND_CEILING_USD): unreachable or spent, no priced call is made. */
+  readonly spendLedger: Pick<SpendLedger, 'usage' | 'description'>;
   readonly now?: () => number;
   /** A dependency slower than this to answer counts as down (default 1000 ms). */
   readonly timeoutMs?: number;
@@ -48,7 +51,7 @@ const PROBE_CLIENT = 'healthz-probe';
 export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
   const timeoutMs = o.timeoutMs ?? 1_000;
   const now = o.now ?? Date.now;
-  const [database, limiter, embedder] = await Promise.all([
+  const [database, limiter, embedder, spendLedger] = await Promise.all([
     probe(
       timeoutMs,
       async () => {
@@ -79,6 +82,18 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
         ? { status: 'degraded', detail: `lexical only: ${retrieval.degradedReason ?? 'embedder unavailable'}` }
         : { status: 'ok', detail: 'hashing embedder, hybrid retrieval' };
     }),
+    // S-139: the ledger every priced call books against was not asked, so /healthz said ok while every priced call
+    // failed closed on it. No amounts: the endpoint is public.
+    probe(
+      timeoutMs,
+      async () => {
+        const usage = await o.spendLedger.usage();
+        return usage.spentUsd + usage.reservedUsd >= usage.ceilingUsd
+          ? { status: 'degraded', detail: `${o.spendLedger.description}: today's ceiling is reached — priced model calls are refused until 00:00 UTC` }
+          : { status: 'ok', detail: o.spendLedger.description };
+      },
+      `${o.spendLedger.description}: unreachable — priced model calls are not made until it is back`,
+    ),
   ]);
   const vectorSearch: HealthPart =
     o.vectorSearch === 'pgvector'
@@ -93,7 +108,7 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
           status: 'degraded',
           detail: `${order}; cooling down after a 429: ${cooling.map((c) => `${c.name} (${Math.ceil(o.providerHealth.cooldownRemainingMs(c.name) / 1000)} s)`).join(', ')}`,
         };
-  const parts = { database, limiter, embedder, vectorSearch, providers };
+  const parts = { database, limiter, embedder, vectorSearch, providers, spendLedger };
   return { status: Object.values(parts).every((p) => p.status === 'ok') ? 'ok' : 'degraded', parts };
 }
 
