@@ -8,6 +8,7 @@ import { draftExtractive } from './answer/extractive.ts';
 import { answerText } from './answer/answer-text.ts';
 import { footnoteIds } from './answer/footnotes.ts';
 import type { Estate } from './corpus/estate.ts';
+import { estateClassNamer } from './corpus/estate-classes.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
 import { hazardsOf, type PassageHazard } from './corpus/passage-hazards.ts';
 import { decodeSnapshot, encodeSnapshot, type IndexParts, SnapshotError } from './knowledge-base-snapshot.ts';
@@ -205,6 +206,7 @@ export class KnowledgeBase {
     const thesaurus = input.thesaurus ?? NO_THESAURUS;
     const vectors = input.wordVectors ?? NO_WORD_VECTORS;
     const { documents: docs, names } = index;
+    const classes = estateClassNamer(input.estate);
     const knowledge: CorpusKnowledge = {
       lexicon,
       idf: (t) => retriever.idf(t),
@@ -213,6 +215,7 @@ export class KnowledgeBase {
       isName: (t) => names.has(t),
       related: (t) => thesaurus.related(t),
       vectorOf: (w) => vectors.vectorOf(w),
+      ...(classes ? { namesClassOf: classes } : {}),
     };
     return new KnowledgeBase(
       input.documents,

@@ -37,5 +37,11 @@ export async function askCommand(argv: string[]): Promise<number> {
     return JSON.stringify({ outcome, ...rest }, null, 2);
   };
   process.stdout.write(values.json ? `${json()}\n` : `${formatRunResult(result, { trace: values.trace })}\n`);
+  // The run id above names no stored run: `ask` records nothing, so its stop could not be approved anywhere (S-137).
+  if (result.outcome === 'awaiting_approval') {
+    process.stderr.write(
+      'sandscope: `ask` records nothing, so this run cannot be approved. To approve a change, ask it where runs are kept: on the website (npm start), or POST /v1/runs and then POST /v1/runs/RUN_ID/approve (docs/API.md).\n',
+    );
+  }
   return 0;
 }

@@ -58,6 +58,16 @@ describe('sandscope ask', () => {
     // A database the estate does not have, named like the two it has, is not given orders-db's ceiling (S-121).
     const sibling = await next(['ask', '--json', 'What is the connection pool ceiling for payments-db?']);
     expect(JSON.parse(sibling.slice(sibling.indexOf('{')))).toMatchObject({ outcome: 'refused' });
+    // A refusal names the check its best passage fails, not "the best passage fails a check" (S-133).
+    const checked = await next(['ask', '-w', 'change', 'Who approves an emergency rollback during a SEV1?']);
+    expect(checked).toMatch(/against it: [^)]*it never names sev1/);
+    expect(checked).not.toMatch(/fails a check/);
+    // A rule the policy states for tier 1 services answers for payments-api, a tier 1 service of the estate (S-134).
+    const tiered = JSON.parse(
+      (await next(['ask', '--json', '-w', 'change', 'How many approvals does a normal change to payments-api need?'])).replace(/^[^{]*/, ''),
+    );
+    expect(tiered).toMatchObject({ outcome: 'answered' });
+    expect(tiered.answer).toMatch(/needs 2 approvals/);
     // The field to read first is printed first, as the README shows it.
     expect(Object.keys(JSON.parse(json.slice(json.indexOf('{'))))[0]).toBe('outcome');
   });
@@ -65,6 +75,8 @@ describe('sandscope ask', () => {
   it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {
     expect(await main(['ask', '--workload', 'change', 'Can we raise the orders-db connection pool ceiling during an incident?'])).toBe(0);
     expect(io.out.split('\n')[0]).toMatch(/^STOPPED FOR APPROVAL — nothing happens until a person approves {2}\[workload change, run /);
+    // Its run id names no stored run: the CLI says where a change can be approved (S-137).
+    expect(io.err).toMatch(/`ask` records nothing, so this run cannot be approved[^\n]*POST \/v1\/runs\/RUN_ID\/approve/);
     expect(io.out).not.toMatch(/^ANSWERED/m);
 
     // The proposed action is stated once and cites the Sources list by number, never by chunk id or by repeating a claim.

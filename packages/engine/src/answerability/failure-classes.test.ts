@@ -69,6 +69,42 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(right.answer).toMatch(/100 connections/);
   });
 
+  it('class 3 — a rule stated for a tier names every service of that tier; a service of another tier stays unnamed (S-134)', async () => {
+    const policy = {
+      doc: 'policy-change.md',
+      title: 'Change Policy',
+      text: '# Change Policy\n\nHow changes reach production, and who signs them off before they ship.\n\n## Approving a normal change\n\nA normal change needs 2 approvals in the change ticket: one from an engineer on the owning team and, for tier 1 services, one from an engineer on a different team.\n\n## Deployment windows\n\nNormal changes to tier 1 services are deployed Tuesday to Thursday between 09:00 and 16:00 UTC, when the owning team is at work to watch them.\n',
+    };
+    // The estate's services are written about elsewhere in the library, as they are in any real one.
+    const catalogue = {
+      doc: 'architecture-services.md',
+      title: 'Services',
+      text: '# Services\n\n## ledger-api\n\nledger-api keeps the ledger of every payment and runs 3 replicas behind the gateway, each with its own connection pool.\n\n## search-api\n\nsearch-api serves product search from an index rebuilt every night, and runs 2 replicas behind the gateway.\n',
+    };
+    const service = (id: string, tier: number) => ({ id, name: id, tier, kind: 'api', owner: 'Platform', description: `The ${id} service.` });
+    const estate = {
+      company: 'Test',
+      services: [service('ledger-api', 1), service('search-api', 3)],
+      dependencies: [],
+      faults: [],
+      properties: [],
+      policyValues: [],
+    };
+    const tiered = await KnowledgeBase.build({ documents: [...FAILURE_CORPUS, policy, catalogue], estate });
+    const named = await tiered.examine('How many approvals does a normal change to ledger-api need?');
+    const rule = (e: typeof named) => e.features.passages.find((p) => p.result.chunk.text.includes('2 approvals'))!;
+    expect(rule(named).missingEntities).toEqual([]);
+    expect(rule(named).valueMissing).toBe(false);
+    // search-api is tier 3: the rule for tier 1 says nothing of it, and without an estate nothing names ledger-api.
+    expect(rule(await tiered.examine('How many approvals does a normal change to search-api need?')).missingEntities).toEqual(['search-api']);
+    const untiered = await KnowledgeBase.build({ documents: [...FAILURE_CORPUS, policy, catalogue] });
+    const unnamed = await untiered.examine('How many approvals does a normal change to ledger-api need?');
+    expect(rule(unnamed).missingEntities).toEqual(['ledger-api']);
+    // The shipped model rates the rule higher once it names the service (how high is the model's, on a library this small).
+    expect(named.assessment.answerability!).toBeGreaterThan(unnamed.assessment.answerability! + 0.1);
+    expect(tiered.decide(named.features).reasons.join(' ')).not.toMatch(/never names ledger-api/);
+  });
+
   it('class 4 — a topic the library never covers is refused', async () => {
     const r = await ask('how do i renew the TLS certificate on the api gateway?');
     expect(r.verdict).toBe('refused');

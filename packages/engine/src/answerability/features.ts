@@ -1,5 +1,6 @@
 import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
+import type { ClassNamer } from '../corpus/estate-classes.ts';
 import { type DemandedValue, disclaims, type EntityLexicon, passageNames, statesValue, textNames } from '../retrieval/question-shape.ts';
 import { plainWords, unitCosine } from '../retrieval/word-vectors.ts';
 import { CAMEL_CASE_NAME, camelParts, contentTerms, isStopword, stem, tokenize, unreadableWords, words } from '../retrieval/tokenizer.ts';
@@ -28,6 +29,8 @@ export interface CorpusKnowledge {
   readonly related: (term: string) => readonly string[];
   /** A plain word's unit vector (GloVe; none when the edge gave none). */
   readonly vectorOf: (word: string) => Float32Array | undefined;
+  /** Whether a text names a class the entity belongs to (its estate tier); absent without an estate (S-134). */
+  readonly namesClassOf?: ClassNamer;
 }
 
 /** A whole document as the features read it. */
@@ -272,11 +275,13 @@ function valueCoverage(
 ): { coverage: number; sentence: string | null } {
   const { heading, docTitle, path } = result.chunk;
   const context = `${docTitle}\n${(path ?? []).join('\n')}\n${heading}`;
-  const unplaced = entities.filter((e) => !textNames(context, e));
+  // A rule stated for the entity's class ("for tier 1 services") states it for the entity (S-134).
+  const namedIn = (text: string, e: string) => textNames(text, e) || (k.namesClassOf?.(text, e) ?? false);
+  const unplaced = entities.filter((e) => !namedIn(context, e));
   let best = 0;
   let bestSentence: string | null = null;
   for (const block of parsedOf(result.chunk).blocks) {
-    const here = block.subheading ? unplaced.filter((e) => !textNames(block.subheading!, e)) : unplaced;
+    const here = block.subheading ? unplaced.filter((e) => !namedIn(block.subheading!, e)) : unplaced;
     let subject: string | null = null;
     for (const sentence of block.sentences) {
       const first = here.length ? k.lexicon.firstNamed(sentence.toLowerCase()) : null;
@@ -289,7 +294,7 @@ function valueCoverage(
       // "`catalog-pg` is the cluster behind catalog-api, with one primary and one replica" gives no replica
       // count of catalog-api's (S-039). A sentence opening on one thing asked about may relate it to another.
       const aboutOther = first?.opens === true && !entities.includes(first.entity);
-      if (statesValue(sentence, demanded) && !aboutOther && here.every((e) => e === about || textNames(sentence, e))) {
+      if (statesValue(sentence, demanded) && !aboutOther && here.every((e) => e === about || namedIn(sentence, e))) {
         const c = predicate.length === 0 ? 1 : weightedShare(predicate, new Set(tokenize(`${heading}\n${sentence}`)), k.idf);
         if (c > best || bestSentence === null) {
           best = Math.max(best, c);
@@ -428,6 +433,16 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const written = wordsAsWritten(question);
   const asWritten = (ts: readonly string[]) => [...new Set(ts.map((t) => written.get(t) ?? t))];
 
+  // A passage names an entity by name, or by a class it belongs to: "tier 1 services" names payments-api (S-134).
+  const covers = (c: Chunk, e: string) => passageNames(c, e) || (k.namesClassOf?.(indexText(c), e) ?? false);
+  // The words of the entities a text covers by class only: a name it holds in that sense, for the name features.
+  const byClass = (passages: readonly Chunk[]) =>
+    k.namesClassOf ? entities.filter((e) => passages.some((c) => k.namesClassOf!(indexText(c), e))).flatMap((e) => [...contentTerms(e), ...tokenize(e)]) : [];
+  const withClass = (terms: ReadonlySet<string>, passages: readonly Chunk[]): ReadonlySet<string> => {
+    const more = byClass(passages);
+    return more.length ? new Set([...terms, ...more]) : terms;
+  };
+
   const measure = (result: ScoredChunk, i: number): PassageFeatures => {
     const chunk = result.chunk;
     const here = parsedOf(chunk).terms;
@@ -437,8 +452,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const sections = (cache.sections ??= sectionsOfPassage(chunk.heading, chunk.text, chunk.level, doc?.lead === chunk.id));
     const own = sections[0]!;
     const product = Math.max(0, result.dense ?? 0) * result.bm25;
-    const missingEntities = entities.filter((e) => !passageNames(chunk, e));
-    const missingFromDocument = missingEntities.filter((e) => !doc?.passages.some((c) => passageNames(c, e)));
+    const missingEntities = entities.filter((e) => !covers(chunk, e));
+    const missingFromDocument = missingEntities.filter((e) => !doc?.passages.some((c) => covers(c, e)));
     const identifying = entities.filter((e) => k.lexicon.identifiesTopic(e) && passageNames(chunk, e));
     const rarest = Math.min(Infinity, ...identifying.map((e) => k.lexicon.passagesNaming(e)));
     const withRole = role ? sections.filter((s) => s.roles.includes(role)) : [];
@@ -477,8 +492,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       nounCoverage: weightedShare(knownNouns, here, k.idf),
       nounDocumentCoverage: weightedShare(knownNouns, docTerms, k.idf),
       unknownNounShare: nouns.length ? unknownNouns : 0,
-      missingNameFromDocument: names.length ? 1 - weightedShare(names, docTerms, k.idf) : 0,
-      missingNameFromPassage: names.length ? 1 - weightedShare(names, here, k.idf) : 0,
+      missingNameFromDocument: names.length ? 1 - weightedShare(names, withClass(docTerms, doc?.passages ?? [chunk]), k.idf) : 0,
+      missingNameFromPassage: names.length ? 1 - weightedShare(names, withClass(here, [chunk]), k.idf) : 0,
       missingEntity: missingEntities.length > 0 ? 1 : 0,
       missingEntityFromDocument: missingFromDocument.length > 0 ? 1 : 0,
       identifyingEntity: Number.isFinite(rarest) ? 1 / Math.log2(1 + rarest) : 0,
