@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { stubAgentFetch } from './testing/stub-agent';
 
 /*
  * The Approve button's door (POST /api/runs/:id/approve) and the pages it sends the browser to, as a black-box test
@@ -19,20 +20,8 @@ const { default: RunsPage } = await import('../app/runs/page');
 const GATED = '3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c';
 const APPROVAL = '7b3b4d0f-3bcc-4205-9ed5-c301a864b66e';
 
-const agent = vi.fn<(url: string | URL, init?: RequestInit) => Promise<Response>>();
+const agent = stubAgentFetch();
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-beforeEach(() => {
-  vi.stubEnv('AGENT_URL', 'http://agent.test');
-  vi.stubEnv('AGENT_TOKEN', 'test-token-0123456789abcdef0123456789');
-  agent.mockReset();
-  vi.stubGlobal('fetch', agent);
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
-});
 
 const approve = (id: string) => POST(new Request(`http://web.test/api/runs/${id}/approve`, { method: 'POST' }), { params: Promise.resolve({ id }) });
 

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { stubAgentFetch } from './testing/stub-agent';
 
 /*
  * POST /api/runs, the console's door, as the no-JavaScript form posts to it (a black-box test of the website,
@@ -14,19 +15,7 @@ const { POST } = await import('../app/api/runs/route');
 const { explain } = await import('../lib/problems');
 const { consoleRefusal, MAX_RUN_BODY_BYTES } = await import('../lib/run-request');
 
-const agent = vi.fn<(url: string | URL, init?: RequestInit) => Promise<Response>>();
-
-beforeEach(() => {
-  vi.stubEnv('AGENT_URL', 'http://agent.test');
-  vi.stubEnv('AGENT_TOKEN', 'test-token-0123456789abcdef0123456789');
-  agent.mockReset();
-  vi.stubGlobal('fetch', agent);
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
-});
+const agent = stubAgentFetch();
 
 const formPost = (fields: Record<string, string>) =>
   new Request('http://web.test/api/runs', {
