@@ -66,6 +66,8 @@ function primitive(key: string, value: unknown): ReactNode {
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (key === 'band' || key === 'verdict') return <b className={`band band-${String(value)} tag-${String(value)}`}>{String(value)}</b>;
+  // A sha-256 (the semantic cache's entry, S-132) is 64 characters no one reads: its head, the whole in the tooltip.
+  if (key === 'cacheKey' && typeof value === 'string' && value.length > 12) return <span title={value}>{value.slice(0, 12)}…</span>;
   return String(value);
 }
 
