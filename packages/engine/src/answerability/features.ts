@@ -434,13 +434,22 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const asWritten = (ts: readonly string[]) => [...new Set(ts.map((t) => written.get(t) ?? t))];
 
   // A passage names an entity by name, or by a class it belongs to: "tier 1 services" names payments-api (S-134).
-  const covers = (c: Chunk, e: string) => passageNames(c, e) || (k.namesClassOf?.(indexText(c), e) ?? false);
-  // The words of the entities a text covers by class only: a name it holds in that sense, for the name features.
-  const byClass = (passages: readonly Chunk[]) =>
-    k.namesClassOf ? entities.filter((e) => passages.some((c) => k.namesClassOf!(indexText(c), e))).flatMap((e) => [...contentTerms(e), ...tokenize(e)]) : [];
+  // Read once per passage per question: a document's passages are asked about again for each of its retrieved ones.
+  const classNamed = new Map<Chunk, readonly string[]>();
+  const namedByClass = (c: Chunk): readonly string[] => {
+    let named = classNamed.get(c);
+    if (!named) {
+      const text = k.namesClassOf && entities.length ? indexText(c) : '';
+      named = text ? entities.filter((e) => k.namesClassOf!(text, e)) : [];
+      classNamed.set(c, named);
+    }
+    return named;
+  };
+  const covers = (c: Chunk, e: string) => passageNames(c, e) || namedByClass(c).includes(e);
+  // The words of the entities a text covers by class only, for the name features: they are named there in that sense.
   const withClass = (terms: ReadonlySet<string>, passages: readonly Chunk[]): ReadonlySet<string> => {
-    const more = byClass(passages);
-    return more.length ? new Set([...terms, ...more]) : terms;
+    const named = entities.filter((e) => passages.some((c) => namedByClass(c).includes(e)));
+    return named.length ? new Set([...terms, ...named.flatMap((e) => [...contentTerms(e), ...tokenize(e)])]) : terms;
   };
 
   const measure = (result: ScoredChunk, i: number): PassageFeatures => {

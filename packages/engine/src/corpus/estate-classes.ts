@@ -9,10 +9,9 @@ export type ClassNamer = (text: string, entity: string) => boolean;
 
 /**
  * The estate's classes as a `ClassNamer`: each service (id and display name) is named
- * by its tier, "tier 1" or "tiers 1", never "tier 10". Without it, "can I deploy
- * checkout-api on a Friday?" was refused because the deployment-window rule never
- * names checkout-api — it names its tier — as were 25 of 33 change-review questions
- * a colleague typed on the shipped corpus (S-134). Estate corpora only: a library
+ * by its tier, "tier 1" or "tiers 1", never "tier 10". Without it, "how many approvals
+ * does a normal change to payments-api need?" was refused: the approval rule never
+ * names payments-api, only "tier 1 services" (S-134). Estate corpora only: a library
  * without an estate has no tiers to read.
  */
 export function estateClassNamer(estate: Estate | null | undefined): ClassNamer | undefined {
