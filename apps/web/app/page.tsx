@@ -1,7 +1,8 @@
+import { isWorkload } from '@sandscope/api';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getProviders } from '@/lib/agent';
 import { problemFromQuery } from '@/lib/problems';
-import { consoleRefusal, isWorkload, KEPT_QUESTION_CHARS } from '@/lib/run-request';
+import { consoleRefusal, KEPT_QUESTION_CHARS } from '@/lib/run-request';
 import { ConsoleForm } from './_console/console-form';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { type RunRequest, WORKLOADS, type Workload } from '@sandscope/api';
+import { parseWorkload, type RunRequest } from '@sandscope/api';
 import type { ProblemCode } from './problems';
 
 /** The console's fields, from a form post or the enhanced console's JSON, validated before the agent sees them. */
@@ -23,21 +23,17 @@ export const MAX_RUN_BODY_BYTES = 64 * 1024;
  */
 export const KEPT_QUESTION_CHARS = 2_000;
 
-export function isWorkload(value: unknown): value is Workload {
-  return typeof value === 'string' && (WORKLOADS as readonly string[]).includes(value);
-}
-
 export function parseRunRequest(input: { question?: unknown; workload?: unknown; failProviders?: unknown }): ParsedRunRequest {
   const question = typeof input.question === 'string' ? input.question.trim() : '';
   if (!question) return { ok: false, code: 'invalid_request', message: 'question: type a question first.' };
   if (question.length > MAX_QUESTION_CHARS_HERE) {
     return { ok: false, code: 'question_too_long', message: `question: ${question.length} characters; the console sends at most ${MAX_QUESTION_CHARS_HERE}.` };
   }
-  const workload = input.workload === undefined || input.workload === '' ? 'triage' : input.workload;
-  if (!isWorkload(workload)) return { ok: false, code: 'invalid_request', message: 'workload: must be triage, change or postmortem.' };
+  const workload = input.workload === undefined || typeof input.workload === 'string' ? parseWorkload(input.workload) : null;
+  if (!workload?.ok) return { ok: false, code: 'invalid_request', message: 'workload: must be triage, change or postmortem.' };
   const raw = input.failProviders === undefined ? [] : Array.isArray(input.failProviders) ? input.failProviders : [input.failProviders];
   const failProviders = [...new Set(raw.filter((p): p is string => typeof p === 'string' && /^[a-z0-9_-]{1,40}$/i.test(p)))].slice(0, MAX_PROVIDERS);
-  return { ok: true, request: { question, workload, ...(failProviders.length ? { failProviders } : {}) } };
+  return { ok: true, request: { question, workload: workload.workload, ...(failProviders.length ? { failProviders } : {}) } };
 }
 
 /** What the console says above a refused question's problem: a body over the door's own limit names that limit. */

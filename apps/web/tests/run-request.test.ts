@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWorkload, parseRunRequest } from '../lib/run-request';
+import { isWorkload } from '@sandscope/api';
+import { parseRunRequest } from '../lib/run-request';
 
 /* The console's fields, checked before the agent sees them (lib/run-request.ts). */
 
@@ -43,5 +44,10 @@ describe('parseRunRequest', () => {
   it('knows the three workloads', () => {
     expect(['triage', 'change', 'postmortem'].every(isWorkload)).toBe(true);
     expect(isWorkload('Triage')).toBe(false);
+  });
+
+  it('reads a workload as the CLI and the agent do: any case, spaces around it ignored (S-140)', () => {
+    expect(parseRunRequest({ question: 'q', workload: ' Change ' })).toMatchObject({ ok: true, request: { workload: 'change' } });
+    expect(parseRunRequest({ question: 'q', workload: 7 })).toMatchObject({ ok: false, code: 'invalid_request' });
   });
 });

@@ -1,10 +1,13 @@
 import { OUTCOME_WORDS, OUTCOMES, type Outcome, type OutcomeWords, outcomeHasAnswer, outcomeWords, REFUSAL_CLAIMS } from '@sandscope/engine/outcome';
+import { WORKLOAD_IDS } from '@sandscope/engine/workload-id';
 import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
 export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
 /** How an answer's claims stood in their passages: the layout the answer text and the run page both print. */
 export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
+/** A workload a person typed or posted: the one rule the CLI, the agent and the console read it by (S-140). */
+export { isWorkload, parseWorkload } from '@sandscope/engine/workload-id';
 
 /*
  * The agent's run responses (docs/API.md) as zod schemas: what the agent's
@@ -12,7 +15,7 @@ export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
  * instead of casting. One file on purpose: the website's compiler options
  * cannot follow a relative `.ts` import, and a package it cannot type-check is
  * a contract it cannot use. The imports from the engine are the outcome
- * vocabulary, which imports nothing but types, and the answer's layout, which
+ * vocabulary and the workload ids, which import nothing but types, and the answer's layout, which
  * imports only the passage parse (apps/web's tsconfig allows the `.ts` import).
  *
  * Objects are not strict: a field the agent adds is ignored (stripped) by an
@@ -27,7 +30,7 @@ export const verdictSchema = z.enum(['answered', 'partial', 'refused']);
 export const refusalClaimSchema = z.enum(REFUSAL_CLAIMS);
 export const bandSchema = z.enum(['insufficient', 'ambiguous', 'sufficient']);
 export const terminalSchema = z.enum(['refuse', 'escalate', 'await_approval', 'emit']);
-export const workloadSchema = z.enum(['triage', 'change', 'postmortem']);
+export const workloadSchema = z.enum(WORKLOAD_IDS);
 export const runStatusSchema = z.enum(['running', 'completed', 'interrupted', 'failed']);
 export const providerEventKindSchema = z.enum(['served', 'failed', 'rate_limited', 'skipped_cooldown', 'outside_reservation', 'injected_failure']);
 

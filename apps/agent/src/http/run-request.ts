@@ -1,5 +1,5 @@
 import type { Workload } from '@sandscope/engine';
-import { WORKLOAD_IDS } from '@sandscope/engine/orchestrator';
+import { parseWorkload, WORKLOAD_IDS } from '@sandscope/engine/orchestrator';
 import { z } from 'zod';
 import { INJECTABLE_PROVIDERS } from '../run-agent.ts';
 import { ApiError } from './api-error.ts';
@@ -8,7 +8,16 @@ import { requestText } from './request-text.ts';
 /** `POST /v1/runs` body (docs/API.md). Strict: an unknown field is named back rather than silently ignored. */
 export const RunRequestSchema = z.strictObject({
   question: requestText(),
-  workload: z.enum(WORKLOAD_IDS as [Workload, ...Workload[]], { error: `must be one of ${WORKLOAD_IDS.join(', ')}` }).optional(),
+  // Read as the CLI reads `-w` (S-140): "Change" is the change workload here too.
+  workload: z
+    .string({ error: `must be one of ${WORKLOAD_IDS.join(', ')}` })
+    .transform((value, ctx) => {
+      const parsed = parseWorkload(value);
+      if (parsed.ok) return parsed.workload;
+      ctx.issues.push({ code: 'custom', input: value, message: `must be one of ${WORKLOAD_IDS.join(', ')}` });
+      return z.NEVER;
+    })
+    .optional(),
   failProviders: z
     .array(z.enum(INJECTABLE_PROVIDERS as [string, ...string[]], { error: `must name a provider: ${INJECTABLE_PROVIDERS.join(', ')}` }))
     .max(INJECTABLE_PROVIDERS.length)

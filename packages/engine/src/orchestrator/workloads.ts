@@ -145,21 +145,4 @@ export const WORKLOADS: Readonly<Record<Workload, WorkloadDefinition>> = {
   postmortem: POSTMORTEM,
 };
 
-export const WORKLOAD_IDS = Object.keys(WORKLOADS) as Workload[];
-
-export const DEFAULT_WORKLOAD: Workload = 'triage';
-
-export function isWorkload(value: unknown): value is Workload {
-  return typeof value === 'string' && Object.hasOwn(WORKLOADS, value);
-}
-
-/**
- * A workload id from user input, or a one-line message naming the choices.
- * A value, not a throw: the boundary (CLI, HTTP) decides how to report it.
- */
-export function parseWorkload(value: string | undefined): { ok: true; workload: Workload } | { ok: false; message: string } {
-  if (value === undefined || value === '') return { ok: true, workload: DEFAULT_WORKLOAD };
-  const id = value.trim().toLowerCase();
-  if (isWorkload(id)) return { ok: true, workload: id };
-  return { ok: false, message: `unknown workload "${value}". Choose one of: ${WORKLOAD_IDS.join(', ')} (default ${DEFAULT_WORKLOAD}).` };
-}
+export { DEFAULT_WORKLOAD, isWorkload, parseWorkload, WORKLOAD_IDS } from './workload-id.ts';

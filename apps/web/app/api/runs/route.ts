@@ -1,10 +1,10 @@
 import { sendToPage } from '@/lib/form-door';
-import { runResultSchema } from '@sandscope/api';
+import { isWorkload, runResultSchema } from '@sandscope/api';
 import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
 import type { RunResult } from '@sandscope/api';
 import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
 import { readBoundedBody } from '@/lib/bounded-body';
-import { isWorkload, KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
+import { KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 import { readSse } from '@/lib/sse';
 
