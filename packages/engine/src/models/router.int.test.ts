@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { perMillionTokens } from './pricing.ts';
+import { readResultMetadata } from './call-options.ts';
+import { perMillionTokens, promptTokenBound } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { RouterModel, type ProviderEvent, type RouterCandidate } from './router.ts';
@@ -68,9 +69,27 @@ describe('RouterModel over HTTP (stub servers)', () => {
     const groq = await provider('groq', 250, { kind: 'hang' });
     const gemini = await provider('gemini', 2_000);
     const { router, events } = routerOver([groq.candidate, gemini.candidate]);
-    expect(textOf(await router.doGenerate(call))).toContain('from gemini');
+    const result = await router.doGenerate({ ...call, maxOutputTokens: 200 });
+    expect(textOf(result)).toContain('from gemini');
     expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed' });
-    expect(events[0]!.message).toMatch(/No response within 250 ms/);
+    expect(events[0]!.message).toMatch(/No response within 250 ms.*; charged at its bound/);
+    // S-141: the request was sent and may have been billed: charged at its prompt's bound and the output it was allowed, not $0.
+    const bound = promptTokenBound(call);
+    expect(events[0]!.costUsd).toBeCloseTo((bound + 200) / 1e6, 12);
+    expect(readResultMetadata(result.providerMetadata).billed).toEqual([{ provider: 'groq', inputTokens: bound, outputTokens: 200 }]);
+  });
+
+  it('a provider that refuses the connection never ran the request: not charged', async () => {
+    const gemini = await provider('gemini', 2_000);
+    const closed = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: 'http://127.0.0.1:9/v1', model: 'groq-model', apiKey: 'k', pricing: perMillionTokens(1, 1) },
+      { fetch, timeoutMs: 2_000 },
+    );
+    const { router, events } = routerOver([{ name: 'groq', model: closed, pricing: perMillionTokens(1, 1) }, gemini.candidate]);
+    const result = await router.doGenerate(call);
+    expect(events[0]).toMatchObject({ provider: 'groq', kind: 'failed' });
+    expect(events[0]!.costUsd).toBeUndefined();
+    expect(readResultMetadata(result.providerMetadata).billed).toBeUndefined();
   });
 
   it('a provider echoing its key in a 401 body: status, class and a redacted excerpt, never the key (issue 12, defect 3)', async () => {

@@ -12,7 +12,7 @@ import {
 import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
 import type { PricedModel } from './priced-model.ts';
 import { type BilledAttempt, sandscopeOptions, withoutSandscopeOptions, withResultMetadata } from './call-options.ts';
-import { tokenUsage, usageCostUsd, type Pricing } from './pricing.ts';
+import { promptTokenBound, tokenUsage, usageCostUsd, type Pricing } from './pricing.ts';
 import { describeProviderError } from './provider-error.ts';
 import { retryAfterSeconds, type ProviderHealth } from './provider-health.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
@@ -165,7 +165,7 @@ export class RouterModel implements PricedModel {
         result = await candidate.model.doGenerate(callOptions);
       } catch (error) {
         if (options.abortSignal?.aborted) throw error;
-        failures.push(this.recordFailure(candidate, error, started, billed));
+        failures.push(this.recordFailure(candidate, error, started, billed, callOptions));
         continue;
       }
       if (saysNothing(result.content)) {
@@ -209,7 +209,7 @@ export class RouterModel implements PricedModel {
       } catch (error) {
         void reader?.cancel(error).catch(() => {});
         if (options.abortSignal?.aborted) throw error;
-        failures.push(this.recordFailure(candidate, error, started, billed));
+        failures.push(this.recordFailure(candidate, error, started, billed, callOptions));
       }
     }
     throw new AllProvidersFailedError(failures, billed);
@@ -242,7 +242,13 @@ export class RouterModel implements PricedModel {
     return true;
   }
 
-  private recordFailure(candidate: RouterCandidate, error: unknown, started: number, billed: BilledAttempt[]): ProviderFailure {
+  private recordFailure(
+    candidate: RouterCandidate,
+    error: unknown,
+    started: number,
+    billed: BilledAttempt[],
+    call: LanguageModelV3CallOptions,
+  ): ProviderFailure {
     const latencyMs = this.health.now() - started;
     const status = APICallError.isInstance(error) ? error.statusCode : undefined;
     if (status === 429) {
@@ -253,9 +259,14 @@ export class RouterModel implements PricedModel {
       return { provider: candidate.name, kind: 'rate_limited', status, message };
     }
     // Defect 3: the provider's own text only as a scrubbed, capped excerpt after the status and error class.
-    const { message } = describeProviderError(error, this.scrub);
-    const usage = billedUsageOf(error);
+    const described = describeProviderError(error, this.scrub);
+    // A request that timed out was sent, and the provider may have run it and billed it; it was settled at $0, so a
+    // provider that answered slowly cost nothing on the ledger. It is charged at the most it could cost, as a stream
+    // that breaks is (fail safe): its prompt's bound and the output it was allowed (S-141).
+    const unanswered = described.status === undefined && described.errorClass === 'timeout';
+    const usage = billedUsageOf(error) ?? (unanswered ? tokenUsage(promptTokenBound(call), call.maxOutputTokens ?? 0) : undefined);
     const costUsd = this.bill(candidate, usage, billed);
+    const message = unanswered ? `${described.message}; charged at its bound, as a provider may bill a request it never answered` : described.message;
     this.emit({
       provider: candidate.name,
       kind: 'failed',
