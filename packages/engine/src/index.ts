@@ -19,6 +19,7 @@ export * from './answerability/decide.ts';
 export * from './answerability/model-judgement.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';
+export * from './answer/cited-heading.ts';
 export * from './knowledge-base.ts';
 export * from './round.ts';
 export * from './clock.ts';

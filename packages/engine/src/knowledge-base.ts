@@ -7,6 +7,7 @@ import shippedModel from './answerability/answerability-model.json' with { type:
 import { draftExtractive } from './answer/extractive.ts';
 import { answerText } from './answer/answer-text.ts';
 import { footnoteIds } from './answer/footnotes.ts';
+import { citedHeadings } from './answer/cited-heading.ts';
 import type { Estate } from './corpus/estate.ts';
 import { estateClassNamer } from './corpus/estate-classes.ts';
 import { chunkCorpus } from './corpus/chunker.ts';
@@ -302,9 +303,10 @@ export function toAskResult(
   timingsMs: Record<string, number>,
 ): AskResult {
   const sourceIds = footnoteIds(claims);
+  const headings = citedHeadings(claims, chunkOf);
   const sources = sourceIds.flatMap((id) => {
     const c = chunkOf(id);
-    return c ? [{ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text }] : [];
+    return c ? [{ chunkId: c.id, doc: c.doc, heading: headings.get(id) ?? c.heading, text: c.text }] : [];
   });
   const refusal = exam.verdict === 'refused' ? (exam.refusal ?? 'unsure') : null;
   const answer = refusal ? refusalText(refusal, exam.reasons[0] ?? '') : answerText(claims, sourceIds, chunkOf);

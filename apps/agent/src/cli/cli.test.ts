@@ -70,6 +70,10 @@ describe('sandscope ask', () => {
     expect(tiered.answer).toMatch(/needs 2 approvals/);
     // The field to read first is printed first, as the README shows it.
     expect(Object.keys(JSON.parse(json.slice(json.indexOf('{'))))[0]).toBe('outcome');
+    // A claim from a section merged into the policy's lead cites that section's heading, not the title (S-142).
+    expect(await next(['ask', 'What is a standard change?'])).toContain(
+      '[1] policy-change-management.md › Standard, normal and emergency changes  (policy-change-management#change-management-policy)',
+    );
   });
 
   it('heads a gated change with the stop alone: the held answer is not announced as answered', async () => {

@@ -209,6 +209,19 @@ describe('the agent API over the default (offline) stack', () => {
       expect(((await other.json()) as { run: { sessionOwned: boolean } }).run.sessionOwned).toBe(false);
     });
 
+    it('a claim from a section merged into its passage cites that section, in the result and as the run reads back (S-142)', async () => {
+      const { result, cookie } = await postRun(app, { question: 'What is a standard change?' });
+      expect(result).toMatchObject({ verdict: 'answered' });
+      const source = result.sources.find((s) => s.chunkId === 'policy-change-management#change-management-policy');
+      expect(source?.heading).toBe('Standard, normal and emergency changes');
+      const detail = (await (await app.request(`/v1/runs/${result.runId}`, { headers: { ...AUTH, cookie } })).json()) as {
+        claims: { citations: { chunkId: string; heading: string }[] }[];
+      };
+      const headings = detail.claims.flatMap((c) => c.citations.filter((x) => x.chunkId === source!.chunkId).map((x) => x.heading));
+      expect(headings.length).toBeGreaterThan(0);
+      expect(new Set(headings)).toEqual(new Set(['Standard, normal and emergency changes']));
+    });
+
     it('an unanswerable question ends in refuse: no draft, no claims, no model call', async () => {
       const { events, result } = await postRun(app, { question: UNANSWERABLE });
       expect(result).toMatchObject({ verdict: 'refused', terminal: 'refuse', claims: [], sources: [] });

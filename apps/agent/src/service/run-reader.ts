@@ -1,5 +1,5 @@
 import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
-import type { KnowledgeBase } from '@sandscope/engine';
+import { citedHeadings, type KnowledgeBase } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { outcomeOf } from '@sandscope/engine/orchestrator';
 import {
@@ -114,6 +114,12 @@ export class RunReader {
     const { run } = detail;
     const result = storedResult(run);
     const texts = await this.#chunkTexts(detail.claims.flatMap((c) => c.citations.map((x) => x.chunkId)));
+    // Named as `ask` names them (S-142): a claim from a section merged into its passage cites that section's heading.
+    const storedHeadings = new Map(detail.claims.flatMap((c) => c.citations.map((x) => [x.chunkId, x.heading] as const)));
+    const headings = citedHeadings(
+      detail.claims.map((c) => ({ text: c.text, citations: c.citations.map((x) => x.chunkId) })),
+      (id) => (texts.has(id) ? { heading: storedHeadings.get(id)!, text: texts.get(id)! } : undefined),
+    );
     return this.#scrubbed<RunDetailView>({
       run: {
         ...listItem(run, run.score),
@@ -129,7 +135,12 @@ export class RunReader {
       claims: detail.claims.map((c) => ({
         index: c.index,
         text: c.text,
-        citations: c.citations.map((x) => ({ chunkId: x.chunkId, doc: x.doc, heading: x.heading, text: texts.get(x.chunkId) ?? '' })),
+        citations: c.citations.map((x) => ({
+          chunkId: x.chunkId,
+          doc: x.doc,
+          heading: headings.get(x.chunkId) ?? x.heading,
+          text: texts.get(x.chunkId) ?? '',
+        })),
       })),
       providerEvents: detail.providerEvents.map((e) => storedProviderEventView(run.id, e)),
       spend: {
