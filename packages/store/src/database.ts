@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { unusableDataDir } from './store-error.ts';
 
 /**
  * The store's only view of Postgres. Postgres is the one dialect; the two
@@ -70,7 +71,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     return openPostgresDatabase(options.url, { schema: options.schema });
   }
   const dataDir = options.dataDir ?? DEFAULT_PGLITE_DATA_DIR;
-  if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true });
+  if (!dataDir.includes('://')) {
+    try {
+      await mkdir(dataDir, { recursive: true });
+    } catch (error) {
+      // A folder that cannot be made (a path through a file, a read-only disk, no permission) was an "internal error …
+      // This is a bug" (S-143): it is the setting that is wrong, and the message says which.
+      throw unusableDataDir(dataDir, error);
+    }
+  }
   const { openPgliteDatabase } = await import('./pglite-database.ts');
   return openPgliteDatabase(dataDir);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimPgliteOwner } from './pglite-owner.ts';
+import { openDatabase } from './database.ts';
 import { openPgliteDatabase } from './pglite-database.ts';
 
 /** S-135: one process at a time opens an embedded database folder. */
@@ -27,6 +28,18 @@ describe('the owner of an embedded database folder', () => {
     expect(readFileSync(`${dir}.owner`, 'utf8')).toBe(`${process.pid}\n`);
     release();
     expect(existsSync(`${dir}.owner`)).toBe(false);
+  });
+
+  it('a folder that cannot be made or written is the setting, named, not an internal error (S-143)', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const unusable = expect.objectContaining({
+      code: 'data_dir_unusable',
+      message: expect.stringContaining('ENOTDIR'),
+      remedy: expect.stringContaining('SANDSCOPE_DATA_DIR'),
+    });
+    expect(() => claimPgliteOwner(join(file, 'pglite'))).toThrow(unusable);
+    await expect(openDatabase({ dataDir: join(file, 'pglite') })).rejects.toEqual(unusable);
   });
 
   it('a second opener beside a live database is refused before PGlite reads the folder; after close it opens', async () => {

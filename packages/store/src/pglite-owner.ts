@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { StoreError } from './store-error.ts';
+import { StoreError, unusableDataDir } from './store-error.ts';
 
 /**
  * One process at a time opens an embedded database (S-135). PGlite has one owner
@@ -19,7 +19,7 @@ export function claimPgliteOwner(dataDir: string): () => void {
       writeFileSync(file, `${mine}\n`, { flag: 'wx' });
       return () => release(file, mine);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusableDataDir(dataDir, error);
     }
     const holder = readHolder(file);
     if (holder === mine) return () => release(file, mine);

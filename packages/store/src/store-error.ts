@@ -6,6 +6,7 @@
 export type StoreErrorCode =
   | 'database_unreachable'
   | 'database_in_use'
+  | 'data_dir_unusable'
   | 'migration_failed'
   | 'migration_edited'
   | 'citation_chunk_missing'
@@ -26,6 +27,8 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   database_unreachable: 'Check that the Postgres server is running and DATABASE_URL is right, or unset DATABASE_URL to use the embedded PGlite database.',
   database_in_use:
     'Stop the other process and run this again, or give this one its own SANDSCOPE_DATA_DIR (or a Postgres server by DATABASE_URL, which many processes share). If nothing is running, a crash left the .owner file beside the folder: delete it.',
+  data_dir_unusable:
+    'Set SANDSCOPE_DATA_DIR to a folder this process can create and write (the default is .sandscope/ in the working folder), or DATABASE_URL to a Postgres server.',
   migration_failed: 'Fix the migration SQL named in the message; nothing of that migration was applied.',
   migration_edited: 'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
   citation_chunk_missing: 'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',
@@ -56,6 +59,13 @@ export class StoreError extends Error {
     super(message, options);
     this.remedy = STORE_ERROR_REMEDIES[code];
   }
+}
+
+/** An embedded database folder this process cannot make or write: the setting, named with what the system said. */
+export function unusableDataDir(dataDir: string, error: unknown): StoreError {
+  const e = error as NodeJS.ErrnoException;
+  const why = e.code ? `${e.code}${e.path ? ` at ${e.path}` : ''}` : String(error);
+  return new StoreError('data_dir_unusable', `the embedded database folder ${dataDir} cannot be created or written (${why})`, { cause: error });
 }
 
 /** The fields node-postgres and PGlite both put on a server error. */
