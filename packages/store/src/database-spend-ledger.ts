@@ -58,7 +58,7 @@ export class DatabaseSpendLedger implements SpendLedger {
     const rows = await this.#db.query(
       `with booked as (
          update spend_day set reserved_nano = reserved_nano + $2::bigint
-         where day = $1::date and spent_nano + reserved_nano + $2::bigint <= $3::bigint
+         where day = $1::date and spent_nano + reserved_nano + $2::bigint <= least($3::bigint, coalesce(ceiling_nano, $3::bigint))
          returning day)
        insert into spend_hold (id, day, nano, expires_ms) select $4::uuid, day, $2::bigint, $5::bigint from booked returning id`,
       [day, nano, this.#ceilingNano, id, now + this.#ttlMs],
@@ -85,16 +85,29 @@ export class DatabaseSpendLedger implements SpendLedger {
     const now = this.#now();
     const day = utcDayOf(now);
     await this.#open(day, now);
-    const [row] = await this.#db.query<{ spent: number; reserved: number }>(
-      'select spent_nano::float8 as spent, reserved_nano::float8 as reserved from spend_day where day = $1::date',
+    const [row] = await this.#db.query<{ spent: number; reserved: number; ceiling: number | null }>(
+      'select spent_nano::float8 as spent, reserved_nano::float8 as reserved, ceiling_nano::float8 as ceiling from spend_day where day = $1::date',
       [day],
     );
-    return { day, spentUsd: (row?.spent ?? 0) / NANO_PER_USD, reservedUsd: (row?.reserved ?? 0) / NANO_PER_USD, ceilingUsd: this.ceilingUsd };
+    const ceilingNano = Math.min(this.#ceilingNano, row?.ceiling ?? this.#ceilingNano);
+    return {
+      day,
+      spentUsd: (row?.spent ?? 0) / NANO_PER_USD,
+      reservedUsd: (row?.reserved ?? 0) / NANO_PER_USD,
+      ceilingUsd: ceilingNano === this.#ceilingNano ? this.ceilingUsd : ceilingNano / NANO_PER_USD,
+    };
   }
 
-  /** Makes the day's row exist, then charges its expired holds in full. */
+  /**
+   * Makes the day's row exist holding the lowest ceiling declared for it (S-144: a replica set higher no longer
+   * spends past a lower one's), then charges its expired holds in full.
+   */
   async #open(day: string, now: number): Promise<void> {
-    await this.#db.query('insert into spend_day (day) values ($1::date) on conflict (day) do nothing', [day]);
+    await this.#db.query(
+      `insert into spend_day (day, ceiling_nano) values ($1::date, $2::bigint) on conflict (day) do update set ceiling_nano = excluded.ceiling_nano
+       where spend_day.ceiling_nano is null or spend_day.ceiling_nano > excluded.ceiling_nano`,
+      [day, this.#ceilingNano],
+    );
     await this.#db.query(
       `with expired as (delete from spend_hold where day = $1::date and expires_ms <= $2::bigint returning nano),
             total as (select coalesce(sum(nano), 0)::bigint as n from expired)

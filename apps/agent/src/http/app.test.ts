@@ -210,11 +210,13 @@ describe('the agent API over the default (offline) stack', () => {
     });
 
     it('a claim from a section merged into its passage cites that section, in the result and as the run reads back (S-142)', async () => {
-      const { result, cookie } = await postRun(app, { question: 'What is a standard change?' });
+      // Its own agent, so its run does not spend the shared one's rate-limit window.
+      const own = createApp(appDepsOf(await agentWith()));
+      const { result, cookie } = await postRun(own, { question: 'What is a standard change?' });
       expect(result).toMatchObject({ verdict: 'answered' });
       const source = result.sources.find((s) => s.chunkId === 'policy-change-management#change-management-policy');
       expect(source?.heading).toBe('Standard, normal and emergency changes');
-      const detail = (await (await app.request(`/v1/runs/${result.runId}`, { headers: { ...AUTH, cookie } })).json()) as {
+      const detail = (await (await own.request(`/v1/runs/${result.runId}`, { headers: { ...AUTH, cookie } })).json()) as {
         claims: { citations: { chunkId: string; heading: string }[] }[];
       };
       const headings = detail.claims.flatMap((c) => c.citations.filter((x) => x.chunkId === source!.chunkId).map((x) => x.heading));
@@ -595,6 +597,12 @@ describe('the agent API over the default (offline) stack', () => {
       expect(spent.parts.spendLedger?.detail).toMatch(/today's ceiling is reached/);
       const fine = await healthOf(ledger(async () => ({ day: '2026-12-05', spentUsd: 1, reservedUsd: 0, ceilingUsd: 5 })));
       expect(fine.parts.spendLedger).toEqual({ status: 'ok', detail: 'a test ledger' });
+      // S-144: another replica's lower ceiling applies today; this one, set to 5, says so.
+      const lower = await healthOf(ledger(async () => ({ day: '2026-12-05', spentUsd: 1, reservedUsd: 0, ceilingUsd: 2 })));
+      expect(lower.parts.spendLedger).toEqual({
+        status: 'ok',
+        detail: "a test ledger: another replica's lower DAILY_SPEND_CEILING_USD holds today (this one is set higher)",
+      });
     });
 
     it('/metrics is Prometheus text: runs by verdict and terminal, node histograms that add up, failovers, cache, spend', async () => {

@@ -33,7 +33,7 @@ export interface HealthOptions {
   readonly candidates: readonly RouterCandidate[];
   readonly providerHealth: ProviderHealth;
   /** The deployment's daily spend ledger (DAILY_SPEND_CEILING_USD): unreachable or spent, no priced call is made. */
-  readonly spendLedger: Pick<SpendLedger, 'usage' | 'description'>;
+  readonly spendLedger: Pick<SpendLedger, 'usage' | 'description' | 'ceilingUsd'>;
   readonly now?: () => number;
   /** A dependency slower than this to answer counts as down (default 1000 ms). */
   readonly timeoutMs?: number;
@@ -88,8 +88,11 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
       timeoutMs,
       async () => {
         const usage = await o.spendLedger.usage();
-        return usage.spentUsd + usage.reservedUsd >= usage.ceilingUsd
-          ? { status: 'degraded', detail: `${o.spendLedger.description}: today's ceiling is reached — priced model calls are refused until 00:00 UTC` }
+        if (usage.spentUsd + usage.reservedUsd >= usage.ceilingUsd)
+          return { status: 'degraded', detail: `${o.spendLedger.description}: today's ceiling is reached — priced model calls are refused until 00:00 UTC` };
+        // S-144: the day holds the lowest ceiling any replica declared; a replica set higher says so, since its own setting is not what applies.
+        return usage.ceilingUsd < o.spendLedger.ceilingUsd
+          ? { status: 'ok', detail: `${o.spendLedger.description}: another replica's lower DAILY_SPEND_CEILING_USD holds today (this one is set higher)` }
           : { status: 'ok', detail: o.spendLedger.description };
       },
       `${o.spendLedger.description}: unreachable — priced model calls are not made until it is back`,

@@ -45,6 +45,14 @@ local function sweep(day, holds, now)
   redis.call('HINCRBY', day, 'reserved', -n)
   redis.call('HINCRBY', day, 'spent', n)
 end
+-- S-144: the day keeps the lowest ceiling any replica has declared when it booked or read it; all book against it.
+local function lowest(day, mine, keyTtl)
+  local held = tonumber(redis.call('HGET', day, 'ceiling') or mine)
+  if mine < held then held = mine end
+  redis.call('HSET', day, 'ceiling', held)
+  redis.call('PEXPIRE', day, keyTtl)
+  return held
+end
 `;
 
 /**
@@ -55,10 +63,11 @@ end
 const RESERVE_LUA = `${SWEEP_LUA}
 local now = clock(ARGV[1])
 sweep(KEYS[1], KEYS[2], now)
+local ceiling = lowest(KEYS[1], tonumber(ARGV[3]), tonumber(ARGV[6]))
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local reserved = tonumber(redis.call('HGET', KEYS[1], 'reserved') or '0')
 local nano = tonumber(ARGV[2])
-if spent + reserved + nano > tonumber(ARGV[3]) then return 0 end
+if spent + reserved + nano > ceiling then return 0 end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'reserved', nano)
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
@@ -85,10 +94,11 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 `;
 
-/** KEYS day hash, holds set · ARGV now (see clock) → {spent, reserved} */
+/** KEYS day hash, holds set · ARGV now (see clock), ceilingNano, keyTtlMs → {spent, reserved, ceiling} */
 const USAGE_LUA = `${SWEEP_LUA}
 sweep(KEYS[1], KEYS[2], clock(ARGV[1]))
-return {redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'reserved') or '0'}
+local ceiling = lowest(KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'reserved') or '0', tostring(ceiling)}
 `;
 
 /** A day's books outlive it by a day, so a late settlement and a skewed replica still find them. */
@@ -97,7 +107,7 @@ const KEY_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 interface LedgerScripts {
   sandscopeSpendReserve(day: string, holds: string, ...args: (string | number)[]): Promise<number>;
   sandscopeSpendSettle(day: string, holds: string, ...args: (string | number)[]): Promise<number>;
-  sandscopeSpendUsage(day: string, holds: string, now: number | ''): Promise<[string, string]>;
+  sandscopeSpendUsage(day: string, holds: string, now: number | '', ceilingNano: number, keyTtlMs: number): Promise<[string, string, string]>;
 }
 
 export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
@@ -211,8 +221,16 @@ export class RedisSpendLedger implements SpendLedger {
   async usage(): Promise<SpendLedgerUsage> {
     const now = this.#now();
     const day = utcDayOf(now);
-    const [spent, reserved] = await this.#call(() => this.#scripts.sandscopeSpendUsage(this.#dayKey(day), this.#holdsKey(day), this.#at(now)));
-    return { day, spentUsd: Number(spent) / NANO_PER_USD, reservedUsd: Number(reserved) / NANO_PER_USD, ceilingUsd: this.ceilingUsd };
+    const [spent, reserved, ceiling] = await this.#call(() =>
+      this.#scripts.sandscopeSpendUsage(this.#dayKey(day), this.#holdsKey(day), this.#at(now), this.#ceilingNano, KEY_TTL_MS),
+    );
+    const ceilingNano = Number(ceiling);
+    return {
+      day,
+      spentUsd: Number(spent) / NANO_PER_USD,
+      reservedUsd: Number(reserved) / NANO_PER_USD,
+      ceilingUsd: ceilingNano >= this.#ceilingNano ? this.ceilingUsd : ceilingNano / NANO_PER_USD,
+    };
   }
 
   async close(): Promise<void> {

@@ -110,6 +110,23 @@ export function describeSpendLedgerContract(name: string, harness: SpendLedgerCo
         expect(await a.usage()).toMatchObject({ spentUsd: 0.02, reservedUsd: 0.08 });
       });
 
+      it('replicas set to different ceilings all book against the lowest any of them has declared (S-144)', async () => {
+        const c = clock();
+        const high = await harness.create({ ceilingUsd: 0.1, now: c.now });
+        const low = await createReplica({ ceilingUsd: 0.05, now: c.now });
+        // The lower replica has not booked yet: its ceiling counts from when it first books or reads.
+        expect(await high.reserve(0.04)).not.toBeNull();
+        expect(await low.usage()).toEqual({ day: '2026-11-30', spentUsd: 0, reservedUsd: 0.04, ceilingUsd: 0.05 });
+        expect(await high.reserve(0.02)).toBeNull();
+        expect(await high.usage()).toMatchObject({ ceilingUsd: 0.05 });
+        expect(await low.reserve(0.01)).not.toBeNull();
+        expect(await low.reserve(0.000_000_001)).toBeNull();
+        // The next day starts from each replica's own again.
+        c.ms += DAY_MS;
+        expect(await high.reserve(0.09)).not.toBeNull();
+        expect(await high.usage()).toMatchObject({ ceilingUsd: 0.1 });
+      });
+
       it('1,000 concurrent reservations over two ledgers never settle more than the ceiling', async () => {
         const ceiling = 0.02;
         const c = clock();

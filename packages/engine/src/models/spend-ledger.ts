@@ -15,6 +15,9 @@ import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
  *   `spent + reserved` past the ceiling;
  * - amounts are integer nano-dollars, reservations and spends rounded up and the
  *   ceiling down, so the bound is exact;
+ * - every reservation is checked against the lowest ceiling any replica has
+ *   declared for the day (when it booked or read it), which `usage` reports:
+ *   replicas set to different ceilings spent up to the highest (S-144);
  * - a hold not settled within its time to live is charged in full: the process
  *   that made it died mid-call (kill -9), and the provider may have billed all of
  *   it. Fail safe: the money is assumed spent, never handed back unseen.
@@ -49,6 +52,7 @@ export interface SpendLedgerUsage {
   readonly day: string;
   readonly spentUsd: number;
   readonly reservedUsd: number;
+  /** The ceiling today's reservations are checked against: the lowest any replica has declared for the day. */
   readonly ceilingUsd: number;
 }
 
