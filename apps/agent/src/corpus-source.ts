@@ -79,12 +79,28 @@ function isFolder(path: string): boolean {
 }
 
 /**
+ * The library a command reads: `--corpus DIR`, else CORPUS_DIR, else the bundled corpus (undefined). `ask` with
+ * CORPUS_DIR set answered from the bundled corpus, though `serve` reads it (S-145). `from` names which was used.
+ */
+export function corpusDirOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): { dir?: string; from: 'flag' | 'CORPUS_DIR' | 'bundled' } {
+  if (flag !== undefined) return { dir: flag, from: 'flag' };
+  const fromEnv = env.CORPUS_DIR;
+  return fromEnv !== undefined ? { dir: fromEnv, from: 'CORPUS_DIR' } : { from: 'bundled' };
+}
+
+/**
  * Read a corpus folder. Accepts the repository's layout (`docs/*.md` beside
  * `estate.json`) or any folder of markdown, nested or flat. Every failure is a
  * UserError naming the path and what to do.
  */
 export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: LoadCorpusOptions = {}): CorpusSource {
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // An empty --corpus "$DIR" (an unset shell variable) resolved to the working folder, and `ask` answered from whatever
+  // markdown was there — in the repository, its own defect log (S-145).
+  if (!dir.trim())
+    throw new UserError(
+      'the corpus folder is empty (--corpus "" or CORPUS_DIR=""): name the folder of markdown to read, or leave it out for the bundled corpus.',
+    );
   const root = resolve(dir);
   if (!existsSync(root)) throw new UserError(`corpus folder not found: ${root}. Pass --corpus DIR with a folder of markdown files.`);
   if (!statSync(root).isDirectory()) throw new UserError(`--corpus must be a folder, but ${root} is a file. Pass the folder that holds the markdown.`);

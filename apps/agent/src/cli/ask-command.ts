@@ -1,5 +1,5 @@
 import { parseWorkload } from '@sandscope/engine/orchestrator';
-import { loadCorpusSource } from '../corpus-source.ts';
+import { corpusDirOf, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { runAgent } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
@@ -24,7 +24,9 @@ export async function askCommand(argv: string[]): Promise<number> {
   // Checked before the corpus is loaded, so a typo fails in milliseconds with one line.
   const workload = parseWorkload(values.workload);
   if (!workload.ok) throw new UserError(workload.message);
-  const source = loadCorpusSource(values.corpus);
+  const corpus = corpusDirOf(values.corpus);
+  const source = loadCorpusSource(corpus.dir);
+  if (corpus.from === 'CORPUS_DIR') process.stderr.write(`sandscope: answering from ${source.root} (CORPUS_DIR)\n`);
   const kb = await knowledgeBaseOf(source);
   const failProviders = (values['fail-provider'] ?? [])
     .flatMap((v) => v.split(','))

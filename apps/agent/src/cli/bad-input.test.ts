@@ -56,6 +56,29 @@ describe('bad input gets one line and a non-zero exit', () => {
     mkdirSync(join(tmp, 'empty'));
     expect(await main(['ask', '--corpus', join(tmp, 'empty'), 'q?'])).toBe(2);
     expect(io.err).toMatch(/no markdown/);
+    // S-145: an empty --corpus "$DIR" read the working folder (in the repository, its own docs).
+    io.err = '';
+    expect(await main(['ask', '--corpus', '', 'q?'])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/the corpus folder is empty/);
+  });
+
+  it('CORPUS_DIR names the library ask reads, as it does for serve, and ask says so (S-145)', async () => {
+    const lib = join(tmp, 'lib');
+    mkdirSync(lib);
+    writeFileSync(
+      join(lib, 'gizmo.md'),
+      '# Gizmo\n\n## Restarting the gizmo\n\nRestart the gizmo with `gizmoctl restart` after draining its queue; it takes about 40 seconds to come back.\n',
+    );
+    vi.stubEnv('CORPUS_DIR', lib);
+    try {
+      expect(await main(['ask', '--json', 'What is the connection pool ceiling for orders-db?'])).toBe(0);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(io.err).toContain(`answering from ${lib} (CORPUS_DIR)`);
+    // The bundled corpus would have answered it (orders-db's ceiling is 100); this library never names orders-db.
+    expect(JSON.parse(io.out.slice(io.out.indexOf('{')))).toMatchObject({ outcome: 'refused' });
   });
   it('a broken symbolic link in the corpus is named as one, with where it points', async () => {
     mkdirSync(join(tmp, 'unreadable'));
@@ -156,6 +179,20 @@ describe('bad input gets one line and a non-zero exit', () => {
     );
     expect(await main(['eval', '--questions', file, '--json'])).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
+  });
+
+  it('questions about another library, scored without --corpus, say which library scored them and that most were not scored (S-145)', async () => {
+    const file = join(tmp, 'other-library.jsonl');
+    const lines = [
+      ...Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, question: `How do I fix gizmo ${i}?`, label: 'answerable', doc: `gizmos/gizmo-${i}.md` })),
+      { id: 'u1', question: 'How do we rotate DNS?', label: 'unanswerable' },
+    ];
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(await main(['eval', '--questions', file])).toBe(0);
+    const out = io.out.split('\n');
+    expect(out[0]).toMatch(/^Evaluation of 1 questions .* on the library at .*corpus \(the bundled corpus: --corpus DIR or CORPUS_DIR names another\)\.$/);
+    expect(out[1]).toBe('NOT SCORED: 12 more question(s), whose evidence names no passage of this library (listed at the end).');
+    expect(io.out).toContain('  … and 2 more (--json lists every one)');
   });
 });
 

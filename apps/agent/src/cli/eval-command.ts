@@ -11,6 +11,7 @@ import {
   resolveEvidence,
 } from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
+import { corpusDirOf } from '../corpus-source.ts';
 import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
@@ -91,6 +92,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const seed = parseSeed(values.seed);
   let report: EvaluationReport;
   let origin: string;
+  /** The library the questions were scored on (not with --loco, which names its corpora in `origin`). */
+  let library: string | undefined;
   let bandsFrom: string | undefined;
   let corpusBandsSetAside = false;
   let inSample = false;
@@ -134,8 +137,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
       ? `${scored.length} of ${present.length} development corpora held out (${scored.map((c) => c.name).join(', ')}), each by a model trained on the others`
       : `${present.length} development corpora (${present.map((c) => c.name).join(', ')})`;
   } else {
+    const corpus = corpusDirOf(values.corpus);
     const inputs = await evalInputs({
-      ...(values.corpus ? { corpus: values.corpus } : {}),
+      ...(corpus.dir !== undefined ? { corpus: corpus.dir } : {}),
       ...(values.questions ? { questions: values.questions } : {}),
       feedback: values.feedback,
       skipBad: values['skip-bad'],
@@ -147,7 +151,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // a pass (a colleague's black-box test, 2026-12-05).
     if (questions.length === 0 && errors.length > 0) {
       throw new UserError(
-        `none of the ${errors.length} question(s) could be scored: each one's evidence names no single passage of the corpus (first, ${errors[0]!.id}: ${errors[0]!.message}). Quote in "evidence" a sentence its answering passage holds, or name its document in "doc".`,
+        `none of the ${errors.length} question(s) could be scored: each one's evidence names no single passage of the corpus at ${inputs.source.root} (first, ${errors[0]!.id}: ${errors[0]!.message}). ${corpus.from === 'bundled' ? 'That is the bundled corpus: pass --corpus DIR (or set CORPUS_DIR) for the library the questions are about. ' : ''}Quote in "evidence" a sentence its answering passage holds, or name its document in "doc".`,
       );
     }
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
@@ -157,7 +161,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       : inputs.external && !values.cv
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
+    // S-145: questions about a team's library, scored without --corpus, were scored on the bundled corpus — its
+    // answerable ones dropped as evidence errors, a perfect score printed of the rest — and nothing named the library.
     origin = inputs.origin;
+    library = `${inputs.source.root}${corpus.from === 'bundled' ? ' (the bundled corpus: --corpus DIR or CORPUS_DIR names another)' : corpus.from === 'CORPUS_DIR' ? ' (CORPUS_DIR)' : ''}`;
     // S-091: a cross-validated run scores each fold with bands fitted on the other folds, never with the shipped
     // model's or this corpus's thresholds.json, which it said (`bandsFrom: 'shipped'` or `'corpus'`, "Bands in force").
     // Its report's own `bands` stay the pair crossValidateSet refits on the whole set, named as not used: what the
@@ -174,6 +181,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   }
   const full = {
     ...report,
+    ...(library ? { library } : {}),
     ...provenanceOf(report, { origin, ...(values.model ? { modelFile: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample }),
   };
   if (values.record) {
@@ -191,7 +199,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(values.rows ? full : summary, null, 2)}\n`);
   } else {
     process.stdout.write(
-      `${formatEvaluation(report, origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside })}\n`,
+      `${formatEvaluation(report, library ? `${origin}, on the library at ${library}` : origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside })}\n`,
     );
   }
   return 0;

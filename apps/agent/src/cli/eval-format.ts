@@ -105,6 +105,10 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
   const t = r.targets;
   const lines = [
     `Evaluation of ${r.n} questions (${r.answerable} answerable, ${r.unanswerable} unanswerable) from ${origin}.`,
+    // S-145: 44 of 80 dropped showed only at the end, below a perfect score of the other 36.
+    ...(r.evidenceErrors.length
+      ? [`NOT SCORED: ${r.evidenceErrors.length} more question(s), whose evidence names no passage of this library (listed at the end).`]
+      : []),
     how,
     '',
     `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
@@ -139,6 +143,8 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
           '',
           `${r.evidenceErrors.length} question(s) not scored — their evidence names no single passage:`,
           ...r.evidenceErrors.slice(0, 10).map((e) => `  ${e.corpus} ${e.id}: ${e.message}`),
+          // Ten of 44 were listed, with nothing to say the rest existed (S-145).
+          ...(r.evidenceErrors.length > 10 ? [`  … and ${r.evidenceErrors.length - 10} more (--json lists every one)`] : []),
         ]
       : []),
   ];

@@ -53,7 +53,7 @@ async function markOne(positionals: string[], label: string | undefined, note: s
   try {
     const saved = await markRun(store.db, { runId, ...mark });
     process.stdout.write(
-      `Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark.\n`,
+      `Marked run ${saved.runId} ${saved.label}${saved.note ? ` (note: ${saved.note})` : ''}; it replaces any earlier mark. \`npx sandscope eval --feedback\` scores every mark (with --corpus DIR, or CORPUS_DIR set, if the agent reads a library of your own).\n`,
     );
     if (saved.label === 'wrong-answer') await evictFromCache(store, runId);
     return 0;
@@ -113,7 +113,7 @@ async function exportMarks(path: string, force: boolean): Promise<number> {
   const answerable = questions.filter((q) => q.label === 'answerable').length;
   process.stdout.write(
     `Wrote ${questions.length} marks from ${origin} to ${path} (${answerable} answerable, ${questions.length - answerable} unanswerable). ` +
-      `Score them with \`npx sandscope eval --questions ${shellArg(path)}\` or \`npx sandscope eval --feedback\`.\n`,
+      `Score them with \`npx sandscope eval --questions ${shellArg(path)}\` or \`npx sandscope eval --feedback\` (add --corpus DIR, or set CORPUS_DIR, if the agent reads a library of your own).\n`,
   );
   return 0;
 }

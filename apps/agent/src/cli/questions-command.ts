@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { generateQuestions, toJsonl } from '@sandscope/eval';
-import { loadCorpusSource } from '../corpus-source.ts';
+import { corpusDirOf, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { parseCommandOptions } from './args.ts';
 import { gapsOf, parseSeed } from './eval-support.ts';
@@ -17,7 +17,7 @@ export async function questionsCommand(argv: string[]): Promise<number> {
   const seed = parseSeed(values.seed);
   // Checked before the corpus is indexed and the set generated, so a mistyped --out costs one line, not a minute.
   if (values.out !== undefined) checkOutFile(values.out, '--out', values.force);
-  const source = loadCorpusSource(values.corpus);
+  const source = loadCorpusSource(corpusDirOf(values.corpus).dir);
   const out = values.out ?? join(source.root, 'questions.jsonl');
   // The default is the corpus's own question set, hand-labelled for the development corpora: checked before indexing too.
   if (values.out === undefined) checkOutFile(out, '--out', values.force);
