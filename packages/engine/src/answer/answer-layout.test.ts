@@ -52,4 +52,50 @@ describe('answerLayout (issue 9 E: the shape the claims had in their passage, fo
     const unplaced = answerLayout(claimsOf(['Stop the writers.']), () => undefined);
     expect(unplaced).toEqual([{ kind: 'prose', claims: claimsOf(['Stop the writers.']) }]);
   });
+
+  it('places a sentence the passage holds twice where the draft reached it, and numbers a second list from 1 (S-146)', () => {
+    const twoLists = {
+      id: 'resets#steps',
+      text: [
+        'Enable SYN cookies in Linux:',
+        '',
+        '1. Check the setting.',
+        '2. Set `net.ipv4.tcp_syncookies=1`.',
+        '3. Apply the configuration.',
+        '',
+        'Enable SYN cookies in FreeBSD:',
+        '',
+        '1. Check the setting.',
+        '2. Set `net.inet.tcp.syncookies_only=1`.',
+        '3. Apply the configuration.',
+        '',
+        'Lazy lists count on:',
+        '',
+        '1. One.',
+        '1. Two.',
+        '1. Drain the node.',
+        '1. Drain the node.',
+      ].join('\n'),
+    };
+    const parts = answerLayout(
+      sentencesOf(twoLists.text).map((text) => ({ text, citations: [twoLists.id] })),
+      () => twoLists,
+    ).map((p) => [p.kind, p.claims.map((c) => c.text).join(' '), p.kind === 'item' ? p.step : undefined]);
+    expect(parts).toEqual([
+      ['prose', 'Enable SYN cookies in Linux:', undefined],
+      ['item', 'Check the setting.', 1],
+      ['item', 'Set `net.ipv4.tcp_syncookies=1`.', 2],
+      ['item', 'Apply the configuration.', 3],
+      ['prose', 'Enable SYN cookies in FreeBSD:', undefined],
+      ['item', 'Check the setting.', 1],
+      ['item', 'Set `net.inet.tcp.syncookies_only=1`.', 2],
+      ['item', 'Apply the configuration.', 3],
+      ['prose', 'Lazy lists count on:', undefined],
+      ['item', 'One.', 1],
+      ['item', 'Two.', 2],
+      // The same step twice is two steps, not one item said twice.
+      ['item', 'Drain the node.', 3],
+      ['item', 'Drain the node.', 4],
+    ]);
+  });
 });

@@ -63,7 +63,7 @@ describe('sentences', () => {
         blocks: [
           { kind: 'paragraph', sentences: ['Search the logs for:'] },
           { kind: 'paragraph', sentences: ['```Did not get autocomplete suggestion```'] },
-          { kind: 'numbered', sentences: ['Check the `debug_error_string` field.'] },
+          { kind: 'numbered', number: 2, sentences: ['Check the `debug_error_string` field.'] },
         ],
       },
       { heading: 'Impact', level: 2, blocks: [{ kind: 'paragraph', sentences: ['Users see no suggestions.'] }] },

@@ -35,6 +35,8 @@ export interface TextBlock {
   readonly sentences: string[];
   /** For a code line: which fenced block of the passage (0-based, in text order) it stands in. */
   readonly fence?: number;
+  /** For a numbered item: the number its source gives it (`3.` → 3). */
+  readonly number?: number;
 }
 
 /** The passage's own body (heading null) or one merged sub-section, with its blocks in reading order. */
@@ -52,9 +54,11 @@ export interface TextSection {
  * the very sentences the citation check and the answerability features read.
  */
 export function textSectionsOf(text: string): TextSection[] {
-  const sections: { heading: string | null; level: number | null; blocks: { kind: BlockKind; sentences: string[]; fence?: number; prose?: string }[] }[] = [
-    { heading: null, level: null, blocks: [] },
-  ];
+  const sections: {
+    heading: string | null;
+    level: number | null;
+    blocks: { kind: BlockKind; sentences: string[]; fence?: number; number?: number; prose?: string }[];
+  }[] = [{ heading: null, level: null, blocks: [] }];
   let fence: { mark: string; indent: number; index: number } | null = null;
   let fences = 0;
   // A blank line, list item, heading, table row or fence ends a paragraph; any other line continues it.
@@ -89,7 +93,7 @@ export function textSectionsOf(text: string): TextSection[] {
       continues = false;
       continue;
     }
-    const marker = /^(?:([-*+])|\d+[.)])\s+/.exec(line);
+    const marker = /^(?:([-*+])|(\d+)[.)])\s+/.exec(line);
     line = line.slice(marker ? marker[0].length : 0).replace(/^>\s*/, '');
     if (line.startsWith('|')) {
       const cells = line
@@ -103,7 +107,8 @@ export function textSectionsOf(text: string): TextSection[] {
     }
     const last = section.blocks[section.blocks.length - 1];
     if (continues && !marker && last?.prose !== undefined) last.prose += ` ${line}`;
-    else section.blocks.push({ kind: marker ? (marker[1] ? 'bulleted' : 'numbered') : 'paragraph', sentences: [], prose: line });
+    else if (marker?.[2]) section.blocks.push({ kind: 'numbered', sentences: [], number: Number(marker[2]), prose: line });
+    else section.blocks.push({ kind: marker ? 'bulleted' : 'paragraph', sentences: [], prose: line });
     continues = true;
   }
   return sections.map((s) => ({
