@@ -195,3 +195,18 @@ describe('a file name in decomposed Unicode (NFD, as macOS writes "café.md")', 
     ]);
   });
 });
+
+describe('documents in another format beside the markdown (S-147)', () => {
+  it('are named in one line, not left out without a word', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mdx-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    for (const name of ['alerts.mdx', 'notes.txt', 'setup.rst', 'upgrade.adoc']) writeFileSync(join(dir, name), '# Page\n\nText.\n');
+    writeFileSync(join(dir, 'logo.png'), 'not a document');
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
+    expect(warnings).toEqual([
+      'corpus: 4 file(s) not read, as only .md and .markdown are: alerts.mdx, notes.txt, setup.rst and 1 more. Save them as .md to have them indexed.',
+    ]);
+  });
+});

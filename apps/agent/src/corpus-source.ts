@@ -44,9 +44,16 @@ export const DEFAULT_CORPUS_DIR = resolve(import.meta.dirname, '../../../corpus'
 const MAX_DOC_BYTES = 2_000_000;
 const EMPTY = 'it is empty. Write the document or remove the file.';
 
-/** The markdown under `dir`; `notesAt` is the corpus folder, whose own README.md and GAPS.md are its notes, not documents. */
-function markdownFiles(dir: string, notesAt: string): string[] {
+/** Documents in a format the corpus does not read: said, not skipped without a word (S-147: a folder's .mdx pages). */
+const OTHER_DOCUMENTS = /\.(mdx|txt|rst|adoc|asciidoc|org)$/i;
+
+/**
+ * The markdown under `dir`, and the documents in other formats beside it; `notesAt` is the corpus folder, whose own
+ * README.md and GAPS.md are its notes, not documents.
+ */
+function markdownFiles(dir: string, notesAt: string): { files: string[]; others: string[] } {
   const out: string[] = [];
+  const others: string[] = [];
   // A linked folder is walked like any other (a Dirent of a link is never isDirectory(), so a team's runbooks
   // linked into the corpus were silently left out); each real folder once, so a link to an ancestor ends.
   const walked = new Set<string>();
@@ -63,10 +70,11 @@ function markdownFiles(dir: string, notesAt: string): string[] {
       // depth. So is `docs/README.md` in the repository's layout, where the notes sit beside `docs/` (S-105: a
       // project's README copied in as docs/README.md was silently left out, and its questions lost their document).
       else if (/\.(md|markdown)$/i.test(entry.name) && !(d === notesAt && /^(GAPS|README)\.md$/i.test(entry.name))) out.push(full);
+      else if (OTHER_DOCUMENTS.test(entry.name)) others.push(full);
     }
   };
   walk(dir);
-  return out;
+  return { files: out, others };
 }
 
 /** Whether a link leads to a folder; a broken one does not, and is reported as a file when read (#13). */
@@ -113,8 +121,15 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
       );
   }
   const docsDir = existsSync(join(root, 'docs')) && statSync(join(root, 'docs')).isDirectory() ? join(root, 'docs') : root;
-  const files = markdownFiles(docsDir, root);
+  const { files, others } = markdownFiles(docsDir, root);
   if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);
+  if (others.length)
+    warn(
+      `corpus: ${others.length} file(s) not read, as only .md and .markdown are: ${others
+        .slice(0, 3)
+        .map((f) => relative(docsDir, f))
+        .join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}. Save them as .md to have them indexed.`,
+    );
 
   const documents: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];

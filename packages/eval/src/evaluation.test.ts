@@ -201,6 +201,28 @@ describe('quoted evidence', () => {
     expect(errors.map((e) => e.id)).toEqual(['none']);
   });
 
+  it("reads the library's curly quotes and dashes as the straight ones typed, and names the nearest passage when nothing matches (S-147)", () => {
+    const chunk = {
+      id: 'cache#ttl',
+      doc: 'cache.md',
+      docTitle: 'Cache',
+      heading: 'TTL',
+      level: 2,
+      text: 'Don’t raise the TTL above 30 s — the “warm” tier evicts at 60 s…',
+    };
+    const { questions: ok, errors } = resolveEvidence(
+      [
+        { id: 'typed', question: 'q', label: 'answerable', mechanism: 'm', evidence: `Don't raise the TTL above 30 s - the "warm" tier evicts at 60 s...` },
+        { id: 'typo', question: 'q', label: 'answerable', mechanism: 'm', evidence: 'Do not raise the TTL abve 30 s' },
+        { id: 'elsewhere', question: 'q', label: 'answerable', mechanism: 'm', evidence: 'Restart the broker twice' },
+      ],
+      [chunk],
+    );
+    expect(ok.map((q) => [q.id, q.evidence])).toEqual([['typed', 'cache#ttl']]);
+    expect(errors.find((e) => e.id === 'typo')!.message).toMatch(/; the passage sharing most of its words is cache#ttl \(a typo/);
+    expect(errors.find((e) => e.id === 'elsewhere')!.message).not.toMatch(/sharing most/);
+  });
+
   it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {
     const merged = {
       id: 'pool#drain',

@@ -9,7 +9,22 @@ export interface EvidenceError {
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 const HEADING_MARKER = /^\s*#{1,6}\s+/;
-const asRead = (s: string) => squash(s.replace(/[*_`]/g, '').replace(/^\s*["'“”‘’]+|["'“”‘’]+\s*$/g, ''));
+/**
+ * Typography a writer's keyboard does not make: the library's curly quotes, dashes and ellipsis, read as the straight
+ * ones typed for them ("don't" for "don’t" matched no passage, S-147).
+ */
+const plainTypography = (s: string) =>
+  s
+    .replace(/[‘’‛′]/g, "'")
+    .replace(/[“”‟″]/g, '"')
+    .replace(/[‐‑‒–—―]/g, '-')
+    .replace(/…/g, '...');
+const asRead = (s: string) =>
+  squash(
+    plainTypography(s)
+      .replace(/[*_`]/g, '')
+      .replace(/^\s*["']+|["']+\s*$/g, ''),
+  );
 /** A file path as a question names it (`docs/foo.md`) and as the corpus does (`foo.md`). */
 const docKey = (doc: string) => doc.replace(/^\.?\/?/, '').replace(/^docs\//, '');
 
@@ -54,9 +69,10 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
       hits = needle ? haystacks.filter((h) => (!doc || h.chunk.doc === doc) && asRead(h.text).includes(needle)) : [];
     }
     if (hits.length === 0) {
+      const near = closest(q.evidence, haystacks, doc);
       errors.push({
         id: q.id,
-        message: `evidence matches no passage${doc ? ` of ${doc}` : ''}: "${q.evidence.slice(0, 80)}${q.evidence.length > 80 ? '…' : ''}"`,
+        message: `evidence matches no passage${doc ? ` of ${doc}` : ''}: "${q.evidence.slice(0, 80)}${q.evidence.length > 80 ? '…' : ''}"${near ? `; the passage sharing most of its words is ${near} (a typo, or a word the page spells otherwise?)` : ''}`,
       });
       continue;
     }
@@ -73,4 +89,22 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
     out.push({ ...withDoc, evidence: hits[0]!.chunk.id, doc: hits[0]!.chunk.doc, quoted: q.evidence });
   }
   return { questions: out, errors };
+}
+
+/**
+ * The passage that shares most of a quotation's words (at least half of them), to name when it matches none: "matches
+ * no passage" left a writer to find a one-letter typo in a paragraph by eye (S-147).
+ */
+function closest(quote: string, haystacks: readonly { chunk: Chunk; text: string }[], doc: string | undefined): string | null {
+  const words = new Set(asRead(quote).match(/[a-z0-9]+/g) ?? []);
+  if (words.size === 0) return null;
+  let best: { id: string; shared: number } | null = null;
+  for (const h of haystacks) {
+    if (doc && h.chunk.doc !== doc) continue;
+    const held = new Set(asRead(h.text).match(/[a-z0-9]+/g) ?? []);
+    let shared = 0;
+    for (const w of words) if (held.has(w)) shared++;
+    if (!best || shared > best.shared) best = { id: h.chunk.id, shared };
+  }
+  return best && best.shared * 2 >= words.size ? best.id : null;
 }

@@ -20,6 +20,20 @@ describe('external question files', () => {
     expect(bad[2]!.message).toMatch(/label/);
     expect(bad[3]!.message).toMatch(/duplicate id "x"/);
   });
+
+  it('refuses a misspelt or miscased field of the format, naming the one meant; keeps other fields as notes (S-147)', () => {
+    const text = [
+      '{"question":"q1","label":"answerable","evidense":"the pool ceiling is 100"}',
+      '{"question":"q2","label":"answerable","Evidence":"the pool ceiling is 100"}',
+      '{"question":"q3","label":"answerable","evidence":"the pool ceiling is 100","why":"stated in the runbook","notes":"seen"}',
+    ].join('\n');
+    const { questions, bad } = parseQuestionsJsonl(text);
+    expect(bad).toEqual([
+      { line: 1, message: expect.stringMatching(/^field "evidense" is not one this format reads: did you mean "evidence"\?/) },
+      { line: 2, message: expect.stringMatching(/^field "Evidence" is not one this format reads: did you mean "evidence"\?/) },
+    ]);
+    expect(questions.map((q) => q.id)).toEqual(['q3']);
+  });
 });
 
 describe('metrics', () => {

@@ -34,6 +34,35 @@ const ExternalQuestion = z.object({
   intent: z.string().min(1).optional(),
 });
 
+const FIELDS = Object.keys(ExternalQuestion.shape);
+
+/**
+ * A field that is one of the format's misspelt or in another case: `"evidense"` or `"Evidence"` was ignored like a
+ * note, and the question was scored with no labelled passage (S-147). Other fields (a writer's `"why"`) stay notes.
+ */
+function misspeltField(value: Record<string, unknown>): string | null {
+  for (const key of Object.keys(value)) {
+    if (FIELDS.includes(key)) continue;
+    const meant = FIELDS.find((f) => f.toLowerCase() === key.toLowerCase() || (key.length >= 3 && oneEditApart(f, key.toLowerCase())));
+    if (meant) return `field "${key}" is not one this format reads: did you mean "${meant}"? (the fields are ${FIELDS.join(', ')})`;
+  }
+  return null;
+}
+
+/** One letter added, dropped, changed, or two neighbours swapped. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const rest = (x: string, y: string) => x === y;
+  return (
+    rest(a.slice(i + 1), b.slice(i + 1)) || // changed
+    rest(a.slice(i + 1), b.slice(i)) || // dropped
+    rest(a.slice(i), b.slice(i + 1)) || // added
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a.slice(i + 2), b.slice(i + 2))) // swapped
+  );
+}
+
 export interface BadLine {
   readonly line: number;
   readonly message: string;
@@ -61,6 +90,11 @@ export function parseQuestionsJsonl(text: string): { questions: EvalQuestion[]; 
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       bad.push({ line, message: `${issue.path.join('.') || 'line'}: ${issue.message}` });
+      return;
+    }
+    const misspelt = misspeltField(value as Record<string, unknown>);
+    if (misspelt) {
+      bad.push({ line, message: misspelt });
       return;
     }
     const q = parsed.data;
