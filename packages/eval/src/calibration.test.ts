@@ -1,7 +1,8 @@
 import { KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BandRates, fewestToCertify, fitBands, preferred, wilsonUpper } from './bands.ts';
-import { calibrateBands } from './evaluate.ts';
+import { calibrateBands, calibrationKeep } from './evaluate.ts';
+import type { Metrics } from './metrics.ts';
 import { parseGaps } from './gaps.ts';
 import { generateQuestions } from './generator.ts';
 import { type Measured, measureAll } from './measure.ts';
@@ -36,6 +37,23 @@ describe('which bands to keep (sandscope calibrate)', () => {
     expect(preferred(rates(2 / 43, 0.7, 43), rates(1 / 43, 0.8, 43))).toBe(false);
     // A tie keeps what is there.
     expect(preferred(rates(0.02, 0.5), rates(0.02, 0.5))).toBe(false);
+  });
+});
+
+describe('calibrationKeep (S-148)', () => {
+  const m = (falseAnswerRate: number, falseRefusalRate: number, unanswerable = 36, answerable = 44) =>
+    ({ falseAnswerRate, falseRefusalRate, deferralRate: 0, unanswerable, answerable }) as Metrics;
+  it('on too few unanswerable questions to certify, keeps a tighter refit only when it is no worse on either rate', () => {
+    // 1 false answer of 36 against 2, at 40 refusals of 44 against 26: the order alone took it.
+    expect(calibrationKeep(m(1 / 36, 40 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: false })).toBe('shipped');
+    expect(calibrationKeep(m(1 / 36, 26 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: false })).toBe('refit');
+    expect(calibrationKeep(m(2 / 36, 26 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: false })).toBe('shipped');
+    // A looser one never, on so few.
+    expect(calibrationKeep(m(0, 10 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: true })).toBe('shipped');
+  });
+
+  it('on enough to certify, by the order bands are fitted in', () => {
+    expect(calibrationKeep(m(1 / 300, 0.6, 300, 300), m(30 / 300, 0.3, 300, 300), { certifiable: true, loosens: false })).toBe('refit');
   });
 });
 

@@ -222,7 +222,10 @@ export interface Calibration {
    * the refit answers more (a lower answer line), unless each fold's line was fitted on enough unanswerable questions
    * to show the false-answer budget met (`fewestToCertify`): a refit on 12 generated questions, 2 of them
    * unanswerable, lowered the answer line from 0.845 to 0.823 for "0 false answers in 2" and was written (a
-   * colleague's black-box test, 2026-12-05). A refit that answers less cannot add a false answer, and may be kept.
+   * colleague's black-box test, 2026-12-05). Nor, on too few unanswerable questions to show the budget met, unless
+   * it is no worse on either rate: the order prefers the lower false answers first, and a refit on 36 unanswerable
+   * questions, 1 false answer against 2, raised false refusals from 59% to 91% and was written as the one that "beat
+   * the shipped bands" (S-148). One question's difference is noise; 14 more refusals of 44 are not.
    */
   readonly keep: 'refit' | 'shipped';
   /** About how many unanswerable questions each fold's line was fitted on, and whether that can show the budget met. */
@@ -264,13 +267,12 @@ export function calibrateBands(
   const name = measured[0]?.corpus ?? 'corpus';
   const refit = computeMetrics(outcomes);
   const shipped = computeMetrics(measured.map((m) => outcomeOf(m, model, model.bands)));
-  const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
   const unanswerablePerFold = Math.floor((refit.unanswerable * (k - 1)) / k);
   const certifiable = unanswerablePerFold >= fewestToCertify(BUDGETS.falseAnswerRate);
   const loosens = fit.bands.sufficientAbove < model.bands.sufficientAbove;
   return {
     shipped,
-    keep: (certifiable || !loosens) && preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped',
+    keep: calibrationKeep(refit, shipped, { certifiable, loosens }),
     unanswerablePerFold,
     certifiable,
     loosens,
@@ -284,4 +286,18 @@ export function calibrateBands(
     ),
     fit,
   };
+}
+
+/** Which bands `calibrate` keeps, from the two sets of held-out rates (see `Calibration.keep`). */
+export function calibrationKeep(refit: Metrics, shipped: Metrics, fit: { readonly certifiable: boolean; readonly loosens: boolean }): 'refit' | 'shipped' {
+  const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
+  const better = fit.certifiable ? preferred(rates(refit), rates(shipped)) : !fit.loosens && noWorse(refit, shipped);
+  return better ? 'refit' : 'shipped';
+}
+
+/** Rates `a` no worse than `b` on either, and better on one: what a line fitted on too few unanswerable questions must show. */
+function noWorse(a: Metrics, b: Metrics): boolean {
+  const fa = a.falseAnswerRate - b.falseAnswerRate;
+  const fr = a.falseRefusalRate - b.falseRefusalRate;
+  return fa <= 1e-12 && fr <= 1e-12 && (fa < -1e-12 || fr < -1e-12);
 }

@@ -181,6 +181,19 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
   });
 
+  it('a library whose generated questions are all answerable is not scored: false answers cannot be measured on them (S-148)', async () => {
+    const lib = join(tmp, 'no-gaps');
+    mkdirSync(lib);
+    for (let i = 0; i < 12; i++)
+      writeFileSync(
+        join(lib, `service-${i}.md`),
+        `# Service ${i}\n\n## Restarting service-${i}\n\nRestart service-${i} with \`svc restart ${i}\` after draining its queue of ${i + 10} jobs.\n\n## Impact of service-${i} down\n\nCheckout fails for ${i + 2} percent of users while service-${i} is down.\n`,
+      );
+    expect(await main(['eval', '--corpus', lib])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/questions generated from .* are all answerable .* pass --questions FILE/);
+  });
+
   it('questions about another library, scored without --corpus, say which library scored them and that most were not scored (S-145)', async () => {
     const file = join(tmp, 'other-library.jsonl');
     const lines = [

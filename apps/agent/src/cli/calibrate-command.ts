@@ -96,7 +96,13 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       ? `Wrote ${path}${keep === 'shipped' ? ' (--force: the refit was not the better one held out)' : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${shellArg(values.corpus)} "…"\` now uses it.`
       : values['dry-run']
         ? `--dry-run: nothing was written (the ${keep === 'refit' ? 'refit would have been' : 'shipped bands would have been kept'}).`
-        : `Kept the shipped bands: ${loosens && !certifiable ? `the refit answers more (answer line ${fit.bands.sufficientAbove.toFixed(3)} against ${inputs.kb.model.bands.sufficientAbove.toFixed(3)}), and too few unanswerable questions can show it keeps the ${pct(BUDGETS.falseAnswerRate)} false-answer budget` : 'refitted on these questions they did no better held out'}, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
+        : `Kept the shipped bands: ${
+            loosens && !certifiable
+              ? `the refit answers more (answer line ${fit.bands.sufficientAbove.toFixed(3)} against ${inputs.kb.model.bands.sufficientAbove.toFixed(3)}), and too few unanswerable questions can show it keeps the ${pct(BUDGETS.falseAnswerRate)} false-answer budget`
+              : !certifiable
+                ? `on too few unanswerable questions to tell their false answers apart, the refit is not better on both rates (held out: ${rates(report)} against ${rates(shipped)})`
+                : 'refitted on these questions they did no better held out'
+          }, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
     ...(write && !fit.feasible
       ? [
           'Warning: no bands met both budgets on this set; the file keeps the false-answer budget at the cost of refusals. Treat answers on this corpus with care.',

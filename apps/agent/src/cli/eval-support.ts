@@ -104,6 +104,12 @@ export async function evalInputs(options: {
   });
   if (questions.length < 20)
     throw new UserError(`only ${questions.length} questions could be generated from ${source.root}; pass --questions FILE with a labelled set.`);
+  // A library with no GAPS.md and no estate gives the generator nothing to write unanswerable questions from: every
+  // one was answerable, bands were fitted at 0 and "false answers 0.0%, false refusals 0.0%" printed (S-148).
+  if (!questions.some((q) => q.label === 'unanswerable'))
+    throw new UserError(
+      `the ${questions.length} questions generated from ${source.root} are all answerable (the generator writes unanswerable ones only from a GAPS.md or an estate.json), so false answers cannot be measured on them. Write questions in your on-call engineers' words, some the library cannot answer, and pass --questions FILE.`,
+    );
   return { ...base, questions, origin: `generated from ${source.root}`, external: false };
 }
 
