@@ -26,8 +26,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <main id="main">{children}</main>
         <footer className="site-foot">
           <p>
-            Larkspur is an invented company: every service, document and incident was written for this project, and the <a href="/data">data page</a> publishes
-            all of it. The engineering is real.
+            The <a href="/data">data page</a> publishes the whole library the agent reads. The bundled one, Larkspur, is an invented company: every service,
+            document and incident in it was written for this project. The engineering is real.
           </p>
         </footer>
       </body>

@@ -1,6 +1,7 @@
 import { isWorkload } from '@sandscope/api';
 import { ProblemPanel } from '@/components/problem';
-import { attempt, getProviders } from '@/lib/agent';
+import { attempt, getCorpus, getProviders } from '@/lib/agent';
+import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { problemFromQuery } from '@/lib/problems';
 import { consoleRefusal, KEPT_QUESTION_CHARS } from '@/lib/run-request';
 import { ConsoleForm } from './_console/console-form';
@@ -14,15 +15,17 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function ConsolePage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const problem = problemFromQuery(params);
-  const providers = await attempt(getProviders);
+  const [providers, corpus] = await Promise.all([attempt(getProviders), attempt(getCorpus)]);
+  const library = corpus.ok ? corpus.value : null;
+  const bundled = readsBundledLibrary(library);
   const workload = first(params.workload);
   return (
     <>
       <header className="page-head">
         <h1>Console</h1>
         <p className="lede">
-          Ask about Larkspur’s production estate. Every claim in an answer cites a passage from the library; when the library does not answer, the console says
-          so and writes nothing.
+          {bundled ? 'Ask about Larkspur’s production estate.' : `Ask about the runbooks in ${libraryName(library)}, the library this agent reads.`} Every claim
+          in an answer cites a passage from the library; when the library does not answer, the console says so and writes nothing.
         </p>
       </header>
       {problem ? <ProblemPanel problem={problem} context={consoleRefusal(problem.code)} /> : null}
@@ -33,6 +36,7 @@ export default async function ConsolePage({ searchParams }: { searchParams: Sear
         providers={providers.ok ? providers.value.filter((p) => p.configured !== false) : []}
         initialQuestion={(first(params.q) ?? '').slice(0, KEPT_QUESTION_CHARS)}
         initialWorkload={isWorkload(workload) ? workload : 'triage'}
+        presets={bundled}
       />
     </>
   );

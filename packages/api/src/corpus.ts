@@ -30,5 +30,11 @@ export const corpusSchema = z.object({
   gaps: z.array(gapSchema),
   /** From questions.jsonl beside the corpus; zero and empty when there is none. */
   questions: z.object({ total: z.number(), byMechanism: z.record(z.string(), z.object({ label: z.string(), n: z.number() })) }),
+  /**
+   * Which library the agent reads: its folder's name, and whether it is the bundled one (Larkspur, invented). A team's
+   * own library was introduced as "Larkspur's production estate" with presets about orders-db (S-149). Absent from an
+   * agent older than that: read as bundled.
+   */
+  library: z.object({ name: z.string(), bundled: z.boolean() }).optional(),
 });
 export type Corpus = z.infer<typeof corpusSchema>;

@@ -457,8 +457,11 @@ describe('the agent API over the default (offline) stack', () => {
         chunks: { id: string }[];
         gaps: { topic: string; correction: boolean }[];
         questions: { total: number };
+        library: { name: string; bundled: boolean };
       };
       expect(corpus.version).toBe(agent.kb.version);
+      // S-149: the pages speak of Larkspur only for the bundled library.
+      expect(corpus.library).toEqual({ name: 'corpus', bundled: true });
       expect(corpus.documents).toHaveLength(agent.kb.documents.length);
       expect(corpus.chunks.map((c) => c.id)).toEqual(agent.kb.chunks.map((c) => c.id));
       expect(corpus.gaps.some((g) => g.topic === 'DNS' && !g.correction)).toBe(true);

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Corpus } from '@sandscope/api/corpus';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { parseGaps } from '@sandscope/eval/gaps';
 import { parseQuestionsJsonl } from '@sandscope/eval/question-set';
-import type { CorpusSource } from '../corpus-source.ts';
+import { type CorpusSource, DEFAULT_CORPUS_DIR } from '../corpus-source.ts';
 
 /** `GET /v1/corpus`: the shared contract's type, so a field this builds differently from what the website parses is a compile error here. */
 export type CorpusView = Corpus;
@@ -21,6 +21,7 @@ export function buildCorpusView(source: CorpusSource, kb: KnowledgeBase): Corpus
     chunks: kb.chunks.map((c) => ({ id: c.id, doc: c.doc, heading: c.heading })),
     gaps: readGaps(join(source.root, 'GAPS.md')),
     questions: countQuestions(join(source.root, 'questions.jsonl')),
+    library: { name: basename(source.root), bundled: source.root === DEFAULT_CORPUS_DIR },
   };
 }
 

@@ -53,10 +53,13 @@ export function ConsoleForm({
   providers,
   initialQuestion,
   initialWorkload,
+  presets,
 }: {
   providers: readonly Provider[];
   initialQuestion: string;
   initialWorkload: Workload;
+  /** The presets ask about the bundled library's services; another library has none of them (S-149). */
+  presets: boolean;
 }) {
   const [question, setQuestion] = useState(initialQuestion);
   const [workload, setWorkload] = useState<Workload>(initialWorkload);
@@ -139,25 +142,27 @@ export function ConsoleForm({
   return (
     <>
       <form method="post" action="/api/runs" className="console-form" onSubmit={ask} data-enhanced={enhanced ? 'true' : 'false'} aria-busy={running}>
-        <div className="presets">
-          <span className="presets-label">Presets</span>
-          {PRESETS.map((p) => (
-            <a
-              key={p.id}
-              href={presetHref(p)}
-              className="preset"
-              data-preset={p.id}
-              onClick={(e) => {
-                e.preventDefault();
-                setQuestion(p.question);
-                setWorkload(p.workload);
-              }}
-            >
-              <span className="preset-label">{p.label}</span>
-              <span className="preset-expect">{p.expect}</span>
-            </a>
-          ))}
-        </div>
+        {presets ? (
+          <div className="presets">
+            <span className="presets-label">Presets</span>
+            {PRESETS.map((p) => (
+              <a
+                key={p.id}
+                href={presetHref(p)}
+                className="preset"
+                data-preset={p.id}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setQuestion(p.question);
+                  setWorkload(p.workload);
+                }}
+              >
+                <span className="preset-label">{p.label}</span>
+                <span className="preset-expect">{p.expect}</span>
+              </a>
+            ))}
+          </div>
+        ) : null}
 
         <label htmlFor="question" className="field-label">
           Question

@@ -6,6 +6,7 @@ import type { Corpus, Gap } from '@sandscope/api/corpus';
 import type { Estate } from '@sandscope/api/estate';
 import { docAnchor, docHref, serviceAnchor } from '@/lib/anchors';
 import { attempt, getCorpus, getEstate } from '@/lib/agent';
+import { libraryName, readsBundledLibrary } from '@/lib/library';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Data' };
@@ -18,8 +19,11 @@ export default async function DataPage() {
       <header className="page-head">
         <h1>Data</h1>
         <p className="lede">
-          Everything the assistant knows, published. Larkspur is an invented company; every document below was written for this project. Citations elsewhere on
-          the site link to the passage they cite, here.
+          Everything the assistant knows, published.{' '}
+          {readsBundledLibrary(c)
+            ? 'Larkspur is an invented company; every document below was written for this project.'
+            : `The documents below are the library this agent reads, ${libraryName(c)}.`}{' '}
+          Citations elsewhere on the site link to the passage they cite, here.
         </p>
         {c ? (
           <p className="stats">

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { ProblemPanel } from '@/components/problem';
-import { attempt, getEvalLatest } from '@/lib/agent';
+import { attempt, getCorpus, getEvalLatest } from '@/lib/agent';
+import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { probability } from '@/lib/bands';
 import { Report } from './report';
 import { readReport } from './report-view';
@@ -12,7 +13,8 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 export default async function EvaluationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const latest = await attempt(getEvalLatest);
+  const [latest, corpus] = await Promise.all([attempt(getEvalLatest), attempt(getCorpus)]);
+  const library = corpus.ok ? corpus.value : null;
   return (
     <>
       <header className="page-head">
@@ -21,6 +23,13 @@ export default async function EvaluationPage({ searchParams }: { searchParams: P
           How often the gate answers what the library cannot answer, and refuses what it can — each hand-written corpus scored by an answerability model trained
           without it. No figure here comes from a model or bands fitted on the questions it scores, except the band explorer’s, which says so.
         </p>
+        {readsBundledLibrary(library) ? null : (
+          <p className="lede" data-testid="other-library">
+            This agent reads {libraryName(library)}. Unless an evaluation of it was recorded (
+            <code>npx sandscope eval --corpus DIR --questions FILE.jsonl --record</code>, with questions in your engineers’ words), the figures below are
+            Sandscope’s record on its development libraries, not a measurement of {libraryName(library)}.
+          </p>
+        )}
       </header>
       {!latest.ok ? (
         <ProblemPanel problem={latest.problem} context="The latest evaluation could not be loaded." />
