@@ -110,7 +110,7 @@ export async function evalInputs(options: {
     throw new UserError(
       `the ${questions.length} questions generated from ${source.root} are all answerable (the generator writes unanswerable ones only from a GAPS.md or an estate.json), so false answers cannot be measured on them. Write questions in your on-call engineers' words, some the library cannot answer, and pass --questions FILE.`,
     );
-  return { ...base, questions, origin: `generated from ${source.root}`, external: false };
+  return { ...base, questions, origin: `the questions generated from ${source.root}`, external: false };
 }
 
 export function parseFolds(raw: string | undefined): number {
