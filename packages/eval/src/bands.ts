@@ -16,6 +16,13 @@ export function wilsonUpper(p: number, n: number, z = 1.645): number {
   return (p + z2 / (2 * n) + z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
 }
 
+/** One-sided 95% Wilson lower bound: below it the rate is unlikely to be (what shows a budget missed, not just not met). */
+export function wilsonLower(p: number, n: number, z = 1.645): number {
+  if (n === 0) return 0;
+  const z2 = z * z;
+  return Math.max(0, (p + z2 / (2 * n) - z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n));
+}
+
 export interface Scored {
   readonly m: Measured;
   /** Ratings from a model that never saw this question (out of fold), or null when degraded. */

@@ -1,6 +1,6 @@
 import { KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BandRates, fewestToCertify, fitBands, preferred, wilsonUpper } from './bands.ts';
+import { type BandRates, fewestToCertify, fitBands, preferred, wilsonLower, wilsonUpper } from './bands.ts';
 import { calibrateBands, calibrationKeep } from './evaluate.ts';
 import type { Metrics } from './metrics.ts';
 import { parseGaps } from './gaps.ts';
@@ -50,6 +50,15 @@ describe('calibrationKeep (S-148)', () => {
     expect(calibrationKeep(m(2 / 36, 26 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: false })).toBe('shipped');
     // A looser one never, on so few.
     expect(calibrationKeep(m(0, 10 / 44), m(2 / 36, 26 / 44), { certifiable: false, loosens: true })).toBe('shipped');
+  });
+
+  it('on too few to certify, still takes a tighter refit where the questions show the shipped bands over the false-answer budget', () => {
+    // 5 false answers of 44: even the lower bound is over 5%.
+    expect(wilsonLower(5 / 44, 44)).toBeGreaterThan(0.05);
+    expect(calibrationKeep(m(2 / 44, 0.92, 44, 60), m(5 / 44, 0.58, 44, 60), { certifiable: false, loosens: false })).toBe('refit');
+    // 3 of 46 is not shown over it.
+    expect(wilsonLower(3 / 46, 46)).toBeLessThan(0.05);
+    expect(calibrationKeep(m(1 / 46, 0.97, 46, 66), m(3 / 46, 0.82, 46, 66), { certifiable: false, loosens: false })).toBe('shipped');
   });
 
   it('on enough to certify, by the order bands are fitted in', () => {

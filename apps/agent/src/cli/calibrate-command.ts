@@ -100,7 +100,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
             loosens && !certifiable
               ? `the refit answers more (answer line ${fit.bands.sufficientAbove.toFixed(3)} against ${inputs.kb.model.bands.sufficientAbove.toFixed(3)}), and too few unanswerable questions can show it keeps the ${pct(BUDGETS.falseAnswerRate)} false-answer budget`
               : !certifiable
-                ? `on too few unanswerable questions to tell their false answers apart, the refit is not better on both rates (held out: ${rates(report)} against ${rates(shipped)})`
+                ? `on too few unanswerable questions to tell their false answers apart, the refit is not better on both rates, nor do these questions show the shipped bands over the ${pct(BUDGETS.falseAnswerRate)} false-answer budget (held out: ${rates(report)} against ${rates(shipped)})`
                 : 'refitted on these questions they did no better held out'
           }, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
     ...(write && !fit.feasible
