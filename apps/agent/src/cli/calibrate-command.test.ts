@@ -87,12 +87,23 @@ describe('sandscope calibrate', () => {
     expect(io.err).not.toMatch(/\n\s+at /);
   });
 
-  it('--dry-run writes nothing even where the refit wins (fernhill-clinic-it, whose shipped bands answer too much)', async () => {
+  it('--dry-run writes nothing even where the refit wins (shipped bands shown to answer too much on too few questions to certify, S-148)', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'calibrate-')), 'fernhill-clinic-it');
     cpSync(join(corpora, 'fernhill-clinic-it'), dir, { recursive: true });
+    // Every other answerable question relabelled unanswerable: the shipped bands answer many of them, which these
+    // 29 unanswerable questions show over the 5% budget (its lower bound above it) — the one case a tighter line is
+    // kept on so few.
+    const lines = readFileSync(join(dir, 'questions.jsonl'), 'utf8').trim().split('\n');
+    let n = 0;
+    const relabelled = lines.map((line) => {
+      const q = JSON.parse(line) as Record<string, unknown>;
+      if (q.label !== 'answerable' || n++ % 2 === 1) return line;
+      const { evidence: _e, doc: _d, ...rest } = q;
+      return JSON.stringify({ ...rest, label: 'unanswerable' });
+    });
+    writeFileSync(join(dir, 'questions.jsonl'), `${relabelled.join('\n')}\n`);
     expect(await main(['calibrate', '--corpus', dir, '--dry-run', '--json'])).toBe(0);
     const r = JSON.parse(io.out) as Calibrated;
-    // A property of the shipped model: after a retrain, pick an in-repo corpus that `npm run -s eval:calibrate` marks refit.
     expect(r.keep, 'the refit must win here for --dry-run to be tested').toBe('refit');
     expect(r.thresholdsFile).toBeNull();
     expect(existsSync(join(dir, 'thresholds.json'))).toBe(false);
