@@ -1,4 +1,4 @@
-import { parseWorkload, type RunRequest } from '@sandscope/api';
+import { parseWorkload, type RunRequest, WORKLOADS } from '@sandscope/api';
 import type { ProblemCode } from './problems';
 
 /** The console's fields, from a form post or the enhanced console's JSON, validated before the agent sees them. */
@@ -30,7 +30,7 @@ export function parseRunRequest(input: { question?: unknown; workload?: unknown;
     return { ok: false, code: 'question_too_long', message: `question: ${question.length} characters; the console sends at most ${MAX_QUESTION_CHARS_HERE}.` };
   }
   const workload = input.workload === undefined || typeof input.workload === 'string' ? parseWorkload(input.workload) : null;
-  if (!workload?.ok) return { ok: false, code: 'invalid_request', message: 'workload: must be triage, change or postmortem.' };
+  if (!workload?.ok) return { ok: false, code: 'invalid_request', message: `workload: must be one of ${WORKLOADS.join(', ')}.` };
   const raw = input.failProviders === undefined ? [] : Array.isArray(input.failProviders) ? input.failProviders : [input.failProviders];
   const failProviders = [...new Set(raw.filter((p): p is string => typeof p === 'string' && /^[a-z0-9_-]{1,40}$/i.test(p)))].slice(0, MAX_PROVIDERS);
   return { ok: true, request: { question, workload: workload.workload, ...(failProviders.length ? { failProviders } : {}) } };

@@ -19,7 +19,7 @@ describe('parseRunRequest', () => {
     expect(parseRunRequest({ question: 'q', workload: 'deploy' })).toEqual({
       ok: false,
       code: 'invalid_request',
-      message: 'workload: must be triage, change or postmortem.',
+      message: 'workload: must be one of triage, change, postmortem.',
     });
   });
 

@@ -71,6 +71,6 @@ export interface Claim {
   readonly citations: readonly string[];
 }
 
-export type Workload = 'triage' | 'change' | 'postmortem';
+export type { Workload } from './orchestrator/workload-id.ts';
 
 export type Terminal = 'refuse' | 'escalate' | 'await_approval' | 'emit';

@@ -54,12 +54,11 @@ function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const rest = (x: string, y: string) => x === y;
   return (
-    rest(a.slice(i + 1), b.slice(i + 1)) || // changed
-    rest(a.slice(i + 1), b.slice(i)) || // dropped
-    rest(a.slice(i), b.slice(i + 1)) || // added
-    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a.slice(i + 2), b.slice(i + 2))) // swapped
+    a.slice(i + 1) === b.slice(i + 1) || // changed
+    a.slice(i + 1) === b.slice(i) || // dropped
+    a.slice(i) === b.slice(i + 1) || // added
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) // swapped
   );
 }
 

@@ -47,11 +47,11 @@ local function sweep(day, holds, now)
 end
 -- S-144: the day keeps the lowest ceiling any replica has declared when it booked or read it; all book against it.
 local function lowest(day, mine, keyTtl)
-  local held = tonumber(redis.call('HGET', day, 'ceiling') or mine)
-  if mine < held then held = mine end
-  redis.call('HSET', day, 'ceiling', held)
+  local held = tonumber(redis.call('HGET', day, 'ceiling'))
+  if held and held <= mine then return held end
+  redis.call('HSET', day, 'ceiling', mine)
   redis.call('PEXPIRE', day, keyTtl)
-  return held
+  return mine
 end
 `;
 

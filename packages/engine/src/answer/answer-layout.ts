@@ -41,7 +41,8 @@ export function answerLayout<C extends { readonly text: string }>(claims: readon
       passages.set(passage.id, known);
     }
     const at = (from: number) => known.placed.findIndex((p, i) => i >= from && p.sentence === claim.text);
-    const found = at(known.next) >= 0 ? at(known.next) : at(0);
+    const after = at(known.next);
+    const found = after >= 0 ? after : at(0);
     if (found < 0) return { kind: 'prose' };
     known.next = found + 1;
     return known.placed[found]!.shape;

@@ -1,13 +1,12 @@
-import type { Workload } from '../types.ts';
-
 /*
  * Imports types only, on purpose: the website reads this file through @sandscope/api (as it reads outcome.ts),
  * so the CLI, the agent's HTTP door and the website's console read a workload by one rule. They had three: the
  * CLI took `-w CHANGE`, the API refused "Change", and the console had a list of its own (S-140).
  */
 
-/** The workloads, in the order the console offers them. */
-export const WORKLOAD_IDS = ['triage', 'change', 'postmortem'] as const satisfies readonly Workload[];
+/** The workloads, in the order the console offers them: the one list the type, the API's schema and every door read. */
+export const WORKLOAD_IDS = ['triage', 'change', 'postmortem'] as const;
+export type Workload = (typeof WORKLOAD_IDS)[number];
 
 export const DEFAULT_WORKLOAD: Workload = 'triage';
 
