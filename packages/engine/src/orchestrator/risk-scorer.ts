@@ -95,7 +95,7 @@ export function dependentsOf(serviceId: string, estate: Estate): { direct: strin
 }
 
 /** What a look-up asks for, in the factor line (the answerability model's intents). */
-const LOOKUP_WORDING: Readonly<Record<Intent, string>> = {
+export const LOOKUP_WORDING: Readonly<Record<Intent, string>> = {
   procedure: 'asks for a procedure',
   diagnosis: 'asks how to investigate',
   impact: 'asks about impact',

@@ -150,6 +150,16 @@ describe('workloads are data', () => {
     expect(change.text).toContain('PARTIAL');
   });
 
+  it('advises acting only on steps: a value asked for is read, not acted on (S-150)', () => {
+    const claims = [{ text: 'The ceiling is 100.', citations: ['a#b'] }];
+    const advice = (question: string) => TRIAGE.proposeAction({ question, claims, verdict: 'answered' }).text;
+    const lookup = advice('What is the connection pool ceiling for orders-db?');
+    expect(lookup).not.toContain('Act on');
+    expect(lookup).toContain('Nothing to do but read the answer above (1 point, cited [1]): the question asks for a value');
+    expect(advice('OrdersDbPoolSaturated is firing, what do I do?')).toContain('Act on the answer above (1 point, cited [1]), in its order.');
+    expect(advice('Restart orders-db now')).toContain('Act on the answer above');
+  });
+
   it('parses user input: default triage, one-line message for an unknown workload', () => {
     expect(parseWorkload(undefined)).toEqual({ ok: true, workload: 'triage' });
     expect(parseWorkload('Change')).toEqual({ ok: true, workload: 'change' });

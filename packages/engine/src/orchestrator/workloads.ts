@@ -1,7 +1,8 @@
 import type { Estate } from '../corpus/estate.ts';
 import { footnoteIds, footnoteMarks } from '../answer/footnotes.ts';
 import type { Claim, Verdict, Workload } from '../types.ts';
-import { type RiskAssessment, type RiskInput, type RiskWeights, scoreRisk, servicesNamed } from './risk-scorer.ts';
+import { actionIntent } from './action-intent.ts';
+import { LOOKUP_WORDING, type RiskAssessment, type RiskInput, type RiskWeights, scoreRisk, servicesNamed } from './risk-scorer.ts';
 
 /** What propose_action hands to the risk gate: words only. No tool ever acts on a real system (T-11). */
 export interface ProposedAction {
@@ -61,6 +62,17 @@ function theAnswerCited(claims: readonly Claim[]): string {
   return `the answer above (${claims.length} point${claims.length === 1 ? '' : 's'}, cited ${footnoteMarks(order, order)})`;
 }
 
+/**
+ * What triage advises doing with its answer. Steps are acted on in their order; a value, a meaning or an impact is
+ * not a thing to do. "What is the pool ceiling for orders-db?" was advised to "act on the answer above (2 points),
+ * in its order" while its risk factors said the same question proposes no action (S-150).
+ */
+function triageAdvice(question: string, claims: readonly Claim[]): string {
+  const ask = actionIntent(question);
+  if (ask.asks === 'act' || ask.intent === 'procedure' || ask.intent === 'diagnosis') return `Act on ${theAnswerCited(claims)}, in its order.`;
+  return `Nothing to do but read ${theAnswerCited(claims)}: the question ${LOOKUP_WORDING[ask.intent]}, and no step is proposed.`;
+}
+
 const PARTIAL_NOTE = 'PARTIAL: adjudicated from ambiguous evidence — confirm against the cited passages before acting on it.';
 
 /** Advisory workloads stop only when the question asks to act on a service that matters (anything but a tier-4 leaf). */
@@ -89,7 +101,7 @@ export const TRIAGE: WorkloadDefinition = {
     text: [
       `Triage advice for: ${question}`,
       ...(verdict === 'partial' ? [PARTIAL_NOTE] : []),
-      `Act on ${theAnswerCited(claims)}, in its order.`,
+      triageAdvice(question, claims),
       'Advisory text only — Sandscope executes nothing; the responder decides.',
     ].join('\n'),
   }),
