@@ -1,6 +1,6 @@
 import { isWorkload } from '@sandscope/api';
 import { ProblemPanel } from '@/components/problem';
-import { attempt, getCorpus, getProviders } from '@/lib/agent';
+import { attempt, getLibrary, getProviders } from '@/lib/agent';
 import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { problemFromQuery } from '@/lib/problems';
 import { consoleRefusal, KEPT_QUESTION_CHARS } from '@/lib/run-request';
@@ -15,8 +15,8 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function ConsolePage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const problem = problemFromQuery(params);
-  const [providers, corpus] = await Promise.all([attempt(getProviders), attempt(getCorpus)]);
-  const library = corpus.ok ? corpus.value : null;
+  const [providers, read] = await Promise.all([attempt(getProviders), attempt(getLibrary)]);
+  const library = read.ok ? read.value : null;
   const bundled = readsBundledLibrary(library);
   const workload = first(params.workload);
   return (

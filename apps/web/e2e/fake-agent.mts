@@ -401,6 +401,8 @@ const server = createServer(async (req, res) => {
         questions: { total: questions.length, byMechanism },
       });
     }
+    if (req.method === 'GET' && url.pathname === '/v1/library')
+      return send(res, 200, { name: 'corpus', bundled: true, version: kb.version, documents: documents.length, passages: kb.chunks.length });
     if (req.method === 'GET' && url.pathname === '/v1/estate') return send(res, 200, estate);
     if (req.method === 'GET' && url.pathname === '/v1/graph') return send(res, 200, GRAPH);
     if (req.method === 'GET' && url.pathname === '/v1/providers') return send(res, 200, { providers: PROVIDERS });

@@ -12,7 +12,7 @@ import {
   runDetailSchema,
   runListSchema,
 } from '@sandscope/api';
-import { type Corpus, corpusSchema } from '@sandscope/api/corpus';
+import { type Corpus, corpusSchema, type LibraryView, libraryViewSchema } from '@sandscope/api/corpus';
 import { type Estate, estateSchema } from '@sandscope/api/estate';
 import { type EvalLatest, evalLatestSchema } from '@sandscope/api/evaluation';
 import { type Graph, graphSchema } from '@sandscope/api/graph';
@@ -210,6 +210,9 @@ export async function getRun(id: string): Promise<RunDetail> {
 }
 
 export const getCorpus = (): Promise<Corpus> => getParsed(corpusSchema, '/v1/corpus', null);
+
+/** The library named and sized, without its text: what a page needs that only names it (S-151). */
+export const getLibrary = (): Promise<LibraryView> => getParsed(libraryViewSchema, '/v1/library', null);
 
 /** A read whose 404 means "none yet" (an optional file, no evaluation recorded): null, not a problem page. */
 async function orNone<T>(read: () => Promise<T>): Promise<T | null> {

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('server-only', () => ({}));
 vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined }), headers: async () => new Headers() }));
 
-const { attempt, getCorpus, getEstate, getEvalLatest, getGraph, getProviders } = await import('../lib/agent');
+const { attempt, getCorpus, getEstate, getEvalLatest, getGraph, getLibrary, getProviders } = await import('../lib/agent');
 
 function agentAnswers(body: unknown, status = 200) {
   vi.stubGlobal(
@@ -57,6 +57,7 @@ describe('the website parses reference reads with the shared contract', () => {
     const drifted: [() => Promise<unknown>, unknown, string][] = [
       [getEstate, { company: 'x', services: [{ id: 's' }], dependencies: [], faults: [], properties: [], policyValues: [] }, 'services.0.name'],
       [getGraph, { nodes: [], edges: [{ source: 'a', target: 'b' }], mermaid: '' }, 'edges.0.from'],
+      [getLibrary, { name: 'corpus', bundled: 'yes', version: 'v', documents: 1, passages: 1 }, 'bundled'],
       [getProviders, [{ name: 'offline', model: 'extractive-v1', configured: true }], 'the body'],
       [getEvalLatest, { summary: { falseAnswerRate: '3%' }, questions: [] }, 'summary.falseAnswerRate'],
     ];

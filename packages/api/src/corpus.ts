@@ -23,6 +23,20 @@ export type CorpusChunk = z.infer<typeof corpusChunkSchema>;
 export const gapSchema = z.object({ topic: z.string(), terms: z.array(z.string()), correction: z.boolean() });
 export type Gap = z.infer<typeof gapSchema>;
 
+/**
+ * Which library the agent reads: its folder's name, and whether it is the bundled one (Larkspur, invented). A team's
+ * own library was introduced as "Larkspur's production estate" with presets about orders-db (S-149).
+ */
+export const librarySchema = z.object({ name: z.string(), bundled: z.boolean() });
+export type Library = z.infer<typeof librarySchema>;
+
+/**
+ * `GET /v1/library`: the library named and sized, without its text. The console and the evaluation page need only its
+ * name, and read it from here: they fetched every document of `GET /v1/corpus` to learn it (S-151).
+ */
+export const libraryViewSchema = librarySchema.extend({ version: z.string(), documents: z.number(), passages: z.number() });
+export type LibraryView = z.infer<typeof libraryViewSchema>;
+
 export const corpusSchema = z.object({
   version: z.string(),
   documents: z.array(corpusDocumentSchema),
@@ -30,11 +44,7 @@ export const corpusSchema = z.object({
   gaps: z.array(gapSchema),
   /** From questions.jsonl beside the corpus; zero and empty when there is none. */
   questions: z.object({ total: z.number(), byMechanism: z.record(z.string(), z.object({ label: z.string(), n: z.number() })) }),
-  /**
-   * Which library the agent reads: its folder's name, and whether it is the bundled one (Larkspur, invented). A team's
-   * own library was introduced as "Larkspur's production estate" with presets about orders-db (S-149). Absent from an
-   * agent older than that: read as bundled.
-   */
-  library: z.object({ name: z.string(), bundled: z.boolean() }).optional(),
+  /** Absent from an agent older than S-149: read as bundled. */
+  library: librarySchema.optional(),
 });
 export type Corpus = z.infer<typeof corpusSchema>;

@@ -121,6 +121,7 @@ describe('the agent API over the default (offline) stack', () => {
         ['POST', '/v1/runs'],
         ['POST', '/v1/runs/x/approve'],
         ['GET', '/v1/corpus'],
+        ['GET', '/v1/library'],
         ['GET', '/v1/eval/latest'],
       ] as const) {
         const res = await app.request(path, { method });
@@ -466,6 +467,15 @@ describe('the agent API over the default (offline) stack', () => {
       expect(corpus.chunks.map((c) => c.id)).toEqual(agent.kb.chunks.map((c) => c.id));
       expect(corpus.gaps.some((g) => g.topic === 'DNS' && !g.correction)).toBe(true);
       expect(corpus.gaps.some((g) => g.correction)).toBe(true);
+      // S-151: the library named and sized without its text, for the pages that need only its name.
+      const library = await app.request('/v1/library', { headers: AUTH });
+      expect(await library.json()).toEqual({
+        name: 'corpus',
+        bundled: true,
+        version: agent.kb.version,
+        documents: agent.kb.documents.length,
+        passages: agent.kb.chunks.length,
+      });
 
       const estate = (await (await app.request('/v1/estate', { headers: AUTH })).json()) as { services: unknown[] };
       expect(estate.services.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { type RateLimitVariables, rateLimit } from '../limits/limit-middleware.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import type { AgentService } from '../service/compose.ts';
-import type { CorpusView } from '../service/corpus-catalog.ts';
+import { type CorpusView, libraryViewOf } from '../service/corpus-catalog.ts';
 import type { EvalLatestView } from '../service/eval-latest.ts';
 import type { FeedbackService } from '../service/feedback-service.ts';
 import type { HealthReport } from '../service/health.ts';
@@ -206,6 +206,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   }
 
   app.get('/v1/corpus', (c) => c.json(deps.corpus));
+  const library = libraryViewOf(deps.corpus);
+  app.get('/v1/library', (c) => c.json(library));
   app.get('/v1/estate', (c) => {
     if (!deps.estate) throw new ApiError('not_found', 'This corpus has no estate.json.');
     return c.json(deps.estate);

@@ -8,7 +8,7 @@ import {
   runResultSchema,
   type RunStatus,
 } from '@sandscope/api';
-import { corpusSchema } from '@sandscope/api/corpus';
+import { corpusSchema, libraryViewSchema } from '@sandscope/api/corpus';
 import { estateSchema } from '@sandscope/api/estate';
 import { evalLatestSchema } from '@sandscope/api/evaluation';
 import { graphSchema } from '@sandscope/api/graph';
@@ -62,6 +62,11 @@ describe('reference reads satisfy the shared contract', () => {
   it('GET /v1/corpus: the documents, passages, gaps and question counts', async () => {
     const corpus = corpusSchema.parse(await read('/v1/corpus'));
     expect(corpus.chunks.length).toBeGreaterThan(0);
+  });
+
+  it('GET /v1/library: the library named and sized, without its text', async () => {
+    const library = libraryViewSchema.parse(await read('/v1/library'));
+    expect(library.passages).toBe(corpusSchema.parse(await read('/v1/corpus')).chunks.length);
   });
 
   it('GET /v1/estate: the services, dependencies and faults', async () => {

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Corpus } from '@sandscope/api/corpus';
+import type { Corpus, Library, LibraryView } from '@sandscope/api/corpus';
 import type { KnowledgeBase } from '@sandscope/engine';
 import { parseGaps } from '@sandscope/eval/gaps';
 import { parseQuestionsJsonl } from '@sandscope/eval/question-set';
 import { type CorpusSource, DEFAULT_CORPUS_DIR } from '../corpus-source.ts';
 
 /** `GET /v1/corpus`: the shared contract's type, so a field this builds differently from what the website parses is a compile error here. */
-export type CorpusView = Corpus;
+export type CorpusView = Corpus & { library: Library };
 
 /**
  * What the website's data page reads, built once at start-up from the same
@@ -23,6 +23,11 @@ export function buildCorpusView(source: CorpusSource, kb: KnowledgeBase): Corpus
     questions: countQuestions(join(source.root, 'questions.jsonl')),
     library: { name: basename(source.root), bundled: source.root === DEFAULT_CORPUS_DIR },
   };
+}
+
+/** `GET /v1/library`: the corpus view's library, named and sized, without a document's text. */
+export function libraryViewOf(corpus: CorpusView): LibraryView {
+  return { ...corpus.library, version: corpus.version, documents: corpus.documents.length, passages: corpus.chunks.length };
 }
 
 function readGaps(path: string): CorpusView['gaps'] {

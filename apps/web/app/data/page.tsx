@@ -20,9 +20,9 @@ export default async function DataPage() {
         <h1>Data</h1>
         <p className="lede">
           Everything the assistant knows, published.{' '}
-          {readsBundledLibrary(c)
+          {readsBundledLibrary(c?.library)
             ? 'Larkspur is an invented company; every document below was written for this project.'
-            : `The documents below are the library this agent reads, ${libraryName(c)}.`}{' '}
+            : `The documents below are the library this agent reads, ${libraryName(c?.library)}.`}{' '}
           Citations elsewhere on the site link to the passage they cite, here.
         </p>
         {c ? (

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { ProblemPanel } from '@/components/problem';
-import { attempt, getCorpus, getEvalLatest } from '@/lib/agent';
+import { attempt, getLibrary, getEvalLatest } from '@/lib/agent';
 import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { probability } from '@/lib/bands';
 import { Report } from './report';
@@ -13,8 +13,8 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 export default async function EvaluationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const [latest, corpus] = await Promise.all([attempt(getEvalLatest), attempt(getCorpus)]);
-  const library = corpus.ok ? corpus.value : null;
+  const [latest, read] = await Promise.all([attempt(getEvalLatest), attempt(getLibrary)]);
+  const library = read.ok ? read.value : null;
   return (
     <>
       <header className="page-head">
