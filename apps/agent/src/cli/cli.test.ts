@@ -47,12 +47,18 @@ describe('sandscope ask', () => {
       expect(await main(args)).toBe(0);
       return io.out.slice(from);
     };
-    expect((await next(['ask', 'How do we rotate DNS records for the storefront?'])).split('\n')[0]).toMatch(
-      /^REFUSED — the library does not answer this {2}\[/,
-    );
+    const absent = await next(['ask', 'How do we rotate DNS records for the storefront?']);
+    expect(absent.split('\n')[0]).toMatch(/^REFUSED — the library does not answer this {2}\[/);
+    // A refusal sure of absence offers no passage to read: its reasons already say the closest is no answer.
+    expect(absent).not.toContain('Read before concluding');
     const unsure = await next(['ask', 'What do I do when OrdersDbPoolSaturated fires?']);
     expect(unsure.split('\n')[0]).toMatch(/^REFUSED — not answered: the model is unsure whether the library answers this {2}\[/);
     expect(unsure).not.toMatch(/does not answer this/);
+    // S-152: the passage it says to read is named as a source is, with its file, and never as an answer.
+    expect(unsure).toMatch(
+      /\nRead before concluding the library is silent \(the closest passage, not an answer\):\n {2}runbook-connection-pool-exhaustion\.md › [^\n]+ {2}\(runbook-connection-pool-exhaustion#[a-z-]+\)\n/,
+    );
+    expect(unsure).not.toContain('Sources:');
     const json = await next(['ask', '--json', 'What do I do when OrdersDbPoolSaturated fires?']);
     expect(JSON.parse(json.slice(json.indexOf('{')))).toMatchObject({ outcome: 'refused', refusal: 'unsure' });
     // A database the estate does not have, named like the two it has, is not given orders-db's ceiling (S-121).

@@ -6,6 +6,22 @@ function headline(title: string): string {
   return dash < 0 ? title.toUpperCase() : `${title.slice(0, dash).toUpperCase()}${title.slice(dash)}`;
 }
 
+/** The passage a refusal names as the closest, as a source line names one. */
+export interface ClosestPassage {
+  readonly chunkId: string;
+  readonly doc: string;
+  readonly heading: string;
+}
+
+/** The passage the run's decision named as the closest (assess_evidence keeps its id, S-107), or undefined. */
+export function closestPassageOf(r: RunResult, chunkOf: (id: string) => Omit<ClosestPassage, 'chunkId'> | undefined): ClosestPassage | undefined {
+  const end = r.trace.find((e): e is NodeEvent => e.type === 'node' && e.node === 'assess_evidence' && e.kind === 'end');
+  const id = end?.data.closest;
+  if (typeof id !== 'string' || id === '') return undefined;
+  const c = chunkOf(id);
+  return c ? { chunkId: id, doc: c.doc, heading: c.heading } : undefined;
+}
+
 const usd = (n: number) => `$${n.toFixed(6)}`;
 
 /**
@@ -15,7 +31,7 @@ const usd = (n: number) => `$${n.toFixed(6)}`;
  * and sources (only when there is a verified answer), why, the proposed
  * action and its risk, and optionally the trace.
  */
-export function formatRunResult(r: RunResult, options: { trace?: boolean } = {}): string {
+export function formatRunResult(r: RunResult, options: { trace?: boolean; closest?: ClosestPassage } = {}): string {
   const words = outcomeWords(r.outcome, r.refusal);
   const lines: string[] = [`${headline(words.title)}  [workload ${r.workload}, run ${r.runId}]`];
   // A held draft keeps the gate's flag: say it is partial, in the partial outcome's own words.
@@ -31,6 +47,12 @@ export function formatRunResult(r: RunResult, options: { trace?: boolean } = {})
   }
   lines.push('Why:');
   for (const reason of r.reasons) lines.push(`  - ${reason}`);
+  // S-152: an unsure refusal says to read the closest passage, and named it only by heading and title; the website links
+  // it (S-107), the terminal gave no file to open. Named as a source is, and never as an answer.
+  if (r.outcome === 'refused' && r.refusal === 'unsure' && options.closest) {
+    const c = options.closest;
+    lines.push('', 'Read before concluding the library is silent (the closest passage, not an answer):', `  ${c.doc} › ${c.heading}  (${c.chunkId})`);
+  }
   if (r.outcome === 'escalated') {
     const last = r.attempts[r.attempts.length - 1];
     if (last && last.failures.length > 0) {
