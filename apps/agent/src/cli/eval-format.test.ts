@@ -66,10 +66,12 @@ describe('formatEvaluation of false refusals that name the labelled passage (S-1
   it('says how many of the false refusals named the labelled passage, out of all of them', () => {
     const report = locoReport();
     const corpora = report.corpora.map((c, i) => ({ ...c, falseRefusals: [3, 4][i]! }));
-    const out = formatEvaluation({ ...report, corpora, refusalsNamingLabelled: 5 }, 'two corpora');
+    const out = formatEvaluation({ ...report, corpora, answerable: 20, refusalsNamingLabelled: 5 }, 'two corpora');
     expect(out).toMatch(/false refusals .*; 5 of the 7 named the labelled passage as the closest/);
     // None of them named it: said as a zero, not left out as if it had not been counted.
-    expect(formatEvaluation({ ...report, corpora, refusalsNamingLabelled: 0 }, 'two corpora')).toMatch(/; 0 of the 7 named the labelled passage/);
+    expect(formatEvaluation({ ...report, corpora, answerable: 20, refusalsNamingLabelled: 0 }, 'two corpora')).toMatch(
+      /; 0 of the 7 named the labelled passage/,
+    );
     expect(formatEvaluation(report, 'two corpora')).not.toContain('named the labelled passage');
   });
 });
@@ -82,5 +84,23 @@ describe('formatEvaluation of what the refusals claimed (S-108)', () => {
     // A record from before the count (S-108) has none, and no line is printed.
     const { refusalsClaimingAbsent: _a, answerableClaimedAbsent: _b, ...older } = report;
     expect(formatEvaluation(older as typeof report, 'two corpora')).not.toContain('the library does not answer this');
+  });
+});
+
+// S-157: "false refusals 0.0%, right source 0.0%" printed for a file whose answerable questions were all left unscored.
+describe('formatEvaluation of rates over no question', () => {
+  it('prints n/a, saying nothing was scored, where a rate has no question under it', () => {
+    const none = shippedReport([], [], shipped);
+    const out = formatEvaluation({ ...none, answerable: 0, unanswerable: 0 }, 'an empty file');
+    expect(out).toMatch(/^ {2}false answers {6}n\/a {3}\(no unanswerable question was scored; target ≤ 5\.0%\)$/m);
+    expect(out).toMatch(/^ {2}false refusals {5}n\/a {3}\(no answerable question was scored/m);
+    expect(out).toMatch(/^ {2}right source {7}n\/a {3}\(no answerable question with a labelled passage was answered/m);
+    expect(out).not.toMatch(/(?<![\d.])0\.0%/);
+  });
+
+  it('still prints a rate that was measured, 0% included', () => {
+    const out = formatEvaluation({ ...shippedReport([], [], shipped), answerable: 3, unanswerable: 2, wrongSourceAnswers: 1 }, 'a file');
+    expect(out).toMatch(/^ {2}false answers {5}0\.0%/m);
+    expect(out).toMatch(/^ {2}right source {6}0\.0%/m);
   });
 });

@@ -111,16 +111,26 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
       : []),
     how,
     '',
-    `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
-    `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
+    // A rate over no question is no measurement: "0.0%" read as a perfect score where nothing was scored (S-157).
+    r.unanswerable === 0
+      ? `  false answers      n/a   (no unanswerable question was scored; target ≤ ${pct(t.falseAnswerRate)})`
+      : `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
+    r.answerable === 0
+      ? `  false refusals     n/a   (no answerable question was scored; target ≤ ${pct(t.falseRefusalRate)})`
+      : `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
     // S-108: what the refusals claimed; "the library does not answer this" was false wherever the question was answerable.
     ...(r.refusalsClaimingAbsent !== undefined && r.answerableClaimedAbsent !== undefined
       ? [
           `  refusals said "the library does not answer this" ${r.refusalsClaimingAbsent} times, ${r.answerableClaimedAbsent} of them of answerable questions; the rest said the model was unsure (or that the library disagrees)`,
         ]
       : []),
-    `  deferral        ${pct(r.deferralRate).padStart(6)}   (target ≤ ${pct(t.deferralRate)}; the ambiguous band: the model unsure)`,
-    `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
+    r.answerable + r.unanswerable === 0
+      ? `  deferral           n/a   (no question was scored; target ≤ ${pct(t.deferralRate)})`
+      : `  deferral        ${pct(r.deferralRate).padStart(6)}   (target ≤ ${pct(t.deferralRate)}; the ambiguous band: the model unsure)`,
+    // None right and none wrong: no answer of a labelled question was given, so no source was judged.
+    r.rightSourceRate === 0 && r.wrongSourceAnswers === 0
+      ? `  right source       n/a   (no answerable question with a labelled passage was answered; target ≥ ${pct(t.rightSourceRate)})`
+      : `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
     ...(r.procedureAnswers
       ? [`  procedure steps ${pct(r.stepsCoveredRate).padStart(6)}   of ${r.procedureAnswers} answered procedure questions carry every labelled step`]
       : []),
