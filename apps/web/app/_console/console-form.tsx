@@ -174,7 +174,12 @@ export function ConsoleForm({
           rows={3}
           value={question}
           onChange={(e) => setQuestion(e.target.value)}
-          placeholder="e.g. Checkout is timing out and OrdersDbPoolSaturated is firing — what do we do?"
+          // The example names the bundled library's alert; another library has no such alert (S-158).
+          placeholder={
+            presets
+              ? 'e.g. Checkout is timing out and OrdersDbPoolSaturated is firing — what do we do?'
+              : 'e.g. Name the alert that is firing, or the symptom you see — what do we do?'
+          }
         />
 
         <div className="console-options">
