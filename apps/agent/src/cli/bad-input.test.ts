@@ -135,6 +135,24 @@ describe('bad input gets one line and a non-zero exit', () => {
       expect(io.err).toBe(`sandscope: --folds must be a whole number from 2 to 20 (got "${folds}").\n`);
     }
   });
+  it('eval refuses --folds and --seed where nothing is split into folds, before the corpus is read (S-159)', async () => {
+    const file = join(tmp, 'folds.jsonl');
+    writeFileSync(file, '{"id":"q1","question":"x?","label":"unanswerable"}\n');
+    for (const [argv, said] of [
+      [
+        ['eval', '--corpus', join(tmp, 'not-read-yet'), '--questions', file, '--folds', '3'],
+        'sandscope: --folds splits a cross-validated run (--cv, or a corpus’s own questions); this run scores the set with what ships. Add --cv to cross-validate it, or drop --folds.\n',
+      ],
+      [
+        ['eval', '--loco', '--seed', '7'],
+        'sandscope: --seed splits a cross-validated run (--cv, or a corpus’s own questions); this run holds out whole corpora (--loco). Add --cv to cross-validate it, or drop --seed.\n',
+      ],
+    ] as const) {
+      io.err = '';
+      expect(await main([...argv]), argv.join(' ')).toBe(2);
+      expect(io.err).toBe(said);
+    }
+  });
   it('a stray argument to a command that takes options only is refused, not ignored', async () => {
     // `questions out.jsonl` wrote the corpus's own questions.jsonl; `eval mine.jsonl` scored another set.
     const corpus = join(tmp, 'stray');

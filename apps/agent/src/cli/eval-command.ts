@@ -85,6 +85,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
     throw new UserError(
       '--model is not used by a cross-validated run (--cv, or a corpus’s own questions without --questions FILE or --feedback): it trains a model per fold. To score a set with the model, pass --questions FILE (or --feedback) without --cv; to cross-validate, drop --model.',
     );
+  // S-159: `eval --questions FILE --folds 3` printed the shipped model's score of the file, the folds unread and unsaid.
+  const crossValidated = !values.loco && !byModel && (values.cv || !(values.questions || values.feedback));
+  if (!crossValidated && (values.folds !== undefined || values.seed !== undefined))
+    throw new UserError(
+      `${values.folds !== undefined ? '--folds' : '--seed'} splits a cross-validated run (--cv, or a corpus’s own questions); this run ${values.loco ? 'holds out whole corpora (--loco)' : 'scores the set with what ships'}. Add --cv to cross-validate it, or drop ${values.folds !== undefined ? '--folds' : '--seed'}.`,
+    );
   const model = values.model === undefined ? undefined : readModelFile(values.model);
   // No provider is a one-line error before the corpus is indexed and every question measured, not after.
   const services = byModel ? judgingServices() : null;
