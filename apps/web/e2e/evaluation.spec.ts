@@ -79,6 +79,7 @@ const SUMMARY = path.resolve(typeof __dirname === 'string' ? __dirname : process
 test('the replayed reader: a row per group with the committed summary’s figures, each reader rate met or missed', async ({ page }) => {
   const summary = JSON.parse(readFileSync(SUMMARY, 'utf8')) as {
     command: string;
+    notRemeasuredSince?: string;
     groups: { name: string; corpora: string[] }[];
     corpora: {
       group: string;
@@ -102,6 +103,9 @@ test('the replayed reader: a row per group with the committed summary’s figure
   await expect(section.getByRole('heading', { name: 'With a reader in the ambiguous band (recorded judgements)' })).toBeVisible();
   await expect(section).toContainText('ADJUDICATOR=model');
   await expect(section).toContainText(summary.command);
+  // A replay printed before a later change to the offline model says so beside its figures.
+  if (summary.notRemeasuredSince) await expect(section.getByTestId('replayed-reader-stale')).toContainText(summary.notRemeasuredSince);
+  else await expect(section.getByTestId('replayed-reader-stale')).toHaveCount(0);
   // the record's paragraph points at it instead of saying no model is measured
   await expect(page.getByTestId('adjudicated')).not.toContainText('not measured here');
   await expect(page.getByTestId('adjudicated').getByRole('link', { name: /reader in the ambiguous band/ })).toHaveAttribute('href', '#replayed-reader');

@@ -164,6 +164,12 @@ describe('readReport', () => {
       expect(readReport({ summary: {}, replayedReader: replayedReader as never }).replayedReader).toBeUndefined();
   });
 
+  it('keeps what changed since the replay was printed, when it was not printed again, for the page to say beside it', () => {
+    const stale = readReport({ summary: {}, replayedReader: { ...READER, notRemeasuredSince: 'S-999 retrained the offline model.' } });
+    expect(stale.replayedReader?.notRemeasuredSince).toBe('S-999 retrained the offline model.');
+    expect(readReport({ summary: {}, replayedReader: READER }).replayedReader).not.toHaveProperty('notRemeasuredSince');
+  });
+
   it('says met or missed the way the README does (≤ for the error rates, ≥ for right source)', () => {
     expect(againstTarget('falseAnswerRate', 0.05, 0.05)).toBe('met');
     expect(againstTarget('falseRefusalRate', 0.65, 0.1)).toBe('missed');

@@ -194,6 +194,8 @@ export const replayedReaderSchema = z.looseObject({
   generatedAt: z.string().optional(),
   /** The command that wrote it. */
   command: z.string().optional(),
+  /** What changed in the offline decision since it was printed, when it was not printed again: said beside its figures. */
+  notRemeasuredSince: z.string().optional(),
   groups: z.array(replayedReaderGroupSchema).optional(),
 });
 export type ReplayedReaderFigures = z.infer<typeof replayedReaderSchema>;

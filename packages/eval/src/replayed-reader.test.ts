@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DECISION_TARGETS } from './evaluate.ts';
-import { type ReplayedReader, type ReplayedReaderCorpus, replayedReaderGroups, replayedReaderSchema, replayedReaderSection } from './replayed-reader.ts';
+import {
+  type ReplayedReader,
+  type ReplayedReaderCorpus,
+  replayedReaderGroups,
+  replayedReaderLine,
+  replayedReaderSchema,
+  replayedReaderSection,
+} from './replayed-reader.ts';
 
 function corpus(name: string, group: string, n: { fa: number; fr: number; rfa: number; rfr: number; da: number; du: number }): ReplayedReaderCorpus {
   return {
@@ -195,5 +202,17 @@ describe('replayedReaderSchema: the summary file as `npm run reader:replay --wri
     const result = replayedReaderSchema.safeParse(broken);
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['corpora', 0, 'reader', 'falseAnswers']);
+  });
+});
+
+describe('a replay printed before a later change to the offline model', () => {
+  it('says so beside its figures, in the section and in the README line, and only then', () => {
+    const unread: ReplayedReader = { ...SUMMARY, groups: SUMMARY.groups.map((g) => ({ ...g, read: 'unread' })) };
+    const stale: ReplayedReader = { ...unread, notRemeasuredSince: 'S-999 retrained the offline model.' };
+    expect(replayedReaderSchema.parse(stale)).toEqual(stale);
+    expect(replayedReaderSection(stale, DECISION_TARGETS).join('\n')).toContain('**Not measured again since:** S-999 retrained the offline model.');
+    expect(replayedReaderLine(stale, DECISION_TARGETS).join('\n')).toContain('**Not measured again since:** S-999 retrained the offline model.');
+    expect(replayedReaderSection(unread, DECISION_TARGETS).join('\n')).not.toContain('Not measured again');
+    expect(replayedReaderLine(unread, DECISION_TARGETS).join('\n')).not.toContain('Not measured again');
   });
 });

@@ -39,6 +39,12 @@ export interface ReplayedReader {
   /** Each group was held out of training together; `read` says whether its errors had been read. */
   readonly groups: readonly { readonly name: string; readonly corpora: readonly string[]; readonly read: string }[];
   readonly corpora: readonly ReplayedReaderCorpus[];
+  /**
+   * What has changed in the offline decision since these figures were printed, when they have not been printed again:
+   * a retrain makes some of the reader's prompts new, and they must be judged before the figures mean the same thing
+   * (ADR-0014). Said beside the figures wherever they are shown, so a stale measurement never passes for a current one.
+   */
+  readonly notRemeasuredSince?: string;
 }
 
 const count = z.number().int().nonnegative();
@@ -50,6 +56,7 @@ export const replayedReaderSchema: z.ZodType<ReplayedReader> = z.object({
   generatedAt: z.string(),
   command: z.string(),
   groups: z.array(z.object({ name: z.string(), corpora: z.array(z.string()), read: z.string() })),
+  notRemeasuredSince: z.string().optional(),
   corpora: z.array(
     z.object({
       name: z.string(),
@@ -208,6 +215,7 @@ export function replayedReaderSection(r: ReplayedReader, t: EvaluationReport['ta
     '',
     `\`${r.command}\` (${r.generatedAt}): each group of corpora held out of training together, then each corpus scored offline and with \`ADJUDICATOR=model\`, whose provider is a stub that replays the replies recorded in docs/experiments/adjudicator-replay/ to the very prompts the product sends (\`npm run eval:replayed\`). The replies were written by an LLM shown only each prompt — the judging rules and the passages the gate read — not the label, the corpus or the code. It measures a reader of that class, not any one provider, and it is not the record above: a hosted model may judge worse. Deferral with a reader costs a model call, not a refusal; since S-096 so does every answer, which the reader reads before it is given (where a corpus's figures predate that, its answers were not read), and since S-100 every refusal below the lower line, which it reads before it is refused.`,
     '',
+    ...(r.notRemeasuredSince ? [`**Not measured again since:** ${r.notRemeasuredSince}`, ''] : []),
     ...replayedReaderGroups(r).flatMap((g) => [groupLine(g, t), '']),
     '| corpus | group | questions (answerable/unanswerable) | offline false answers | offline false refusals | reader false answers | reader false refusals | deferred | judged / no reply / nothing to show | answers read / withheld / no reply | refusals below the line read / let through | right source, offline → reader |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -233,7 +241,7 @@ export function replayedReaderLine(r: ReplayedReader, t: EvaluationReport['targe
   const unread = replayedReaderGroups(r).filter((g) => g.read.startsWith('unread'));
   if (!unread.length) return [];
   return [
-    `With a reader in the ambiguous band (\`ADJUDICATOR=model\`, an LLM's recorded judgements replayed through the product; \`${r.command}\`, docs/EVALUATION.md): ${unread.map((g) => groupLine(g, t)).join(' ')}`,
+    `With a reader in the ambiguous band (\`ADJUDICATOR=model\`, an LLM's recorded judgements replayed through the product; \`${r.command}\`, docs/EVALUATION.md): ${unread.map((g) => groupLine(g, t)).join(' ')}${r.notRemeasuredSince ? ` **Not measured again since:** ${r.notRemeasuredSince}` : ''}`,
     '',
   ];
 }

@@ -546,7 +546,12 @@ describe('the agent API over the default (offline) stack', () => {
         await writeFile(summaryPath, committed);
         const summary = replayedReaderSchema.parse(JSON.parse(committed));
         const present = await latest();
-        expect(present.replayedReader).toEqual({ generatedAt: summary.generatedAt, command: summary.command, groups: replayedReaderGroups(summary) });
+        expect(present.replayedReader).toEqual({
+          generatedAt: summary.generatedAt,
+          command: summary.command,
+          ...(summary.notRemeasuredSince ? { notRemeasuredSince: summary.notRemeasuredSince } : {}),
+          groups: replayedReaderGroups(summary),
+        });
         expect(present.summary).toEqual({ mode: 'leave-one-corpus-out', n: 1 });
         expect(lines).toEqual([]);
 

@@ -12,7 +12,13 @@ export interface EvalLatestView {
   /** Where it was read from: the newest `eval_run` row, or the committed report file. */
   readonly source: 'database' | 'file';
   /** A reader measured with recorded judgements (`npm run reader:replay`), per group pooled; absent when there is no readable summary. */
-  readonly replayedReader?: { readonly generatedAt: string; readonly command: string; readonly groups: readonly ReplayedReaderGroup[] };
+  readonly replayedReader?: {
+    readonly generatedAt: string;
+    readonly command: string;
+    /** What changed in the offline decision since it was printed, when it was not printed again. */
+    readonly notRemeasuredSince?: string;
+    readonly groups: readonly ReplayedReaderGroup[];
+  };
 }
 
 /** The replayed reader's summary, found where the repository keeps it relative to the report: docs/experiments/adjudicator-replay/. */
@@ -59,7 +65,12 @@ async function readReplayedReader(path: string, log: (line: string) => void): Pr
     return null;
   }
   const r = parsed.data;
-  return { generatedAt: r.generatedAt, command: r.command, groups: replayedReaderGroups(r) };
+  return {
+    generatedAt: r.generatedAt,
+    command: r.command,
+    ...(r.notRemeasuredSince ? { notRemeasuredSince: r.notRemeasuredSince } : {}),
+    groups: replayedReaderGroups(r),
+  };
 }
 
 function split(report: unknown, source: EvalLatestView['source']): EvalLatestView {

@@ -110,6 +110,8 @@ export interface ReportView {
   readonly replayedReader?: {
     readonly generatedAt?: string;
     readonly command?: string;
+    /** What changed in the offline decision since the replay was printed, when it was not printed again. */
+    readonly notRemeasuredSince?: string;
     readonly groups: readonly ReaderGroupRow[];
   };
 }
@@ -326,8 +328,10 @@ function replayedReaderOf(raw: unknown): { replayedReader?: NonNullable<ReportVi
     .map(readerGroupOf)
     .filter((g): g is ReaderGroupRow => g !== null);
   if (!groups.length) return {};
-  const [generatedAt, command] = [str(raw.generatedAt), str(raw.command)];
-  return { replayedReader: { ...(generatedAt ? { generatedAt } : {}), ...(command ? { command } : {}), groups } };
+  const [generatedAt, command, since] = [str(raw.generatedAt), str(raw.command), str(raw.notRemeasuredSince)];
+  return {
+    replayedReader: { ...(generatedAt ? { generatedAt } : {}), ...(command ? { command } : {}), ...(since ? { notRemeasuredSince: since } : {}), groups },
+  };
 }
 
 /** Both counts of both sides, or nothing: half a pair would show as a figure it is not. */

@@ -415,6 +415,11 @@ function ReplayedReaderSection({ reader, targets }: { reader: NonNullable<Report
           </>
         ) : null}
       </p>
+      {reader.notRemeasuredSince ? (
+        <p className="notice" data-testid="replayed-reader-stale">
+          <b>Not measured again since:</b> {reader.notRemeasuredSince}
+        </p>
+      ) : null}
       <div className="table-scroll">
         <table className="corpora">
           <thead>
