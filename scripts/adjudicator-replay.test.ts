@@ -41,7 +41,7 @@ describe('eval:replayed', () => {
       'What is the connection pool ceiling for orders-db?',
       'checkout is getting ConnectionAcquireTimeout errors',
       'how do I reboot the mainframe?',
-      'what is the pool ceiling of catalog-db?',
+      'what is the pool ceiling of inventory-db?',
     ]);
     // With nothing recorded no model judged: all are decided as offline.
     expect(JSON.parse(recorded.stdout).modelAdjudication).toMatchObject({ judgedBy: {}, unavailable: 3, answersRead: { answerable: 1, unavailable: 1 } });

@@ -364,3 +364,55 @@ describe('site markup and pointers are not claims (S-115)', () => {
     expect(texts(draftExtractive('xyzzy what does it mean', [only]))).toEqual(['See [Polling Issues](#polling-issues) below.']);
   });
 });
+
+// S-154: a section's heading says what its sentences are about; its body need not repeat the heading's words.
+describe('a sentence under a merged sub-heading the question names', () => {
+  const runbook = chunk(
+    'runbook#paymentsdbdiskfull',
+    'PaymentsDbDiskFull',
+    'Fires when the payments-db data volume is more than 85% full.\n\n## Escalation\n\nPage the payments-db owners on their rota if the volume passes 95%.',
+  );
+
+  it('is drafted for a question its body shares no word with, and the passage’s own heading gives no sentence that credit', () => {
+    expect(texts(draftExtractive('who do I escalate PaymentsDbDiskFull to?', [runbook]))).toEqual([
+      'Page the payments-db owners on their rota if the volume passes 95%.',
+    ]);
+  });
+});
+
+// S-156: the section the decision answers from, when it holds its remedy in prose, is the answer; and a collapsible
+// block's label is no step.
+describe('a procedure section written as prose', () => {
+  const docTitle = 'Prometheus Istio Server restarting or in crashback loop';
+  const remedy = chunk(
+    'oom#remedy',
+    'Remedy',
+    'To prevent the OOM issue, you can increase the memory limit.\n\nFor both solutions, change the cluster settings or update the resources.',
+    { docTitle },
+  );
+  const condition = chunk('oom#condition', 'Condition', 'Prometheus Istio Server is restarting or in a crashback loop.', { docTitle });
+
+  it('is given whole, in order, from the passage answered from — not the symptom that shares more words', () => {
+    const claims = draftExtractive('How do I fix Prometheus Istio Server restarting or in crashback loop?', [remedy, condition]);
+    expect(texts(claims)).toEqual([
+      'To prevent the OOM issue, you can increase the memory limit.',
+      'For both solutions, change the cluster settings or update the resources.',
+    ]);
+    expect(claims.every((c) => c.citations[0] === 'oom#remedy')).toBe(true);
+  });
+
+  it('is not taken from a heading that is only the document’s title (S-054)', () => {
+    const lead = chunk('runbook#lead', 'Runbook: pool exhaustion', 'Databases exhibit this fault.\n\nQueues do not.');
+    const claims = draftExtractive('pool exhaustion, what do I do?', [lead]);
+    expect(texts(claims)).not.toEqual(['Databases exhibit this fault.', 'Queues do not.']);
+  });
+
+  it('leaves out a tab’s label between the steps', () => {
+    const steps = chunk(
+      'backup#steps',
+      'Steps',
+      '1. Install the CSI driver.\n2. Create a volume snapshot with the driver.\n\n<details> <summary label="GKE"> GKE </summary>',
+    );
+    expect(texts(draftExtractive('what are the steps to back up?', [steps]))).toEqual(['Install the CSI driver.', 'Create a volume snapshot with the driver.']);
+  });
+});

@@ -5,8 +5,8 @@ import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, Claim } from '../types.ts';
 import { isReferral } from '../answerability/section-role.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
-import { passageSections, procedureSteps, remedyBlocks } from './procedure-steps.ts';
-import { sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
+import { passageSections, procedureSteps, remedyBlocks, roleProse } from './procedure-steps.ts';
+import { sentenceBlocksOf, sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
 import { onlyMarkup } from '../corpus/site-markup.ts';
 
 export interface ExtractiveOptions {
@@ -60,7 +60,8 @@ export function draftExtractive(question: string, passages: readonly Chunk[], op
   if (!asksSteps) return draftByOverlap(question, passages, overlap);
   const keepRecord = asksAboutRecord(question);
   const first = passages[0];
-  const steps = first ? procedureSteps(question, intent === 'diagnosis' ? 'diagnosis' : 'procedure', first, keepRecord) : null;
+  const role = intent === 'diagnosis' ? 'diagnosis' : 'procedure';
+  const steps = first ? (procedureSteps(question, role, first, keepRecord) ?? roleProse(role, first, keepRecord)) : null;
   const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 50) : [];
   if (drafted.length > 0) return drafted;
   return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? undefined : remedySentences });
@@ -141,12 +142,13 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
     const sentences = sentencesOf(chunk.text);
     if (allowed && allowed.size === 0) return;
     usable.push({ chunk, sentences: allowed ? sentences.filter((_, pos) => allowed.has(pos)) : sentences });
+    const under = headingWordsBySentence(chunk);
     sentences.forEach((text, pos) => {
       if (allowed && !allowed.has(pos)) return;
       if (rejected.has(normalise(text)) || hazardOf(text) || onlyMarkup(text)) return;
       const tokens = new Set(tokenize(text));
       let overlap = 0;
-      for (const t of terms) if (tokens.has(t)) overlap++;
+      for (const t of terms) if (tokens.has(t) || under[pos]!.has(t)) overlap++;
       if (overlap === 0) return;
       const value = demanded !== null && statesValue(text, demanded);
       candidates.push({ text, chunk, rank, pos, score: overlap + (value ? 1.5 : 0) - rank * 0.35 - pos * 0.01, value });
@@ -180,6 +182,22 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
     );
     for (const pos of list) said.add(`${c.rank}:${pos}`);
     return [claim, ...list.map((pos) => ({ text: sentences[pos]!, citations: [c.chunk.id] }))];
+  });
+}
+
+/**
+ * The words of the merged sub-heading each sentence stands under (in `sentencesOf(text)` order; none for the passage's
+ * own body). A section's heading says what its sentences are about, and its body need not repeat it: "who do I
+ * escalate PaymentsDbDiskFull to?" was answered with the runbook's first sentence, since the Escalation section's
+ * "Page the payments-db owners on their rota" shares no word with the question, only its heading does (S-154). The
+ * passage's own heading is left out: it is about every sentence of the passage alike, so it tells none apart, and it
+ * would make every sentence of a passage named for the question's topic a candidate.
+ */
+function headingWordsBySentence(chunk: Chunk): ReadonlySet<string>[] {
+  const none: ReadonlySet<string> = new Set();
+  return sentenceBlocksOf(chunk.text).flatMap((b) => {
+    const words = b.subheading === null ? none : new Set(tokenize(b.subheading));
+    return b.sentences.map(() => words);
   });
 }
 

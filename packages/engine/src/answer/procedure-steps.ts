@@ -141,3 +141,16 @@ export function procedureSteps(question: string, intent: 'procedure' | 'diagnosi
   const members = [...new Set([...steps.members, ...better.members])].sort((a, b) => a - b);
   return members.flatMap((j) => (keepRecord ? [...sections[j]!.blocks] : remedyBlocks(sections[j]!.blocks)));
 }
+
+/**
+ * The prose of the passage's sections whose role is the one asked for, in reading order, when no section of it holds
+ * steps: a "Remedy" written as paragraphs is the remedy. "How do I fix Prometheus Istio Server restarting?" was
+ * answered, its reasons saying "Answered from “Remedy”", with the Condition section's sentences, since the remedy's
+ * paragraphs shared fewer of the question's words (S-156). A heading that is only the document's title gives no role
+ * to quote (S-054: "# Runbook: …" reads as a procedure heading). Null when no section has the role.
+ */
+export function roleProse(intent: 'procedure' | 'diagnosis', chunk: Chunk, keepRecord: boolean): TextBlock[] | null {
+  const sections = passageSections(chunk).filter((s) => (keepRecord || !s.record) && s.roles.includes(intent) && s.heading !== chunk.docTitle);
+  const blocks = sections.flatMap((s) => (keepRecord ? [...s.blocks] : remedyBlocks(s.blocks)));
+  return blocks.length ? blocks : null;
+}

@@ -122,7 +122,7 @@ export function failuresOf(p: PassageFeatures, f: AnswerabilityFeatures): string
   if (p.missingEntities.length) out.push(`it never names ${p.missingEntities.join(', ')}`);
   if (p.valueMissing) out.push(`it states no ${f.demanded} for what was asked`);
   if (p.disclaims) out.push('it says it does not cover this');
-  if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.result.chunk.heading}”) is empty, a placeholder or only points elsewhere`);
+  if (p.rolePlaceholder || p.placeholderAsked) out.push(`the section asked for (“${p.askedHeading}”) is empty, a placeholder or only points elsewhere`);
   if (p.postmortemRecord) out.push('it is a postmortem record (timeline or action items), not a remedy');
   if (f.intent.intent === 'yes-no' && p.propositionMissing) out.push(`its document never mentions ${unsaid(p.propositionUnsaid.document)}`);
   return out;

@@ -43,6 +43,24 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(r.reasons.join(' ')).toMatch(/placeholder|empty/);
   });
 
+  it('class 1 — an empty Mitigation merged into one passage above a full Escalation is still the section asked for (S-153)', async () => {
+    const documents = FAILURE_CORPUS.map((d) =>
+      d.doc === 'runbook-payments-db-disk.md'
+        ? { ...d, text: `${d.text}\n## Escalation\n\nPage the payments-db owners on their rota if the volume passes 95% and attach the storage report.\n` }
+        : d,
+    );
+    const merged = await KnowledgeBase.build({ documents });
+    // The short runbook is one passage: its Mitigation's "To be added." stands above the Escalation's content.
+    expect(merged.chunks.filter((c) => c.doc === 'runbook-payments-db-disk.md')).toHaveLength(1);
+    const r = await merged.ask('how do I mitigate PaymentsDbDiskFull?');
+    expect(r.verdict).toBe('refused');
+    expect(r.reasons.join(' ')).toContain('the section asked for (“Mitigation”) is empty');
+    // What the runbook does hold is still answered from it.
+    const escalate = await merged.ask('who do I escalate PaymentsDbDiskFull to?');
+    expect(escalate.verdict).not.toBe('refused');
+    expect(escalate.answer).toMatch(/^Page the payments-db owners/);
+  });
+
   it('class 2 — a remedy the runbook never mentions is refused, though the runbook is the right one; one it names is answered', async () => {
     const r = await ask('would restarting the load balancer help with OrdersDbPoolSaturated?');
     expect(r.verdict).toBe('refused');
@@ -210,7 +228,8 @@ describe('the answerability decision on the failure classes of issue 9', () => {
   describe('a refusal the model is unsure of says so, and its numbers tell the rating from the line', () => {
     const question = 'what do I do when OrdersDbPoolSaturated fires?';
     const refusedWith = async (adjudicatedLower: number) => {
-      const rating = (await kb.ask(question)).answerability!;
+      // The unrounded rating (ask's is rounded to three places, and a line 0.002 above the rounded one could round to it).
+      const rating = (await kb.examine(question)).assessment.answerability!;
       const line = rating + 0.002;
       const model = { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: adjudicatedLower, sufficientAbove: line } };
       const open = await KnowledgeBase.build({ documents: FAILURE_CORPUS, model, bands: { insufficientBelow: line, sufficientAbove: line } });
@@ -242,7 +261,8 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     it('the numbers carry the decimals that tell the rating from the line', async () => {
       const { r, rating, line } = await refusedWith(0);
       const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
-      const digits = (100 * rating).toFixed(1) === (100 * line).toFixed(1) ? 2 : 1;
+      // The fewest decimals that tell them apart (at most two): whole percents when they already differ.
+      const digits = [0, 1].find((d) => (100 * rating).toFixed(d) !== (100 * line).toFixed(d)) ?? 2;
       expect(numbers).toContain(`answerability ${(100 * rating).toFixed(digits)}% (refuse below ${(100 * line).toFixed(digits)}%`);
     });
   });

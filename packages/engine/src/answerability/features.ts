@@ -152,8 +152,13 @@ export interface PassageFeatures {
   /** It is its document's lead (first passage), which says what the whole document is about. */
   readonly documentLead: boolean;
   readonly rolePlaceholder: boolean;
-  /** Its own section is a placeholder AND is what was asked for (its heading shares the question's words or role). */
+  /**
+   * The section asked for is a placeholder: its own section, when its heading shares the question's words or role, or
+   * every section of the role asked whose heading carries the question's words (S-153).
+   */
   readonly placeholderAsked: boolean;
+  /** The heading of the empty section asked for, when `placeholderAsked`: what a reason names. */
+  readonly askedHeading: string;
   /** A postmortem's record (timeline, action items) offered for a "what do I do" or "how do I check" question. */
   readonly postmortemRecord: boolean;
   /** A yes/no question's remedy or cause is never mentioned in this passage's document. */
@@ -411,6 +416,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const saidIn = (terms: ReadonlySet<string>) => new Set(topicTerms.filter((t) => terms.has(t) || synonyms.get(t)!.some((r) => terms.has(r))));
   const unsaid = topicTerms.filter((t) => !k.knows(t) && !synonyms.get(t)!.some((r) => k.knows(r)));
   const role = roleFor(intent.intent);
+  const questionWords = new Set(terms);
+  const titleWords = (c: Chunk) => new Set(tokenize(c.docTitle));
   // Runbooks name their procedure, diagnosis and impact sections; causes and meanings live in any prose,
   // so a document without a "Causes" heading says nothing about whether it explains a cause.
   const conventional = role === 'procedure' || role === 'diagnosis' || role === 'impact';
@@ -470,6 +477,11 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     const titled = doc?.lead === chunk.id && chunk.heading === chunk.docTitle;
     const roleBelowTitle = withRole.some((s) => !empty(s) && !(titled && s === own));
     const rolePlaceholder = withRole.length > 0 && !roleMatch;
+    // S-153: of the sections holding the role, those whose heading carries the question's own words are the ones asked
+    // for: "how do I mitigate X?" asks for "Mitigation", not "Escalation". A "To be added." Mitigation merged into one
+    // passage above a full Escalation was answered from the escalation, since the role had a section with content.
+    const askedByName = withRole.filter((s) => tokenize(s.heading).some((t) => questionWords.has(t) && !titleWords(chunk).has(t)));
+    const askedSectionsEmpty = askedByName.length > 0 && askedByName.every(empty);
     const docWithRole = role && doc ? doc.sections.filter((s) => s.roles.includes(role)) : [];
     const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !empty(s));
     const roleAbsent = conventional && !docWithRole.some((s) => !empty(s));
@@ -539,7 +551,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
       documentLead: doc?.lead === chunk.id,
       rolePlaceholder,
       postmortemRecord: postmortem,
-      placeholderAsked: empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0),
+      askedHeading: askedSectionsEmpty ? askedByName[0]!.heading : chunk.heading,
+      placeholderAsked: askedSectionsEmpty || (empty(own) && (rolePlaceholder || weightedShare(knownTopic, new Set(tokenize(chunk.heading)), k.idf) > 0)),
       propositionMissing: propInDoc < 1,
       propositionUnsaid: {
         document: asWritten([...proposition].filter((t) => !docTerms.has(t))),

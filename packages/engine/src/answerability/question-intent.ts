@@ -35,6 +35,8 @@ const DIAGNOSIS =
 // Any "how do I <do something>" asks for a procedure, whatever the verb ("how do I move the cluster").
 const PROCEDURE =
   /\b(?:what (?:do|should|can|must) (?:i|we) do|wh?at do\b|what now|now what|what(?:'s| is) the (?:fix|procedure|process|remedy|mitigation|workaround|command|script)|how (?:do|can|should|would|shall|might) (?:i|we|you|one)\b|how to\b|,\s*how\s*\??$|\bsteps?\b|procedure|runbook for|mitigat\w*|remediat\w*|\bfix(?:es|ing)?\b|workaround|recover(?:y)?\b|what to do)/i;
+/** Words that ask what to do, whatever else the question names. */
+const ASKS_WHAT_TO_DO = /\b(?:what (?:do|should|can|must) (?:i|we) do|what now|now what|what to do)\b/i;
 const IMPACT =
   /\b(?:impact|impacts|affect(?:s|ed|ing)?|user[- ]facing|customers?|users? (?:see|notice)|what breaks|consequences?|blast radius|how bad|is it bad|matter)\b/i;
 const CAUSE = /\b(?:why|causes?|caused|causing|root cause|reasons?|what (?:makes|triggers|leads)|triggers?|triggered|behind|responsible for)\b/i;
@@ -51,6 +53,9 @@ export function questionIntent(question: string): QuestionIntent {
     const proposition = m ? contentTerms(m[1]!).filter((t) => !PRONOUN_TERMS.has(t)) : [];
     if (proposition.length) return { intent: 'yes-no', demanded, proposition };
   }
+  // "…capacity didn't change, now what" asks what to do, though it names a quantity: the value it names is the
+  // symptom, and the answer is the steps (S-155). The quantity is still demanded of the passage.
+  if (ASKS_WHAT_TO_DO.test(q)) return { intent: 'procedure', demanded, proposition: [] };
   if (demanded || VALUE_LOOKUP.test(q)) return { intent: 'value', demanded, proposition: [] };
   if (DIAGNOSIS.test(q)) return { intent: 'diagnosis', demanded, proposition: [] };
   if (PROCEDURE.test(q)) return { intent: 'procedure', demanded, proposition: [] };

@@ -10,6 +10,9 @@ describe('what a section is for, read from its heading', () => {
     expect(rolesOf('User impact')).toContain('impact');
     expect(rolesOf('Action items')).toEqual(['postmortem']);
     expect(rolesOf('Timeline')).toEqual(['postmortem']);
+    // S-155: alert guides written Symptom / Cause / Remedy; "Remedy" was no role, so its steps were never quoted.
+    expect(rolesOf('Remedy')).toEqual(['procedure']);
+    expect(rolesOf('Common causes and remedies')).toEqual(['procedure', 'cause']);
   });
 
   it('sees an empty, placeholder or link-only section, but not a container over written sub-sections', () => {
@@ -72,6 +75,9 @@ describe('what a question asks for', () => {
     expect(questionIntent('how do I check which client holds the connections?').intent).toBe('diagnosis');
     expect(questionIntent('what is the connection pool ceiling for orders-db?').intent).toBe('value');
     expect(questionIntent('whats the default startDelay for the startup probe').intent).toBe('value');
+    // S-155: a question that asks what to do asks for the steps, though it names a quantity (its symptom).
+    const nowWhat = questionIntent('resized the registry pvc but capacity didnt change, now what');
+    expect(nowWhat).toMatchObject({ intent: 'procedure', demanded: 'quantity' });
   });
 
   it('finds the remedy or cause of a yes/no question, also after the symptom it is about (S-027)', () => {

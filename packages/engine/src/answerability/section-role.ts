@@ -18,7 +18,7 @@ const ROLE_PATTERNS: readonly (readonly [Role, RegExp])[] = [
   ],
   [
     'procedure',
-    /\b(?:mitigat\w*|remediat\w*|resolution|resolv\w*|fix(?:es|ing)?|steps?|procedures?|actions?|what to do|respon(?:se|d|ding)|recover\w*|workarounds?|runbook|solutions?|restor\w*|handling|playbook|instructions?|roll ?back|fail ?over|how to (?!investigate|diagnose|check|debug|tell|know|find|identify)|escalat\w*|next steps|operations?)\b/i,
+    /\b(?:mitigat\w*|remediat\w*|remed(?:y|ies)|resolution|resolv\w*|fix(?:es|ing)?|steps?|procedures?|actions?|what to do|respon(?:se|d|ding)|recover\w*|workarounds?|runbook|solutions?|restor\w*|handling|playbook|instructions?|roll ?back|fail ?over|how to (?!investigate|diagnose|check|debug|tell|know|find|identify)|escalat\w*|next steps|operations?)\b/i,
   ],
   ['impact', /\b(?:impacts?|effects?|consequences?|severity|blast radius|user experience|affected|risk)\b/i],
   ['cause', /\b(?:causes?|why|reasons?|root|how (?:it|this) works|background|explanation|what happened)\b/i],

@@ -17,5 +17,11 @@ export function withoutSiteMarkup(text: string): string {
  * colleague's test on an unseen library, 2026-12-05; S-115).
  */
 export function onlyMarkup(sentence: string): boolean {
-  return !/[\p{L}\p{N}]/u.test(withoutSiteMarkup(sentence));
+  return !/[\p{L}\p{N}]/u.test(withoutSiteMarkup(sentence.replace(TAB_LABEL, '')));
 }
+
+/**
+ * A collapsible block's label (`<details> <summary label="GKE"> GKE </summary>`): a tab's name, not something the page
+ * says. It was drafted as a step between another cloud's steps (S-156).
+ */
+const TAB_LABEL = /<summary\b[^>]*>[\s\S]*?<\/summary>/gi;
