@@ -417,7 +417,6 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const unsaid = topicTerms.filter((t) => !k.knows(t) && !synonyms.get(t)!.some((r) => k.knows(r)));
   const role = roleFor(intent.intent);
   const questionWords = new Set(terms);
-  const titleWords = (c: Chunk) => new Set(tokenize(c.docTitle));
   // Runbooks name their procedure, diagnosis and impact sections; causes and meanings live in any prose,
   // so a document without a "Causes" heading says nothing about whether it explains a cause.
   const conventional = role === 'procedure' || role === 'diagnosis' || role === 'impact';
@@ -480,7 +479,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     // S-153: of the sections holding the role, those whose heading carries the question's own words are the ones asked
     // for: "how do I mitigate X?" asks for "Mitigation", not "Escalation". A "To be added." Mitigation merged into one
     // passage above a full Escalation was answered from the escalation, since the role had a section with content.
-    const askedByName = withRole.filter((s) => tokenize(s.heading).some((t) => questionWords.has(t) && !titleWords(chunk).has(t)));
+    const title = new Set(tokenize(chunk.docTitle));
+    const askedByName = withRole.filter((s) => tokenize(s.heading).some((t) => questionWords.has(t) && !title.has(t)));
     const askedSectionsEmpty = askedByName.length > 0 && askedByName.every(empty);
     const docWithRole = role && doc ? doc.sections.filter((s) => s.roles.includes(role)) : [];
     const roleElsewhere = conventional && !roleMatch && docWithRole.some((s) => !empty(s));
