@@ -6,7 +6,7 @@ import type { Chunk, Claim } from '../types.ts';
 import { isReferral } from '../answerability/section-role.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
 import { passageSections, procedureSteps, remedyBlocks, roleProse } from './procedure-steps.ts';
-import { sentenceBlocksOf, sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
+import { type SentenceBlock, sentenceBlocksOf, sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
 import { onlyMarkup } from '../corpus/site-markup.ts';
 
 export interface ExtractiveOptions {
@@ -139,10 +139,12 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
   const usable: { chunk: Chunk; sentences: string[] }[] = [];
   passages.forEach((chunk, rank) => {
     const allowed = options.allowed?.(chunk);
-    const sentences = sentencesOf(chunk.text);
+    // One parse gives the sentences (sentencesOf's order) and the merged sub-heading each stands under.
+    const blocks = sentenceBlocksOf(chunk.text);
+    const sentences = blocks.flatMap((b) => b.sentences);
     if (allowed && allowed.size === 0) return;
     usable.push({ chunk, sentences: allowed ? sentences.filter((_, pos) => allowed.has(pos)) : sentences });
-    const under = headingWordsBySentence(chunk);
+    const under = headingWordsBySentence(blocks);
     sentences.forEach((text, pos) => {
       if (allowed && !allowed.has(pos)) return;
       if (rejected.has(normalise(text)) || hazardOf(text) || onlyMarkup(text)) return;
@@ -193,9 +195,9 @@ function draftByOverlap(question: string, passages: readonly Chunk[], options: O
  * passage's own heading is left out: it is about every sentence of the passage alike, so it tells none apart, and it
  * would make every sentence of a passage named for the question's topic a candidate.
  */
-function headingWordsBySentence(chunk: Chunk): ReadonlySet<string>[] {
+function headingWordsBySentence(blocks: readonly SentenceBlock[]): ReadonlySet<string>[] {
   const none: ReadonlySet<string> = new Set();
-  return sentenceBlocksOf(chunk.text).flatMap((b) => {
+  return blocks.flatMap((b) => {
     const words = b.subheading === null ? none : new Set(tokenize(b.subheading));
     return b.sentences.map(() => words);
   });

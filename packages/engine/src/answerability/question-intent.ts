@@ -32,11 +32,15 @@ const VALUE_LOOKUP =
 // "how do I check / find / tell …" asks how to investigate; checked before the general "how do I …".
 const DIAGNOSIS =
   /\b(?:how (?:do|can|should|would|to|shall) (?:i|we|you|one)?\s*(?:check|diagnose|investigate|debug|troubleshoot|find out|tell|know|confirm|verify|see|figure out|identify|look|determine|spot|detect|work out|inspect|monitor)\b|what (?:should|do|can) (?:i|we) (?:check|look)|where (?:do|should|can) (?:i|we) (?:look|check|find)|diagnos\w*|investigat\w*|troubleshoot\w*|debug\w*|which (?:dashboard|logs?|metrics?|query|queries)\b)/i;
+/** Words that ask what to do, said once for both patterns below. */
+const WHAT_TO_DO = 'what (?:do|should|can|must) (?:i|we) do|what now|now what|what to do';
+/** A question asking what to do, whatever else it names: read before a value, a diagnosis or any other shape (S-155). */
+const ASKS_WHAT_TO_DO = new RegExp(String.raw`\b(?:${WHAT_TO_DO})\b`, 'i');
 // Any "how do I <do something>" asks for a procedure, whatever the verb ("how do I move the cluster").
-const PROCEDURE =
-  /\b(?:what (?:do|should|can|must) (?:i|we) do|wh?at do\b|what now|now what|what(?:'s| is) the (?:fix|procedure|process|remedy|mitigation|workaround|command|script)|how (?:do|can|should|would|shall|might) (?:i|we|you|one)\b|how to\b|,\s*how\s*\??$|\bsteps?\b|procedure|runbook for|mitigat\w*|remediat\w*|\bfix(?:es|ing)?\b|workaround|recover(?:y)?\b|what to do)/i;
-/** Words that ask what to do, whatever else the question names. */
-const ASKS_WHAT_TO_DO = /\b(?:what (?:do|should|can|must) (?:i|we) do|what now|now what|what to do)\b/i;
+const PROCEDURE = new RegExp(
+  String.raw`\b(?:${WHAT_TO_DO}|wh?at do\b|what(?:'s| is) the (?:fix|procedure|process|remedy|mitigation|workaround|command|script)|how (?:do|can|should|would|shall|might) (?:i|we|you|one)\b|how to\b|,\s*how\s*\??$|\bsteps?\b|procedure|runbook for|mitigat\w*|remediat\w*|\bfix(?:es|ing)?\b|workaround|recover(?:y)?\b)`,
+  'i',
+);
 const IMPACT =
   /\b(?:impact|impacts|affect(?:s|ed|ing)?|user[- ]facing|customers?|users? (?:see|notice)|what breaks|consequences?|blast radius|how bad|is it bad|matter)\b/i;
 const CAUSE = /\b(?:why|causes?|caused|causing|root cause|reasons?|what (?:makes|triggers|leads)|triggers?|triggered|behind|responsible for)\b/i;
