@@ -50,9 +50,11 @@ export type Verdict = 'answered' | 'partial' | 'refused';
  *   at or above the adjudicated lower line);
  * - `conflict`: the library disagrees with itself;
  * - `unread`: the question has words the index cannot read (another script, an accented letter), so no rating of it
- *   stands (S-109).
+ *   stands (S-109);
+ * - `unasked`: the question has no word to look for ("what is it?", "???!!!": every word one the index ignores), so
+ *   nothing was searched and nothing is claimed about the library (S-161).
  */
-export type RefusalClaim = 'absent' | 'unsure' | 'conflict' | 'unread';
+export type RefusalClaim = 'absent' | 'unsure' | 'conflict' | 'unread' | 'unasked';
 
 /** A retrieved passage with its raw (unnormalised) and fused scores. */
 export interface ScoredChunk {

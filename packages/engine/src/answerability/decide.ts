@@ -303,7 +303,16 @@ export function decideAnswerability(
       ]),
       'unread',
     );
-  if (!best) return refuse(assessment([f.terms.length ? 'Nothing in the library matches the question.' : 'The question has no words to look for.']), 'absent');
+  // S-161: "what is it?" and "???!!!" were headed "the library does not answer this": nothing was looked for, so
+  // nothing is known of the library, and the refusal says what to ask instead.
+  if (!best && !f.terms.length)
+    return refuse(
+      assessment([
+        'Not answered: the question has no word to look for — every word of it is one the index passes over ("what", "is", "it"). Ask again naming the service, alert, symptom or value you mean.',
+      ]),
+      'unasked',
+    );
+  if (!best) return refuse(assessment(['Nothing in the library matches the question.']), 'absent');
   if (v.band === 'insufficient') {
     const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
       .filter((x, i, all) => all.indexOf(x) === i)

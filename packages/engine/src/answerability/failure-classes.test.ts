@@ -146,6 +146,30 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     }
   });
 
+  // S-160: "getting 503s on all our endpoints, what do i do" was rated without its status code — "503s" was a word
+  // the library never uses beside a runbook that says 503 — and its reasons said so.
+  it('class 5 — a status code said in the plural ("503s", "5xxs") is the code the runbook names', async () => {
+    const gateway = await KnowledgeBase.build({
+      documents: [
+        ...FAILURE_CORPUS,
+        {
+          doc: 'runbook-edge-gateway-errors.md',
+          title: 'EdgeGatewayUpstreamErrors',
+          text: '# EdgeGatewayUpstreamErrors\n\nFires when the edge gateway returns 503 or other 5xx responses for more than 2% of requests.\n\n## Mitigation\n\n1. Check which upstream the 503 responses name in the gateway log.\n2. Restart that upstream with `sandctl restart UPSTREAM`.\n',
+        },
+      ],
+    });
+    for (const [plural, singular] of [
+      ['the edge gateway is returning 503s, what do i do?', 'the edge gateway is returning 503, what do i do?'],
+      ['the edge gateway is returning 5xxs, what do i do?', 'the edge gateway is returning 5xx, what do i do?'],
+    ] as const) {
+      const [a, b] = [await gateway.ask(plural), await gateway.ask(singular)];
+      expect(a.answerability, plural).toBe(b.answerability);
+      expect(a.verdict, plural).toBe(b.verdict);
+      expect(a.reasons.join(' '), plural).not.toMatch(/never mentions “(?:503s|5xxs)”/);
+    }
+  });
+
   // Class 6 is about what the answer says once the gate lets the question through, so the gate is opened
   // for it (bands at 0): whether the trained model clears this phrasing moves with every retrain (false
   // refusals are issue 9's open target), and must not decide whether the drafting is tested at all.

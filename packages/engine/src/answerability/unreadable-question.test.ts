@@ -50,3 +50,27 @@ describe('a question with words the index cannot read', () => {
     expect(unreadableWords('What’s the p99 — “orders-db” … 🔥 ok?')).toEqual([]);
   });
 });
+
+// S-161: "what is it?" and "???!!!" were headed "Refused — the library does not answer this", a claim about a library
+// that was never searched: the question has no word to look for.
+describe('a question with no word to look for', () => {
+  const built = KnowledgeBase.build({
+    bands: OPEN,
+    documents: [doc('pool', 'orders-db connection pool', '## Ceiling\n\nThe orders-db pool ceiling is 100 connections through its pooler.')],
+  });
+
+  it.each([['what is it?'], ['???!!!'], ['and what about that?']])('claims nothing of the library, and says what to ask instead: %s', async (question) => {
+    const r = await (await built).ask(question);
+    expect(r.verdict).toBe('refused');
+    expect(r.refusal).toBe('unasked');
+    expect(outcomeWords('refused', r.refusal).title).toBe('Refused — not answered: the question names nothing to look for');
+    expect(r.answer).not.toMatch(/does not answer this/);
+    expect(r.reasons[0]).toMatch(/no word to look for .* Ask again naming/);
+  });
+
+  it('a question that names something the library lacks still claims the library does not answer it', async () => {
+    const r = await (await built).ask('what is the zebra xylophone quota?');
+    expect(r.verdict).toBe('refused');
+    expect(r.refusal).toBe('absent');
+  });
+});

@@ -89,7 +89,7 @@ export const OUTCOME_WORDS: Readonly<Record<Outcome, OutcomeWords>> = {
  * gate knows: absence only where nothing matched, the model is sure, or a reader read the passages.
  */
 /** Every claim a refusal makes, for the contract's schema (the type is the decision's, `RefusalClaim`). */
-export const REFUSAL_CLAIMS = ['absent', 'unsure', 'conflict', 'unread'] as const satisfies readonly RefusalClaim[];
+export const REFUSAL_CLAIMS = ['absent', 'unsure', 'conflict', 'unread', 'unasked'] as const satisfies readonly RefusalClaim[];
 
 const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
   absent: OUTCOME_WORDS.refused,
@@ -105,6 +105,11 @@ const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
     title: 'Refused — not answered: the question has words the library’s index cannot read',
     detail:
       'No draft was written. The index reads English in plain letters (a–z, 0–9); judged on the rest of its words, the question could be answered about something else. Ask again in English, naming things as the library writes them.',
+  },
+  unasked: {
+    title: 'Refused — not answered: the question names nothing to look for',
+    detail:
+      'No draft was written and the library was not searched: every word of the question is one the index passes over ("what", "is", "it"). Ask again naming the service, alert, symptom or value you mean.',
   },
 };
 

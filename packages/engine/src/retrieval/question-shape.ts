@@ -1,6 +1,6 @@
 import type { Chunk } from '../types.ts';
 import { indexText } from './hybrid-retriever.ts';
-import { CAMEL_CASE_NAME, camelParts, isStopword, words } from './tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, isStopword, singularCode, words } from './tokenizer.ts';
 
 /**
  * What a question demands, read from its shape alone — no knowledge of how any
@@ -116,7 +116,8 @@ export function identifierTokens(text: string): string[] {
   for (const m of text.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g)) out.add(m[0].toLowerCase());
   for (const m of text.matchAll(/\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b/g)) {
     const t = m[0].toLowerCase();
-    if (!NOT_ENTITIES.has(t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd|am|pm)$/.test(t)) out.add(t);
+    // "5xxs" is the status class "5xx", no name (S-160).
+    if (!NOT_ENTITIES.has(singularCode(t) ?? t) && !/^\d+(ms|s|m|h|d|k|mb|gb|kb|x|th|st|nd|rd|am|pm)$/.test(t)) out.add(t);
   }
   return [...out];
 }
@@ -351,14 +352,13 @@ export function containsPhrase(haystackLower: string, phraseLower: string): bool
 
 const aliasCache = new Map<string, string[]>();
 
-/** "sev3s" is the plural of the code "sev3": a text naming either names it (and "k8s" stays "k8s"). */
-const PLURAL_CODE = /^[a-z]+\d+s$/;
-
 /** Does this text name the entity? */
 export function textNames(text: string, entity: string): boolean {
   const hay = text.toLowerCase();
   if (containsPhrase(hay, entity)) return true;
-  if (PLURAL_CODE.test(entity) && containsPhrase(hay, entity.slice(0, -1))) return true;
+  // "sev3s" and "5xxs" are the codes "sev3" and "5xx": a text naming either names them ("k8s", written so, is named first).
+  const singular = singularCode(entity);
+  if (singular && containsPhrase(hay, singular)) return true;
   // CamelCase alert names are often written with spaces or backticks in prose.
   if (!/[-_.]/.test(entity)) return hay.replace(/[\s`_-]/g, '').includes(entity);
   // A kebab name said in plain words ("the payments database", "release notes") is named too.

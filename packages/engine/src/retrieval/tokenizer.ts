@@ -36,9 +36,20 @@ export function stem(word: string): string {
 }
 
 function stemOnce(word: string): string {
-  if (/^[a-z]+\d+s$/.test(word)) return word.slice(0, -1); // "sev3s" → "sev3"
+  const singular = singularCode(word);
+  if (singular) return singular;
   if (word.length <= 3 || /[^a-z]/.test(word)) return word;
   return porter2(word);
+}
+
+/**
+ * A code said in the plural, as its code: "sev3s" → "sev3"; and status codes ("getting 503s", "429s from the
+ * gateway", "5xxs") → "503", "429", "5xx". "503s" was a word the library never uses beside a runbook that says 503,
+ * and the reasons said so (issue 9, class 5; S-160). One rule for the index and for naming an entity. Only a status
+ * code's shape: "30s" is a duration as written.
+ */
+export function singularCode(word: string): string | null {
+  return /^(?:[a-z]+\d+|[1-5](?:\d\d|xx))s$/.test(word) ? word.slice(0, -1) : null;
 }
 const stems = new Map<string, string>();
 
