@@ -51,8 +51,9 @@ export type Verdict = 'answered' | 'partial' | 'refused';
  * - `conflict`: the library disagrees with itself;
  * - `unread`: the question has words the index cannot read (another script, an accented letter), so no rating of it
  *   stands (S-109);
- * - `unasked`: the question has no word to look for ("what is it?", "???!!!": every word one the index ignores), so
- *   nothing was searched and nothing is claimed about the library (S-161).
+ * - `unasked`: the question names nothing to look for: no word at all ("???!!!"), or only words that say what kind of
+ *   question it is ("what is it?", "on call couldnt fix it, now what"), so no passage can be rated against it and
+ *   nothing is claimed about the library (S-161).
  */
 export type RefusalClaim = 'absent' | 'unsure' | 'conflict' | 'unread' | 'unasked';
 

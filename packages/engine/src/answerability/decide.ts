@@ -303,12 +303,15 @@ export function decideAnswerability(
       ]),
       'unread',
     );
-  // S-161: "what is it?" and "???!!!" were headed "the library does not answer this": nothing was looked for, so
-  // nothing is known of the library, and the refusal says what to ask instead.
+  // S-161: "what is it?", "???!!!" and "on call couldnt fix it, now what" were headed "the library does not answer
+  // this": the question names nothing a passage could be rated against, so nothing is known of the library, and the
+  // refusal says what to ask instead. Its reason quotes the question's own words, never an example's.
   if (!best && !f.terms.length)
     return refuse(
       assessment([
-        'Not answered: the question has no word to look for — every word of it is one the index passes over ("what", "is", "it"). Ask again naming the service, alert, symptom or value you mean.',
+        f.indexWords.length
+          ? `Not answered: the question names no service, alert, symptom or value to rate a passage against: its words (${quoted(f.indexWords)}) say what kind of question it is, not what it is about. Ask again naming the one you mean.`
+          : 'Not answered: the question has no word to look for. Ask again naming the service, alert, symptom or value you mean.',
       ]),
       'unasked',
     );

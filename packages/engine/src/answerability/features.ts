@@ -181,6 +181,11 @@ export interface AnswerabilityFeatures {
   readonly unknownWords: readonly string[];
   /** The question's words the tokenizer cannot read (another script, an accented letter): none may be, for a verdict (S-109). */
   readonly unreadWords: readonly string[];
+  /**
+   * The question's words the index reads, as written. Where none of them is a term (each only says what kind of question
+   * it is: "call", "fix", "now"), they are what the refusal quotes (S-161).
+   */
+  readonly indexWords: readonly string[];
   /** Share of topic terms present in some retrieved passage. */
   readonly coverage: number;
   readonly entities: readonly string[];
@@ -592,6 +597,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     missingWords: asWritten(missingTerms),
     unknownWords: asWritten(topicTerms.filter((t) => !k.knows(t))),
     unreadWords: unreadableWords(question),
+    indexWords: [...new Set(words(question).filter((w) => !isStopword(w)))],
     coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
     entities,
     intent,

@@ -65,7 +65,16 @@ describe('a question with no word to look for', () => {
     expect(r.refusal).toBe('unasked');
     expect(outcomeWords('refused', r.refusal).title).toBe('Refused — not answered: the question names nothing to look for');
     expect(r.answer).not.toMatch(/does not answer this/);
-    expect(r.reasons[0]).toMatch(/no word to look for .* Ask again naming/);
+    expect(r.reasons[0]).toMatch(/no word to look for\. Ask again naming/);
+  });
+
+  // A colleague's "on call couldnt fix it, now what" was told its words were "what", "is", "it" and that the library
+  // was not searched, under a printed score: an example's words, and a claim the run contradicted.
+  it('quotes the question’s own words where they only say what kind of question it is', async () => {
+    const r = await (await built).ask('on call couldnt fix it, now what');
+    expect(r.refusal).toBe('unasked');
+    expect(r.reasons[0]).toMatch(/its words \(“call”, “couldnt”, “fix”, “now”\) say what kind of question it is/);
+    expect(r.answer).not.toMatch(/“is”|not searched/);
   });
 
   it('a question that names something the library lacks still claims the library does not answer it', async () => {

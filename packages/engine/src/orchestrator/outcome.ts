@@ -109,7 +109,7 @@ const REFUSAL_WORDS: Readonly<Record<RefusalClaim, OutcomeWords>> = {
   unasked: {
     title: 'Refused — not answered: the question names nothing to look for',
     detail:
-      'No draft was written and the library was not searched: every word of the question is one the index passes over ("what", "is", "it"). Ask again naming the service, alert, symptom or value you mean.',
+      'No draft was written: the question names nothing to rate the library’s passages against, only what kind of question it is. Ask again naming the service, alert, symptom or value you mean.',
   },
 };
 
