@@ -16,7 +16,8 @@ describe('what a section is for, read from its heading', () => {
   });
 
   it('sees an empty, placeholder or link-only section, but not a container over written sub-sections', () => {
-    for (const body of ['', 'To be added.', 'TODO', '- TBD', 'See [the dashboard](https://example.com/d).', '<!-- later -->'])
+    // "TBC" is "to be confirmed", said the way a runbook's author writes it (S-162).
+    for (const body of ['', 'To be added.', 'TODO', '- TBD', 'TBC', 'See [the dashboard](https://example.com/d).', '<!-- later -->'])
       expect(isPlaceholder(body), body).toBe(true);
     expect(isPlaceholder('Scale the deployment down to 4 replicas.')).toBe(false);
     // A picture or a player says nothing in words (S-042); a sentence beside one does.

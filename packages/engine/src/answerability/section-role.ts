@@ -47,7 +47,7 @@ export function roleFor(intent: Intent): Role | null {
 }
 
 const PLACEHOLDER =
-  /^(?:todo|tbd|tba|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
+  /^(?:todo|tbd|tba|tbc|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
 // A link, or a picture: `![decision tree](tree.png)` is no more an answer in words than a link is (S-042).
 const ONLY_LINKS =
   /^(?:(?:see|refer to|check|read)\s+)?(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
