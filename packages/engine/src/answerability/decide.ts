@@ -270,11 +270,16 @@ export function decideAnswerability(
     probabilities: ratings?.probabilities ?? [],
   };
   const best = v.bestIndex >= 0 ? f.passages[v.bestIndex]! : null;
-  const apart = v.answerability === null ? 0 : decimalsApart(v.answerability, [bands.insufficientBelow, bands.sufficientAbove]);
+  // S-163: a refusal offline says "the library does not answer this" below the adjudicated lower line and "unsure" above
+  // it (S-089), and only the two offline lines were printed: a colleague saw 19% called absent and 21% unsure, and
+  // nothing said where the claim changes. A refusal's numbers now give that line too.
+  const claimLine = v.band === 'insufficient' && !read && model.adjudicatedBands ? model.adjudicatedBands.insufficientBelow : null;
+  const lines = [bands.insufficientBelow, bands.sufficientAbove, ...(claimLine === null ? [] : [claimLine])];
+  const apart = v.answerability === null ? 0 : decimalsApart(v.answerability, lines);
   const numbers =
     v.answerability === null || !best
       ? null
-      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}${claimLine === null ? '' : `; below ${pct(claimLine, apart)} a refusal says the library does not answer, above it that the model is unsure`}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   // An answer that stands on part of the question says which part it does not: "how do I book annual leave?" was
   // answered from the edge gateway's steps, "leave" being a word the library uses in another sense, and the reasons
   // said only that the passage "carries what the question asks about" (S-075). What the library never mentions is

@@ -243,7 +243,7 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     const r = await ask('What is the TLS certificate renewal procedure?');
     expect(r.reasons[0]).not.toMatch(/^The numbers: /);
     expect(r.reasons.filter((x) => x.startsWith(NUMBERS_PREFIX))).toHaveLength(1);
-    expect(r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))).toMatch(/answerability \d+% \(refuse below \d+%, answer from \d+%\)/);
+    expect(r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))).toMatch(/answerability \d+% \(refuse below \d+%, answer from \d+%(?:; [^)]*)?\)/);
   });
 
   // S-089: offline the two lines coincide, and every refusal said "No passage in the library answers this" — also of
@@ -288,6 +288,15 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       // The fewest decimals that tell them apart (at most two): whole percents when they already differ.
       const digits = [0, 1].find((d) => (100 * rating).toFixed(d) !== (100 * line).toFixed(d)) ?? 2;
       expect(numbers).toContain(`answerability ${(100 * rating).toFixed(digits)}% (refuse below ${(100 * line).toFixed(digits)}%`);
+    });
+
+    // S-163: a colleague saw one refusal at 19% claim absence and one at 21% say unsure, and no line between them.
+    it('a refusal’s numbers say where its claim changes from "does not answer" to "unsure"', async () => {
+      for (const lower of [0, 0.999]) {
+        const { r } = await refusedWith(lower);
+        const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
+        expect(numbers).toContain(`; below ${lower ? '100' : '0'}% a refusal says the library does not answer, above it that the model is unsure)`);
+      }
     });
   });
 
