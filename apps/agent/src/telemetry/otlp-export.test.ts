@@ -137,5 +137,7 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
     const stored = await getRun(store.db, result.runId);
     expect(JSON.stringify(stored?.spans)).toContain('zebra-quartz-7f3k');
     expect(attr(nodes.find((s) => s.name === 'classify')!, 'sandscope.entities')).toBeUndefined();
+    // A reason quotes the question's words ("never mentions “zebra-quartz-7f3k”"): no node's reasons leave (S-166).
+    expect(nodes.every((s) => attr(s, 'sandscope.reasons') === undefined)).toBe(true);
   });
 });
