@@ -155,7 +155,7 @@ const AGAINST: Record<string, (p: PassageFeatures, f: AnswerabilityFeatures) => 
   unknownTopicShare: (_, f) =>
     f.unknownWords.length ? `the library never mentions ${quoted(f.unknownWords)}` : 'the question uses words the library never does',
   unknownNounShare: (_, f) =>
-    f.unknownWords.length ? `the library never mentions ${quoted(f.unknownWords)}` : 'the library never names what the question is about',
+    f.unknownNounWords.length ? `the library never mentions ${quoted(f.unknownNounWords)}` : 'the library never names what the question is about',
   retrievedCoverage: (_, f) =>
     f.missingWords.length ? `nothing retrieved mentions ${quoted(f.missingWords)}` : 'what was retrieved covers little of the question',
   topicCoverage: () => 'it shares few of the question’s words',

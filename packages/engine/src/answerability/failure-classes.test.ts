@@ -345,6 +345,14 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       expect(reason).not.toMatch(/“(?:customers?|orders-db|pool|mitigation)”|\bflap\b/i);
     });
 
+    it('names the nouns the library never uses, where no topic word is one of them (S-165)', async () => {
+      const kb = await reading('unknownNounShare', -5);
+      // "number" is no topic term (the question-only stopwords drop it), but the library never says it.
+      const reason = await lead(kb, 'whats the orders-db pool number?');
+      expect(reason).toMatch(/the library never mentions “number”(?!, “)/);
+      expect(reason).not.toMatch(/never names what the question is about/);
+    });
+
     it('names only the words of a remedy its document never uses, as the question wrote them (S-120)', async () => {
       const kb = await reading('bestPropositionMissing', -5);
       const reason = await lead(kb, 'would restarting the checkout-api deployment help with OrdersDbPoolSaturated?');

@@ -179,6 +179,11 @@ export interface AnswerabilityFeatures {
   readonly missingWords: readonly string[];
   /** The question's words, as it wrote them, that no passage of the library contains. */
   readonly unknownWords: readonly string[];
+  /**
+   * The question's nouns, as it wrote them, that no passage contains: "number" in "whats the on-call phone number" is
+   * no topic term (the question-only stopwords drop it), but a noun the library never uses all the same (S-165).
+   */
+  readonly unknownNounWords: readonly string[];
   /** The question's words the tokenizer cannot read (another script, an accented letter): none may be, for a verdict (S-109). */
   readonly unreadWords: readonly string[];
   /**
@@ -596,6 +601,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     missingTerms,
     missingWords: asWritten(missingTerms),
     unknownWords: asWritten(topicTerms.filter((t) => !k.knows(t))),
+    unknownNounWords: asWritten(nouns.filter((t) => !k.knows(t))),
     unreadWords: unreadableWords(question),
     indexWords: [...new Set(words(question).filter((w) => !isStopword(w)))],
     coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
