@@ -10,6 +10,14 @@ describe('sentences', () => {
     expect(sentencesOf('It waits 5 s. then retries.')).toEqual(['It waits 5 s. then retries.']);
   });
 
+  it('ends no sentence at an abbreviation’s full stop, so an example keeps its command (S-164)', () => {
+    expect(sentencesOf('Roll back the release (e.g. `helm rollback web 3`) first. Compare i.e. Grafana and logs, vs. Loki. Then page.')).toEqual([
+      'Roll back the release (e.g. `helm rollback web 3`) first.',
+      'Compare i.e. Grafana and logs, vs. Loki.',
+      'Then page.',
+    ]);
+  });
+
   it('groups sentences by list item or paragraph, under the sub-heading it stands under, joining hard-wrapped lines', () => {
     const blocks = sentenceBlocksOf(
       '- `playback-api` serves manifests. It runs 12 replicas.\n- `catalog-api` serves titles.\n\n## Topics\n\nEvery topic has 48\npartitions. Keyed by id.',

@@ -158,12 +158,16 @@ function withoutEmphasis(text: string): string {
 }
 
 // A sentence may begin with a lower-case name ("dock-scheduler has its own database.") as ops prose often does (S-026);
-// a code span is never cut, whatever full stops its command holds.
+// a code span is never cut, whatever full stops its command holds. An abbreviation's full stop ends no sentence:
+// "(e.g. `kubectl rollout undo`)" cut after "e.g." put the citation between the example and its command (S-164).
+const SENTENCE_BREAK =
+  /(?<=[.!?])(?<!\b(?:[Ee]\.[Gg]|[Ii]\.[Ee]|[Vv]s|[Cc]f|[Vv]iz|[Aa]pprox|[Ii]ncl|[Ee]sp)\.)\s+(?=[A-Z0-9`("']|[a-z][a-z0-9]*[-_][a-z0-9])/g;
+
 function splitSentences(prose: string): string[] {
   const masked = maskCode(prose);
   const out: string[] = [];
   let from = 0;
-  for (const m of masked.matchAll(/(?<=[.!?])\s+(?=[A-Z0-9`("']|[a-z][a-z0-9]*[-_][a-z0-9])/g)) {
+  for (const m of masked.matchAll(SENTENCE_BREAK)) {
     out.push(prose.slice(from, m.index));
     from = m.index + m[0].length;
   }

@@ -295,7 +295,9 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       for (const lower of [0, 0.999]) {
         const { r } = await refusedWith(lower);
         const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
-        expect(numbers).toContain(`; below ${lower ? '100' : '0'}% a refusal says the library does not answer, above it that the model is unsure)`);
+        // Printed with the decimals the other lines need to tell the rating from them: "0%", or "0.0%" beside 93.6%.
+        const printed = lower ? '(?:100|99\\.9)' : '0(?:\\.0)?';
+        expect(numbers).toMatch(new RegExp(`; below ${printed}% a refusal says the library does not answer, above it that the model is unsure\\)`));
       }
     });
   });
