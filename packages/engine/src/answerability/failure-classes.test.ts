@@ -87,6 +87,26 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(right.answer).toMatch(/100 connections/);
   });
 
+  it('class 3 — with an estate, a service it lacks said in plain words as its own are is not another service (S-168)', async () => {
+    const service = (id: string, name: string) => ({ id, name, tier: 1, kind: 'service', owner: 'Checkout', description: `${name}.` });
+    const estate = {
+      company: 'Test',
+      services: [service('orders-db', 'Orders DB'), service('inventory-db', 'Inventory DB'), service('checkout-api', 'Checkout API')],
+      dependencies: [],
+      faults: [],
+      properties: [],
+      policyValues: [],
+    };
+    const withEstate = await KnowledgeBase.build({ documents: FAILURE_CORPUS, estate });
+    // "checkout" begins checkout-api and two services are databases: the checkout database is one the estate lacks.
+    expect(withEstate.lexicon.entitiesIn('what is the connection pool ceiling of the checkout database?')).toEqual(['checkout-db']);
+    const wrong = await withEstate.ask('what is the connection pool ceiling of the checkout database?');
+    expect(wrong.verdict).toBe('refused');
+    const right = await withEstate.ask('what is the connection pool ceiling of orders-db?');
+    expect(right.verdict).not.toBe('refused');
+    expect(right.answer).toMatch(/100 connections/);
+  });
+
   it('class 3 — a rule stated for a tier names every service of that tier; a service of another tier stays unnamed (S-134)', async () => {
     const policy = {
       doc: 'policy-change.md',

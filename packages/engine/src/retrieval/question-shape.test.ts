@@ -63,6 +63,20 @@ describe('question shape', () => {
     // Without an estate nothing says which names are a family: unchanged.
     expect(new EntityLexicon([chunk]).entitiesIn('what is the pool ceiling for payments-db?')).toEqual([]);
   });
+  it("reads a service the estate lacks, said in plain words as its services are, as that service's name (S-168)", () => {
+    const lex = new EntityLexicon([], ['orders-db', 'Orders database', 'inventory-db', 'Inventory database', 'payments-api', 'checkout-api']);
+    // "payments" begins payments-api and two services are databases: a payments database is a service the estate lacks.
+    expect(lex.entitiesIn('connection pool ceiling of the payments database?')).toEqual(['payments-db']);
+    expect(lex.entitiesIn('is the payments db read only')).toEqual(['payments-db']);
+    // A known sibling said with another inflection is that sibling.
+    expect(lex.entitiesIn('pool ceiling of the order database')).toEqual(['orders-db']);
+    // Words that begin no service, and a kind of service the estate has none of, are words.
+    expect(lex.entitiesIn('which database is the primary database?')).toEqual([]);
+    expect(lex.entitiesIn('does the inventory api cache prices?')).toEqual(['inventory-api']);
+    expect(lex.entitiesIn('does the orders worker retry?')).toEqual([]);
+    // Without an estate nothing says how services are named.
+    expect(new EntityLexicon([]).entitiesIn('connection pool ceiling of the payments database?')).toEqual([]);
+  });
   it('reads an alert named after its service as naming the service (S-023)', () => {
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'orders-db')).toBe(true);
     expect(textNames('`OrdersDbPoolSaturated` fires when active connections stay above 90%.', 'events-bus')).toBe(false);

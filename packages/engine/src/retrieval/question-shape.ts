@@ -1,6 +1,6 @@
 import type { Chunk } from '../types.ts';
 import { indexText } from './hybrid-retriever.ts';
-import { CAMEL_CASE_NAME, camelParts, isStopword, singularCode, words } from './tokenizer.ts';
+import { CAMEL_CASE_NAME, camelParts, isStopword, singularCode, stem, words } from './tokenizer.ts';
 
 /**
  * What a question demands, read from its shape alone — no knowledge of how any
@@ -302,6 +302,42 @@ export class EntityLexicon {
     return first && { entity: first.entity, opens: OPENING.test(text.slice(0, first.at)) };
   }
 
+  /**
+   * Services said in plain words the way the estate's own are, that no alias catches: "the payments database", where
+   * `orders-db` and `inventory-db` are databases and "payments" begins `payments-api`, is `payments-db` — S-121's unknown
+   * sibling, said instead of written, which no passage names. Read as its words, it was answered with orders-db's pool
+   * ceiling (S-168). A qualifier that is a known sibling's, differently inflected ("the order database"), says that one.
+   */
+  private servicesSaid(question: string): string[] {
+    if (this.subjects.size === 0) return [];
+    const services = [...this.subjects].filter((s) => KEBAB_NAME.test(s));
+    const ws = words(question);
+    const out: string[] = [];
+    for (let i = 0; i + 1 < ws.length; i++) {
+      const qualifier = ws[i]!;
+      if (isStopword(qualifier)) continue;
+      const root = stem(qualifier);
+      const begins = services.some((s) => stem(s.slice(0, s.indexOf('-'))) === root);
+      for (const family of this.familiesSaidAs(ws[i + 1]!)) {
+        const known = services.find((s) => s.endsWith(`-${family}`) && stem(s.slice(0, -family.length - 1)) === root);
+        if (known) out.push(known);
+        else if (begins && this.unknownSibling(`${qualifier}-${family}`)) out.push(`${qualifier}-${family}`);
+      }
+    }
+    return out;
+  }
+
+  /** The last parts of the estate's kebab ids that a word says ("database" says `db`, "worker" says `worker`). */
+  private familiesSaidAs(word: string): string[] {
+    const families = new Set<string>();
+    for (const s of this.subjects) {
+      if (!KEBAB_NAME.test(s)) continue;
+      const family = s.slice(s.lastIndexOf('-') + 1);
+      if (family === word || SPOKEN[family]?.includes(word)) families.add(family);
+    }
+    return [...families];
+  }
+
   /** A kebab name the corpus never uses that ends as two or more of the estate's services do (`payments-db`). */
   private unknownSibling(token: string): boolean {
     if (this.subjects.size === 0 || this.names.has(token) || !KEBAB_NAME.test(token)) return false;
@@ -336,6 +372,7 @@ export class EntityLexicon {
       const plain = ` ${words(question).join(' ')} `;
       for (const [alias, name] of this.aliases) if (plain.includes(` ${alias} `)) found.add(name);
     }
+    for (const name of this.servicesSaid(question)) found.add(name);
     // A name inside a longer one it was found in ("orders" inside "orders-db") is not a separate subject.
     return [...found].filter((e) => ![...found].some((o) => o !== e && o.includes(e) && /[-_.]/.test(o)));
   }
