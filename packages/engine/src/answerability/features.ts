@@ -415,7 +415,8 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   const knownTopic = topicTerms.filter((t) => k.knows(t));
   const nouns = questionNouns(question).filter((t) => !INTENT_WORDS.has(t));
   const knownNouns = nouns.filter((t) => k.knows(t));
-  const unknownNouns = weightedShare(nouns, new Set(nouns.filter((t) => !k.knows(t))), k.idf);
+  const unknownNounTerms = nouns.filter((t) => !k.knows(t));
+  const unknownNouns = weightedShare(nouns, new Set(unknownNounTerms), k.idf);
   const names = knownTopic.filter((t) => k.isName(t));
   const entities = k.lexicon.entitiesIn(question);
   const ofEntities = new Set(entities.flatMap((e) => [...contentTerms(e), ...tokenize(e)]));
@@ -601,7 +602,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
     missingTerms,
     missingWords: asWritten(missingTerms),
     unknownWords: asWritten(topicTerms.filter((t) => !k.knows(t))),
-    unknownNounWords: asWritten(nouns.filter((t) => !k.knows(t))),
+    unknownNounWords: asWritten(unknownNounTerms),
     unreadWords: unreadableWords(question),
     indexWords: [...new Set(words(question).filter((w) => !isStopword(w)))],
     coverage: topicTerms.length ? (topicTerms.length - missingTerms.length) / topicTerms.length : 0,
