@@ -322,7 +322,10 @@ export function decideAnswerability(
     );
   if (!best) return refuse(assessment(['Nothing in the library matches the question.']), 'absent');
   if (v.band === 'insufficient') {
-    const against = [...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
+    // What the closest passage plainly fails comes first: it is so whatever the weights, where a contribution is only
+    // how the rating moved. "… of the payments database?" was refused against orders-db's ceiling with "it states no
+    // quantity for what was asked" — it states 100 connections — and not that it never names payments-db (S-169).
+    const against = [...failuresOf(best, f), ...explain(model.question, qv, best, f, -1, 2), ...explain(model.passage, best.vector, best, f, -1, 2)]
       .filter((x, i, all) => all.indexOf(x) === i)
       .slice(0, 2);
     // S-089: offline the two lines coincide, so everything below the answer line was refused as "no passage answers

@@ -102,6 +102,8 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     expect(withEstate.lexicon.entitiesIn('what is the connection pool ceiling of the checkout database?')).toEqual(['checkout-db']);
     const wrong = await withEstate.ask('what is the connection pool ceiling of the checkout database?');
     expect(wrong.verdict).toBe('refused');
+    // What the closest passage plainly fails leads what is said against it, before how the rating moved (S-169).
+    expect(wrong.reasons[0]).toMatch(/against it: it never names checkout-db/);
     const right = await withEstate.ask('what is the connection pool ceiling of orders-db?');
     expect(right.verdict).not.toBe('refused');
     expect(right.answer).toMatch(/100 connections/);
