@@ -33,13 +33,24 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/** A port nothing listens on right now (bound and released: the kernel picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+/**
+ * Ports nothing listens on right now (bound and released: the kernel picks them), distinct because they are held
+ * together: two ports asked for one after the other were once the same one, and the start was refused for it.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((r) => server.listen(0, '127.0.0.1', r))));
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
+  return ports;
+}
+
+const freePort = async (): Promise<number> => (await freePorts(1))[0]!;
+
+/** The flags for an agent port and a website port, distinct and free. */
+async function portFlags(): Promise<string[]> {
+  const [agent, web] = await freePorts(2);
+  return ['--port', String(agent), '--web-port', String(web)];
 }
 
 /** Runs `sandscope start` with `args` to its end: for starts refused before anything is spawned. */
@@ -223,8 +234,7 @@ describe.skipIf(!onLinux)('sandscope start on ports given by flag, stopped by SI
   let webPort: number;
 
   beforeAll(async () => {
-    agentPort = await freePort();
-    webPort = await freePort();
+    [agentPort, webPort] = (await freePorts(2)) as [number, number];
     // `npm start`, not the bin: the signal a person or a process manager sends goes to npm.
     // Two runs per client per window, so a third shows which key the limiter used.
     started = await launch('npm', ['start', '--', '--port', String(agentPort), '--web-port', String(webPort)], { RATE_LIMIT_MAX: String(RUNS_ALLOWED) });
@@ -279,7 +289,7 @@ describe.skipIf(!onLinux)('sandscope start stopped by SIGINT to npm (not from a 
   let started: Started;
 
   beforeAll(async () => {
-    started = await launch('npm', ['start', '--', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+    started = await launch('npm', ['start', '--', ...(await portFlags())]);
   }, START_MS + 10_000);
 
   afterAll(() => cleanUp(started));
@@ -294,7 +304,7 @@ describe.skipIf(!onLinux)('sandscope start under npx, stopped by SIGTERM to npx'
   let started: Started;
 
   beforeAll(async () => {
-    started = await launch('npx', ['sandscope', 'start', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+    started = await launch('npx', ['sandscope', 'start', ...(await portFlags())]);
   }, START_MS + 10_000);
 
   afterAll(() => cleanUp(started));
@@ -311,7 +321,7 @@ describe.skipIf(!onLinux)('sandscope start whose agent dies', () => {
   let started: Started;
 
   beforeAll(async () => {
-    started = await launch('npm', ['start', '--', '--port', String(await freePort()), '--web-port', String(await freePort())]);
+    started = await launch('npm', ['start', '--', ...(await portFlags())]);
   }, START_MS + 10_000);
 
   afterAll(() => cleanUp(started));
