@@ -18,6 +18,24 @@ describeCacheStoreContract('database (PGlite memory://)', {
 });
 
 describe('DatabaseCacheStore columns', () => {
+  it('still finds a row written before vector codes, by its real[] embedding (migration 0027)', async () => {
+    const own = await openDatabase({ dataDir: 'memory://' });
+    try {
+      await migrate(own);
+      await own.query(
+        `insert into cache_entry (key, namespace, corpus_version, workload, prompt_hash, embedder_id, embedding, evidence_ids, response, created_at)
+         values ('k-old', 'v1\u241ftriage', 'v1', 'triage', 'k-old', 'hashing-768-v1', array[0.5, 0, -0.25]::real[], array['d#1'], '"old answer"'::jsonb, now())`,
+      );
+      const store = new DatabaseCacheStore(own);
+      const [candidate] = await store.scan('v1\u241ftriage');
+      expect(candidate && Array.from(candidate.vector ?? [])).toEqual([0.5, 0, -0.25]);
+      expect((await store.get('k-old'))?.vector).toEqual([0.5, 0, -0.25]);
+      expect((await store.get('k-old'))?.text).toBe('old answer');
+    } finally {
+      await own.close();
+    }
+  });
+
   it("keeps the engine's polarity words out of the workload column", async () => {
     const own = await openDatabase({ dataDir: 'memory://' });
     try {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { describeCacheStoreContract } from '@sandscope/engine/testing/contracts';
 import { Redis } from 'ioredis';
 import { RedisCacheStore } from './redis-cache-store.ts';
@@ -40,3 +41,23 @@ describeCacheStoreContract(
   },
   { skip: !url },
 );
+
+describe.skipIf(!url)('RedisCacheStore: entries written before candidates', () => {
+  it('scans an entry that has no candidate key (written by the version before S-079) from the entry itself', async () => {
+    const own = `${prefix}before:`;
+    const inspector = new Redis(url ?? '');
+    const store = new RedisCacheStore({ url: url ?? '', keyPrefix: own });
+    try {
+      await store.ready();
+      const entry = { key: 'k-old', namespace: 'v1\u241ftriage', embedderId: 'e', vector: [0.5, 0, -0.25], evidenceIds: ['d#1'], text: 'old', createdAt: 5 };
+      await inspector.set(`${own}entry:k-old`, JSON.stringify(entry));
+      await inspector.zadd(`${own}ns:v1\u241ftriage`, 5, 'k-old');
+      const scanned = await store.scan('v1\u241ftriage');
+      expect(scanned.map((c) => [c.key, Array.from(c.vector ?? []), 'text' in c])).toEqual([['k-old', [0.5, 0, -0.25], false]]);
+    } finally {
+      await store.close();
+      await inspector.del(`${own}entry:k-old`, `${own}ns:v1\u241ftriage`);
+      inspector.disconnect();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import type { CacheEntry, CacheStore } from '@sandscope/engine/models';
+import { type CacheCandidate, type CacheEntry, type CacheStore, decodeVector, encodeVector } from '@sandscope/engine/models';
 import { Redis } from 'ioredis';
 
 export interface RedisCacheStoreOptions {
@@ -25,11 +25,15 @@ const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * The semantic cache on Redis, shared by every replica pointing at the same
  * server and prefix (issue 11 section 2).
  *
- * An entry is one JSON string under `entry:<key>` (the exact match); each
+ * An entry is one JSON string under `entry:<key>` (the exact match), and what
+ * a similarity scan compares of it (namespace, embedder, vector as a short code,
+ * evidence, time; no answer) another under `candidate:<key>`: a scan that read
+ * whole entries moved a thousand answers and JSON vectors per lookup that
+ * missed, a median 77 ms at 1,000 entries (S-079; `npm run bench:cache`). Each
  * namespace is a sorted set of keys by time (`ns:<namespace>`), trimmed to the
- * newest `scanLimit`, for the similarity scan. Both expire, so abandoned corpus
- * versions leave nothing behind. A key re-written under another namespace can
- * linger in the old set; `scan` checks each entry's own namespace.
+ * newest `scanLimit`. All three expire, so abandoned corpus versions leave
+ * nothing behind. A key re-written under another namespace can linger in the
+ * old set; `scan` checks each candidate's own.
  *
  * Like the limiter's client it fails fast rather than queue: the cache wraps
  * every model call, and `CachedModel` turns a failed read or write into a miss,
@@ -75,6 +79,7 @@ export class RedisCacheStore implements CacheStore {
     await this.#redis
       .multi()
       .set(this.#entryKey(entry.key), JSON.stringify(entry), 'PX', this.#ttlMs)
+      .set(this.#candidateKey(entry.key), JSON.stringify(candidateOf(entry)), 'PX', this.#ttlMs)
       .zadd(nsKey, entry.createdAt, entry.key)
       .zremrangebyrank(nsKey, 0, -(this.#scanLimit + 1))
       .pexpire(nsKey, this.#ttlMs)
@@ -82,19 +87,23 @@ export class RedisCacheStore implements CacheStore {
       .then(failedStep);
   }
 
-  async scan(namespace: string): Promise<readonly CacheEntry[]> {
+  async scan(namespace: string): Promise<readonly CacheCandidate[]> {
     const keys = await this.#redis.zrevrange(this.#namespaceKey(namespace), 0, this.#scanLimit - 1);
     if (keys.length === 0) return [];
-    const values = await this.#redis.mget(...keys.map((k) => this.#entryKey(k)));
-    return values.flatMap((raw) => {
-      const entry = parseEntry(raw);
-      return entry && entry.namespace === namespace ? [entry] : [];
+    const values = await this.#redis.mget(...keys.map((k) => this.#candidateKey(k)));
+    // An entry written before candidates were (a week's worth at most: they expire) is read whole, as it was.
+    const before = keys.filter((_, i) => values[i] === null);
+    const whole = before.length ? await this.#redis.mget(...before.map((k) => this.#entryKey(k))) : [];
+    return [...values.map(parseCandidate), ...whole.map((raw) => parseEntry(raw) ?? null)].flatMap((c) => {
+      if (!c || c.namespace !== namespace) return [];
+      const { text: _, ...candidate } = c as CacheCandidate & { text?: string };
+      return [candidate];
     });
   }
 
   /** The entry goes; its name stays in the namespace's set until trimmed or expired, and `scan` skips a name with no entry. */
   async delete(key: string): Promise<boolean> {
-    return (await this.#redis.del(this.#entryKey(key))) > 0;
+    return (await this.#redis.del(this.#entryKey(key), this.#candidateKey(key))) > 0;
   }
 
   async close(): Promise<void> {
@@ -103,6 +112,10 @@ export class RedisCacheStore implements CacheStore {
 
   #entryKey(key: string): string {
     return `${this.#prefix}entry:${key}`;
+  }
+
+  #candidateKey(key: string): string {
+    return `${this.#prefix}candidate:${key}`;
   }
 
   #namespaceKey(namespace: string): string {
@@ -115,6 +128,24 @@ function failedStep(results: [Error | null, unknown][] | null): void {
   if (results === null) throw new Error('the cache write was discarded by Redis');
   const failed = results.find(([error]) => error !== null);
   if (failed) throw failed[0];
+}
+
+/** What `candidate:<key>` holds: the entry without its answer, its vector as the engine's code. */
+function candidateOf(entry: CacheEntry): Omit<CacheCandidate, 'vector'> & { vector: string | null } {
+  const { text: _, vector, ...rest } = entry;
+  return { ...rest, vector: vector ? encodeVector(vector) : null };
+}
+
+/** A candidate as stored; anything else under the key (another writer's value) is none. */
+function parseCandidate(raw: string | null): CacheCandidate | null {
+  if (raw === null) return null;
+  try {
+    const value = JSON.parse(raw) as ReturnType<typeof candidateOf>;
+    if (typeof value.key !== 'string' || typeof value.namespace !== 'string' || !Array.isArray(value.evidenceIds)) return null;
+    return { ...value, vector: typeof value.vector === 'string' ? decodeVector(value.vector) : null };
+  } catch {
+    return null;
+  }
 }
 
 /** An entry as stored; anything else under the key (another writer's value) is not an answer to serve. */

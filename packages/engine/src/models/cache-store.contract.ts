@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CacheEntry, CacheStore } from './cache-store.ts';
+import type { CacheCandidate, CacheEntry, CacheStore } from './cache-store.ts';
 
 /**
  * The one contract every `CacheStore` must pass (STYLE rule 11), run against the
@@ -41,7 +41,14 @@ function entry(overrides: Partial<CacheEntry> & Pick<CacheEntry, 'key'>): CacheE
  * is the same vector.
  */
 const f32 = <E extends CacheEntry | undefined>(e: E): E => (e?.vector ? { ...e, vector: e.vector.map(Math.fround) } : e);
-const byKey = (entries: readonly CacheEntry[]) => [...entries].map(f32).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/** What a scan should give for entries: each without its answer, its vector as plain float32 numbers, by key. */
+const candidates = (entries: readonly (CacheEntry | CacheCandidate)[]) =>
+  entries
+    .map(({ vector, ...rest }) => {
+      const { text: _, ...candidate } = rest as typeof rest & { text?: string };
+      return { ...candidate, vector: vector ? Array.from(vector, Math.fround) : null };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
 export function describeCacheStoreContract(name: string, harness: CacheStoreContractHarness, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip ?? false)(`CacheStore contract: ${name}`, () => {
@@ -76,7 +83,29 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       await store.set(entry({ key: 'k-replace', namespace: ns, text: 'second', createdAt: 1_773_489_700_000 }));
       expect((await store.get('k-replace'))?.text).toBe('second');
       const scanned = await store.scan(ns);
-      expect(scanned.map((e) => [e.key, e.text])).toEqual([['k-replace', 'second']]);
+      expect(scanned.map((e) => [e.key, e.createdAt])).toEqual([['k-replace', 1_773_489_700_000]]);
+    });
+
+    it('a scan carries no answers, only what a similarity search compares (S-079)', async () => {
+      const ns = 'light\u241ftriage';
+      const written = entry({ key: 'k-light', namespace: ns, text: 'an answer a scan that misses must not move'.repeat(50) });
+      await store.set(written);
+      const scanned = await store.scan(ns);
+      expect(scanned.some((c) => 'text' in c)).toBe(false);
+      expect(candidates(scanned)).toEqual(candidates([written]));
+    });
+
+    it('a vector of many zeros reads back exact, and so does one with none', async () => {
+      const ns = 'vectors\u241ftriage';
+      const sparse = Array.from({ length: 768 }, (_, i) => (i === 3 ? Math.fround(0.6) : i === 700 ? Math.fround(-0.8) : 0));
+      const dense = Array.from({ length: 768 }, (_, i) => Math.fround(Math.sin(i + 1) / 20));
+      await store.set(entry({ key: 'k-sparse', namespace: ns, vector: sparse }));
+      await store.set(entry({ key: 'k-dense', namespace: ns, vector: dense }));
+      expect((await store.get('k-sparse'))?.vector).toEqual(sparse);
+      expect((await store.get('k-dense'))?.vector).toEqual(dense);
+      expect(candidates(await store.scan(ns))).toEqual(
+        candidates([entry({ key: 'k-sparse', namespace: ns, vector: sparse }), entry({ key: 'k-dense', namespace: ns, vector: dense })]),
+      );
     });
 
     it('scans one namespace only: namespaces that share a prefix are not mixed', async () => {
@@ -84,9 +113,12 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       await store.set(entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] }));
       await store.set(entry({ key: 'k-ns-b', namespace: 'v9\u241ftriage-2' }));
       await store.set(entry({ key: 'k-ns-c', namespace: 'v9\u241fchange' }));
-      const scanned = byKey(await store.scan('v9\u241ftriage'));
+      const scanned = candidates(await store.scan('v9\u241ftriage'));
       expect(scanned).toEqual(
-        byKey([entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }), entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] })]),
+        candidates([
+          entry({ key: 'k-ns-a1', namespace: 'v9\u241ftriage' }),
+          entry({ key: 'k-ns-a2', namespace: 'v9\u241ftriage', vector: [1, 0, 0, 0, 0, 0] }),
+        ]),
       );
       expect((await store.scan('v9\u241fchange')).map((e) => e.key)).toEqual(['k-ns-c']);
     });
@@ -111,7 +143,7 @@ export function describeCacheStoreContract(name: string, harness: CacheStoreCont
       const written = entry({ key: 'k-replica', namespace: 'shared\u241ftriage' });
       await store.set(written);
       expect(f32(await replica.get('k-replica'))).toEqual(f32(written));
-      expect(byKey(await replica.scan('shared\u241ftriage'))).toEqual(byKey([written]));
+      expect(candidates(await replica.scan('shared\u241ftriage'))).toEqual(candidates([written]));
       // …and the other way round.
       await replica.set(entry({ key: 'k-replica-2', namespace: 'shared\u241ftriage', text: 'from B' }));
       expect((await store.get('k-replica-2'))?.text).toBe('from B');

@@ -19,17 +19,25 @@ export interface CacheEntry {
 }
 
 /**
+ * What a similarity scan reads of an entry: everything but its answer. The answer of the one entry that matches is
+ * read after, by its key. A scan that carried every answer moved a thousand of them per lookup that missed (S-079).
+ */
+export type CacheCandidate = Omit<CacheEntry, 'text' | 'vector'> & {
+  readonly vector: ArrayLike<number> | null;
+};
+
+/**
  * Where the semantic cache keeps entries. Small and async on purpose, so the
  * in-process map (in-memory-cache-store.ts), the database's `cache_entry`
  * table (store's database-cache-store.ts) and Redis (the agent's
- * redis-cache-store.ts) are the same three calls: exact lookup, write, and a
- * namespace scan for vector search. All three pass cache-store.contract.ts.
+ * redis-cache-store.ts) are the same calls: exact lookup, write, a namespace
+ * scan for vector search, and delete. All three pass cache-store.contract.ts.
  */
 export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   set(entry: CacheEntry): Promise<void>;
-  /** Every entry in one namespace, for similarity search. */
-  scan(namespace: string): Promise<readonly CacheEntry[]>;
+  /** Every entry in one namespace, without its answer, for similarity search. */
+  scan(namespace: string): Promise<readonly CacheCandidate[]>;
   /**
    * Forgets one entry, in `get` and in `scan`; true when there was one. A person's
    * "wrong answer" mark calls it (S-132): without it a marked answer was served to

@@ -1,4 +1,4 @@
-import type { CacheEntry, CacheStore } from './cache-store.ts';
+import type { CacheCandidate, CacheEntry, CacheStore } from './cache-store.ts';
 
 /**
  * The default store: a process-local map, bounded so a long-lived process cannot
@@ -24,8 +24,8 @@ export class InMemoryCacheStore implements CacheStore {
     }
   }
 
-  async scan(namespace: string): Promise<readonly CacheEntry[]> {
-    return [...this.entries.values()].filter((e) => e.namespace === namespace);
+  async scan(namespace: string): Promise<readonly CacheCandidate[]> {
+    return [...this.entries.values()].filter((e) => e.namespace === namespace).map(({ text: _, ...candidate }) => candidate);
   }
 
   async delete(key: string): Promise<boolean> {

@@ -56,7 +56,8 @@ export {
   type SpendLedgerUsage,
   type LedgerHold,
 } from './spend-ledger.ts';
-export type { CacheEntry, CacheStore } from './cache-store.ts';
+export type { CacheCandidate, CacheEntry, CacheStore } from './cache-store.ts';
+export { decodeVector, encodeVector } from './vector-code.ts';
 export { InMemoryCacheStore } from './in-memory-cache-store.ts';
 export {
   SemanticCache,

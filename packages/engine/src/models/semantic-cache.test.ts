@@ -115,6 +115,20 @@ describe('CachedModel', () => {
     expect((events.at(-1) as { similarity: number }).similarity).toBeCloseTo(similarity, 5);
   });
 
+  it('a semantic match whose answer is gone by the time it is read (a mark, an expiry) is a miss, not an empty answer', async () => {
+    const store = new InMemoryCacheStore();
+    const { model, inner } = setup({ threshold: 0.8, store });
+    await model.doGenerate(draftCall(Q));
+    const [candidate] = await store.scan('corpus-v1\u241ftriage');
+    const vanishing: CacheStore = { get: async () => undefined, set: (e) => store.set(e), scan: (n) => store.scan(n), delete: (k) => store.delete(k) };
+    const again = setup({ threshold: 0.8, store: vanishing });
+    expect(candidate).toBeDefined();
+    expect(textOf(await again.model.doGenerate(draftCall(Q_REPHRASED)))).toBe('answer-1');
+    expect(again.inner.calls).toHaveLength(1);
+    expect(again.events[0]).toMatchObject({ kind: 'miss' });
+    expect(inner.calls).toHaveLength(1);
+  });
+
   it('miss below the threshold: a different question is asked of the model', async () => {
     const { model, inner, events } = setup({ threshold: 0.8 });
     await model.doGenerate(draftCall(Q));
@@ -160,7 +174,9 @@ describe('CachedModel', () => {
     expect(textOf(await model.doGenerate(correction))).toBe('answer-2');
     expect(inner.calls).toHaveLength(2);
     expect(events.slice(2).map((e) => e.kind)).toEqual(['bypass', 'stored']);
-    expect((await store.scan('corpus-v1\u241ftriage')).map((e) => e.text)).toEqual(['answer-2']);
+    const scanned = await store.scan('corpus-v1\u241ftriage');
+    expect(scanned).toHaveLength(1);
+    expect((await store.get(scanned[0]!.key))?.text).toBe('answer-2');
   });
 
   it('a prompt carrying verifier feedback is a correction even without the flag (D-006 belt and braces)', async () => {

@@ -97,16 +97,18 @@ export class SemanticCache {
     const vector = await this.embed(lookup.semanticText);
     if (!vector) return null;
     const available = new Set(lookup.evidenceIds);
-    let best: CacheHit | null = null;
-    for (const entry of await this.store.scan(lookup.namespace)) {
-      if (entry.namespace !== lookup.namespace || entry.embedderId !== this.embedder.id || !entry.vector) continue;
-      if (!entry.evidenceIds.every((id) => available.has(id))) continue;
-      const similarity = cosine(vector, Float32Array.from(entry.vector));
-      if (similarity >= this.embedder.cacheSimilarityThreshold && (!best || similarity > best.similarity)) {
-        best = { match: 'semantic', similarity, entry };
-      }
+    let best: { key: string; similarity: number } | null = null;
+    for (const candidate of await this.store.scan(lookup.namespace)) {
+      if (candidate.namespace !== lookup.namespace || candidate.embedderId !== this.embedder.id || !candidate.vector) continue;
+      if (!candidate.evidenceIds.every((id) => available.has(id))) continue;
+      const similarity = cosine(vector, candidate.vector instanceof Float32Array ? candidate.vector : Float32Array.from(candidate.vector));
+      if (similarity >= this.embedder.cacheSimilarityThreshold && (!best || similarity > best.similarity)) best = { key: candidate.key, similarity };
     }
-    return best;
+    if (!best) return null;
+    // The scan carries no answers (S-079); the one that matched is read by its key. Gone since the scan (a person's
+    // "wrong answer" mark, an expiry) is a miss.
+    const entry = await this.store.get(best.key);
+    return entry && entry.namespace === lookup.namespace ? { match: 'semantic', similarity: best.similarity, entry } : null;
   }
 
   async remember(lookup: CacheLookup, text: string): Promise<void> {
