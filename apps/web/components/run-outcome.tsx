@@ -22,8 +22,8 @@ export interface OutcomeView {
   readonly answer: string | null;
   readonly risk: Risk | null;
   readonly action: string | null;
-  /** The passage the decision found closest (its reasons name it); a refusal links it, never as an answer. */
-  readonly closest?: string | null;
+  /** The passages the decision found closest, best first (its reasons name the first); a refusal links them, never as answers. */
+  readonly closest?: readonly string[];
   /** What a refusal claims (S-108), from the span of the node that refused. */
   readonly refusal?: RefusalClaim | null;
 }
@@ -159,9 +159,16 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
           {outcome === 'escalated' && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
           <h3>Why</h3>
           <Reasons reasons={view.reasons} />
-          {outcome === 'refused' && view.closest ? (
-            <p className="closest-passage" data-chunk={view.closest}>
-              The passage the model found closest: <a href={chunkHref(view.closest)}>{view.closest}</a>. It is not given as an answer: read it to judge.
+          {outcome === 'refused' && view.closest?.length ? (
+            <p className="closest-passage" data-chunk={view.closest[0]}>
+              {view.closest.length > 1 ? 'The passages the model found closest, most likely first: ' : 'The passage the model found closest: '}
+              {view.closest.map((id, i) => (
+                <Fragment key={id}>
+                  {i > 0 ? ', ' : null}
+                  <a href={chunkHref(id)}>{id}</a>
+                </Fragment>
+              ))}
+              . {view.closest.length > 1 ? 'None is given as an answer: read them to judge.' : 'It is not given as an answer: read it to judge.'}
             </p>
           ) : null}
         </section>

@@ -44,7 +44,7 @@ const figures = {
   rightSourceRate: z.number().optional(),
   procedureAnswers: z.number().optional(),
   stepsCoveredRate: z.number().optional(),
-  /** False refusals whose refusal names the labelled passage as the closest (S-106); absent from older records. */
+  /** False refusals whose refusal names the labelled passage among the closest (S-106; at most three since S-172); absent from older records. */
   refusalsNamingLabelled: z.number().optional(),
   /** Refusals claiming the library does not answer, and the answerable questions among them (S-108); absent from older records. */
   refusalsClaimingAbsent: z.number().optional(),

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { bandVerdict, decideAnswerability, draftExtractive, KnowledgeBase, rate } from '@sandscope/engine';
+import { bandVerdict, decideAnswerability, draftExtractive, KnowledgeBase, NEAREST_NAMED, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitAdjudicatedBands, fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
@@ -91,9 +91,10 @@ describe('the right-source check', () => {
 });
 
 describe('refusals that name the labelled passage (S-106)', () => {
-  it('counts a false refusal as pointing at the answer only when the passage the refusal names is the labelled one', () => {
+  it('counts a false refusal as pointing at the answer only when a passage the refusal names is the labelled one', () => {
     const refuseAll = { insufficientBelow: 2, sufficientAbove: 2 };
     const outcomes = measured.map((m) => outcomeOf(m, kb.model, refuseAll));
+    let namedFirst = 0;
     for (const [i, o] of outcomes.entries()) {
       const m = measured[i]!;
       expect(o.verdict, m.question.id).toBe('refused');
@@ -101,14 +102,22 @@ describe('refusals that name the labelled passage (S-106)', () => {
         expect(o.refusalNamesLabelled, m.question.id).toBeNull();
         continue;
       }
-      const named = decideAnswerability(m.features, kb.model, refuseAll).assessment.best;
-      expect(o.refusalNamesLabelled, m.question.id).toBe(named !== null && isGold(m.question, named.chunk));
+      const { best, nearest } = decideAnswerability(m.features, kb.model, refuseAll).assessment;
+      // S-172: the closest first, then the next most likely, at most three.
+      expect(nearest[0] ?? null, m.question.id).toBe(best);
+      expect(nearest.length, m.question.id).toBeLessThanOrEqual(NEAREST_NAMED);
+      expect(new Set(nearest.map((c) => c.chunk.id)).size, m.question.id).toBe(nearest.length);
+      expect(o.refusalNamesLabelled, m.question.id).toBe(nearest.some((c) => isGold(m.question, c.chunk)));
+      if (best && isGold(m.question, best.chunk)) namedFirst++;
     }
     const metrics = computeMetrics(outcomes);
     expect(metrics.refusalsNamingLabelled).toBe(outcomes.filter((o) => o.refusalNamesLabelled === true).length);
     expect(metrics.refusalsNamingLabelled).toBeGreaterThan(0);
-    // Some refusals name another passage than the labelled one: the count is not every false refusal.
-    expect(metrics.refusalsNamingLabelled).toBeLessThan(metrics.falseRefusals);
+    // The closest alone is another passage than the labelled one for some; the passages after it point at the answer
+    // where the closest did not.
+    expect(namedFirst).toBeLessThan(metrics.falseRefusals);
+    expect(metrics.refusalsNamingLabelled).toBeGreaterThan(namedFirst);
+    expect(metrics.refusalsNamingLabelled).toBeLessThanOrEqual(metrics.falseRefusals);
   });
 
   it('leaves answers out: an answered question names no refusal', () => {

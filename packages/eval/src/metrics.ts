@@ -21,8 +21,9 @@ export interface Outcome {
   /** Does the model's best passage fail no check (so the sufficient band would answer it)? */
   readonly bestPasses?: boolean;
   /**
-   * For a refused answerable question with a labelled source: is the passage the refusal names as the closest its
-   * labelled one? A refusal names it unless nothing matched, and where the model is unsure tells the reader to read it (S-089). null otherwise.
+   * For a refused answerable question with a labelled source: is one of the passages the refusal names as the closest
+   * (at most three, best first, S-172) its labelled one? A refusal names them unless nothing matched, and where the
+   * model is unsure tells the reader to read them (S-089). null otherwise.
    */
   readonly refusalNamesLabelled?: boolean | null;
   /** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees. null unless refused. */

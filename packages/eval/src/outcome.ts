@@ -91,8 +91,7 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     corpus: m.corpus,
     adjudicable,
     bestPasses: best ? passes(best, m.features) : false,
-    refusalNamesLabelled:
-      !answered && q.label === 'answerable' && hasExpected ? decision.assessment.best !== null && isGold(q, decision.assessment.best.chunk) : null,
+    refusalNamesLabelled: !answered && q.label === 'answerable' && hasExpected ? decision.assessment.nearest.some((c) => isGold(q, c.chunk)) : null,
     refusal: answered ? null : (decision.refusal ?? 'unsure'),
     mechanism: q.mechanism,
     label: q.label,

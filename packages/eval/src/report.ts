@@ -96,15 +96,15 @@ const TABLE_HEAD = [
 export const pooledFalseRefusals = (r: EvaluationReport) => r.corpora.reduce((sum, c) => sum + c.falseRefusals, 0);
 
 /**
- * What a refusal shows a user without a reader: a refusal names the passage the model found closest (unless nothing
- * matched), and where the model is unsure it says to read that passage (S-089). How often that is the labelled passage
+ * What a refusal shows a user without a reader: a refusal names the passages the model found closest (unless nothing
+ * matched; at most three, best first, S-172), and where the model is unsure it says to read them (S-089). How often the labelled passage is among them
  * is counted, not credited.
  */
 function namingLine(r: EvaluationReport): string[] {
   if (r.refusalsNamingLabelled === undefined) return [];
   const falseRefusals = pooledFalseRefusals(r);
   return [
-    `A refusal names the passage the model found closest (unless nothing in the library matched), and where the model is unsure it tells the reader to read it. Of the ${falseRefusals} false refusals, ${r.refusalsNamingLabelled} (${pct(falseRefusals ? r.refusalsNamingLabelled / falseRefusals : 0)}) named the labelled passage (or one of the labelled document): wrong refusals, counted as such above, that point at the answer.`,
+    `A refusal names the passages the model found closest, at most three and the most likely first (unless nothing in the library matched), and where the model is unsure it tells the reader to read them. Of the ${falseRefusals} false refusals, ${r.refusalsNamingLabelled} (${pct(falseRefusals ? r.refusalsNamingLabelled / falseRefusals : 0)}) named the labelled passage (or one of the labelled document) among them: wrong refusals, counted as such above, that point at the answer.`,
     '',
   ];
 }

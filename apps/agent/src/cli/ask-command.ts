@@ -4,7 +4,7 @@ import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { runAgent } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs, questionFrom } from './args.ts';
-import { closestPassageOf, formatRunResult } from './format.ts';
+import { closestPassagesOf, formatRunResult } from './format.ts';
 
 /**
  * `sandscope ask [--workload triage|change|postmortem] [--trace] [--json]
@@ -38,7 +38,7 @@ export async function askCommand(argv: string[]): Promise<number> {
     const { outcome, ...rest } = result;
     return JSON.stringify({ outcome, ...rest }, null, 2);
   };
-  const closest = closestPassageOf(result, (id) => kb.chunk(id));
+  const closest = closestPassagesOf(result, (id) => kb.chunk(id));
   process.stdout.write(values.json ? `${json()}\n` : `${formatRunResult(result, { trace: values.trace, closest })}\n`);
   // The run id above names no stored run: `ask` records nothing, so its stop could not be approved anywhere (S-137).
   if (result.outcome === 'awaiting_approval') {

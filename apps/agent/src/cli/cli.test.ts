@@ -56,7 +56,7 @@ describe('sandscope ask', () => {
     expect(unsure).not.toMatch(/does not answer this/);
     // S-152: the passage it says to read is named as a source is, with its file, and never as an answer.
     expect(unsure).toMatch(
-      /\nRead before concluding the library is silent \(the closest passage, not an answer\):\n {2}runbook-connection-pool-exhaustion\.md › [^\n]+ {2}\(runbook-connection-pool-exhaustion#[a-z-]+\)\n/,
+      /\nRead before concluding the library is silent \(the closest passages, most likely first; not answers\):\n {2}runbook-connection-pool-exhaustion\.md › [^\n]+ {2}\(runbook-connection-pool-exhaustion#[a-z-]+\)\n( {2}[a-z0-9-]+\.md › [^\n]+ {2}\([a-z0-9-]+#[a-z0-9-]+\)\n){1,2}/,
     );
     expect(unsure).not.toContain('Sources:');
     const json = await next(['ask', '--json', 'What do I do when OrdersDbPoolSaturated fires?']);

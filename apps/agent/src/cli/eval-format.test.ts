@@ -67,7 +67,7 @@ describe('formatEvaluation of false refusals that name the labelled passage (S-1
     const report = locoReport();
     const corpora = report.corpora.map((c, i) => ({ ...c, falseRefusals: [3, 4][i]! }));
     const out = formatEvaluation({ ...report, corpora, answerable: 20, refusalsNamingLabelled: 5 }, 'two corpora');
-    expect(out).toMatch(/false refusals .*; 5 of the 7 named the labelled passage as the closest/);
+    expect(out).toMatch(/false refusals .*; 5 of the 7 named the labelled passage among the closest/);
     // None of them named it: said as a zero, not left out as if it had not been counted.
     expect(formatEvaluation({ ...report, corpora, answerable: 20, refusalsNamingLabelled: 0 }, 'two corpora')).toMatch(
       /; 0 of the 7 named the labelled passage/,

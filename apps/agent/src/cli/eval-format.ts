@@ -117,7 +117,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
       : `  false answers   ${pct(r.falseAnswerRate).padStart(6)}   (target ≤ ${pct(t.falseAnswerRate)})`,
     r.answerable === 0
       ? `  false refusals     n/a   (no answerable question was scored; target ≤ ${pct(t.falseRefusalRate)})`
-      : `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage as the closest, the one to read` : ''})`,
+      : `  false refusals  ${pct(r.falseRefusalRate).padStart(6)}   (target ≤ ${pct(t.falseRefusalRate)}${r.refusalsNamingLabelled !== undefined && pooledFalseRefusals(r) > 0 ? `; ${r.refusalsNamingLabelled} of the ${pooledFalseRefusals(r)} named the labelled passage among the closest, the ones to read` : ''})`,
     // S-108: what the refusals claimed; "the library does not answer this" was false wherever the question was answerable.
     ...(r.refusalsClaimingAbsent !== undefined && r.answerableClaimedAbsent !== undefined
       ? [

@@ -13,13 +13,19 @@ export interface ClosestPassage {
   readonly heading: string;
 }
 
-/** The passage the run's decision named as the closest (assess_evidence keeps its id, S-107), or undefined. */
-export function closestPassageOf(r: RunResult, chunkOf: (id: string) => Omit<ClosestPassage, 'chunkId'> | undefined): ClosestPassage | undefined {
+/**
+ * The passages the run's decision named as the closest, best first (assess_evidence keeps their ids: `closest`, S-107,
+ * then `nextClosest`, S-172); empty when it named none.
+ */
+export function closestPassagesOf(r: RunResult, chunkOf: (id: string) => Omit<ClosestPassage, 'chunkId'> | undefined): ClosestPassage[] {
   const end = r.trace.find((e): e is NodeEvent => e.type === 'node' && e.node === 'assess_evidence' && e.kind === 'end');
-  const id = end?.data.closest;
-  if (typeof id !== 'string' || id === '') return undefined;
-  const c = chunkOf(id);
-  return c ? { chunkId: id, doc: c.doc, heading: c.heading } : undefined;
+  const first = end?.data.closest;
+  if (typeof first !== 'string' || first === '') return [];
+  const next = Array.isArray(end?.data.nextClosest) ? end.data.nextClosest : [];
+  return [first, ...next].flatMap((id) => {
+    const c = typeof id === 'string' ? chunkOf(id) : undefined;
+    return c ? [{ chunkId: id as string, doc: c.doc, heading: c.heading }] : [];
+  });
 }
 
 const usd = (n: number) => `$${n.toFixed(6)}`;
@@ -31,7 +37,7 @@ const usd = (n: number) => `$${n.toFixed(6)}`;
  * and sources (only when there is a verified answer), why, the proposed
  * action and its risk, and optionally the trace.
  */
-export function formatRunResult(r: RunResult, options: { trace?: boolean; closest?: ClosestPassage } = {}): string {
+export function formatRunResult(r: RunResult, options: { trace?: boolean; closest?: readonly ClosestPassage[] } = {}): string {
   const words = outcomeWords(r.outcome, r.refusal);
   const lines: string[] = [`${headline(words.title)}  [workload ${r.workload}, run ${r.runId}]`];
   // A held draft keeps the gate's flag: say it is partial, in the partial outcome's own words.
@@ -48,10 +54,15 @@ export function formatRunResult(r: RunResult, options: { trace?: boolean; closes
   lines.push('Why:');
   for (const reason of r.reasons) lines.push(`  - ${reason}`);
   // S-152: an unsure refusal says to read the closest passage, and named it only by heading and title; the website links
-  // it (S-107), the terminal gave no file to open. Named as a source is, and never as an answer.
-  if (r.outcome === 'refused' && r.refusal === 'unsure' && options.closest) {
-    const c = options.closest;
-    lines.push('', 'Read before concluding the library is silent (the closest passage, not an answer):', `  ${c.doc} › ${c.heading}  (${c.chunkId})`);
+  // it (S-107), the terminal gave no file to open. Named as a source is, and never as an answer; with the next most
+  // likely after it (S-172), as the website lists them.
+  if (r.outcome === 'refused' && r.refusal === 'unsure' && options.closest?.length) {
+    const many = options.closest.length > 1;
+    lines.push(
+      '',
+      `Read before concluding the library is silent (the closest ${many ? 'passages, most likely first; not answers' : 'passage, not an answer'}):`,
+    );
+    for (const c of options.closest) lines.push(`  ${c.doc} › ${c.heading}  (${c.chunkId})`);
   }
   if (r.outcome === 'escalated') {
     const last = r.attempts[r.attempts.length - 1];

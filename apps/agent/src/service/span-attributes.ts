@@ -9,7 +9,7 @@ import { DEFAULT_NODE_SPAN_ATTRIBUTES } from '../telemetry/span-exporter.ts';
  * system's own output — passage ids, scores, estate names, the verifier's verdict
  * on a draft — never a secret, a client address, or the text a person typed:
  * - `workload`, `entities`, `services` (classify): the workload id and names the corpus/estate knows;
- * - `top`, `context`, `evidence`, `carrier`, `closest` (retrieve, assess_evidence, adjudicate): passage ids and scores;
+ * - `top`, `context`, `evidence`, `carrier`, `closest`, `nextClosest` (retrieve, assess_evidence, adjudicate): passage ids and scores;
  * - `degradedReason` (retrieve): why the embedder was unavailable, written by the retriever;
  * - `refusal` (assess_evidence, adjudicate): what a refusal claims — absent, unsure or conflict (S-108), a word of the gate's;
  * - `decision` (adjudicate), `ok`, `failing` (verify), `correction`, `feedback` (hypothesise): the
@@ -32,6 +32,7 @@ export const RUN_SPAN_ATTRIBUTES: readonly string[] = [
   'evidence',
   'carrier',
   'closest',
+  'nextClosest',
   'refusal',
   'degradedReason',
   'decision',

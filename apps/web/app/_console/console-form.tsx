@@ -8,7 +8,7 @@ import { claimsFromResult } from '@/components/answer';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
-import { closestPassage } from '@/lib/closest-passage';
+import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
 import { usd } from '@/lib/format';
 import { isProblemCode, type Problem } from '@/lib/problems';
@@ -259,7 +259,7 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
               answer: r.answer,
               risk: r.risk,
               action: r.action,
-              closest: closestPassage(live.nodes),
+              closest: closestPassages(live.nodes),
               refusal: refusalClaim(live.nodes),
             }}
           />

@@ -17,6 +17,12 @@ export interface Assessment {
   readonly degraded: boolean;
   /** The passage the model rates most likely to answer, or null when nothing was retrieved. */
   readonly best: ScoredChunk | null;
+  /**
+   * The passages a refusal points the reader at: `best` and the next most likely, at most `NEAREST_NAMED`, best first;
+   * empty when `best` is null. Naming one, a false refusal named the passage that answers about two times in three
+   * (S-106's count); the passage stage's choice among what the gate read is what misses (S-172).
+   */
+  readonly nearest: readonly ScoredChunk[];
   /** P(this passage answers) per retrieved passage, in retrieval order (empty when degraded). */
   readonly probabilities: readonly number[];
   readonly features: AnswerabilityFeatures;
@@ -84,6 +90,12 @@ export interface BandVerdict {
   /** Refused because another passage states a different value for what was asked (issue 12, defect 9). */
   readonly conflict?: ValueConflict;
 }
+
+/**
+ * How many passages a refusal names, best first: a short list a person reads at 3am, half of the six the gate reads.
+ * Chosen before it was measured; not tuned on any figure.
+ */
+export const NEAREST_NAMED = 3;
 
 /** Passage indexes by the model's rating, most likely first (retrieval order when unrated). */
 function byRating(f: AnswerabilityFeatures, ratings: Ratings | null): number[] {
@@ -288,7 +300,12 @@ export function decideAnswerability(
     ? [`The library never mentions ${quoted(f.unknownWords)}: this answers the rest of the question, so check that it is about what you asked.`]
     : [];
   const withNumbers = (lead: string, caveats: readonly string[] = []) => (numbers ? [lead, ...caveats, numbers] : [lead, ...caveats]);
-  const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null });
+  const nearest = best
+    ? byRating(f, ratings)
+        .slice(0, NEAREST_NAMED)
+        .map((i) => f.passages[i]!.result)
+    : [];
+  const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null, nearest });
   const qv = ratings?.vector ?? [];
   const refuse = (a: Assessment, refusal: RefusalClaim, adjudication: Adjudication | null = null): Decision => ({
     assessment: a,

@@ -6,7 +6,7 @@ import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { attempt, getRun } from '@/lib/agent';
-import { closestPassage } from '@/lib/closest-passage';
+import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
 import { shortId, when } from '@/lib/format';
 import { approvingRun } from '@/lib/approvals';
@@ -153,7 +153,7 @@ export default async function RunPage({
           answer: run.answer,
           risk: run.risk,
           action: run.action,
-          closest: closestPassage(spans),
+          closest: closestPassages(spans),
           refusal: refusalClaim(spans),
         }}
       />

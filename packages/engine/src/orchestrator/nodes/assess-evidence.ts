@@ -41,6 +41,9 @@ export const assessEvidenceNode: NodeSpec = {
     // The passage its reasons name as the closest, kept by id so a refusal can link to it: offline, most false
     // refusals name the passage that answers (S-106's count in docs/EVALUATION.md), and "read it yourself" was text only.
     closest: update.assessment?.best?.chunk.id ?? null,
+    // …and the next most likely after it: named with it, a false refusal points at the answering passage far more
+    // often than by the closest alone (S-172).
+    nextClosest: (update.assessment?.nearest ?? []).slice(1).map((c) => c.chunk.id),
     // What a refusal here claims (S-108), so a stored run's page heads it as the CLI does.
     ...(update.refusal ? { refusal: update.refusal } : {}),
   }),
