@@ -11,7 +11,7 @@ import { HashingEmbedder } from '@sandscope/engine';
 import { type CacheLookup, type CacheStore, InMemoryCacheStore, SemanticCache } from '@sandscope/engine/models';
 import { parseQuestionsJsonl } from '@sandscope/eval';
 import { DatabaseCacheStore, migrate, openDatabase } from '@sandscope/store';
-import { RedisCacheStore } from '../apps/agent/src/cache/redis-cache-store.ts';
+import { RedisCacheStore } from 'sandscope';
 import { runScript } from './script-boundary.ts';
 
 const ENTRIES = 1000;

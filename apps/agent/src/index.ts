@@ -21,6 +21,7 @@ export { appDepsOf, createApp, type AppDeps } from './http/app.ts';
 export { API_ERRORS, type ApiErrorCode } from './http/api-error.ts';
 export { listen, type Listening } from './http/listen.ts';
 export { InProcessLimiter } from './limits/in-process-limiter.ts';
+export { RedisCacheStore } from './cache/redis-cache-store.ts';
 export { LIMIT_ERROR_REMEDIES, type RefusalReason } from './limits/limiter.ts';
 export { modelServicesFor, modelServicesFromEnv, runAgent, type ModelServices } from './run-agent.ts';
 export * from './corpus.ts';
