@@ -17,6 +17,7 @@ import { HashingEmbedder } from './retrieval/hashing-embedder.ts';
 import type { Embedder } from './retrieval/embedder.ts';
 import { DEFAULT_DEPTH, HybridRetriever, indexText, type Retrieval } from './retrieval/hybrid-retriever.ts';
 import { EntityLexicon } from './retrieval/question-shape.ts';
+import { Respeller } from './retrieval/respelling.ts';
 import { NO_THESAURUS, type Thesaurus } from './retrieval/thesaurus.ts';
 import { NO_WORD_VECTORS, type WordVectors } from './retrieval/word-vectors.ts';
 import { tokenize } from './retrieval/tokenizer.ts';
@@ -206,6 +207,15 @@ export class KnowledgeBase {
   private static assemble(input: KnowledgeBaseInput, index: IndexParts, retriever: HybridRetriever, lexicon: EntityLexicon): KnowledgeBase {
     const thesaurus = input.thesaurus ?? NO_THESAURUS;
     const vectors = input.wordVectors ?? NO_WORD_VECTORS;
+    // A slip of the keys is told from a word the library lacks by a dictionary: without one, nothing is respelled (S-173).
+    const respeller =
+      input.thesaurus || input.wordVectors
+        ? new Respeller(
+            () => retriever.terms(),
+            (t) => retriever.knows(t),
+            (w) => thesaurus.isWord(w) || vectors.vectorOf(w) !== undefined,
+          )
+        : null;
     const { documents: docs, names } = index;
     const classes = estateClassNamer(input.estate);
     const knowledge: CorpusKnowledge = {
@@ -215,6 +225,7 @@ export class KnowledgeBase {
       documentOf: (doc) => docs.get(doc),
       isName: (t) => names.has(t),
       related: (t) => thesaurus.related(t),
+      ...(respeller ? { respell: (q: string) => respeller.respell(q) } : {}),
       vectorOf: (w) => vectors.vectorOf(w),
       ...(classes ? { namesClassOf: classes } : {}),
     };
@@ -257,7 +268,7 @@ export class KnowledgeBase {
   }
 
   async retrieve(question: string, depth = DEFAULT_DEPTH): Promise<Retrieval> {
-    return this.retriever.search(question, depth);
+    return this.retriever.search(this.knowledge.respell?.(question).text ?? question, depth);
   }
 
   /** Measure the evidence once; the decision may then be taken under any model. */

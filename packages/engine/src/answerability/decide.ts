@@ -305,7 +305,19 @@ export function decideAnswerability(
         .slice(0, NEAREST_NAMED)
         .map((i) => f.passages[i]!.result)
     : [];
-  const assessment = (reasons: string[]): Assessment => ({ ...base, band: v.band, reasons, best: best?.result ?? null, nearest });
+  // S-173: a word read as another is said after the lead of every decision, so the asker can see what was read.
+  const respelled = f.respellings.length
+    ? [
+        `Read ${f.respellings.map((r) => `“${r.written}” as the library’s “${r.read}…”`).join(', ')}: no dictionary here knows ${f.respellings.length > 1 ? 'them, and each is' : 'it, and it is'} one edit from a word the library uses.`,
+      ]
+    : [];
+  const assessment = (reasons: string[]): Assessment => ({
+    ...base,
+    band: v.band,
+    reasons: [...reasons.slice(0, 1), ...respelled, ...reasons.slice(1)],
+    best: best?.result ?? null,
+    nearest,
+  });
   const qv = ratings?.vector ?? [];
   const refuse = (a: Assessment, refusal: RefusalClaim, adjudication: Adjudication | null = null): Decision => ({
     assessment: a,

@@ -1,3 +1,4 @@
+import type { Respelled, Respelling } from '../retrieval/respelling.ts';
 import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import type { ClassNamer } from '../corpus/estate-classes.ts';
@@ -31,6 +32,11 @@ export interface CorpusKnowledge {
   readonly vectorOf: (word: string) => Float32Array | undefined;
   /** Whether a text names a class the entity belongs to (its estate tier); absent without an estate (S-134). */
   readonly namesClassOf?: ClassNamer;
+  /**
+   * The question as the library reads it: a slip of the keys read as the one library term it is an edit from
+   * (S-173). Retrieval reads the same text. Absent without a dictionary to tell a slip from a word the library lacks.
+   */
+  readonly respell?: (question: string) => Respelled;
 }
 
 /** A whole document as the features read it. */
@@ -171,6 +177,8 @@ export interface PassageFeatures {
 
 export interface AnswerabilityFeatures {
   readonly terms: readonly string[];
+  /** The question's words read as library terms they are one edit from (S-173): what a reason tells the asker. */
+  readonly respellings: readonly Respelling[];
   /** The question's content terms other than the words that say what kind of question it is. */
   readonly topicTerms: readonly string[];
   /** Topic terms no retrieved passage contains. */
@@ -407,7 +415,8 @@ function wordsAsWritten(question: string): Map<string, string> {
 }
 
 /** Measure a question against its retrieved passages: once per question, read by the decision and by training. */
-export function answerabilityFeatures(question: string, retrieval: Retrieval, k: CorpusKnowledge): AnswerabilityFeatures {
+export function answerabilityFeatures(asked: string, retrieval: Retrieval, k: CorpusKnowledge): AnswerabilityFeatures {
+  const { text: question, respellings } = k.respell?.(asked) ?? { text: asked, respellings: [] };
   const terms = questionTerms(question, k.knows);
   const intent = questionIntent(question);
   const topicTerms = terms.filter((t) => !INTENT_WORDS.has(t));
@@ -598,6 +607,7 @@ export function answerabilityFeatures(question: string, retrieval: Retrieval, k:
   });
   return {
     terms,
+    respellings,
     topicTerms,
     missingTerms,
     missingWords: asWritten(missingTerms),

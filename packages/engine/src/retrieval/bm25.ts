@@ -147,6 +147,11 @@ export class Bm25Index {
     return { lengths: this.lengths, avgLength: this.avgLength, postings: this.postings };
   }
 
+  /** Every index term. */
+  terms(): IterableIterator<string> {
+    return this.postings.keys();
+  }
+
   /** Robertson–Spärck Jones idf with the +1 that keeps it positive. */
   idf(term: string): number {
     const df = this.postings.get(term)?.doc.length ?? 0;

@@ -147,6 +147,11 @@ export class HybridRetriever {
     return this.bm25.idf(term);
   }
 
+  /** Every index term (the library's vocabulary, as stems and names). */
+  terms(): IterableIterator<string> {
+    return this.bm25.terms();
+  }
+
   /** Whether any passage contains this index term. */
   knows(term: string): boolean {
     return this.bm25.has(term);

@@ -9,9 +9,11 @@ import { stem } from './tokenizer.ts';
 export interface Thesaurus {
   /** Stems of the words that share a sense with any word of this stem (never the stem itself). */
   related(term: string): readonly string[];
+  /** Whether a lower-case word is English the thesaurus holds (any of its inflections): a word, not a slip of the keys. */
+  isWord(word: string): boolean;
 }
 
-export const NO_THESAURUS: Thesaurus = { related: () => [] };
+export const NO_THESAURUS: Thesaurus = { related: () => [], isWord: () => false };
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 export type WordNetPos = (typeof POS)[number];
@@ -69,6 +71,10 @@ export function wordNetThesaurus(files: WordNetFiles): Thesaurus {
   }
 
   return {
+    isWord(word) {
+      byStem ??= index();
+      return byStem.has(stem(word));
+    },
     related(term) {
       const known = memo.get(term);
       if (known) return known;

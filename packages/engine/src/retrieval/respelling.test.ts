@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeBase } from '../knowledge-base.ts';
+import { editDistance, Respeller } from './respelling.ts';
+import { stem } from './tokenizer.ts';
+
+const LIBRARY = ['connect', 'pool', 'exhaust', 'replica', 'servic', 'serv', 'order', 'certif', 'timeout', 'orders-db', 'kafka'];
+const DICTIONARY = new Set(['connection', 'pool', 'exhausted', 'replica', 'service', 'serve', 'order', 'border', 'certificate', 'timeout', 'warehouse']);
+const respeller = new Respeller(
+  () => LIBRARY,
+  (t) => LIBRARY.includes(t),
+  (w) => DICTIONARY.has(w),
+);
+
+describe('Respeller (S-173)', () => {
+  it('reads a slip of the keys as the one library term an edit from it: a letter left out, added, changed or swapped', () => {
+    expect(respeller.respell('why is the conection pool exhausted?')).toEqual({
+      text: 'why is the connect pool exhausted?',
+      respellings: [{ written: 'conection', read: 'connect' }],
+    });
+    expect(respeller.respell('replcia lag').respellings).toEqual([{ written: 'replcia', read: 'replica' }]);
+    expect(respeller.respell('kafkaa consumer lag').respellings).toEqual([{ written: 'kafkaa', read: 'kafka' }]);
+    expect(respeller.respell('the timeuot of it').respellings).toEqual([{ written: 'timeuot', read: 'timeout' }]);
+    expect(respeller.respell('Certifcate expired').respellings).toEqual([{ written: 'Certifcate', read: stem('certificate') }]);
+  });
+
+  it('never reads a word the dictionary knows as another, though it is an edit from a library term: an absent topic stays absent', () => {
+    expect(respeller.respell('how do I rotate the border warehouse credentials').respellings).toEqual([]);
+  });
+
+  it('reads a contraction typed without its apostrophe as the word it is, never as a library term', () => {
+    const chatty = new Respeller(
+      () => ['chat', 'doesn'],
+      (t) => t === 'chat',
+      () => false,
+    );
+    expect(chatty.respell('thats odd, the pod doesnt start').respellings).toEqual([]);
+  });
+
+  it('reads nothing where two library terms are an edit away: the slip is ambiguous', () => {
+    // "servce" is one edit from "servic" (service) and from "serv" (serve).
+    expect(respeller.respell('restart the servce').respellings).toEqual([]);
+  });
+
+  it('never respells a name, a short word, or a word the library uses', () => {
+    for (const q of [
+      'orders-dc pool',
+      'the ordrs-db pool',
+      'OrdersDbPoolSaturatd fired',
+      'p99 of kafkaa.internal',
+      'pol size',
+      'kafka lag',
+      'x/replcia/y',
+      'legit',
+      'kafa lag',
+    ]) {
+      expect(respeller.respell(q).respellings, q).toEqual([]);
+    }
+  });
+
+  it('measures edits as optimal string alignment', () => {
+    expect(editDistance('replcia', 'replica')).toBe(1);
+    expect(editDistance('conect', 'connect')).toBe(1);
+    expect(editDistance('servc', 'servic')).toBe(1);
+    expect(editDistance('abc', 'abc')).toBe(0);
+    expect(editDistance('abcd', 'badc')).toBe(2);
+    expect(editDistance('a', 'abcdef')).toBe(3);
+  });
+});
+
+describe('a knowledge base reads the question respelled, and says so (S-173)', () => {
+  const documents = [
+    {
+      doc: 'runbook-pool.md',
+      title: 'Connection pool exhaustion',
+      text: '# Connection pool exhaustion\n\nWhen the connection pool is exhausted, restart the pooler and raise the ceiling to 200 connections.\n',
+    },
+  ];
+  const thesaurus = { related: () => [], isWord: (w: string) => DICTIONARY.has(w) };
+
+  it('retrieves and measures the respelled text, and a reason names the word read as another', async () => {
+    const kb = await KnowledgeBase.build({ documents, thesaurus });
+    const exam = await kb.examine('conection pool exhausted, what do I do');
+    expect(exam.features.respellings).toEqual([{ written: 'conection', read: 'connect' }]);
+    expect(exam.features.unknownWords).toEqual([]);
+    expect(exam.assessment.reasons.join('\n')).toContain('Read “conection” as the library’s “connect…”');
+  });
+
+  it('respells nothing without a dictionary to tell a slip from a word the library lacks', async () => {
+    const kb = await KnowledgeBase.build({ documents });
+    const exam = await kb.examine('conection pool exhausted, what do I do');
+    expect(exam.features.respellings).toEqual([]);
+    expect(exam.features.unknownWords).toEqual(['conection']);
+  });
+});
