@@ -4,7 +4,7 @@
 // not), never its first letter (slips there are rare: Pollock and Zamora, 1983) — a letter left out, doubled, swapped
 // with the next, or struck as its neighbour on a QWERTY keyboard, one of the four by the seeded generator. A question
 // with no such word is written as it was, and counted. Labels and evidence are kept: the library is the same.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseQuestionsJsonl, seededRandom } from '@sandscope/eval';
 import { stem, tokenize } from '@sandscope/engine';
@@ -61,7 +61,9 @@ await runScript('eval:typos', async () => {
   if (!corpusDir || !out || !Number.isInteger(seed)) throw new UserError('usage: npm run -s eval:typos -- CORPUS_DIR OUT.jsonl [--seed N]');
   const source = loadCorpusSource(corpusDir);
   const library = new Set(source.documents.flatMap((d) => tokenize(d.text)));
-  const { questions } = parseQuestionsJsonl(readFileSync(join(corpusDir, 'questions.jsonl'), 'utf8'));
+  const file = join(corpusDir, 'questions.jsonl');
+  if (!existsSync(file)) throw new UserError(`${file} not found: CORPUS_DIR must hold the corpus's questions.jsonl beside its docs/.`);
+  const { questions } = parseQuestionsJsonl(readFileSync(file, 'utf8'));
   const random = seededRandom(seed);
   let untouched = 0;
   const lines = questions.map((q) => {
@@ -74,6 +76,10 @@ await runScript('eval:typos', async () => {
     const typed = slip(m[0], random);
     return JSON.stringify({ ...q, question: q.question.slice(0, m.index) + typed + q.question.slice(m.index! + m[0].length) });
   });
-  writeFileSync(out, `${lines.join('\n')}\n`);
+  try {
+    writeFileSync(out, `${lines.join('\n')}\n`);
+  } catch (error) {
+    throw new UserError(`cannot write ${out} (${error instanceof Error ? error.message : String(error)}): name a file in a folder that exists.`);
+  }
   console.log(`${questions.length} questions, ${questions.length - untouched} with one slip, ${untouched} with no word to slip on → ${out}`);
 });

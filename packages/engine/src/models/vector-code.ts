@@ -1,9 +1,9 @@
 /**
  * A cache entry's vector as a short string, exact to float32, for the stores that keep it as text (a Postgres
- * column, a Redis value). As JSON numbers one question's 768 were about 2,300 characters to move and parse, and a
+ * column, a Redis value). As JSON numbers one question's 768 were thousands of characters to move and parse, and a
  * similarity scan reads a thousand: a lookup that missed cost a median 77 ms on Redis and 151 ms on a Postgres server
  * at 1,000 entries (S-079's open half; `npm run bench:cache`, docs/BENCHMARKS-CACHE.md at d775842). The hashing
- * embedder's vectors are mostly zeros (44 of 768 for a typical question, about 480 characters here), so a vector is
+ * embedder's vectors are mostly zeros (a question's code is under a fifth of its JSON: vector-code.test.ts), so a vector is
  * written sparse, each non-zero's place and value, when that is shorter, else dense:
  *
  *   `d` + base64 of the float32 values, little-endian;

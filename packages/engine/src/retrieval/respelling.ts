@@ -40,6 +40,16 @@ export class Respeller {
   ) {}
 
   respell(question: string): Respelled {
+    // Retrieval and the features each read the question: the second read is the first's answer.
+    if (this.#last?.question === question) return this.#last.respelled;
+    const respelled = this.#respell(question);
+    this.#last = { question, respelled };
+    return respelled;
+  }
+
+  #last: { readonly question: string; readonly respelled: Respelled } | null = null;
+
+  #respell(question: string): Respelled {
     const respellings: Respelling[] = [];
     const text = question.replace(PLAIN_WORD, (written) => {
       const read = this.#termFor(written);
