@@ -214,6 +214,9 @@ export class KnowledgeBase {
             () => retriever.terms(),
             (t) => retriever.knows(t),
             (w) => thesaurus.isWord(w) || vectors.vectorOf(w) !== undefined,
+            function* () {
+              for (const c of index.chunks) yield `${c.docTitle}\n${c.heading}\n${c.text}`;
+            },
           )
         : null;
     const { documents: docs, names } = index;

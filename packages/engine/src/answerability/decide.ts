@@ -308,7 +308,7 @@ export function decideAnswerability(
   // S-173: a word read as another is said after the lead of every decision, so the asker can see what was read.
   const respelled = f.respellings.length
     ? [
-        `Read ${f.respellings.map((r) => `“${r.written}” as the library’s “${r.read}…”`).join(', ')}: no dictionary here knows ${f.respellings.length > 1 ? 'them, and each is' : 'it, and it is'} one edit from a word the library uses.`,
+        `Read ${f.respellings.map((r) => `“${r.written}” as the library’s “${r.as}”`).join(', ')}: no dictionary here knows ${f.respellings.length > 1 ? 'them, and each is' : 'it, and it is'} one edit from a word the library uses.`,
       ]
     : [];
   const assessment = (reasons: string[]): Assessment => ({

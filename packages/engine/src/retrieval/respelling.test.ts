@@ -15,12 +15,12 @@ describe('Respeller (S-173)', () => {
   it('reads a slip of the keys as the one library term an edit from it: a letter left out, added, changed or swapped', () => {
     expect(respeller.respell('why is the conection pool exhausted?')).toEqual({
       text: 'why is the connect pool exhausted?',
-      respellings: [{ written: 'conection', read: 'connect' }],
+      respellings: [{ written: 'conection', read: 'connect', as: 'connect' }],
     });
-    expect(respeller.respell('replcia lag').respellings).toEqual([{ written: 'replcia', read: 'replica' }]);
-    expect(respeller.respell('kafkaa consumer lag').respellings).toEqual([{ written: 'kafkaa', read: 'kafka' }]);
-    expect(respeller.respell('the timeuot of it').respellings).toEqual([{ written: 'timeuot', read: 'timeout' }]);
-    expect(respeller.respell('Certifcate expired').respellings).toEqual([{ written: 'Certifcate', read: stem('certificate') }]);
+    expect(respeller.respell('replcia lag').respellings).toEqual([{ written: 'replcia', read: 'replica', as: 'replica' }]);
+    expect(respeller.respell('kafkaa consumer lag').respellings).toEqual([{ written: 'kafkaa', read: 'kafka', as: 'kafka' }]);
+    expect(respeller.respell('the timeuot of it').respellings).toEqual([{ written: 'timeuot', read: 'timeout', as: 'timeout' }]);
+    expect(respeller.respell('Certifcate expired').respellings).toEqual([{ written: 'Certifcate', read: stem('certificate'), as: stem('certificate') }]);
   });
 
   it('never reads a word the dictionary knows as another, though it is an edit from a library term: an absent topic stays absent', () => {
@@ -57,6 +57,41 @@ describe('Respeller (S-173)', () => {
     }
   });
 
+  it('compares a slip with the library’s words as written, where the stemmer reads it by its misspelt ending (S-174)', () => {
+    const words = ['security', 'incidents', 'rotation', 'escalation', 'running'];
+    const library = words.map(stem);
+    const asWritten = new Respeller(
+      () => library,
+      (t) => library.includes(t),
+      (w) => words.includes(w),
+      () => ['Security incidents: the key rotation and escalation, while running'],
+    );
+    // Two edits or more from every library term as stems ("securtiy" stems to itself, "security" to "secur").
+    expect(editDistance(stem('securtiy'), stem('security'))).toBeGreaterThan(1);
+    for (const [slip, word] of [
+      ['securtiy', 'security'],
+      ['incidnts', 'incidents'],
+      ['rotaiton', 'rotation'],
+      ['escalaiton', 'escalation'],
+      ['runnig', 'running'],
+    ] as const) {
+      expect(asWritten.respell(`the ${slip} page`), slip).toEqual({ text: `the ${word} page`, respellings: [{ written: slip, read: stem(word), as: word }] });
+    }
+  });
+
+  it('reads nothing where the library’s words as written offer two terms: the slip is ambiguous (S-174)', () => {
+    const words = ['posted', 'poster'];
+    const library = words.map(stem);
+    const twoWays = new Respeller(
+      () => library,
+      (t) => library.includes(t),
+      (w) => words.includes(w),
+      () => ['posted on the poster'],
+    );
+    // "postex" is one edit from "posted" and from "poster" as written, two terms ("post", "poster").
+    expect(twoWays.respell('the postex table').respellings).toEqual([]);
+  });
+
   it('measures edits as optimal string alignment', () => {
     expect(editDistance('replcia', 'replica')).toBe(1);
     expect(editDistance('conect', 'connect')).toBe(1);
@@ -80,9 +115,9 @@ describe('a knowledge base reads the question respelled, and says so (S-173)', (
   it('retrieves and measures the respelled text, and a reason names the word read as another', async () => {
     const kb = await KnowledgeBase.build({ documents, thesaurus });
     const exam = await kb.examine('conection pool exhausted, what do I do');
-    expect(exam.features.respellings).toEqual([{ written: 'conection', read: 'connect' }]);
+    expect(exam.features.respellings).toEqual([{ written: 'conection', read: 'connect', as: 'connection' }]);
     expect(exam.features.unknownWords).toEqual([]);
-    expect(exam.assessment.reasons.join('\n')).toContain('Read “conection” as the library’s “connect…”');
+    expect(exam.assessment.reasons.join('\n')).toContain('Read “conection” as the library’s “connection”');
   });
 
   it('respells nothing without a dictionary to tell a slip from a word the library lacks', async () => {

@@ -6,6 +6,8 @@ export interface Respelling {
   readonly written: string;
   /** The library's index term it was read as (a stem). */
   readonly read: string;
+  /** A word of the library's own text that has that stem: what the question is read with, and what a reason names. */
+  readonly as: string;
 }
 
 export interface Respelled {
@@ -24,11 +26,18 @@ export interface Respelled {
  * prevent): it is plain letters, at least `MIN_LENGTH` long, not a stopword, and no contraction typed without its
  * apostrophe; the library does not use it; no dictionary here knows it (WordNet, the word vectors' English), so it is
  * not a word the library merely lacks — an absent topic stays absent; and exactly one library term is one edit from
- * its stem (a letter left out, added, changed, or two swapped). A name is never respelled: a word with digits,
- * hyphens, dots or inner capitals is a name as written, and an unknown name stays unknown (S-121).
+ * it (a letter left out, added, changed, or two swapped), compared as written with the library's words and as stemmed
+ * with its terms. A name is never respelled: a word with digits, hyphens, dots or inner capitals is a name as
+ * written, and an unknown name stays unknown (S-121).
+ *
+ * As written, not only as stemmed (S-174): the stemmer reads a misspelt word by its misspelt ending, so the slip's stem
+ * is often further from the library's term than the slip is from the word. "securtiy" stems to itself and "security"
+ * to "secur"; "incidnts" keeps its "t" where "incidents" loses "ents"; "rotaiton" keeps what "rotation" sheds. Two
+ * edits or more apart as stems, each is one edit from the library's word. Over the typed questions of the seen
+ * corpora, most slips of six letters and more that S-173 left were of this kind.
  */
 export class Respeller {
-  #neighbours: Map<string, string[]> | null = null;
+  #neighbours: Neighbours | null = null;
 
   constructor(
     /** The library's index terms. */
@@ -37,6 +46,8 @@ export class Respeller {
     private readonly knows: (term: string) => boolean,
     /** Whether a lower-case word is a word of the language (of any library, or none). */
     private readonly isWord: (word: string) => boolean,
+    /** The library's text, whose words (as written) a slip is compared with. */
+    private readonly texts: () => Iterable<string> = () => [],
   ) {}
 
   respell(question: string): Respelled {
@@ -52,45 +63,73 @@ export class Respeller {
   #respell(question: string): Respelled {
     const respellings: Respelling[] = [];
     const text = question.replace(PLAIN_WORD, (written) => {
-      const read = this.#termFor(written);
-      if (read === null) return written;
-      respellings.push({ written, read });
-      return read;
+      const found = this.#termFor(written);
+      if (found === null) return written;
+      respellings.push({ written, ...found });
+      return found.as;
     });
     return { text, respellings };
   }
 
-  #termFor(written: string): string | null {
+  #termFor(written: string): { read: string; as: string } | null {
     if (written.length < MIN_LENGTH || /[a-z][A-Z]/.test(written)) return null;
     const word = written.toLowerCase();
     const term = stem(word);
     if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return null;
+    const { terms, words, spelling } = this.#index();
+    // Every library term one edit away, by stem or by the library's word as written; one term, or the slip is ambiguous.
     const found = new Set<string>();
-    for (const key of [term, ...deletions(term)]) for (const c of this.#index().get(key) ?? []) if (editDistance(term, c) === 1) found.add(c);
+    for (const key of [term, ...deletions(term)]) for (const c of terms.get(key) ?? []) if (editDistance(term, c) === 1) found.add(c);
+    for (const key of [word, ...deletions(word)]) for (const w of words.get(key) ?? []) if (editDistance(word, w) === 1) found.add(stem(w));
     if (found.size !== 1) return null;
     const [read] = found as unknown as [string];
     // The term must read as itself, or the tokenizer would make it another.
-    return stem(read) === read ? read : null;
+    if (stem(read) !== read) return null;
+    return { read, as: spelling.get(read) ?? read };
   }
 
-  /** Each term of plain letters, under itself and under each deletion of one letter (a symmetric-delete index). */
-  #index(): Map<string, string[]> {
+  /**
+   * Each term of plain letters, and each word of the library's text, under itself and under each deletion of one letter
+   * (a symmetric-delete index); and, per term, the library's own spelling of it (its first word with that stem).
+   */
+  #index(): Neighbours {
     if (this.#neighbours) return this.#neighbours;
-    const index = new Map<string, string[]>();
-    const add = (key: string, term: string) => {
-      const list = index.get(key);
-      if (list) list.push(term);
-      else index.set(key, [term]);
+    const add = (index: Map<string, string[]>, term: string) => {
+      for (const key of new Set([term, ...deletions(term)])) {
+        const list = index.get(key);
+        if (list) list.push(term);
+        else index.set(key, [term]);
+      }
     };
-    for (const term of this.terms()) {
-      // Short terms too: a slip is read as nothing where it is also an edit from one ("servce": serve or service).
-      if (!/^[a-z]{3,}$/.test(term)) continue;
-      add(term, term);
-      for (const d of new Set(deletions(term))) add(d, term);
+    const terms = new Map<string, string[]>();
+    // Short terms too: a slip is read as nothing where it is also an edit from one ("servce": serve or service).
+    for (const term of this.terms()) if (/^[a-z]{3,}$/.test(term)) add(terms, term);
+    const words = new Map<string, string[]>();
+    const spelling = new Map<string, string>();
+    const seen = new Set<string>();
+    for (const text of this.texts()) {
+      for (const [written] of text.matchAll(/[A-Za-z]+/g)) {
+        // A word shorter than MIN_LENGTH - 1 is two edits or more from any word respelled.
+        if (written.length < MIN_LENGTH - 1 || seen.has(written)) continue;
+        seen.add(written);
+        // A word with inner capitals is a name (PgBouncer): never what a slip is read as.
+        if (/[a-z][A-Z]/.test(written)) continue;
+        const w = written.toLowerCase();
+        const t = stem(w);
+        if (!this.knows(t) || words.get(w)?.includes(w)) continue;
+        if (!spelling.has(t)) spelling.set(t, w);
+        add(words, w);
+      }
     }
-    this.#neighbours = index;
-    return index;
+    this.#neighbours = { terms, words, spelling };
+    return this.#neighbours;
   }
+}
+
+interface Neighbours {
+  readonly terms: Map<string, string[]>;
+  readonly words: Map<string, string[]>;
+  readonly spelling: Map<string, string>;
 }
 
 /**
