@@ -11,6 +11,18 @@ const respeller = new Respeller(
   (w) => DICTIONARY.has(w),
 );
 
+/** A respeller over a library that writes `text`, whose every word the dictionary knows as written. */
+function libraryWriting(text: string): Respeller {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const library = words.map(stem);
+  return new Respeller(
+    () => library,
+    (t) => library.includes(t),
+    (w) => words.includes(w),
+    () => [text],
+  );
+}
+
 describe('Respeller (S-173)', () => {
   it('reads a slip of the keys as the one library term an edit from it: a letter left out, added, changed or swapped', () => {
     expect(respeller.respell('why is the conection pool exhausted?')).toEqual({
@@ -58,14 +70,7 @@ describe('Respeller (S-173)', () => {
   });
 
   it('compares a slip with the library’s words as written, where the stemmer reads it by its misspelt ending (S-174)', () => {
-    const words = ['security', 'incidents', 'rotation', 'escalation', 'running'];
-    const library = words.map(stem);
-    const asWritten = new Respeller(
-      () => library,
-      (t) => library.includes(t),
-      (w) => words.includes(w),
-      () => ['Security incidents: the key rotation and escalation, while running'],
-    );
+    const asWritten = libraryWriting('Security incidents: the key rotation and escalation, while running');
     // Two edits or more from every library term as stems ("securtiy" stems to itself, "security" to "secur").
     expect(editDistance(stem('securtiy'), stem('security'))).toBeGreaterThan(1);
     for (const [slip, word] of [
@@ -80,14 +85,7 @@ describe('Respeller (S-173)', () => {
   });
 
   it('reads nothing where the library’s words as written offer two terms: the slip is ambiguous (S-174)', () => {
-    const words = ['posted', 'poster'];
-    const library = words.map(stem);
-    const twoWays = new Respeller(
-      () => library,
-      (t) => library.includes(t),
-      (w) => words.includes(w),
-      () => ['posted on the poster'],
-    );
+    const twoWays = libraryWriting('posted on the poster');
     // "postex" is one edit from "posted" and from "poster" as written, two terms ("post", "poster").
     expect(twoWays.respell('the postex table').respellings).toEqual([]);
   });
