@@ -13,7 +13,7 @@ const respeller = new Respeller(
 
 /** A respeller over a library that writes `text`, whose every word the dictionary knows as written. */
 function libraryWriting(text: string): Respeller {
-  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const words: string[] = text.toLowerCase().match(/[a-z]+/g) ?? [];
   const library = words.map(stem);
   return new Respeller(
     () => library,
