@@ -153,7 +153,13 @@ export class KnowledgeBase {
     /** Passages holding text that is never quoted (issue 12, defect 9), marked once at indexing. */
     readonly hazards: ReadonlyMap<string, readonly PassageHazard[]>,
     private readonly index: IndexParts,
+    private readonly respeller: Respeller | null,
   ) {}
+
+  /** Reads the library for respelling now rather than on the first question with a slip (Respeller.prepare). */
+  prepareRespelling(): void {
+    this.respeller?.prepare();
+  }
 
   static async build(input: KnowledgeBaseInput): Promise<KnowledgeBase> {
     const chunks = chunkCorpus(input.documents);
@@ -244,6 +250,7 @@ export class KnowledgeBase {
       knowledge,
       index.hazards,
       index,
+      respeller,
     );
   }
 

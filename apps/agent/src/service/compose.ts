@@ -155,6 +155,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     const started = await startKnowledgeBase(store.db, source);
     const kb = started.kb;
     say(started.note);
+    // The respelling index reads the whole library (S-174): built here, not on the first mistyped question.
+    kb.prepareRespelling();
 
     const embedder = new HashingEmbedder();
     const report = await loadCorpus(store.db, source.documents, kb.chunks, source.estate ?? EMPTY_ESTATE, {

@@ -90,6 +90,23 @@ describe('Respeller (S-173)', () => {
     expect(twoWays.respell('the postex table').respellings).toEqual([]);
   });
 
+  it('reads the library once, when prepared, and not again for a slip', () => {
+    let reads = 0;
+    const counted = new Respeller(
+      () => ['secur'],
+      (t) => t === 'secur',
+      () => false,
+      () => {
+        reads++;
+        return ['security'];
+      },
+    );
+    counted.prepare();
+    expect(reads).toBe(1);
+    expect(counted.respell('the securtiy page').respellings).toEqual([{ written: 'securtiy', read: 'secur', as: 'security' }]);
+    expect(reads).toBe(1);
+  });
+
   it('measures edits as optimal string alignment', () => {
     expect(editDistance('replcia', 'replica')).toBe(1);
     expect(editDistance('conect', 'connect')).toBe(1);

@@ -50,6 +50,14 @@ export class Respeller {
     private readonly texts: () => Iterable<string> = () => [],
   ) {}
 
+  /**
+   * Builds now what the first question with a slip would build: the neighbour index reads the whole library's text
+   * (S-174), so on a large library that first question waited on it. A service calls this before it is ready.
+   */
+  prepare(): void {
+    this.#index();
+  }
+
   respell(question: string): Respelled {
     // Retrieval and the features each read the question: the second read is the first's answer.
     if (this.#last?.question === question) return this.#last.respelled;
