@@ -177,6 +177,10 @@ await runScript('bench', async () => {
         restored = knowledgeBaseFromSnapshot(corpus, loaded.bytes);
         restores.push(performance.now() - t);
       }
+      // Since S-174 a replica also reads the whole library for respelling before it is ready (KnowledgeBase.prepareRespelling).
+      t = performance.now();
+      restored!.prepareRespelling();
+      const respelling = performance.now() - t;
       const q = queries[0]!;
       const same = JSON.stringify(await restored!.examine(q)) === JSON.stringify(await built.examine(q));
       await db.query('delete from index_snapshot where index_format = $1', [key.indexFormat]);
@@ -190,6 +194,7 @@ await runScript('bench', async () => {
         save,
         load: quantile(loads, 0.5),
         restore: quantile(restores, 0.5),
+        respelling,
         same,
         store: db.description,
       };
@@ -197,7 +202,7 @@ await runScript('bench', async () => {
       await db.close();
     }
   })();
-  const start = startup.keyMs + startup.load + startup.restore;
+  const start = startup.keyMs + startup.load + startup.restore + startup.respelling;
   console.log(startup);
 
   const met = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -245,7 +250,8 @@ await runScript('bench', async () => {
   log(`| corpus version the snapshot is filed under | ${ms(startup.keyMs)} | — |`);
   log(`| snapshot read from the store | ${ms(startup.load)} | — |`);
   log(`| knowledge base restored from the snapshot | ${ms(startup.restore)} | — |`);
-  log(`| **a replica's start from the snapshot** (version + read + restore) | ${ms(start)} | ≤ 2 s — ${met(start <= 2000)} |`);
+  log(`| respelling index read from the restored base (once) | ${ms(startup.respelling)} | — |`);
+  log(`| **a replica's start from the snapshot** (version + read + restore + respelling index) | ${ms(start)} | ≤ 2 s — ${met(start <= 2000)} |`);
   log(`| restored base examines a question as the built one does | ${startup.same ? 'yes' : '**no**'} | yes |`);
   writeFileSync(join(root, 'docs/BENCHMARKS.md'), `${lines.join('\n')}\n`);
 });
