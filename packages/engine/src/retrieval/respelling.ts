@@ -117,14 +117,14 @@ export class Respeller {
     const seen = new Set<string>();
     for (const text of this.texts()) {
       for (const [written] of text.matchAll(/[A-Za-z]+/g)) {
-        // A word shorter than MIN_LENGTH - 1 is two edits or more from any word respelled.
-        if (written.length < MIN_LENGTH - 1 || seen.has(written)) continue;
-        seen.add(written);
-        // A word with inner capitals is a name (PgBouncer): never what a slip is read as.
-        if (/[a-z][A-Z]/.test(written)) continue;
+        // A word shorter than MIN_LENGTH - 1 is two edits or more from any word respelled; a word with inner capitals
+        // is a name (PgBouncer), never what a slip is read as.
+        if (written.length < MIN_LENGTH - 1 || /[a-z][A-Z]/.test(written)) continue;
         const w = written.toLowerCase();
+        if (seen.has(w)) continue;
+        seen.add(w);
         const t = stem(w);
-        if (!this.knows(t) || words.get(w)?.includes(w)) continue;
+        if (!this.knows(t)) continue;
         if (!spelling.has(t)) spelling.set(t, w);
         add(words, w);
       }
