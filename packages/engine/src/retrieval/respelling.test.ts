@@ -84,6 +84,13 @@ describe('Respeller (S-173)', () => {
     }
   });
 
+  it('names the library’s spelling nearest the slip, not the first it wrote with that stem', () => {
+    const connected = libraryWriting('Once connected, each connection is pooled');
+    // "connected" comes first and shares the stem, but is two edits from the slip; "connection" is one.
+    expect(connected.respell('conection pool').respellings).toEqual([{ written: 'conection', read: 'connect', as: 'connection' }]);
+    expect(connected.respell('conected pool').respellings).toEqual([{ written: 'conected', read: 'connect', as: 'connected' }]);
+  });
+
   it('reads nothing where the library’s words as written offer two terms: the slip is ambiguous (S-174)', () => {
     const twoWays = libraryWriting('posted on the poster');
     // "postex" is one edit from "posted" and from "poster" as written, two terms ("post", "poster").

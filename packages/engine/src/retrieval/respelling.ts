@@ -6,7 +6,7 @@ export interface Respelling {
   readonly written: string;
   /** The library's index term it was read as (a stem). */
   readonly read: string;
-  /** A word of the library's own text that has that stem: what the question is read with, and what a reason names. */
+  /** The library's own word with that stem nearest the slip: what the question is read with, and what a reason names. */
   readonly as: string;
 }
 
@@ -84,7 +84,7 @@ export class Respeller {
     const word = written.toLowerCase();
     const term = stem(word);
     if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return null;
-    const { terms, words, spelling } = this.#index();
+    const { terms, words, spellings } = this.#index();
     // Every library term one edit away, by stem or by the library's word as written; one term, or the slip is ambiguous.
     const found = new Set<string>();
     for (const key of [term, ...deletions(term)]) for (const c of terms.get(key) ?? []) if (editDistance(term, c) === 1) found.add(c);
@@ -93,12 +93,12 @@ export class Respeller {
     const [read] = found as unknown as [string];
     // The term must read as itself, or the tokenizer would make it another.
     if (stem(read) !== read) return null;
-    return { read, as: spelling.get(read) ?? read };
+    return { read, as: nearest(word, spellings.get(read)) ?? read };
   }
 
   /**
    * Each term of plain letters, and each word of the library's text, under itself and under each deletion of one letter
-   * (a symmetric-delete index); and, per term, the library's own spelling of it (its first word with that stem).
+   * (a symmetric-delete index); and, per term, the library's own spellings of it (its words with that stem).
    */
   #index(): Neighbours {
     if (this.#neighbours) return this.#neighbours;
@@ -113,7 +113,7 @@ export class Respeller {
     // Short terms too: a slip is read as nothing where it is also an edit from one ("servce": serve or service).
     for (const term of this.terms()) if (/^[a-z]{3,}$/.test(term)) add(terms, term);
     const words = new Map<string, string[]>();
-    const spelling = new Map<string, string>();
+    const spellings = new Map<string, string[]>();
     const seen = new Set<string>();
     for (const text of this.texts()) {
       for (const [written] of text.matchAll(/[A-Za-z]+/g)) {
@@ -125,11 +125,13 @@ export class Respeller {
         seen.add(w);
         const t = stem(w);
         if (!this.knows(t)) continue;
-        if (!spelling.has(t)) spelling.set(t, w);
+        const same = spellings.get(t);
+        if (same) same.push(w);
+        else spellings.set(t, [w]);
         add(words, w);
       }
     }
-    this.#neighbours = { terms, words, spelling };
+    this.#neighbours = { terms, words, spellings };
     return this.#neighbours;
   }
 }
@@ -137,7 +139,22 @@ export class Respeller {
 interface Neighbours {
   readonly terms: Map<string, string[]>;
   readonly words: Map<string, string[]>;
-  readonly spelling: Map<string, string>;
+  readonly spellings: Map<string, string[]>;
+}
+
+/**
+ * The library's spelling of the term nearest the slip, the first written of equals: the one a reason names and the
+ * question is read with. The first with the stem was named before, and a reason that says the slip is "one edit from a
+ * word the library uses" named a word two or more from it ("conection" as the library's "connected").
+ */
+function nearest(slip: string, spellings: readonly string[] | undefined): string | undefined {
+  let best: string | undefined;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const w of spellings ?? []) {
+    const d = editDistance(slip, w);
+    if (d < distance) [best, distance] = [w, d];
+  }
+  return best;
 }
 
 /**
