@@ -28,6 +28,12 @@ import { askLatencies } from './ask-latency.ts';
 import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
 
+/**
+ * The seed of the record's typed questions (S-177). Seed 1 typed six seen corpora's questions for S-173's and S-174's
+ * development, and seeds 2 and 3 judged them on the waiting corpora; 4 has typed nothing anyone has read.
+ */
+const TYPED_SEED = 4;
+
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
 async function askP50(kb: KnowledgeBase, questions: readonly string[]): Promise<number> {
   const times = (await askLatencies(kb, questions)).sort((a, b) => a - b);
@@ -65,7 +71,7 @@ await runScript('eval:report', async () => {
   );
 
   const started = performance.now();
-  const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name));
+  const corpora = await loadEvalCorpora(corporaDir(root), (name) => !exclude.has(name), { typedSeed: TYPED_SEED });
   const missing = corpora.filter((c) => !c.measured);
   if (missing.length)
     throw new UserError(
@@ -73,8 +79,14 @@ await runScript('eval:report', async () => {
     );
   const generated = await loadGeneratedSet(join(root, 'corpus'));
   const loco = evaluateLeaveOneCorpusOut(
-    corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
-    { alwaysTrainOn: [generated], shippedBands: kb.model.bands },
+    corpora.map((c) => ({
+      name: c.name,
+      measured: c.measured!,
+      status: c.status,
+      evidenceErrors: c.evidenceErrors,
+      ...(c.typed ? { typed: c.typed.measured } : {}),
+    })),
+    { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED },
   );
   const { questions: _, ...cv } = crossValidateSet(generated.measured, { folds: 5, evidenceErrors: generated.evidenceErrors });
   const askP50Ms = await askP50(

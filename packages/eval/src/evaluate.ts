@@ -2,7 +2,7 @@ import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
 import { type BandFit, type Budgets, BUDGETS, fewestToCertify, fitBands, preferred, type Scored, wilsonLower } from './bands.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
-import { type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
+import { type HeldOutGroup, type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
 import { outcomeOf } from './outcome.ts';
@@ -13,6 +13,8 @@ export const DECISION_TARGETS = { falseAnswerRate: 0.05, falseRefusalRate: 0.1, 
 
 /** One corpus's figures: held out (leave-one-corpus-out, or a fold) or scored with the shipped model. */
 export interface CorpusFigures extends Omit<Metrics, 'byMechanism'> {
+  /** Its questions with one slip of the keys each, scored by the same model (leave-one-corpus-out, when brought). */
+  readonly typed?: Omit<Metrics, 'byMechanism'>;
   readonly name: string;
   /** How many questions were scored (the same as `n`; named for the `corpora` list of `eval --loco --json`). */
   readonly questions: number;
@@ -64,7 +66,15 @@ export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseR
   readonly questions: readonly QuestionRow[];
   /** Leave-one-corpus-out only: with an LLM adjudicator, what the adjudicated bands decide alone, pooled, and what they leave to it. */
   readonly adjudicated?: LeaveOneCorpusOut['adjudicated'];
+  /**
+   * Leave-one-corpus-out only, when the corpora brought them: the same questions with one slip of the keys each
+   * (`withOneSlip`, this seed), each scored by its corpus's held-out model, pooled; `untouched` had no word to slip on.
+   */
+  readonly typed?: TypedFigures;
 }
+
+/** What one slip of the keys in each question costs, pooled (a question with no word to slip on is counted as written). */
+export type TypedFigures = Omit<Metrics, 'byMechanism'> & { readonly seed: number; readonly untouched: number };
 
 function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): QuestionRow[] {
   const byKey = new Map(outcomes.map((o) => [`${o.corpus}\u0000${o.id}`, o]));
@@ -184,16 +194,20 @@ export function crossValidateSet(
  * ship (S-084).
  */
 export function evaluateLeaveOneCorpusOut(
-  corpora: readonly (TrainingGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
-  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands: Bands; heldOut?: ReadonlySet<string> },
+  corpora: readonly (HeldOutGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
+  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands: Bands; heldOut?: ReadonlySet<string>; typedSeed?: number },
 ): EvaluationReport {
   const loco = leaveOneCorpusOut(corpora, options);
   const scored = corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name));
   const figs = loco.corpora.map((c) => {
-    const { corpus, workable, bands, byMechanism: _, ...m } = c;
+    const { corpus, workable, bands, byMechanism: _, typed, ...m } = c;
     const status = corpora.find((g) => g.name === corpus)?.status;
-    return { name: corpus, questions: m.n, ...m, workable, bands, ...(status ? { status } : {}) };
+    return { name: corpus, questions: m.n, ...m, workable, bands, ...(status ? { status } : {}), ...(typed ? { typed: withoutMechanisms(typed) } : {}) };
   });
+  // A typed question that reads as its clean one had no word to slip on.
+  const clean = new Map(scored.flatMap((c) => c.measured.map((m) => [`${c.name}\u0000${m.question.id}`, m.question.question])));
+  const untouched = scored.flatMap((c) => (c.typed ?? []).filter((m) => clean.get(`${c.name}\u0000${m.question.id}`) === m.question.question)).length;
+  const typed = loco.typed && options.typedSeed !== undefined ? { typed: { seed: options.typedSeed, untouched, ...withoutMechanisms(loco.typed) } } : {};
   const errors = scored.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
   return {
     ...report(
@@ -205,8 +219,11 @@ export function evaluateLeaveOneCorpusOut(
       errors,
     ),
     adjudicated: loco.adjudicated,
+    ...typed,
   };
 }
+
+const withoutMechanisms = ({ byMechanism: _, ...m }: Metrics): Omit<Metrics, 'byMechanism'> => m;
 
 /** What `calibrateBands` found: the refitted bands' held-out figures, the shipped bands' on the same questions, and which to keep. */
 export interface Calibration {

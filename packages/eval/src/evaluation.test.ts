@@ -8,6 +8,7 @@ import { parseGaps } from './gaps.ts';
 import { generateQuestions, type GeneratedQuestion } from './generator.ts';
 import { fitConditionalLogit, fitLogistic } from './logistic.ts';
 import { leaveOneCorpusOut } from './loco.ts';
+import { evaluateLeaveOneCorpusOut } from './evaluate.ts';
 import { isGold, type Measured, measureAll } from './measure.ts';
 import { computeMetrics } from './metrics.ts';
 import { outcomeOf, stepsOf } from './outcome.ts';
@@ -391,6 +392,45 @@ describe('the answerability model and its training', () => {
     const cv = crossValidateSet(measured, { folds: 3 });
     expect(cv.corpora).toHaveLength(3);
     expect(cv.n).toBe(measured.length);
+  });
+
+  it('scores each corpus’s typed questions with its held-out model, and never trains on them (S-177)', () => {
+    const half = Math.floor(measured.length / 2);
+    const groups = [
+      { name: 'first', measured: measured.slice(0, half) },
+      { name: 'second', measured: measured.slice(half) },
+    ];
+    const plain = evaluateLeaveOneCorpusOut(groups, { shippedBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 } });
+    // Typed as written: the same model reads the same questions, so the figures are the clean ones, every one untouched.
+    const asWritten = evaluateLeaveOneCorpusOut(
+      groups.map((g) => ({ ...g, typed: g.measured })),
+      { shippedBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, typedSeed: 4 },
+    );
+    expect(asWritten.typed).toMatchObject({
+      seed: 4,
+      untouched: measured.length,
+      n: measured.length,
+      falseAnswerRate: plain.falseAnswerRate,
+      falseRefusalRate: plain.falseRefusalRate,
+    });
+    expect(asWritten.corpora.map((c) => c.typed?.n)).toEqual([half, measured.length - half]);
+    // Typed questions with every label turned over: were they trained on, the clean figures would move.
+    const flipped = (ms: typeof measured) =>
+      ms.map(
+        (m) =>
+          ({
+            ...m,
+            question: { ...m.question, question: `${m.question.question}?`, label: m.question.label === 'answerable' ? 'unanswerable' : 'answerable' },
+          }) as typeof m,
+      );
+    const turned = evaluateLeaveOneCorpusOut(
+      groups.map((g) => ({ ...g, typed: flipped(g.measured) })),
+      { shippedBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, typedSeed: 4 },
+    );
+    const { typed: _, ...rest } = turned;
+    expect(rest).toEqual({ ...plain, corpora: plain.corpora.map((c, i) => ({ ...c, typed: turned.corpora[i]!.typed })) });
+    expect(turned.typed?.untouched).toBe(0);
+    expect(plain.typed).toBeUndefined();
   });
 
   it('holds every held-out fold out of the training that scores it (an injected leak is caught)', () => {

@@ -1,5 +1,6 @@
 export * from './question-set.ts';
 export * from './rng.ts';
+export * from './typos.ts';
 export * from './gaps.ts';
 export * from './generator.ts';
 export * from './evidence.ts';

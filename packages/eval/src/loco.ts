@@ -12,6 +12,8 @@ export interface HeldOutCorpus extends Metrics {
   readonly bands: { readonly insufficientBelow: number; readonly sufficientAbove: number };
   /** With an LLM adjudicator: what its training fold's adjudicated bands decide alone on this corpus, and what they leave to it. */
   readonly adjudicated: Adjudicated;
+  /** Its questions with one slip of the keys each, scored by the same model: only when the corpus brought them. */
+  readonly typed?: Metrics;
 }
 
 export type Adjudicated = ReturnType<typeof decidedOutside> & { readonly bands: { readonly insufficientBelow: number; readonly sufficientAbove: number } };
@@ -23,7 +25,12 @@ export interface LeaveOneCorpusOut {
   readonly outcomes: readonly Outcome[];
   /** Pooled over held-out questions, each under its own fold's adjudicated bands. */
   readonly adjudicated: Omit<Adjudicated, 'bands'>;
+  /** The typed questions of the corpora that brought them, pooled; absent when none did. */
+  readonly typed?: Metrics;
 }
+
+/** A corpus to hold out; `typed`, its questions with one slip each, is scored beside it and never trained on. */
+export type HeldOutGroup = TrainingGroup & { readonly typed?: readonly Measured[] };
 
 /**
  * The headline measurement (issue 9 B): for each corpus, train the whole
@@ -34,13 +41,14 @@ export interface LeaveOneCorpusOut {
  * `heldOut` names the corpora to score (all when absent); the rest only train.
  */
 export function leaveOneCorpusOut(
-  corpora: readonly TrainingGroup[],
+  corpora: readonly HeldOutGroup[],
   options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; heldOut?: ReadonlySet<string> } = {},
 ): LeaveOneCorpusOut {
   const extra = options.alwaysTrainOn ?? [];
   const held: HeldOutCorpus[] = [];
   const outcomes: Outcome[] = [];
   const decided: ReturnType<typeof decidedOutside>[] = [];
+  const typedOutcomes: Outcome[] = [];
   // `heldOut` scores only the named corpora — each still by a model trained on every OTHER corpus, so its
   // figures are exactly its folds of the whole run, at a fraction of the cost (an experiment's judge group).
   for (const corpus of corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name))) {
@@ -48,6 +56,9 @@ export function leaveOneCorpusOut(
     if (trained.trainedOn.includes(corpus.name)) throw new Error(`leave-one-corpus-out leak: ${corpus.name} was in its own training set`);
     const own = corpus.measured.map((m: Measured) => outcomeOf(m, trained.model));
     outcomes.push(...own);
+    // The same model reads the same questions as typed: what one slip of the keys costs, held out as the rest is.
+    const typed = corpus.typed?.map((m) => outcomeOf(m, trained.model));
+    typedOutcomes.push(...(typed ?? []));
     const scored: Scored[] = corpus.measured.map((m) => ({ m, ratings: rate(m.features, trained.model) }));
     const adjudicatedBands = trained.model.adjudicatedBands!;
     const outside = decidedOutside(scored, adjudicatedBands);
@@ -58,9 +69,16 @@ export function leaveOneCorpusOut(
       bands: trained.model.bands,
       adjudicated: { ...outside, bands: adjudicatedBands },
       ...computeMetrics(own),
+      ...(typed ? { typed: computeMetrics(typed) } : {}),
     });
   }
-  return { corpora: held, pooled: computeMetrics(outcomes), outcomes, adjudicated: poolDecided(decided) };
+  return {
+    corpora: held,
+    pooled: computeMetrics(outcomes),
+    outcomes,
+    adjudicated: poolDecided(decided),
+    ...(typedOutcomes.length ? { typed: computeMetrics(typedOutcomes) } : {}),
+  };
 }
 
 /** Pooled counts → pooled rates (each fold's rates weighted by its questions). */

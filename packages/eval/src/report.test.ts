@@ -120,3 +120,22 @@ describe('false refusals that name the labelled passage (S-106)', () => {
     expect(evaluationMarkdown({ ...record, refusalsClaimingAbsent: undefined } as unknown as EvaluationReport)).not.toContain('What a refusal claims');
   });
 });
+
+describe('the typed figure beside the clean one (S-177)', () => {
+  const typed = { ...loco, n: 10, falseAnswerRate: 0.25, falseRefusalRate: 0.5, rightSourceRate: 1, seed: 4, untouched: 2 };
+  const record = { ...loco, n: 10, falseAnswerRate: 0, falseRefusalRate: 1 / 6, rightSourceRate: 1, typed } as unknown as EvaluationReport;
+
+  it('prints what one slip of the keys costs, held out, in the README and docs/EVALUATION.md', () => {
+    const figures = 'false answers 25.0% (clean 0.0%), false refusals 50.0% (clean 16.7%), right source 100.0% (clean 100.0%)';
+    for (const text of [readmeBlock(record), evaluationMarkdown(record)]) {
+      expect(text).toContain('the same 10 questions with one slip of the keys each');
+      expect(text).toContain('--seed 4`; 2 had no word to slip on');
+      expect(text).toContain(figures);
+    }
+  });
+
+  it('leaves the line out of a record without typed questions', () => {
+    expect(readmeBlock(loco)).not.toContain('Typed the way people type');
+    expect(evaluationMarkdown(loco)).not.toContain('Typed the way people type');
+  });
+});

@@ -110,6 +110,19 @@ function namingLine(r: EvaluationReport): string[] {
 }
 
 /**
+ * What one slip of the keys in each question costs, beside the clean figures (S-177): the hand-written questions are
+ * typed with care, and the issue's complaint was questions "typed the way people type them". Held out as the rest.
+ */
+function typedLine(r: EvaluationReport): string[] {
+  const t = r.typed;
+  if (!t) return [];
+  return [
+    `Typed the way people type: the same ${t.n} questions with one slip of the keys each (a letter left out, doubled, swapped or struck as its neighbour, in a word of five letters or more the library uses; \`npm run -s eval:typos -- DIR OUT --seed ${t.seed}\`; ${t.untouched} had no word to slip on), each scored by its corpus's held-out model: false answers ${pct(t.falseAnswerRate)} (clean ${pct(r.falseAnswerRate)}), false refusals ${pct(t.falseRefusalRate)} (clean ${pct(r.falseRefusalRate)}), right source ${pct(t.rightSourceRate)} (clean ${pct(r.rightSourceRate)}).`,
+    '',
+  ];
+}
+
+/**
  * What the refusals claim (S-108): a refusal says the library does not answer only where nothing matched or the model is
  * sure (below the adjudicated lower line); elsewhere it says the model is unsure and names the passage to read. How often
  * the claim of absence was false is counted: before S-108 every refusal made it.
@@ -183,6 +196,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     ...loco.corpora.map(corpusRow),
     corpusRow({ ...loco, name: '**pooled**', falseRefusals: pooledFalseRefusals(loco) } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
+    ...typedLine(loco),
     ...claimLine(loco),
     ...adjudicatedLine(loco),
     ...(extras.replayedReader ? replayedReaderLine(extras.replayedReader, loco.targets) : []),
@@ -244,6 +258,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     `Pooled over ${loco.n} questions: ${verdictOn(loco)}. Chunk MRR ${f3(loco.mrr)}, recall@6 ${f3(loco.recallAt6)}.`,
     '',
     ...namingLine(loco),
+    ...typedLine(loco),
     ...claimLine(loco),
     ...TABLE_HEAD,
     ...loco.corpora.map(corpusRow),

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type EvidenceError, type Measured, measureAll, resolveEvidence } from '@sandscope/eval';
-import { DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
+import { tokenize } from '@sandscope/engine';
+import { type EvalQuestion, type EvidenceError, type Measured, measureAll, resolveEvidence, withOneSlip } from '@sandscope/eval';
+import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { UserError } from '../user-error.ts';
 import { absentTexts, readCorpusSourceFile } from './corpus-source-file.ts';
@@ -21,6 +22,17 @@ export interface EvalCorpus {
   readonly measured: Measured[] | null;
   readonly evidenceErrors: readonly EvidenceError[];
   readonly missing?: string;
+  /** The same questions with one slip of the keys each (`typedQuestions`), measured; only when asked for. */
+  readonly typed?: { readonly seed: number; readonly measured: Measured[]; readonly untouched: number };
+}
+
+/**
+ * The questions with one slip of the keys each (`withOneSlip`), in words the library's own texts use: what
+ * `npm run -s eval:typos` writes and what the record measures, one definition for both.
+ */
+export function typedQuestions(source: CorpusSource, questions: readonly EvalQuestion[], seed: number) {
+  const library = new Set(source.documents.flatMap((d) => tokenize(d.text)));
+  return withOneSlip(questions, (t) => library.has(t), seed);
 }
 
 export function statusOf(dir: string): string {
@@ -34,7 +46,11 @@ export function statusOf(dir: string): string {
 }
 
 /** Every corpus under `base` with a questions.jsonl, measured once (retrieval + features). */
-export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, only?: (name: string) => boolean): Promise<EvalCorpus[]> {
+export async function loadEvalCorpora(
+  base: string = DEFAULT_EVAL_CORPORA_DIR,
+  only?: (name: string) => boolean,
+  options: { readonly typedSeed?: number } = {},
+): Promise<EvalCorpus[]> {
   if (!existsSync(base)) throw new UserError(`no development corpora at ${base}: pass --corpora DIR (a folder of corpora, each with questions.jsonl).`);
   const out: EvalCorpus[] = [];
   for (const name of readdirSync(base).sort()) {
@@ -59,8 +75,20 @@ export async function loadEvalCorpora(base: string = DEFAULT_EVAL_CORPORA_DIR, o
     }
     const source = loadCorpusSource(dir);
     const kb = await knowledgeBaseOf(source, { shippedBands: true });
-    const { questions, errors } = resolveEvidence(readQuestionFile(join(dir, 'questions.jsonl'), false), kb.chunks);
-    out.push({ name, dir, status: statusOf(dir), measured: await measureAll(kb, questions, name), evidenceErrors: errors });
+    const written = readQuestionFile(join(dir, 'questions.jsonl'), false);
+    const { questions, errors } = resolveEvidence(written, kb.chunks);
+    const measured = await measureAll(kb, questions, name);
+    if (options.typedSeed === undefined) {
+      out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors });
+      continue;
+    }
+    const slipped = typedQuestions(source, written, options.typedSeed);
+    const typed = {
+      seed: options.typedSeed,
+      measured: await measureAll(kb, resolveEvidence(slipped.questions, kb.chunks).questions, name),
+      untouched: slipped.untouched,
+    };
+    out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors, typed });
   }
   return out;
 }
