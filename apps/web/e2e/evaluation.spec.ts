@@ -149,3 +149,20 @@ test('the replayed reader: a row per group with the committed summary’s figure
   }
   await section.screenshot({ path: 'test-results/screenshots/evaluation-replayed-reader.png' });
 });
+
+const RECORD = path.resolve(typeof __dirname === 'string' ? __dirname : process.cwd(), '../../../docs/evaluation.json');
+
+/** S-177: the record's questions typed with one slip of the keys each, held out as the headline, beside the clean figures. */
+test('the record’s typed figure: what one slip of the keys costs, beside the clean one', async ({ page }) => {
+  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as { falseRefusalRate: number; typed?: { n: number; falseRefusalRate: number; seed: number } };
+  await page.goto('/evaluation');
+  const typed = page.getByTestId('typed');
+  if (!record.typed) {
+    await expect(typed).toHaveCount(0);
+    return;
+  }
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  await expect(typed).toContainText(`the same ${record.typed.n} questions with one slip of the keys each`);
+  await expect(typed).toContainText(`--seed ${record.typed.seed}`);
+  await expect(typed).toContainText(`false refusals ${pct(record.typed.falseRefusalRate)} (clean ${pct(record.falseRefusalRate)})`);
+});

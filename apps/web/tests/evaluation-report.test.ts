@@ -69,7 +69,20 @@ describe('readReport', () => {
       expect(view.targets).toEqual(DEFAULT_TARGETS);
       expect(view.corpora).toEqual([]);
       expect(view.generated).toBeNull();
+      expect(view.typed).toBeNull();
     }
+  });
+
+  it('reads the typed figure (one slip of the keys in each question) with its seed, and ignores what is not a number', () => {
+    const view = readReport({
+      summary: {
+        mode: 'leave-one-corpus-out',
+        n: 10,
+        typed: { n: 10, falseAnswerRate: 0.25, falseRefusalRate: 0.5, rightSourceRate: 'x', seed: 4, untouched: 2 },
+      } as never,
+    });
+    expect(view.typed).toMatchObject({ n: 10, falseAnswerRate: 0.25, falseRefusalRate: 0.5, seed: 4, untouched: 2 });
+    expect(view.typed?.rightSourceRate).toBeUndefined();
   });
 
   it('reads an older report (score thresholds, rows without answerability) as legacy, never as bands', () => {

@@ -76,6 +76,8 @@ export interface ReportView {
   readonly corpora: readonly CorpusRow[];
   /** The generated set's cross-validation, the second figure (an upper bound). */
   readonly generated: (Figures & { readonly folds?: number }) | null;
+  /** The same questions with one slip of the keys each, held out as the headline (S-177); null when not recorded. */
+  readonly typed: (Figures & { readonly seed?: number; readonly untouched?: number }) | null;
   /** The bands in force, on the answerability probability; null when the report carries none (an older report). */
   readonly bands: AnswerabilityBands | null;
   /** The report carries the old score thresholds instead of bands: it predates the answerability model. */
@@ -166,6 +168,15 @@ export function bandsOf(v: unknown): AnswerabilityBands | null {
   const insufficientBelow = probability(v.insufficientBelow);
   const sufficientAbove = probability(v.sufficientAbove);
   return insufficientBelow === null || sufficientAbove === null ? null : { insufficientBelow, sufficientAbove };
+}
+
+function optionalNumbers<K extends string>(v: Loose, keys: readonly K[]): Partial<Record<K, number>> {
+  const out: Partial<Record<K, number>> = {};
+  for (const k of keys) {
+    const n = num(v[k]);
+    if (n !== undefined) out[k] = n;
+  }
+  return out;
 }
 
 function figuresOf(v: Loose): Figures {
@@ -279,6 +290,7 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     targets,
     corpora,
     generated: g ? { ...figuresOf(g), ...(Array.isArray(g.corpora) ? { folds: g.corpora.length } : {}) } : null,
+    typed: isObject(s.typed) ? { ...figuresOf(s.typed), ...optionalNumbers(s.typed, ['seed', 'untouched']) } : null,
     bands,
     legacy: !bands && isObject(s.thresholds),
     rows,

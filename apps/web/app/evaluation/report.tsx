@@ -150,6 +150,21 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             : 'no procedure answer to check for steps'}
           ; passage MRR {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
         </p>
+        {view.typed ? (
+          // S-177: the hand-written questions are typed with care; this is what one slip of the keys in each costs.
+          <p className="muted" data-testid="typed">
+            Typed the way people type — the same {view.typed.n ?? '—'} questions with one slip of the keys each
+            {view.typed.seed !== undefined ? (
+              <>
+                {' '}
+                (<code>npm run -s eval:typos -- DIR OUT --seed {view.typed.seed}</code>)
+              </>
+            ) : null}
+            , each scored by its corpus’s held-out model: false answers <b>{percent(view.typed.falseAnswerRate)}</b> (clean {percent(p.falseAnswerRate)}), false
+            refusals <b>{percent(view.typed.falseRefusalRate)}</b> (clean {percent(p.falseRefusalRate)}), right source{' '}
+            <b>{percent(view.typed.rightSourceRate)}</b> (clean {percent(p.rightSourceRate)}).
+          </p>
+        ) : null}
         {p.refusalsClaimingAbsent !== undefined && p.answerableClaimedAbsent !== undefined ? (
           // S-108: what the refusals claimed, the figure behind each refusal's headline.
           <p className="muted" data-testid="refusal-claims">
