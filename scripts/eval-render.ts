@@ -11,6 +11,12 @@ export type Recorded = EvaluationReport & {
   generated: Omit<EvaluationReport, 'questions'>;
 };
 
+/**
+ * The seed of the record's typed questions (S-177). Seed 1 typed six seen corpora's questions for S-173's and S-174's
+ * development, and seeds 2 and 3 judged them on the waiting corpora; 4 has typed nothing anyone has read.
+ */
+export const TYPED_SEED = 4;
+
 export const readRecord = (root: string) => JSON.parse(readFileSync(join(root, 'docs/evaluation.json'), 'utf8')) as Recorded;
 
 export const reportCommand = (exclude: readonly string[]) => `npm run eval:report${exclude.length ? ` -- --exclude ${exclude.join(',')}` : ''}`;

@@ -25,14 +25,8 @@ import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
-import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
+import { readRecord, renderExtras, TYPED_SEED, withCurrentStatus } from './eval-render.ts';
 import { runScript } from './script-boundary.ts';
-
-/**
- * The seed of the record's typed questions (S-177). Seed 1 typed six seen corpora's questions for S-173's and S-174's
- * development, and seeds 2 and 3 judged them on the waiting corpora; 4 has typed nothing anyone has read.
- */
-const TYPED_SEED = 4;
 
 /** p50 of `ask` over the generated questions on the shipped corpus, in-process, after one warm-up pass. */
 async function askP50(kb: KnowledgeBase, questions: readonly string[]): Promise<number> {
