@@ -78,7 +78,7 @@ await runScript('eval:report', async () => {
       measured: c.measured!,
       status: c.status,
       evidenceErrors: c.evidenceErrors,
-      ...(c.typed ? { typed: c.typed.measured } : {}),
+      ...(c.typed ? { typed: c.typed } : {}),
     })),
     { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED },
   );

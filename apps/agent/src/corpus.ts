@@ -4,5 +4,14 @@ export { DEFAULT_CORPUS_DIR, loadCorpusSource, type CorpusSource, type LoadCorpu
 export { knowledgeBaseFromSnapshot, knowledgeBaseOf } from './knowledge-base-of.ts';
 export { indexCodeTag } from './index-code-tag.ts';
 export { snapshotCorpusVersion } from './knowledge-base-start.ts';
-export { DEFAULT_EVAL_CORPORA_DIR, GENERATED, loadEvalCorpora, loadGeneratedSet, parseExclude, statusOf, typedQuestions, type EvalCorpus } from './cli/eval-corpora.ts';
+export {
+  DEFAULT_EVAL_CORPORA_DIR,
+  GENERATED,
+  loadEvalCorpora,
+  loadGeneratedSet,
+  parseExclude,
+  statusOf,
+  typedQuestions,
+  type EvalCorpus,
+} from './cli/eval-corpora.ts';
 export { absentTexts, CorpusSourceFile, readCorpusSourceFile } from './cli/corpus-source-file.ts';

@@ -23,7 +23,7 @@ export interface EvalCorpus {
   readonly evidenceErrors: readonly EvidenceError[];
   readonly missing?: string;
   /** The same questions with one slip of the keys each (`typedQuestions`), measured; only when asked for. */
-  readonly typed?: { readonly seed: number; readonly measured: Measured[]; readonly untouched: number };
+  readonly typed?: Measured[];
 }
 
 /**
@@ -82,12 +82,8 @@ export async function loadEvalCorpora(
       out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors });
       continue;
     }
-    const slipped = typedQuestions(source, written, options.typedSeed);
-    const typed = {
-      seed: options.typedSeed,
-      measured: await measureAll(kb, resolveEvidence(slipped.questions, kb.chunks).questions, name),
-      untouched: slipped.untouched,
-    };
+    const slipped = typedQuestions(source, written, options.typedSeed).questions;
+    const typed = await measureAll(kb, resolveEvidence(slipped, kb.chunks).questions, name);
     out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors, typed });
   }
   return out;
