@@ -157,6 +157,7 @@ function decimalsApart(p: number, lines: readonly number[]): number {
   return digits;
 }
 const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
+const andList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? ''));
 const unsaid = (words: readonly string[]) => (words.length ? quoted(words) : 'what the question asks about');
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
@@ -311,6 +312,14 @@ export function decideAnswerability(
         `Read ${f.respellings.map((r) => `“${r.written}” as the library’s “${r.as}”`).join(', ')}: no dictionary here knows ${f.respellings.length > 1 ? 'them, and each is' : 'it, and it is'} one edit from a word the library uses.`,
       ]
     : [];
+  // S-179: a slip left as typed ("faled": too short to read safely) is offered, on a refusal only, for the asker to type
+  // again: a refusal of "why has the backup faled" that said only that the library never mentions "faled" left a
+  // person at 3am to find the slip themselves. The verdict stands on the question as typed.
+  const offered = f.nearMisses.map((n) =>
+    n.library.length === 1
+      ? `“${n.written}” is no word the library uses; it writes “${n.library[0]}”, one edit from it. If that is what you meant, ask again with it.`
+      : `“${n.written}” is no word the library uses; it writes ${andList(n.library.map((w) => `“${w}”`))}, each one edit from it. If one is what you meant, ask again with it.`,
+  );
   const assessment = (reasons: string[]): Assessment => ({
     ...base,
     band: v.band,
@@ -319,14 +328,11 @@ export function decideAnswerability(
     nearest,
   });
   const qv = ratings?.vector ?? [];
-  const refuse = (a: Assessment, refusal: RefusalClaim, adjudication: Adjudication | null = null): Decision => ({
-    assessment: a,
-    adjudication,
-    verdict: 'refused',
-    reasons: [...a.reasons, ...(adjudication?.reasons ?? [])],
-    evidence: [],
-    refusal,
-  });
+  const refuse = (a: Assessment, refusal: RefusalClaim, adjudication: Adjudication | null = null): Decision => {
+    const after = 1 + respelled.length;
+    const reasons = [...a.reasons.slice(0, after), ...offered, ...a.reasons.slice(after)];
+    return { assessment: { ...a, reasons }, adjudication, verdict: 'refused', reasons: [...reasons, ...(adjudication?.reasons ?? [])], evidence: [], refusal };
+  };
 
   // S-109: "订单数据库 orders-db 的连接池上限是多少？" was read as "orders-db" and answered with orders-db's replicas, marked
   // answered. Whether the library answers a question the index read only part of is not known, and the refusal says why.

@@ -1,4 +1,4 @@
-import type { Respelled, Respelling } from '../retrieval/respelling.ts';
+import type { NearMiss, Respelled, Respelling } from '../retrieval/respelling.ts';
 import { sentenceBlocksOf } from '../answer/sentences.ts';
 import { indexText, type Retrieval } from '../retrieval/hybrid-retriever.ts';
 import type { ClassNamer } from '../corpus/estate-classes.ts';
@@ -179,6 +179,11 @@ export interface AnswerabilityFeatures {
   readonly terms: readonly string[];
   /** The question's words read as library terms they are one edit from (S-173): what a reason tells the asker. */
   readonly respellings: readonly Respelling[];
+  /**
+   * The question's words the library never uses that are one edit from words it does, not read as them (S-179): what
+   * a refusal offers to type again. No rating reads them.
+   */
+  readonly nearMisses: readonly NearMiss[];
   /** The question's content terms other than the words that say what kind of question it is. */
   readonly topicTerms: readonly string[];
   /** Topic terms no retrieved passage contains. */
@@ -416,7 +421,7 @@ function wordsAsWritten(question: string): Map<string, string> {
 
 /** Measure a question against its retrieved passages: once per question, read by the decision and by training. */
 export function answerabilityFeatures(asked: string, retrieval: Retrieval, k: CorpusKnowledge): AnswerabilityFeatures {
-  const { text: question, respellings } = k.respell?.(asked) ?? { text: asked, respellings: [] };
+  const { text: question, respellings, nearMisses } = k.respell?.(asked) ?? { text: asked, respellings: [], nearMisses: [] };
   const terms = questionTerms(question, k.knows);
   const intent = questionIntent(question);
   const topicTerms = terms.filter((t) => !INTENT_WORDS.has(t));
@@ -608,6 +613,7 @@ export function answerabilityFeatures(asked: string, retrieval: Retrieval, k: Co
   return {
     terms,
     respellings,
+    nearMisses,
     topicTerms,
     missingTerms,
     missingWords: asWritten(missingTerms),

@@ -28,6 +28,7 @@ describe('Respeller (S-173)', () => {
     expect(respeller.respell('why is the conection pool exhausted?')).toEqual({
       text: 'why is the connect pool exhausted?',
       respellings: [{ written: 'conection', read: 'connect', as: 'connect' }],
+      nearMisses: [],
     });
     expect(respeller.respell('replcia lag').respellings).toEqual([{ written: 'replcia', read: 'replica', as: 'replica' }]);
     expect(respeller.respell('kafkaa consumer lag').respellings).toEqual([{ written: 'kafkaa', read: 'kafka', as: 'kafka' }]);
@@ -80,7 +81,11 @@ describe('Respeller (S-173)', () => {
       ['escalaiton', 'escalation'],
       ['runnig', 'running'],
     ] as const) {
-      expect(asWritten.respell(`the ${slip} page`), slip).toEqual({ text: `the ${word} page`, respellings: [{ written: slip, read: stem(word), as: word }] });
+      expect(asWritten.respell(`the ${slip} page`), slip).toEqual({
+        text: `the ${word} page`,
+        respellings: [{ written: slip, read: stem(word), as: word }],
+        nearMisses: [],
+      });
     }
   });
 
@@ -95,6 +100,26 @@ describe('Respeller (S-173)', () => {
     const twoWays = libraryWriting('posted on the poster');
     // "postex" is one edit from "posted" and from "poster" as written, two terms ("post", "poster").
     expect(twoWays.respell('the postex table').respellings).toEqual([]);
+  });
+
+  it('offers the library’s words one edit from a word it left as typed, and reads none of them (S-179)', () => {
+    const library = libraryWriting('If the pooler failed, restart it. A job stuck in the queue is retried; restart the service or serve it again.');
+    const offers = (q: string) => library.respell(q).nearMisses;
+    // Too short to read ("legit" is one edit from "logit"), near two: offered, and the text is as typed.
+    expect(library.respell('the pooler faled').text).toBe('the pooler faled');
+    expect(offers('the pooler faled')).toEqual([{ written: 'faled', library: ['failed'] }]);
+    expect(offers('the jb is stck')).toEqual([{ written: 'stck', library: ['stuck'] }]);
+    expect(offers('restart the servce')).toEqual([{ written: 'servce', library: ['service', 'serve'] }]);
+    // A word a dictionary knows is what was meant: "border" is no slip of the library's "order".
+    expect(respeller.respell('the border queue').nearMisses).toEqual([]);
+    // An acronym, a name, a short word, a word the library uses, a word near nothing: no offer.
+    for (const q of ['the STUK job', 'the fialed-db pool', 'the jb', 'restart the pooler', 'the warehouse']) expect(offers(q), q).toEqual([]);
+  });
+
+  it('offers nothing for a word near more library words than an offer can name', () => {
+    const library = libraryWriting('bake cake lake make rake');
+    expect(library.respell('the zake').nearMisses).toEqual([]);
+    expect(library.respell('the rakke').nearMisses).toEqual([{ written: 'rakke', library: ['rake'] }]);
   });
 
   it('reads the library once, when prepared, and not again for a slip', () => {
@@ -140,6 +165,16 @@ describe('a knowledge base reads the question respelled, and says so (S-173)', (
     expect(exam.features.respellings).toEqual([{ written: 'conection', read: 'connect', as: 'connection' }]);
     expect(exam.features.unknownWords).toEqual([]);
     expect(exam.assessment.reasons.join('\n')).toContain('Read “conection” as the library’s “connection”');
+  });
+
+  it('a refusal offers a slip it left as typed for the asker to type again; the verdict stands on the question as typed (S-179)', async () => {
+    const failover = { doc: 'runbook-failover.md', title: 'Replica failover', text: '# Replica failover\n\nWhen the primary failed, promote the replica.\n' };
+    const kb = await KnowledgeBase.build({ documents: [...documents, failover], thesaurus });
+    const exam = await kb.examine('the nightly backup to tape faled, what do I do');
+    expect(exam.verdict).toBe('refused');
+    expect(exam.features.respellings).toEqual([]);
+    expect(exam.reasons).toContain('“faled” is no word the library uses; it writes “failed”, one edit from it. If that is what you meant, ask again with it.');
+    expect(exam.assessment.reasons).toEqual(exam.reasons);
   });
 
   it('respells nothing without a dictionary to tell a slip from a word the library lacks', async () => {

@@ -14,6 +14,19 @@ export interface Respelled {
   /** The question with each respelled word replaced by the term it was read as. */
   readonly text: string;
   readonly respellings: readonly Respelling[];
+  /** Words left as written that may be slips all the same: what a refusal offers the asker to type again (S-179). */
+  readonly nearMisses: readonly NearMiss[];
+}
+
+/**
+ * A question word the library never uses, one edit from words it does, and not read as any of them: too short to read
+ * safely, a word a dictionary knows, or near more than one (S-179).
+ */
+export interface NearMiss {
+  /** The word as the question wrote it. */
+  readonly written: string;
+  /** The library's own words one edit from it (its spelling of each term nearest the word), at most `MAX_OFFERED`. */
+  readonly library: readonly string[];
 }
 
 /**
@@ -70,13 +83,18 @@ export class Respeller {
 
   #respell(question: string): Respelled {
     const respellings: Respelling[] = [];
+    const nearMisses: NearMiss[] = [];
     const text = question.replace(PLAIN_WORD, (written) => {
       const found = this.#termFor(written);
-      if (found === null) return written;
-      respellings.push({ written, ...found });
-      return found.as;
+      if (found !== null) {
+        respellings.push({ written, ...found });
+        return found.as;
+      }
+      const library = this.#offered(written);
+      if (library.length) nearMisses.push({ written, library });
+      return written;
     });
-    return { text, respellings };
+    return { text, respellings, nearMisses };
   }
 
   #termFor(written: string): { read: string; as: string } | null {
@@ -84,16 +102,41 @@ export class Respeller {
     const word = written.toLowerCase();
     const term = stem(word);
     if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return null;
-    const { terms, words, spellings } = this.#index();
-    // Every library term one edit away, by stem or by the library's word as written; one term, or the slip is ambiguous.
-    const found = new Set<string>();
-    for (const key of [term, ...deletions(term)]) for (const c of terms.get(key) ?? []) if (editDistance(term, c) === 1) found.add(c);
-    for (const key of [word, ...deletions(word)]) for (const w of words.get(key) ?? []) if (editDistance(word, w) === 1) found.add(stem(w));
+    // One term one edit away, or the slip is ambiguous.
+    const found = this.#oneEditFrom(word, term);
     if (found.size !== 1) return null;
     const [read] = found as unknown as [string];
     // The term must read as itself, or the tokenizer would make it another.
     if (stem(read) !== read) return null;
-    return { read, as: nearest(word, spellings.get(read)) ?? read };
+    return { read, as: nearest(word, this.#index().spellings.get(read)) ?? read };
+  }
+
+  /**
+   * S-179: the library's words one edit from a word it never uses that was not read as any, for a refusal to offer:
+   * "faled" (too short to read: "legit" is one from "logit" too) or "servce" (service or serve). Offered, never read:
+   * the verdict stands on the question as typed, and the asker chooses. Not a word a dictionary knows: on the seen
+   * corpora's clean questions that offered "skipped" for "shipped" and "file" for "fire", noise beside a refusal. A word
+   * in capitals is an acronym, and a word under four letters has too many neighbours for an offer to help; so does one
+   * with more than `MAX_OFFERED`.
+   */
+  #offered(written: string): readonly string[] {
+    if (written.length < MIN_OFFERED_LENGTH || /[a-z][A-Z]/.test(written) || ACRONYM.test(written)) return [];
+    const word = written.toLowerCase();
+    const term = stem(word);
+    if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return [];
+    const found = this.#oneEditFrom(word, term);
+    if (found.size > MAX_OFFERED) return [];
+    const { spellings, shortSpellings } = this.#index();
+    return [...new Set([...found].map((t) => nearest(word, [...(spellings.get(t) ?? []), ...(shortSpellings.get(t) ?? [])]) ?? t))];
+  }
+
+  /** Every library term one edit from a word, by its stem or by the library's words as written. */
+  #oneEditFrom(word: string, term: string): Set<string> {
+    const { terms, words } = this.#index();
+    const found = new Set<string>();
+    for (const key of [term, ...deletions(term)]) for (const c of terms.get(key) ?? []) if (editDistance(term, c) === 1) found.add(c);
+    for (const key of [word, ...deletions(word)]) for (const w of words.get(key) ?? []) if (editDistance(word, w) === 1) found.add(stem(w));
+    return found;
   }
 
   /**
@@ -114,24 +157,28 @@ export class Respeller {
     for (const term of this.terms()) if (/^[a-z]{3,}$/.test(term)) add(terms, term);
     const words = new Map<string, string[]>();
     const spellings = new Map<string, string[]>();
+    const shortSpellings = new Map<string, string[]>();
     const seen = new Set<string>();
     for (const text of this.texts()) {
       for (const [written] of text.matchAll(/[A-Za-z]+/g)) {
-        // A word shorter than MIN_LENGTH - 1 is two edits or more from any word respelled; a word with inner capitals
-        // is a name (PgBouncer), never what a slip is read as.
-        if (written.length < MIN_LENGTH - 1 || /[a-z][A-Z]/.test(written)) continue;
+        // A word shorter than MIN_OFFERED_LENGTH - 1 is two edits or more from any word respelled or offered (and a
+        // word under MIN_LENGTH - 1 from any respelled, so reading is as before); a word with inner capitals is a name
+        // (PgBouncer), never what a slip is read as.
+        if (written.length < MIN_OFFERED_LENGTH - 1 || /[a-z][A-Z]/.test(written)) continue;
         const w = written.toLowerCase();
         if (seen.has(w)) continue;
         seen.add(w);
         const t = stem(w);
         if (!this.knows(t)) continue;
-        const same = spellings.get(t);
+        // A short spelling is kept apart: a reading names the nearest of the spellings it named before (S-175).
+        const of = w.length < MIN_LENGTH - 1 ? shortSpellings : spellings;
+        const same = of.get(t);
         if (same) same.push(w);
-        else spellings.set(t, [w]);
+        else of.set(t, [w]);
         add(words, w);
       }
     }
-    this.#neighbours = { terms, words, spellings };
+    this.#neighbours = { terms, words, spellings, shortSpellings };
     return this.#neighbours;
   }
 }
@@ -140,6 +187,8 @@ interface Neighbours {
   readonly terms: Map<string, string[]>;
   readonly words: Map<string, string[]>;
   readonly spellings: Map<string, string[]>;
+  /** Spellings under MIN_LENGTH - 1 letters, which only an offer names. */
+  readonly shortSpellings: Map<string, string[]>;
 }
 
 /**
@@ -164,6 +213,15 @@ function nearest(slip: string, spellings: readonly string[] | undefined): string
  * (S-173's development reading, before its judge). So six.
  */
 const MIN_LENGTH = 6;
+
+/** An acronym, in capitals, or its plural ("PDBs"): a name as written, no slip to offer a word for. */
+const ACRONYM = /^[A-Z]{2,}s?$/;
+
+/** A word offered from four letters ("aert": alert), where one is read from `MIN_LENGTH`. */
+const MIN_OFFERED_LENGTH = 4;
+
+/** More library words than this one edit away, and the word is near too much for an offer to say which it meant. */
+const MAX_OFFERED = 3;
 
 /** A contraction typed without its apostrophe ("thats", "doesnt", "theyre") is a word: "thats" was read as "chat". */
 function unapostrophed(word: string): boolean {
