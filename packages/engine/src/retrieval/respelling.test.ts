@@ -110,8 +110,16 @@ describe('Respeller (S-173)', () => {
     expect(offers('the pooler faled')).toEqual([{ written: 'faled', library: ['failed'] }]);
     expect(offers('the jb is stck')).toEqual([{ written: 'stck', library: ['stuck'] }]);
     expect(offers('restart the servce')).toEqual([{ written: 'servce', library: ['service', 'serve'] }]);
-    // A word a dictionary knows is what was meant: "border" is no slip of the library's "order".
+    // A word a dictionary knows is what was meant: "border" is no slip of the library's "order", "stack" none of "stuck".
     expect(respeller.respell('the border queue').nearMisses).toEqual([]);
+    const stuck = new Respeller(
+      () => ['stuck'],
+      (t) => t === 'stuck',
+      (w) => w === 'stack',
+      () => ['stuck'],
+    );
+    expect(stuck.respell('the stack job').nearMisses).toEqual([]);
+    expect(stuck.respell('the stuk job').nearMisses).toEqual([{ written: 'stuk', library: ['stuck'] }]);
     // An acronym, a name, a short word, a word the library uses, a word near nothing: no offer.
     for (const q of ['the STUK job', 'the fialed-db pool', 'the jb', 'restart the pooler', 'the warehouse']) expect(offers(q), q).toEqual([]);
   });

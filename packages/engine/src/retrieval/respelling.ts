@@ -85,25 +85,32 @@ export class Respeller {
     const respellings: Respelling[] = [];
     const nearMisses: NearMiss[] = [];
     const text = question.replace(PLAIN_WORD, (written) => {
-      const found = this.#termFor(written);
-      if (found !== null) {
-        respellings.push({ written, ...found });
-        return found.as;
+      const unknown = this.#unknown(written);
+      if (unknown === null) return written;
+      const found = this.#oneEditFrom(unknown.word, unknown.term);
+      const read = written.length >= MIN_LENGTH ? this.#readAs(unknown.word, found) : null;
+      if (read !== null) {
+        respellings.push({ written, ...read });
+        return read.as;
       }
-      const library = this.#offered(written);
-      if (library.length) nearMisses.push({ written, library });
+      // S-179: not read, but offered.
+      if (found.size && found.size <= MAX_OFFERED && !ACRONYM.test(written)) nearMisses.push({ written, library: this.#offered(unknown.word, found) });
       return written;
     });
     return { text, respellings, nearMisses };
   }
 
-  #termFor(written: string): { read: string; as: string } | null {
-    if (written.length < MIN_LENGTH || /[a-z][A-Z]/.test(written)) return null;
+  /** A word that may be a slip: plain letters, no name, no stopword or contraction, and neither the library nor a dictionary knows it. */
+  #unknown(written: string): { word: string; term: string } | null {
+    if (written.length < MIN_OFFERED_LENGTH || /[a-z][A-Z]/.test(written)) return null;
     const word = written.toLowerCase();
     const term = stem(word);
     if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return null;
-    // One term one edit away, or the slip is ambiguous.
-    const found = this.#oneEditFrom(word, term);
+    return { word, term };
+  }
+
+  /** The one term a slip is one edit from, read as itself; none where it is near two (the slip is ambiguous) or none. */
+  #readAs(word: string, found: ReadonlySet<string>): { read: string; as: string } | null {
     if (found.size !== 1) return null;
     const [read] = found as unknown as [string];
     // The term must read as itself, or the tokenizer would make it another.
@@ -114,18 +121,12 @@ export class Respeller {
   /**
    * S-179: the library's words one edit from a word it never uses that was not read as any, for a refusal to offer:
    * "faled" (too short to read: "legit" is one from "logit" too) or "servce" (service or serve). Offered, never read:
-   * the verdict stands on the question as typed, and the asker chooses. Not a word a dictionary knows: on the seen
-   * corpora's clean questions that offered "skipped" for "shipped" and "file" for "fire", noise beside a refusal. A word
-   * in capitals is an acronym, and a word under four letters has too many neighbours for an offer to help; so does one
-   * with more than `MAX_OFFERED`.
+   * the verdict stands on the question as typed, and the asker chooses. Not a word a dictionary knows (#unknown): on the
+   * seen corpora's clean questions that offered "skipped" for "shipped" and "file" for "fire", noise beside a refusal. A
+   * word in capitals is an acronym, and a word under four letters has too many neighbours for an offer to help; so does
+   * one with more than `MAX_OFFERED`.
    */
-  #offered(written: string): readonly string[] {
-    if (written.length < MIN_OFFERED_LENGTH || /[a-z][A-Z]/.test(written) || ACRONYM.test(written)) return [];
-    const word = written.toLowerCase();
-    const term = stem(word);
-    if (isStopword(word) || isStopword(term) || unapostrophed(word) || this.knows(term) || this.isWord(word)) return [];
-    const found = this.#oneEditFrom(word, term);
-    if (found.size > MAX_OFFERED) return [];
+  #offered(word: string, found: ReadonlySet<string>): readonly string[] {
     const { spellings, shortSpellings } = this.#index();
     return [...new Set([...found].map((t) => nearest(word, [...(spellings.get(t) ?? []), ...(shortSpellings.get(t) ?? [])]) ?? t))];
   }
