@@ -2,6 +2,7 @@ import { KnowledgeBase, sentencesOf, shippedAnswerabilityModel } from '@sandscop
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpusSource } from './corpus-source.ts';
+import { knowledgeBaseOf } from './knowledge-base-of.ts';
 import { modelServicesFromEnv, runAgent } from './run-agent.ts';
 import { UserError } from './user-error.ts';
 
@@ -145,6 +146,24 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     });
     expect(offline.verdict).not.toBe('refused');
     expect(judgementRequests().length).toBe(before);
+  });
+
+  // S-180: a reader's refusal said nothing of a slip it left as typed, where an offline refusal offers the word (S-179).
+  it('offers the library’s word for a slip on a reader’s refusal, and the question again with it, as offline', async () => {
+    // As every entry point builds it: with WordNet, which tells a slip from a word the library lacks.
+    const answering = await knowledgeBaseOf(loadCorpusSource(), {
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0, sufficientAbove: 0 } },
+    });
+    stub.script(judgement({ answers: false, passage: null, reason: 'about another alert' }));
+    const r = await runAgent({ kb: answering, question: 'the replica lag alret fired, what do i do', services: services() });
+    expect(r.band).toBe('sufficient');
+    expect(r.verdict).toBe('refused');
+    const offer = '“alret” is no word the library uses; it writes “alert”, one edit from it. If that is what you meant, ask again with it.';
+    expect(r.reasons.filter((line) => line === offer)).toHaveLength(1);
+    expect(r.askAgain).toEqual(['the replica lag alert fired, what do i do']);
+    const assessed = r.trace.find((e) => e.type === 'node' && e.node === 'assess_evidence' && e.kind === 'end');
+    // The span keeps the slip and the library's word, from which a stored run's page offers the question again.
+    expect(assessed && 'data' in assessed ? assessed.data.nearMisses : null).toEqual([{ written: 'alret', at: 16, library: ['alert'] }]);
   });
 
   // S-098: the reader reads an answer of the sufficient band and names another of the passages the gate read. The

@@ -1,8 +1,9 @@
 import { outcomeHasAnswer } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
-import type { Band, Outcome, RefusalClaim, Risk, Terminal, Verdict } from '@sandscope/api';
+import type { Band, Outcome, RefusalClaim, Risk, Terminal, Verdict, Workload } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
 import { chunkHref } from '@/lib/anchors';
+import { consoleHref } from '@/lib/ask-again';
 import { splitReasons } from '@/lib/reasons';
 import { renderInline } from '@/lib/markdown';
 import { Answer, type AnswerClaim, numberSources, sourceAnchor } from './answer';
@@ -26,6 +27,10 @@ export interface OutcomeView {
   readonly closest?: readonly string[];
   /** What a refusal claims (S-108), from the span of the node that refused. */
   readonly refusal?: RefusalClaim | null;
+  /** The question again with each slip it left as typed replaced by the library's word (S-180), offered beside a refusal. */
+  readonly askAgain?: readonly string[];
+  /** The run's workload: a question offered again is asked under it. */
+  readonly workload?: Workload;
 }
 
 /**
@@ -169,6 +174,22 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
                 </Fragment>
               ))}
               . {view.closest.length > 1 ? 'None is given as an answer: read them to judge.' : 'It is not given as an answer: read it to judge.'}
+            </p>
+          ) : null}
+          {outcome === 'refused' && view.askAgain?.length ? (
+            <p className="ask-again">
+              {view.askAgain.length > 1
+                ? 'Ask again with the library’s word, the one you meant: '
+                : 'Ask again with the library’s word, if it is what you meant: '}
+              {view.askAgain.map((q, i) => (
+                <Fragment key={q}>
+                  {i > 0 ? ' or ' : null}
+                  <a href={consoleHref(q, view.workload ?? 'triage')} data-ask-again={q}>
+                    {q}
+                  </a>
+                </Fragment>
+              ))}
+              . Only the slip is changed; the question is filled in for you to ask.
             </p>
           ) : null}
         </section>

@@ -90,6 +90,28 @@ test.describe('console, JavaScript on', () => {
     await expect(page.locator('.outcome-banner')).toContainText('the model is unsure whether the library answers this');
   });
 
+  // S-180: a refusal offered the library's word for a slip ("alret": "it writes “alert”") and left the person to retype
+  // the question on whatever keyboard made the slip. It now links the question again with that word, filled in to ask.
+  test('a refusal of a question with a slip offers it again with the library’s word, and asked again it is answered', async ({ page }) => {
+    await consoleReady(page);
+    await askLive(page, 'the replica lag alret fired, what do i do');
+    await expect(page.locator('.live-run .outcome-banner')).toHaveAttribute('data-verdict', 'refused');
+    const offer = page.locator('.live-run .ask-again a[data-ask-again="the replica lag alert fired, what do i do"]');
+    await expect(offer).toBeVisible();
+    await shot(page, '05a-console-ask-again');
+    await page.getByRole('link', { name: 'Open the run record →' }).click();
+    await expect(page).toHaveURL(/\/runs\//);
+    const recorded = page.locator('.ask-again a[data-ask-again="the replica lag alert fired, what do i do"]');
+    await expect(recorded).toBeVisible();
+    await recorded.click();
+    await expect(page.locator('form.console-form[data-enhanced="true"]')).toBeVisible();
+    await expect(page.getByLabel('Question')).toHaveValue('the replica lag alert fired, what do i do');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
+    await expect(page.locator('.live-run .outcome-banner')).not.toHaveAttribute('data-verdict', 'refused');
+    await expect(page.locator('.live-run .ask-again')).toHaveCount(0);
+  });
+
   test('the wrong-entity near miss is not answered with another service’s number', async ({ page }) => {
     await consoleReady(page);
     await page.locator('a.preset[data-preset="near-miss"]').click();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
 export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
+export { askAgainQuestions } from '@sandscope/engine/ask-again';
 /** How an answer's claims stood in their passages: the layout the answer text and the run page both print. */
 export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
 /** A workload a person typed or posted: the one rule the CLI, the agent and the console read it by (S-140). */
@@ -58,6 +59,10 @@ export const riskSchema = z.object({
 export type Risk = z.infer<typeof riskSchema>;
 
 /** A node starting or ending, streamed as `event: node` and stored as a span. */
+/** A word of the question the library never uses, where it was typed, and the library's words one edit from it (S-179, S-180). */
+export const nearMissSchema = z.object({ written: z.string().min(1), at: z.number().int().nonnegative(), library: z.array(z.string().min(1)) });
+export type NearMiss = z.infer<typeof nearMissSchema>;
+
 export const nodeEventSchema = z.object({
   runId: z.string(),
   seq: z.number(),
@@ -109,6 +114,8 @@ export const runResultSchema = z.object({
   reasons: z.array(z.string()),
   /** Null unless refused; absent from an agent older than S-108. */
   refusal: refusalClaimSchema.nullable().optional(),
+  /** The question again with each slip a refusal offers a word for replaced by it (S-180); absent from an agent older than S-180. */
+  askAgain: z.array(z.string()).optional(),
   answer: z.string(),
   claims: z.array(z.object({ text: z.string(), citations: z.array(z.string()) })),
   sources: z.array(sourceSchema),

@@ -16,6 +16,7 @@ export * from './answerability/section-role.ts';
 export * from './answerability/features.ts';
 export * from './answerability/model.ts';
 export * from './answerability/decide.ts';
+export * from './answerability/ask-again.ts';
 export * from './answerability/model-judgement.ts';
 export * from './answer/sentences.ts';
 export * from './answer/extractive.ts';

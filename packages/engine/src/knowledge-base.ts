@@ -1,6 +1,7 @@
 import { round3 } from './round.ts';
 import { type AnswerabilityFeatures, answerabilityFeatures, type CorpusKnowledge, type DocumentKnowledge } from './answerability/features.ts';
 import { type Adjudication, type Assessment, type Decision, decideAnswerability } from './answerability/decide.ts';
+import { askAgainQuestions } from './answerability/ask-again.ts';
 import { type AdjudicationMode, type AnswerabilityModel, type Bands, bandsFor, parseModel } from './answerability/model.ts';
 import { type SectionRole, sectionsOfPassage } from './answerability/section-role.ts';
 import shippedModel from './answerability/answerability-model.json' with { type: 'json' };
@@ -75,6 +76,8 @@ export interface AskResult {
   readonly reasons: readonly string[];
   /** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees; null unless refused. */
   readonly refusal: RefusalClaim | null;
+  /** The question again with each slip the refusal offers a word for replaced by it (S-180); empty unless refused. */
+  readonly askAgain: readonly string[];
   readonly answer: string;
   readonly claims: readonly Claim[];
   readonly sources: readonly { chunkId: string; doc: string; heading: string; text: string }[];
@@ -338,6 +341,7 @@ export function toAskResult(
     answerability: exam.assessment.answerability === null ? null : round3(exam.assessment.answerability),
     reasons: exam.reasons,
     refusal,
+    askAgain: refusal ? askAgainQuestions(exam.question, exam.features.nearMisses) : [],
     answer,
     claims,
     sources,

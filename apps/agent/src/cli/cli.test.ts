@@ -38,6 +38,19 @@ describe('sandscope ask', () => {
     expect(r).toMatchObject({ outcome: 'escalated', terminal: 'escalate', verdict: 'answered', claims: [], sources: [] });
   });
 
+  // S-180: a refusal that offers a word for a slip (S-179) prints the question again with it, to copy, not retype.
+  it('prints the question again with the library’s word beside a refusal that offers one, and never beside an answer', async () => {
+    expect(await main(['ask', 'the replica lag alret fired, what do i do'])).toBe(0);
+    expect(io.out).toContain(
+      '\nAsk again with the library’s word (only the slip changed; if it is what you meant):\n  the replica lag alert fired, what do i do\n',
+    );
+    const from = io.out.length;
+    // The question asked again (another question than the other tests ask: a draft here would be served from the cache there).
+    expect(await main(['ask', 'the replica lag alert fired, what do i do'])).toBe(0);
+    expect(io.out.slice(from)).toMatch(/^ANSWERED/);
+    expect(io.out.slice(from)).not.toContain('Ask again');
+  });
+
   // S-108: every refusal was headed "the library does not answer this", also where the model is unsure and its reasons
   // say to read the closest passage. The headline claims what the gate knows, and --json says which claim it makes.
   it('heads a refusal by what it claims: absence only where the model is sure, unsure where it is not', async () => {

@@ -64,6 +64,14 @@ export function formatRunResult(r: RunResult, options: { trace?: boolean; closes
     );
     for (const c of options.closest) lines.push(`  ${c.doc} › ${c.heading}  (${c.chunkId})`);
   }
+  // S-180: the question again with the library's word for each slip left as typed, to copy rather than retype.
+  if (r.outcome === 'refused' && r.askAgain?.length) {
+    lines.push(
+      '',
+      `Ask again with the library’s word (only the slip changed; ${r.askAgain.length > 1 ? 'choose the one you meant' : 'if it is what you meant'}):`,
+    );
+    for (const q of r.askAgain) lines.push(`  ${q}`);
+  }
   if (r.outcome === 'escalated') {
     const last = r.attempts[r.attempts.length - 1];
     if (last && last.failures.length > 0) {

@@ -17,6 +17,9 @@ import { DEFAULT_NODE_SPAN_ATTRIBUTES } from '../telemetry/span-exporter.ts';
  * - `kind`, `factors`, `threshold`, `service`, `gated` (propose_action, risk_gate): estate-derived risk;
  * - `approvedFrom` (an approval run's emit): the gated run's id;
  * - `cacheKey` (hypothesise): the semantic cache entry the draft is, a sha-256 — what a "wrong answer" mark evicts (S-132).
+ * - `nearMisses` (assess_evidence): a word of the question the library never uses and the library's words one edit
+ *   from it (S-179), from which a refusal's page offers the question again (S-180). It quotes the question's word as
+ *   `reasons` do, so it is withheld from a tracing collector as they are (OTLP_WITHHELD_ATTRIBUTES).
  *
  * Deliberately NOT allowed: `query` and `action` (they embed the question, which is user
  * input and may hold anything pasted into it) and `error` (an exception message can carry
@@ -47,4 +50,5 @@ export const RUN_SPAN_ATTRIBUTES: readonly string[] = [
   'gated',
   'approvedFrom',
   'cacheKey',
+  'nearMisses',
 ];

@@ -40,7 +40,7 @@ interface OtlpExport {
 const TOKEN = 'otlp-test-token-0123456789abcdef';
 // A question with a tail of its own, so the question's text in any exported span is unmistakable, and an
 // identifier-shaped token classify keeps as an entity (as it would a key someone pasted).
-const QUESTION = 'What is the connection pool ceiling for orders-db? Thanks, quick answer please. zebra-quartz-7f3k';
+const QUESTION = 'What is the connection pool ceiling for orders-db? Thanks, quick answer please, the alret fired. zebra-quartz-7f3k';
 
 let receiver: Server;
 const received: { path: string; contentType: string | undefined; body: string }[] = [];
@@ -100,6 +100,8 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
       expect(r.contentType).toMatch(/^application\/json/);
       expect(r.body).not.toContain('connection pool ceiling for orders-db? Thanks');
       expect(r.body).not.toContain('zebra-quartz-7f3k');
+      // A slip of the question ("alret") is kept with the library's word for it on the stored span, never sent (S-180).
+      expect(r.body).not.toContain('alret');
     }
     const exports = received.map((r) => JSON.parse(r.body) as OtlpExport);
     const resource = exports[0]!.resourceSpans[0]!.resource;
@@ -136,6 +138,7 @@ describe('OpenTelemetry over OTLP/HTTP (issue 11 section 4)', () => {
     // The stored record keeps classify's entities (the token among them); the exported span does not.
     const stored = await getRun(store.db, result.runId);
     expect(JSON.stringify(stored?.spans)).toContain('zebra-quartz-7f3k');
+    expect(JSON.stringify(stored?.spans)).toMatch(/"nearMisses":\[\{[^}]*"written":"alret"/);
     expect(attr(nodes.find((s) => s.name === 'classify')!, 'sandscope.entities')).toBeUndefined();
     // A reason quotes the question's words ("never mentions “zebra-quartz-7f3k”"): no node's reasons leave (S-166).
     expect(nodes.every((s) => attr(s, 'sandscope.reasons') === undefined)).toBe(true);

@@ -87,9 +87,10 @@ function attributeValue(value: unknown): AttributeValue | undefined {
  * tracing backend. The run's own record keeps it, beside the question it came from.
  * `reasons` is withheld for the same cause: a reason quotes the question's own words ("the library never mentions
  * “zebra-quartz-7f3k”", S-068, S-120, S-161) and the names it asked about ("it never names …"), so the gate's
- * explanation is user input as much as the question is (S-166). `verdict`, `band` and `score` still leave.
+ * explanation is user input as much as the question is (S-166). `nearMisses` quotes a word of the question too (S-180).
+ * `verdict`, `band` and `score` still leave.
  */
-export const OTLP_WITHHELD_ATTRIBUTES: ReadonlySet<string> = new Set(['entities', 'reasons']);
+export const OTLP_WITHHELD_ATTRIBUTES: ReadonlySet<string> = new Set(['entities', 'reasons', 'nearMisses']);
 
 function attributesOf(span: ExportedSpan): Attributes {
   const entries = Object.entries(span.attributes);

@@ -10,6 +10,7 @@ import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
+import { askAgainOf } from '@/lib/ask-again';
 import { usd } from '@/lib/format';
 import { isProblemCode, type Problem } from '@/lib/problems';
 import { readSse } from '@/lib/sse';
@@ -22,6 +23,8 @@ const WORKLOAD_HELP: Record<Workload, string> = {
 };
 
 interface LiveRun {
+  /** The question as sent (trimmed, as /api/runs reads it): what a refusal's slips are placed in (S-180). */
+  readonly asked: string;
   readonly runId: string | null;
   readonly nodes: readonly NodeEvent[];
   readonly providers: readonly ProviderEvent[];
@@ -30,7 +33,7 @@ interface LiveRun {
   readonly done: boolean;
 }
 
-const EMPTY: LiveRun = { runId: null, nodes: [], providers: [], result: null, problem: null, done: false };
+const EMPTY: LiveRun = { asked: '', runId: null, nodes: [], providers: [], result: null, problem: null, done: false };
 
 function problemOf(body: unknown, status: number): Problem {
   const e = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown; retryAfterSeconds?: unknown } } | null)?.error;
@@ -81,7 +84,7 @@ export function ConsoleForm({
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
-    let state: LiveRun = { ...EMPTY };
+    let state: LiveRun = { ...EMPTY, asked: question.trim() };
     setLive(state);
     const update = (next: Partial<LiveRun>) => {
       state = { ...state, ...next };
@@ -261,6 +264,8 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
               action: r.action,
               closest: closestPassages(live.nodes),
               refusal: refusalClaim(live.nodes),
+              askAgain: askAgainOf(live.asked, live.nodes),
+              workload: r.workload,
             }}
           />
           {r.terminal === 'await_approval' ? <ApproveForm runId={r.runId} /> : null}

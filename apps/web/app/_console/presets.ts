@@ -1,4 +1,5 @@
 import type { Workload } from '@sandscope/api';
+import { consoleHref } from '@/lib/ask-again';
 
 /** The console's presets: one of each behaviour worth showing (seed, Nine: show it refusing first). */
 export interface Preset {
@@ -36,4 +37,4 @@ export const PRESETS: readonly Preset[] = [
   },
 ];
 
-export const presetHref = (p: Preset) => `/?${new URLSearchParams({ q: p.question, workload: p.workload }).toString()}`;
+export const presetHref = (p: Preset) => consoleHref(p.question, p.workload);

@@ -3,6 +3,7 @@ import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVecto
 import { type ValueConflict, valueConflict } from './value-conflict.ts';
 import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
 import { NUMBERS_PREFIX } from './reason-format.ts';
+import { offerLine } from './ask-again.ts';
 import { roleFor } from './section-role.ts';
 
 export interface Assessment {
@@ -157,7 +158,6 @@ function decimalsApart(p: number, lines: readonly number[]): number {
   return digits;
 }
 const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
-const andList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? ''));
 const unsaid = (words: readonly string[]) => (words.length ? quoted(words) : 'what the question asks about');
 const where = (p: PassageFeatures) => `“${p.result.chunk.heading}” in ${p.result.chunk.docTitle}`;
 
@@ -315,11 +315,7 @@ export function decideAnswerability(
   // S-179: a slip left as typed ("faled": too short to read safely) is offered, on a refusal only, for the asker to type
   // again: a refusal of "why has the backup faled" that said only that the library never mentions "faled" left a
   // person at 3am to find the slip themselves. The verdict stands on the question as typed.
-  const offered = f.nearMisses.map((n) =>
-    n.library.length === 1
-      ? `“${n.written}” is no word the library uses; it writes “${n.library[0]}”, one edit from it. If that is what you meant, ask again with it.`
-      : `“${n.written}” is no word the library uses; it writes ${andList(n.library.map((w) => `“${w}”`))}, each one edit from it. If one is what you meant, ask again with it.`,
-  );
+  const offered = f.nearMisses.map(offerLine);
   const assessment = (reasons: string[]): Assessment => ({
     ...base,
     band: v.band,

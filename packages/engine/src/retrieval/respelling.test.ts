@@ -107,9 +107,9 @@ describe('Respeller (S-173)', () => {
     const offers = (q: string) => library.respell(q).nearMisses;
     // Too short to read ("legit" is one edit from "logit"), near two: offered, and the text is as typed.
     expect(library.respell('the pooler faled').text).toBe('the pooler faled');
-    expect(offers('the pooler faled')).toEqual([{ written: 'faled', library: ['failed'] }]);
-    expect(offers('the jb is stck')).toEqual([{ written: 'stck', library: ['stuck'] }]);
-    expect(offers('restart the servce')).toEqual([{ written: 'servce', library: ['service', 'serve'] }]);
+    expect(offers('the pooler faled')).toEqual([{ written: 'faled', at: 11, library: ['failed'] }]);
+    expect(offers('the jb is stck')).toEqual([{ written: 'stck', at: 10, library: ['stuck'] }]);
+    expect(offers('restart the servce')).toEqual([{ written: 'servce', at: 12, library: ['service', 'serve'] }]);
     // A word a dictionary knows is what was meant: "border" is no slip of the library's "order", "stack" none of "stuck".
     expect(respeller.respell('the border queue').nearMisses).toEqual([]);
     const stuck = new Respeller(
@@ -119,7 +119,7 @@ describe('Respeller (S-173)', () => {
       () => ['stuck'],
     );
     expect(stuck.respell('the stack job').nearMisses).toEqual([]);
-    expect(stuck.respell('the stuk job').nearMisses).toEqual([{ written: 'stuk', library: ['stuck'] }]);
+    expect(stuck.respell('the stuk job').nearMisses).toEqual([{ written: 'stuk', at: 4, library: ['stuck'] }]);
     // An acronym, a name, a short word, a word the library uses, a word near nothing: no offer.
     for (const q of ['the STUK job', 'the fialed-db pool', 'the jb', 'restart the pooler', 'the warehouse']) expect(offers(q), q).toEqual([]);
   });
@@ -127,7 +127,7 @@ describe('Respeller (S-173)', () => {
   it('offers nothing for a word near more library words than an offer can name', () => {
     const library = libraryWriting('bake cake lake make rake');
     expect(library.respell('the zake').nearMisses).toEqual([]);
-    expect(library.respell('the rakke').nearMisses).toEqual([{ written: 'rakke', library: ['rake'] }]);
+    expect(library.respell('the rakke').nearMisses).toEqual([{ written: 'rakke', at: 4, library: ['rake'] }]);
   });
 
   it('reads the library once, when prepared, and not again for a slip', () => {
@@ -183,6 +183,17 @@ describe('a knowledge base reads the question respelled, and says so (S-173)', (
     expect(exam.features.respellings).toEqual([]);
     expect(exam.reasons).toContain('“faled” is no word the library uses; it writes “failed”, one edit from it. If that is what you meant, ask again with it.');
     expect(exam.assessment.reasons).toEqual(exam.reasons);
+  });
+
+  it('a refusal offers the question again with the slip replaced, and ask returns it; an answer offers none (S-180)', async () => {
+    const failover = { doc: 'runbook-failover.md', title: 'Replica failover', text: '# Replica failover\n\nWhen the primary failed, promote the replica.\n' };
+    const kb = await KnowledgeBase.build({ documents: [...documents, failover], thesaurus });
+    const refused = await kb.ask('the nightly backup to tape faled, what do I do');
+    expect(refused.verdict).toBe('refused');
+    expect(refused.askAgain).toEqual(['the nightly backup to tape failed, what do I do']);
+    const answered = await kb.ask('connection pool exhausted, what do I do');
+    expect(answered.verdict).not.toBe('refused');
+    expect(answered.askAgain).toEqual([]);
   });
 
   it('respells nothing without a dictionary to tell a slip from a word the library lacks', async () => {

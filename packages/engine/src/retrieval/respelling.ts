@@ -25,6 +25,8 @@ export interface Respelled {
 export interface NearMiss {
   /** The word as the question wrote it. */
   readonly written: string;
+  /** Where the question wrote it (the offset of its first letter), so that it alone is typed again (S-180). */
+  readonly at: number;
   /** The library's own words one edit from it (its spelling of each term nearest the word), at most `MAX_OFFERED`. */
   readonly library: readonly string[];
 }
@@ -84,7 +86,7 @@ export class Respeller {
   #respell(question: string): Respelled {
     const respellings: Respelling[] = [];
     const nearMisses: NearMiss[] = [];
-    const text = question.replace(PLAIN_WORD, (written) => {
+    const text = question.replace(PLAIN_WORD, (written: string, at: number) => {
       const unknown = this.#unknown(written);
       if (unknown === null) return written;
       const found = this.#oneEditFrom(unknown.word, unknown.term);
@@ -94,7 +96,7 @@ export class Respeller {
         return read.as;
       }
       // S-179: not read, but offered.
-      if (found.size && found.size <= MAX_OFFERED && !ACRONYM.test(written)) nearMisses.push({ written, library: this.#offered(unknown.word, found) });
+      if (found.size && found.size <= MAX_OFFERED && !ACRONYM.test(written)) nearMisses.push({ written, at, library: this.#offered(unknown.word, found) });
       return written;
     });
     return { text, respellings, nearMisses };

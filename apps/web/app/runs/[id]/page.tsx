@@ -8,6 +8,7 @@ import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/compo
 import { attempt, getRun } from '@/lib/agent';
 import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
+import { askAgainOf } from '@/lib/ask-again';
 import { shortId, when } from '@/lib/format';
 import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
@@ -155,6 +156,8 @@ export default async function RunPage({
           action: run.action,
           closest: closestPassages(spans),
           refusal: refusalClaim(spans),
+          askAgain: askAgainOf(run.question, spans),
+          workload: run.workload,
         }}
       />
 

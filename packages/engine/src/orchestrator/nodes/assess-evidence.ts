@@ -46,5 +46,9 @@ export const assessEvidenceNode: NodeSpec = {
     nextClosest: (update.assessment?.nearest ?? []).slice(1).map((c) => c.chunk.id),
     // What a refusal here claims (S-108), so a stored run's page heads it as the CLI does.
     ...(update.refusal ? { refusal: update.refusal } : {}),
+    // The slips left as typed and the library's words for them (S-179), so a stored run's page can offer the question
+    // again with them beside a refusal, here or the reader's after it (S-180). Each quotes one word of the question, as
+    // `reasons` do: stored with the run, withheld from a tracing collector (S-166).
+    ...(update.features?.nearMisses.length ? { nearMisses: update.features.nearMisses } : {}),
   }),
 };
