@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askAgainQuestions, MAX_ASK_AGAIN, offerLine } from './ask-again.ts';
+import { askAgainQuestions, MAX_ASK_AGAIN, offerLine, offerLines } from './ask-again.ts';
 
 describe('askAgainQuestions (S-180)', () => {
   it('replaces the slip where it was typed, in its case, and nothing else', () => {
@@ -36,6 +36,17 @@ describe('askAgainQuestions (S-180)', () => {
     expect(askAgainQuestions('the pool is exhausted', [])).toEqual([]);
     expect(askAgainQuestions('the pool faled', [{ written: 'faled', at: 2, library: ['failed'] }])).toEqual([]);
     expect(askAgainQuestions('the pool faled', [{ written: 'faled', at: 9, library: [] }])).toEqual([]);
+  });
+});
+
+describe('offerLines (S-179)', () => {
+  it('says each slip once, however often it was typed; the question again replaces every time it was', () => {
+    const twice = [
+      { written: 'alret', at: 4, library: ['alert'] },
+      { written: 'alret', at: 24, library: ['alert'] },
+    ];
+    expect(offerLines(twice)).toEqual([offerLine(twice[0]!)]);
+    expect(askAgainQuestions('the alret fired and the alret keeps firing', twice)).toEqual(['the alert fired and the alert keeps firing']);
   });
 });
 

@@ -15,9 +15,15 @@ export const MAX_ASK_AGAIN = 3;
 const andList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? ''));
 
 /**
- * S-179: a refusal's line offering the library's words for a slip it left as typed. Every refusal that offers says it
- * in these words, offline or by a reader (S-180: a reader's refusal said nothing of the slip).
+ * S-179: a refusal's lines offering the library's words for each slip it left as typed, one line per word however
+ * often it was typed ("the alret fired and the alret keeps firing" said the same line twice). Every refusal that
+ * offers says it in these words, offline or by a reader (S-180: a reader's refusal said nothing of the slip).
  */
+export function offerLines(nearMisses: readonly Slip[]): string[] {
+  return [...new Set(nearMisses.map(offerLine))];
+}
+
+/** One slip's line (`offerLines`). */
 export function offerLine(n: Slip): string {
   return n.library.length === 1
     ? `“${n.written}” is no word the library uses; it writes “${n.library[0]}”, one edit from it. If that is what you meant, ask again with it.`

@@ -3,7 +3,7 @@ import { type AnswerabilityFeatures, type PassageFeatures, passes, questionVecto
 import { type ValueConflict, valueConflict } from './value-conflict.ts';
 import { type AnswerabilityModel, type Bands, contributions, type LogisticStage, logOdds, probability } from './model.ts';
 import { NUMBERS_PREFIX } from './reason-format.ts';
-import { offerLine } from './ask-again.ts';
+import { offerLines } from './ask-again.ts';
 import { roleFor } from './section-role.ts';
 
 export interface Assessment {
@@ -315,7 +315,7 @@ export function decideAnswerability(
   // S-179: a slip left as typed ("faled": too short to read safely) is offered, on a refusal only, for the asker to type
   // again: a refusal of "why has the backup faled" that said only that the library never mentions "faled" left a
   // person at 3am to find the slip themselves. The verdict stands on the question as typed.
-  const offered = f.nearMisses.map(offerLine);
+  const offered = offerLines(f.nearMisses);
   const assessment = (reasons: string[]): Assessment => ({
     ...base,
     band: v.band,

@@ -1,5 +1,5 @@
 import type { Adjudication } from '../../answerability/decide.ts';
-import { offerLine } from '../../answerability/ask-again.ts';
+import { offerLines } from '../../answerability/ask-again.ts';
 import { adjudicationOffline, confirmByModel, DEEPER_DEPTH, judgeByModel, settled } from '../../answerability/model-judgement.ts';
 import type { ScoredChunk } from '../../types.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
@@ -43,7 +43,7 @@ export const adjudicateNode: NodeSpec = {
 function applied(adjudication: Adjudication, state: RunState): RunUpdate {
   const { verdict, evidence, refusal } = settled(state.decision!, adjudication);
   // S-180: a reader's refusal offers the slips it left as typed, as an offline one does (S-179), unless assess_evidence's reasons already did.
-  const offers = verdict === 'refused' ? (state.features?.nearMisses ?? []).map(offerLine).filter((line) => !state.reasons.includes(line)) : [];
+  const offers = verdict === 'refused' ? offerLines(state.features?.nearMisses ?? []).filter((line) => !state.reasons.includes(line)) : [];
   // The carrier leads the evidence; the workload's context passages follow it.
   return {
     adjudication,
