@@ -58,11 +58,14 @@ export const riskSchema = z.object({
 });
 export type Risk = z.infer<typeof riskSchema>;
 
-/** A node starting or ending, streamed as `event: node` and stored as a span. */
-/** A word of the question the library never uses, where it was typed, and the library's words one edit from it (S-179, S-180). */
+/**
+ * A word of the question the library never uses, where it was typed, and the library's words one edit from it (S-179):
+ * what assess_evidence's span keeps (`data.nearMisses`) for a refusal's page to offer the question again (S-180).
+ */
 export const nearMissSchema = z.object({ written: z.string().min(1), at: z.number().int().nonnegative(), library: z.array(z.string().min(1)) });
 export type NearMiss = z.infer<typeof nearMissSchema>;
 
+/** A node starting or ending, streamed as `event: node` and stored as a span. */
 export const nodeEventSchema = z.object({
   runId: z.string(),
   seq: z.number(),
