@@ -49,6 +49,19 @@ describe('sandscope ask', () => {
     expect(await main(['ask', 'the replica lag alert fired, what do i do'])).toBe(0);
     expect(io.out.slice(from)).toMatch(/^ANSWERED/);
     expect(io.out.slice(from)).not.toContain('Ask again');
+    // Answered with a slip left as typed: the slip is kept, and no question is offered again beside an answer.
+    const json = io.out.length;
+    expect(await main(['ask', '--json', 'What is the connection pool ceiling for orders-db? the alret fired'])).toBe(0);
+    const answered = JSON.parse(io.out.slice(json)) as {
+      verdict: string;
+      askAgain: string[];
+      trace: { node: string; kind: string; data: { nearMisses?: unknown } }[];
+    };
+    expect(answered.verdict).toBe('answered');
+    expect(answered.trace.find((e) => e.node === 'assess_evidence' && e.kind === 'end')?.data.nearMisses).toEqual([
+      { written: 'alret', at: 55, library: ['alert'] },
+    ]);
+    expect(answered.askAgain).toEqual([]);
   });
 
   // S-108: every refusal was headed "the library does not answer this", also where the model is unsure and its reasons

@@ -185,15 +185,13 @@ describe('a knowledge base reads the question respelled, and says so (S-173)', (
     expect(exam.assessment.reasons).toEqual(exam.reasons);
   });
 
-  it('a refusal offers the question again with the slip replaced, and ask returns it; an answer offers none (S-180)', async () => {
+  it('a refusal offers the question again with the slip replaced, and ask returns it (S-180)', async () => {
     const failover = { doc: 'runbook-failover.md', title: 'Replica failover', text: '# Replica failover\n\nWhen the primary failed, promote the replica.\n' };
     const kb = await KnowledgeBase.build({ documents: [...documents, failover], thesaurus });
     const refused = await kb.ask('the nightly backup to tape faled, what do I do');
     expect(refused.verdict).toBe('refused');
     expect(refused.askAgain).toEqual(['the nightly backup to tape failed, what do I do']);
-    const answered = await kb.ask('connection pool exhausted, what do I do');
-    expect(answered.verdict).not.toBe('refused');
-    expect(answered.askAgain).toEqual([]);
+    // An answer offers none: apps/agent/src/cli/cli.test.ts asks one with a slip left as typed on the shipped corpus.
   });
 
   it('respells nothing without a dictionary to tell a slip from a word the library lacks', async () => {
