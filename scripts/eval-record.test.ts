@@ -68,7 +68,7 @@ describe('the evaluation record', () => {
         const groups = corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
         const shipped = JSON.parse(read('packages/engine/src/answerability/answerability-model.json'));
         const fresh = evaluateLeaveOneCorpusOut(
-          corpora.map((c, i) => ({ ...groups[i]!, ...(c.typed ? { typed: c.typed } : {}) })),
+          corpora.map((c, i) => ({ ...groups[i]!, ...(c.typed ? { typed: c.typed } : {}), ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}) })),
           { alwaysTrainOn: [generated], shippedBands: shipped.bands, ...(typedSeed === undefined ? {} : { typedSeed }) },
         );
         const { generatedAt: _a, excluded: _b, askP50Ms: _c, generated: _d, ...rest } = recorded;

@@ -79,6 +79,7 @@ await runScript('eval:report', async () => {
       status: c.status,
       evidenceErrors: c.evidenceErrors,
       ...(c.typed ? { typed: c.typed } : {}),
+      ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}),
     })),
     { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED },
   );

@@ -166,3 +166,20 @@ test('the record’s typed figure: what one slip of the keys costs, beside the c
   await expect(typed).toContainText(`--seed ${record.typed.seed}`);
   await expect(typed).toContainText(`false refusals ${pct(record.typed.falseRefusalRate)} (clean ${pct(record.falseRefusalRate)})`);
 });
+
+/** S-180: what asking a typed refusal again with the question it offers does, as the record counted it. */
+test('the record’s typed refusals asked again with the question they offer', async ({ page }) => {
+  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as {
+    typed?: { askedAgain?: { offered: number; answered: number; answerable: number; falseAnswers: number; unanswerable: number } };
+  };
+  await page.goto('/evaluation');
+  const again = page.getByTestId('asked-again');
+  const a = record.typed?.askedAgain;
+  if (!a) {
+    await expect(again).toHaveCount(0);
+    return;
+  }
+  await expect(again).toContainText(`${a.offered} typed refusals did`);
+  await expect(again).toContainText(`${a.answered} of the ${a.answerable} answerable were answered`);
+  await expect(again).toContainText(`${a.falseAnswers} of the ${a.unanswerable} unanswerable`);
+});

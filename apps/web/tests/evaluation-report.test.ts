@@ -83,6 +83,15 @@ describe('readReport', () => {
     });
     expect(view.typed).toMatchObject({ n: 10, falseAnswerRate: 0.25, falseRefusalRate: 0.5, seed: 4, untouched: 2 });
     expect(view.typed?.rightSourceRate).toBeUndefined();
+    expect(view.typed?.askedAgain).toBeUndefined();
+  });
+
+  it('reads what asking a typed refusal again does (S-180) only when every count is a number', () => {
+    const askedAgain = { offered: 4, answerable: 3, answered: 2, rightSource: 1, cleanAnswered: 2, unanswerable: 1, falseAnswers: 0, cleanFalseAnswers: 1 };
+    const read = (a: unknown) => readReport({ summary: { mode: 'leave-one-corpus-out', n: 10, typed: { n: 10, seed: 4, askedAgain: a } } as never }).typed;
+    expect(read(askedAgain)?.askedAgain).toEqual(askedAgain);
+    expect(read({ ...askedAgain, answered: 'x' })?.askedAgain).toBeUndefined();
+    expect(read('oops')?.askedAgain).toBeUndefined();
   });
 
   it('reads an older report (score thresholds, rows without answerability) as legacy, never as bands', () => {

@@ -1,5 +1,6 @@
 import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
 import { type BandFit, type Budgets, BUDGETS, fewestToCertify, fitBands, preferred, type Scored, wilsonLower } from './bands.ts';
+import type { AskedAgain } from './asked-again.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
 import { type HeldOutGroup, type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
@@ -73,8 +74,11 @@ export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseR
   readonly typed?: TypedFigures;
 }
 
-/** What one slip of the keys in each question costs, pooled (a question with no word to slip on is counted as written). */
-export type TypedFigures = Omit<Metrics, 'byMechanism'> & { readonly seed: number; readonly untouched: number };
+/**
+ * What one slip of the keys in each question costs, pooled (a question with no word to slip on is counted as written),
+ * and what asking a refused one again with the question its refusal offers does (S-180), when the corpora brought it.
+ */
+export type TypedFigures = Omit<Metrics, 'byMechanism'> & { readonly seed: number; readonly untouched: number; readonly askedAgain?: AskedAgain };
 
 function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): QuestionRow[] {
   const byKey = new Map(outcomes.map((o) => [`${o.corpus}\u0000${o.id}`, o]));
@@ -207,7 +211,10 @@ export function evaluateLeaveOneCorpusOut(
   // A typed question that reads as its clean one had no word to slip on.
   const clean = new Map(scored.flatMap((c) => c.measured.map((m) => [`${c.name}\u0000${m.question.id}`, m.question.question])));
   const untouched = scored.flatMap((c) => (c.typed ?? []).filter((m) => clean.get(`${c.name}\u0000${m.question.id}`) === m.question.question)).length;
-  const typed = loco.typed && options.typedSeed !== undefined ? { typed: { seed: options.typedSeed, untouched, ...withoutMechanisms(loco.typed) } } : {};
+  const typed =
+    loco.typed && options.typedSeed !== undefined
+      ? { typed: { seed: options.typedSeed, untouched, ...withoutMechanisms(loco.typed), ...(loco.askedAgain ? { askedAgain: loco.askedAgain } : {}) } }
+      : {};
   const errors = scored.flatMap((c) => (c.evidenceErrors ?? []).map((e) => ({ corpus: c.name, ...e })));
   return {
     ...report(

@@ -433,6 +433,38 @@ describe('the answerability model and its training', () => {
     expect(plain.typed).toBeUndefined();
   });
 
+  it('asks a typed refusal again with the question it offers, by the same held-out model, and never trains on it (S-180)', () => {
+    const half = Math.floor(measured.length / 2);
+    const groups = [
+      { name: 'first', measured: measured.slice(0, half) },
+      { name: 'second', measured: measured.slice(half) },
+    ];
+    const bands = { shippedBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 }, typedSeed: 4 };
+    const typedOnly = evaluateLeaveOneCorpusOut(
+      groups.map((g) => ({ ...g, typed: g.measured })),
+      bands,
+    );
+    // Each typed question offers its clean one again, every second one only (the rest offer nothing), labels turned
+    // over: were they trained on, the other figures would move.
+    const offering = (ms: typeof measured) =>
+      ms
+        .filter((_, i) => i % 2 === 0)
+        .map((m) => ({ ...m, question: { ...m.question, label: m.question.label === 'answerable' ? 'unanswerable' : 'answerable' } }) as typeof m);
+    const asked = evaluateLeaveOneCorpusOut(
+      groups.map((g) => ({ ...g, typed: g.measured, askedAgain: offering(g.measured) })),
+      bands,
+    );
+    const { askedAgain, ...typed } = asked.typed!;
+    expect({ ...asked, typed }).toEqual(typedOnly);
+    // Typed as written and asked again as written: what is refused typed is refused again, as its clean question is.
+    const ids = new Set(measured.filter((_, i) => i % 2 === 0).map((m) => m.question.id));
+    const refused = asked.questions.filter((q) => q.verdict === 'refused' && ids.has(q.id));
+    expect(askedAgain).toMatchObject({ offered: refused.length, answered: 0, cleanAnswered: 0, falseAnswers: 0, cleanFalseAnswers: 0 });
+    expect(askedAgain!.offered).toBeGreaterThan(0);
+    expect(askedAgain!.answerable + askedAgain!.unanswerable).toBe(refused.length);
+    expect(askedAgain!.answerable).toBe(refused.filter((q) => q.label === 'answerable').length);
+  });
+
   it('holds every held-out fold out of the training that scores it (an injected leak is caught)', () => {
     const groups = [
       { name: 'first', measured: measured.slice(0, 100) },

@@ -1,4 +1,5 @@
 import { rate } from '@sandscope/engine';
+import { type AskedAgain, countAskedAgain, poolAskedAgain } from './asked-again.ts';
 import { type Budgets, BUDGETS, decidedOutside, type Scored } from './bands.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
@@ -27,10 +28,16 @@ export interface LeaveOneCorpusOut {
   readonly adjudicated: Omit<Adjudicated, 'bands'>;
   /** The typed questions of the corpora that brought them, pooled; absent when none did. */
   readonly typed?: Metrics;
+  /** What asking the typed refusals again with the question they offer does, pooled; absent when no corpus brought them. */
+  readonly askedAgain?: AskedAgain;
 }
 
-/** A corpus to hold out; `typed`, its questions with one slip each, is scored beside it and never trained on. */
-export type HeldOutGroup = TrainingGroup & { readonly typed?: readonly Measured[] };
+/**
+ * A corpus to hold out; `typed`, its questions with one slip each, is scored beside it and never trained on, and
+ * `askedAgain`, the first question each typed question's refusal would offer (S-180, measured under the typed
+ * question's id and label), is scored where the typed question is refused.
+ */
+export type HeldOutGroup = TrainingGroup & { readonly typed?: readonly Measured[]; readonly askedAgain?: readonly Measured[] };
 
 /**
  * The headline measurement (issue 9 B): for each corpus, train the whole
@@ -49,6 +56,7 @@ export function leaveOneCorpusOut(
   const outcomes: Outcome[] = [];
   const decided: ReturnType<typeof decidedOutside>[] = [];
   const typedOutcomes: Outcome[] = [];
+  const askedAgain: AskedAgain[] = [];
   // `heldOut` scores only the named corpora — each still by a model trained on every OTHER corpus, so its
   // figures are exactly its folds of the whole run, at a fraction of the cost (an experiment's judge group).
   for (const corpus of corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name))) {
@@ -59,6 +67,11 @@ export function leaveOneCorpusOut(
     // The same model reads the same questions as typed: what one slip of the keys costs, held out as the rest is.
     const typed = corpus.typed?.map((m) => outcomeOf(m, trained.model));
     typedOutcomes.push(...(typed ?? []));
+    // …and a typed question it refuses, asked again as its refusal offers: by the same model, as the person would be.
+    if (typed && corpus.askedAgain) {
+      const again = new Map(corpus.askedAgain.map((m) => [m.question.id, outcomeOf(m, trained.model)]));
+      askedAgain.push(countAskedAgain(typed, again, new Map(own.map((o) => [o.id, o]))));
+    }
     const scored: Scored[] = corpus.measured.map((m) => ({ m, ratings: rate(m.features, trained.model) }));
     const adjudicatedBands = trained.model.adjudicatedBands!;
     const outside = decidedOutside(scored, adjudicatedBands);
@@ -78,6 +91,7 @@ export function leaveOneCorpusOut(
     outcomes,
     adjudicated: poolDecided(decided),
     ...(typedOutcomes.length ? { typed: computeMetrics(typedOutcomes) } : {}),
+    ...(askedAgain.length ? { askedAgain: poolAskedAgain(askedAgain) } : {}),
   };
 }
 

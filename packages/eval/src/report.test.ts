@@ -134,6 +134,18 @@ describe('the typed figure beside the clean one (S-177)', () => {
     }
   });
 
+  it('prints what asking a typed refusal again with the offered question does, beside the clean verdicts (S-180)', () => {
+    const askedAgain = { offered: 4, answerable: 3, answered: 2, rightSource: 1, cleanAnswered: 2, unanswerable: 1, falseAnswers: 0, cleanFalseAnswers: 1 };
+    const withOffers = { ...record, typed: { ...typed, falseRefusals: 5, unanswerable: 4, falseAnswers: 1, askedAgain } } as unknown as EvaluationReport;
+    for (const text of [readmeBlock(withOffers), evaluationMarkdown(withOffers)]) {
+      expect(text).toContain('4 of the 8 refusals of typed questions did');
+      expect(text).toContain(
+        '2 of the 3 answerable were answered (1 citing the labelled passage; 2 are answered as written without the slip), and 0 of the 1 unanswerable (1 as written)',
+      );
+    }
+    expect(evaluationMarkdown(record)).not.toContain('S-180');
+  });
+
   it('leaves the line out of a record without typed questions', () => {
     expect(readmeBlock(loco)).not.toContain('Typed the way people type');
     expect(evaluationMarkdown(loco)).not.toContain('Typed the way people type');

@@ -1,4 +1,4 @@
-import type { CorpusFigures, EvaluationReport } from './evaluate.ts';
+import type { CorpusFigures, EvaluationReport, TypedFigures } from './evaluate.ts';
 import { type ReplayedReader, replayedReaderLine, replayedReaderSection } from './replayed-reader.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -117,9 +117,21 @@ function typedLine(r: EvaluationReport): string[] {
   const t = r.typed;
   if (!t) return [];
   return [
-    `Typed the way people type: the same ${t.n} questions with one slip of the keys each (a letter left out, doubled, swapped or struck as its neighbour, in a word of five letters or more the library uses; \`npm run -s eval:typos -- DIR OUT --seed ${t.seed}\`; ${t.untouched} had no word to slip on), each scored by its corpus's held-out model: false answers ${pct(t.falseAnswerRate)} (clean ${pct(r.falseAnswerRate)}), false refusals ${pct(t.falseRefusalRate)} (clean ${pct(r.falseRefusalRate)}), right source ${pct(t.rightSourceRate)} (clean ${pct(r.rightSourceRate)}).`,
+    `Typed the way people type: the same ${t.n} questions with one slip of the keys each (a letter left out, doubled, swapped or struck as its neighbour, in a word of five letters or more the library uses; \`npm run -s eval:typos -- DIR OUT --seed ${t.seed}\`; ${t.untouched} had no word to slip on), each scored by its corpus's held-out model: false answers ${pct(t.falseAnswerRate)} (clean ${pct(r.falseAnswerRate)}), false refusals ${pct(t.falseRefusalRate)} (clean ${pct(r.falseRefusalRate)}), right source ${pct(t.rightSourceRate)} (clean ${pct(r.rightSourceRate)}).${askedAgainSentence(t)}`,
     '',
   ];
+}
+
+/**
+ * What the product offers after such a refusal (S-180), asked as a person would ask it: the question again with the
+ * library's word for the slip. Counted beside the clean question's verdict, so the offer is credited with no more
+ * than it recovers, and its false answers are counted as the rest are.
+ */
+function askedAgainSentence(t: TypedFigures): string {
+  const a = t.askedAgain;
+  if (!a) return '';
+  const refusals = t.falseRefusals + (t.unanswerable - t.falseAnswers);
+  return ` A refusal that left the slip as typed offers the question again with the library's word for it (S-180): ${a.offered} of the ${refusals} refusals of typed questions did. Asked again with the first question offered, by the same held-out model, ${a.answered} of the ${a.answerable} answerable were answered (${a.rightSource} citing the labelled passage; ${a.cleanAnswered} are answered as written without the slip), and ${a.falseAnswers} of the ${a.unanswerable} unanswerable (${a.cleanFalseAnswers} as written).`;
 }
 
 /**

@@ -42,4 +42,22 @@ describe('loadEvalCorpora', () => {
       /partial-alone: 1 of the texts its SOURCE\.json names are not here \(docs\/runbook\.md\)\. Run `npm run corpora -- .+` to rebuild them\./,
     );
   });
+
+  it('measures, for a typed question, the question its refusal would offer again, under the same id and label (S-180)', async () => {
+    const dir = join(base, 'slipped');
+    mkdirSync(join(dir, 'docs'), { recursive: true });
+    writeFileSync(join(dir, 'docs/queue.md'), '# Queue\n\n## Mitigation\n\nRestart the queue worker and watch the backlog drain.\n');
+    // "queue" is the one word of five letters or more the library uses, so the slip is in it, and too short to be read.
+    writeFileSync(
+      join(dir, 'questions.jsonl'),
+      `${JSON.stringify({ id: 'q-1', question: 'why is the queue slow?', label: 'answerable', doc: 'docs/queue.md' })}\n`,
+    );
+    const [c] = await loadEvalCorpora(base, (name) => name === 'slipped', { typedSeed: 4 });
+    expect(c?.typed?.[0]?.question.question).not.toBe('why is the queue slow?');
+    expect(c?.typed?.[0]?.features.nearMisses.map((n) => n.library)).toEqual([['queue']]);
+    expect(c?.askedAgain?.map((m) => [m.question.id, m.question.label, m.question.question])).toEqual([['q-1', 'answerable', 'why is the queue slow?']]);
+    // Without typed questions there is nothing to ask again.
+    const [plain] = await loadEvalCorpora(base, (name) => name === 'slipped');
+    expect(plain?.askedAgain).toBeUndefined();
+  }, 60_000);
 });

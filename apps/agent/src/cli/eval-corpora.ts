@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tokenize } from '@sandscope/engine';
+import { askAgainQuestions, tokenize } from '@sandscope/engine';
 import { type EvalQuestion, type EvidenceError, type Measured, measureAll, resolveEvidence, withOneSlip } from '@sandscope/eval';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
@@ -24,6 +24,12 @@ export interface EvalCorpus {
   readonly missing?: string;
   /** The same questions with one slip of the keys each (`typedQuestions`), measured; only when asked for. */
   readonly typed?: Measured[];
+  /**
+   * For each typed question whose slip is left as typed: the first question its refusal would offer (S-180), measured
+   * under the typed question's id, label and evidence. Whether it is offered depends on the verdict, which depends on
+   * the model, so leave-one-corpus-out decides which are asked; only when typed questions are asked for.
+   */
+  readonly askedAgain?: Measured[];
 }
 
 /**
@@ -84,7 +90,12 @@ export async function loadEvalCorpora(
     }
     const slipped = typedQuestions(source, written, options.typedSeed).questions;
     const typed = await measureAll(kb, resolveEvidence(slipped, kb.chunks).questions, name);
-    out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors, typed });
+    const offered = typed.flatMap((m) => {
+      const again = askAgainQuestions(m.question.question, m.features.nearMisses)[0];
+      return again ? [{ ...m.question, question: again }] : [];
+    });
+    const askedAgain = await measureAll(kb, offered, name);
+    out.push({ name, dir, status: statusOf(dir), measured, evidenceErrors: errors, typed, askedAgain });
   }
   return out;
 }

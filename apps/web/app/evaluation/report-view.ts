@@ -69,6 +69,17 @@ export interface ExplorerRow extends ReplayRow {
   readonly mechanism: string;
 }
 
+/** What asking a typed refusal again with the question it offers does (S-180): packages/eval's `AskedAgain`, whole or absent. */
+export type AskedAgainView = Record<(typeof ASKED_AGAIN_KEYS)[number], number>;
+const ASKED_AGAIN_KEYS = ['offered', 'answerable', 'answered', 'rightSource', 'cleanAnswered', 'unanswerable', 'falseAnswers', 'cleanFalseAnswers'] as const;
+
+/** The counts only when every one is a number: a sentence with a missing count would read as a measured zero. */
+function askedAgainOf(v: unknown): { askedAgain: AskedAgainView } | Record<string, never> {
+  if (!isObject(v)) return {};
+  const counts = optionalNumbers(v, ASKED_AGAIN_KEYS);
+  return ASKED_AGAIN_KEYS.every((k) => counts[k] !== undefined) ? { askedAgain: counts as AskedAgainView } : {};
+}
+
 export interface ReportView {
   readonly mode?: string;
   readonly pooled: Figures;
@@ -77,7 +88,7 @@ export interface ReportView {
   /** The generated set's cross-validation, the second figure (an upper bound). */
   readonly generated: (Figures & { readonly folds?: number }) | null;
   /** The same questions with one slip of the keys each, held out as the headline (S-177); null when not recorded. */
-  readonly typed: (Figures & { readonly seed?: number; readonly untouched?: number }) | null;
+  readonly typed: (Figures & { readonly seed?: number; readonly untouched?: number; readonly askedAgain?: AskedAgainView }) | null;
   /** The bands in force, on the answerability probability; null when the report carries none (an older report). */
   readonly bands: AnswerabilityBands | null;
   /** The report carries the old score thresholds instead of bands: it predates the answerability model. */
@@ -290,7 +301,7 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     targets,
     corpora,
     generated: g ? { ...figuresOf(g), ...(Array.isArray(g.corpora) ? { folds: g.corpora.length } : {}) } : null,
-    typed: isObject(s.typed) ? { ...figuresOf(s.typed), ...optionalNumbers(s.typed, ['seed', 'untouched']) } : null,
+    typed: isObject(s.typed) ? { ...figuresOf(s.typed), ...optionalNumbers(s.typed, ['seed', 'untouched']), ...askedAgainOf(s.typed.askedAgain) } : null,
     bands,
     legacy: !bands && isObject(s.thresholds),
     rows,

@@ -165,6 +165,16 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             <b>{percent(view.typed.rightSourceRate)}</b> (clean {percent(p.rightSourceRate)}).
           </p>
         ) : null}
+        {view.typed?.askedAgain ? (
+          // S-180: a refusal that left the slip as typed offers the question again with the library's word for it.
+          <p className="muted" data-testid="asked-again">
+            A refusal that left the slip as typed offers the question again with the library’s word for it: <b>{view.typed.askedAgain.offered}</b> typed
+            refusals did. Asked again with the first question offered, by the same held-out model, <b>{view.typed.askedAgain.answered}</b> of the{' '}
+            {view.typed.askedAgain.answerable} answerable were answered ({view.typed.askedAgain.rightSource} citing the labelled passage;{' '}
+            {view.typed.askedAgain.cleanAnswered} are answered as written without the slip), and <b>{view.typed.askedAgain.falseAnswers}</b> of the{' '}
+            {view.typed.askedAgain.unanswerable} unanswerable ({view.typed.askedAgain.cleanFalseAnswers} as written).
+          </p>
+        ) : null}
         {p.refusalsClaimingAbsent !== undefined && p.answerableClaimedAbsent !== undefined ? (
           // S-108: what the refusals claimed, the figure behind each refusal's headline.
           <p className="muted" data-testid="refusal-claims">
