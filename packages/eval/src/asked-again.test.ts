@@ -27,11 +27,14 @@ describe('asking a typed refusal again with the question it offers (S-180)', () 
     outcome('f', 'answerable', 'answered', 'right'),
     // Refused, but its refusal offered nothing (no question was measured for it).
     outcome('g', 'answerable', 'refused'),
+    outcome('h', 'answerable', 'refused'),
   ];
   const again = new Map(
     [
       outcome('a', 'answerable', 'answered', 'right'),
-      outcome('b', 'answerable', 'partial', 'wrong'),
+      outcome('b', 'answerable', 'partial', 'right'),
+      // Answered again, from another passage: answered, not from the labelled one.
+      outcome('h', 'answerable', 'answered', 'wrong'),
       outcome('c', 'answerable', 'refused'),
       outcome('d', 'unanswerable', 'answered'),
       outcome('e', 'unanswerable', 'refused'),
@@ -50,10 +53,10 @@ describe('asking a typed refusal again with the question it offers (S-180)', () 
 
   it('counts only refusals that offered a question, a partial answer as answered, and the clean verdict beside each', () => {
     expect(countAskedAgain(typed, again, clean)).toEqual({
-      offered: 5,
-      answerable: 3,
-      answered: 2,
-      rightSource: 1,
+      offered: 6,
+      answerable: 4,
+      answered: 3,
+      rightSource: 2,
       cleanAnswered: 2,
       unanswerable: 2,
       falseAnswers: 1,

@@ -30,31 +30,22 @@ const answered = (o: Outcome | undefined) => o !== undefined && o.verdict !== 'r
  * would offer, by question id (measured only where one is offered); `clean` the questions' outcomes as written.
  */
 export function countAskedAgain(typed: readonly Outcome[], again: ReadonlyMap<string, Outcome>, clean: ReadonlyMap<string, Outcome>): AskedAgain {
-  let offered = 0;
-  let answerable = 0;
-  let answeredAgain = 0;
-  let rightSource = 0;
-  let cleanAnswered = 0;
-  let unanswerable = 0;
-  let falseAnswers = 0;
-  let cleanFalseAnswers = 0;
-  for (const t of typed) {
-    const a = again.get(t.id);
-    // An answer offers nothing (S-180: the offer is said on a refusal only).
-    if (t.verdict !== 'refused' || !a) continue;
-    offered++;
-    if (t.label === 'answerable') {
-      answerable++;
-      if (answered(a)) answeredAgain++;
-      if (answered(a) && a.source === 'right') rightSource++;
-      if (answered(clean.get(t.id))) cleanAnswered++;
-    } else {
-      unanswerable++;
-      if (answered(a)) falseAnswers++;
-      if (answered(clean.get(t.id))) cleanFalseAnswers++;
-    }
-  }
-  return { offered, answerable, answered: answeredAgain, rightSource, cleanAnswered, unanswerable, falseAnswers, cleanFalseAnswers };
+  // An answer offers nothing (S-180: the offer is said on a refusal only).
+  const offered = typed.filter((t) => t.verdict === 'refused' && again.has(t.id));
+  const answerable = offered.filter((t) => t.label === 'answerable');
+  const unanswerable = offered.filter((t) => t.label !== 'answerable');
+  const count = (ts: readonly Outcome[], ok: (asked: Outcome | undefined) => boolean, of: ReadonlyMap<string, Outcome>) =>
+    ts.filter((t) => ok(of.get(t.id))).length;
+  return {
+    offered: offered.length,
+    answerable: answerable.length,
+    answered: count(answerable, answered, again),
+    rightSource: count(answerable, (a) => answered(a) && a!.source === 'right', again),
+    cleanAnswered: count(answerable, answered, clean),
+    unanswerable: unanswerable.length,
+    falseAnswers: count(unanswerable, answered, again),
+    cleanFalseAnswers: count(unanswerable, answered, clean),
+  };
 }
 
 /** Corpora's counts, pooled. */
