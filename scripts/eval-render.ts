@@ -1,7 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EvaluationReport, type PreviousGate, type ReplayedReader, type ReportExtras, replayedReaderSchema } from '@sandscope/eval';
+import {
+  auditSources,
+  type EvaluationReport,
+  type PreviousGate,
+  type ReplayedReader,
+  type ReportExtras,
+  replayedReaderSchema,
+  type SourceAudit,
+  SourceJudgement,
+  wrongSources,
+} from '@sandscope/eval';
 import { corporaDir, everyFirstRun, statusOf } from './corpora.ts';
+import { readJsonl } from './jsonl.ts';
 
 /** docs/evaluation.json: the leave-one-corpus-out report of record and what `npm run eval:report` measured beside it. */
 export type Recorded = EvaluationReport & {
@@ -33,6 +44,15 @@ export function replayedReader(root: string): { replayedReader?: ReplayedReader 
   return existsSync(path) ? { replayedReader: replayedReaderSchema.parse(JSON.parse(readFileSync(path, 'utf8'))) } : {};
 }
 
+/** Where the source audit's judgements are kept (`npm run eval:source-audit -- --record DIR` writes them). */
+export const SOURCE_JUDGEMENTS = 'docs/experiments/source-audit/judgements.jsonl';
+
+/** The source audit of the record's wrong-source answers, when a reader's judgements are kept. */
+export function sourceAudit(root: string, recorded: Pick<Recorded, 'questions'>): { sourceAudit?: SourceAudit } {
+  const path = join(root, SOURCE_JUDGEMENTS);
+  return existsSync(path) ? { sourceAudit: auditSources(wrongSources(recorded.questions), readJsonl(path, SourceJudgement, 'source judgement')) } : {};
+}
+
 /**
  * What docs/EVALUATION.md and the README block print beside the record, read from the repo as it is: the one
  * definition `npm run eval:report -- --render` writes them with and scripts/eval-record.test.ts checks them against.
@@ -41,6 +61,7 @@ export function renderExtras(root: string, recorded: Recorded): ReportExtras {
   return {
     ...previousGate(root),
     ...replayedReader(root),
+    ...sourceAudit(root, recorded),
     firstRuns: everyFirstRun(root),
     generated: { ...recorded.generated, questions: [] },
     askP50Ms: recorded.askP50Ms,

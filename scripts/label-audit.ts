@@ -10,6 +10,7 @@ import { wilsonUpper } from '@sandscope/eval';
 import { z } from 'zod';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir } from './corpora.ts';
+import { readJsonl } from './jsonl.ts';
 import { runScript } from './script-boundary.ts';
 
 const Verdict = z.object({ id: z.string(), answered: z.boolean(), borderline: z.boolean().optional(), file: z.string().nullable().optional() });
@@ -17,22 +18,6 @@ const Label = z.object({ id: z.string(), label: z.enum(['answerable', 'unanswera
 const Record = z.object({ questions: z.array(z.object({ id: z.string(), corpus: z.string(), verdict: z.string() })) });
 
 type Case = { corpus: string; id: string; labelled: boolean; audited: boolean; borderline: boolean; sameDoc: boolean | null; gateAnswered: boolean };
-
-const readJsonl = <T>(file: string, schema: z.ZodType<T>): T[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      let json: unknown = null;
-      try {
-        json = JSON.parse(l);
-      } catch {
-        // a line cut short falls through to the message below, not a bug report
-      }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) throw new UserError(`${file}:${i + 1}: ${parsed.error.issues[0]?.message ?? 'not a verdict line'}`);
-      return parsed.data;
-    });
 
 /** k of n with its two-sided 95% Wilson interval, from the one-sided bound the band fit uses (z = 1.96). */
 const share = (k: number, n: number) => {
@@ -79,8 +64,8 @@ await runScript('label:audit', async () => {
     const corpus = file.replace(/\.verdicts\.jsonl$/, '');
     const questions = join(corporaDir(root), corpus, 'questions.jsonl');
     if (!existsSync(questions)) throw new UserError(`${file}: no corpus ${corpus} in eval-corpora/`);
-    const labels = new Map(readJsonl(questions, Label.passthrough()).map((l) => [l.id, l]));
-    const cases = readJsonl(join(dir, file), Verdict).map((v): Case => {
+    const labels = new Map(readJsonl(questions, Label.passthrough(), 'question line').map((l) => [l.id, l]));
+    const cases = readJsonl(join(dir, file), Verdict, 'verdict line').map((v): Case => {
       const label = labels.get(v.id);
       const gateAnswered = gateOf.get(`${corpus}\u0000${v.id}`);
       if (!label || gateAnswered === undefined) throw new UserError(`${file}: ${v.id} is not a question of ${corpus} in the record`);

@@ -121,6 +121,8 @@ export const evalQuestionRowSchema = z.looseObject({
   score: z.number().nullable().optional(),
   /** For an answered answerable question: did it cite its labelled passage. */
   source: z.enum(['right', 'wrong', 'unknown']).nullable().optional(),
+  /** For an answered question: the passages its answer cites, by id (null when refused). */
+  cited: z.array(z.string()).nullable().optional(),
   rank: z.number().nullable().optional(),
 });
 export type EvalQuestionRow = z.infer<typeof evalQuestionRowSchema>;

@@ -44,6 +44,8 @@ export interface QuestionRow {
   /** dense × BM25 of the strongest passage (the seed's score, reported). */
   readonly score: number | null;
   readonly source: Outcome['source'];
+  /** The passages an answer cites, by id (`Outcome.cited`); null when refused. */
+  readonly cited: readonly string[] | null;
   readonly rank: number | null;
 }
 
@@ -97,6 +99,7 @@ function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): Ques
       bestPasses: o.bestPasses ?? false,
       score: m.features.score,
       source: o.source,
+      cited: o.cited ?? null,
       rank: m.rank,
     };
   });

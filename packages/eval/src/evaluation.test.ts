@@ -89,6 +89,37 @@ describe('the right-source check', () => {
     expect(right).toBeGreaterThan(0);
     expect(rightWithoutCitation).toBe(0);
   });
+
+  it('names the passages an answer cites, for the source audit, and none for a refusal', () => {
+    const outcomes = measured.map((m) => outcomeOf(m, kb.model));
+    let quotedSection = 0;
+    for (const [i, o] of outcomes.entries()) {
+      const m = measured[i]!;
+      if (o.verdict === 'refused') {
+        expect(o.cited, m.question.id).toBeNull();
+        continue;
+      }
+      const decision = decideAnswerability(m.features, kb.model);
+      const claims = draftExtractive(m.question.question, decision.evidence);
+      expect(o.cited, m.question.id).toEqual([...new Set(claims.flatMap((c) => c.citations))].filter((id) => decision.evidence.some((c) => c.id === id)));
+      expect(o.cited!.length, m.question.id).toBeGreaterThan(0);
+      // Of the right-source answers, what they cite holds the labelled passage; of the wrong-source ones, it does not.
+      if (o.source === 'right')
+        expect(
+          decision.evidence.filter((c) => o.cited!.includes(c.id)).some((c) => isGold(m.question, c)),
+          m.question.id,
+        ).toBe(true);
+      if (o.source === 'wrong')
+        expect(
+          decision.evidence.filter((c) => o.cited!.includes(c.id)).some((c) => isGold(m.question, c)),
+          m.question.id,
+        ).toBe(false);
+      // A steps section quoted in place of the passage that chose it: the chooser is evidence but not cited.
+      if (decision.evidence.length > o.cited!.length) quotedSection++;
+    }
+    expect(outcomes.some((o) => o.source === 'wrong')).toBe(true);
+    expect(quotedSection).toBeGreaterThan(0);
+  });
 });
 
 describe('refusals that name the labelled passage (S-106)', () => {

@@ -16,6 +16,7 @@ export * from './folds.ts';
 export * from './evaluate.ts';
 export * from './model-adjudicated.ts';
 export * from './report.ts';
+export * from './source-audit.ts';
 export {
   type ReplayedReader,
   type ReplayedReaderCorpus,

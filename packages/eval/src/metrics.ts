@@ -14,6 +14,13 @@ export interface Outcome {
   readonly hasExpected: boolean;
   /** For an answered answerable question: did a cited passage be its labelled one? null otherwise. */
   readonly source: 'right' | 'wrong' | 'unknown' | null;
+  /**
+   * For an answered question (answered or partial): the passages its drafted answer cites, by id; null when refused.
+   * What a wrong-source answer was answered from, so a reader can judge whether that passage answers too (the
+   * source audit, `npm run eval:source-audit`): a wrong-source answer is either another passage that also answers,
+   * or a confident, cited answer that does not, and the right-source rate alone cannot tell the two apart.
+   */
+  readonly cited?: readonly string[] | null;
   /** For an answered procedure question with labelled steps: does the answer carry them all? null otherwise. */
   readonly stepsCovered: boolean | null;
   /** Would adjudication let it through as partial, were it in the ambiguous band? (The band explorer replays it.) */

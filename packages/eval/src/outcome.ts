@@ -69,12 +69,12 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
   const hasExpected = Boolean(q.evidence || q.doc);
   let source: Outcome['source'] = null;
   let stepsCovered: boolean | null = null;
+  const claims = answered ? draftExtractive(q.question, decision.evidence) : [];
+  const cited = new Set(claims.flatMap((c) => c.citations));
   if (answered && q.label === 'answerable') {
     // Right only when a claim of the answer cites the labelled passage. The evidence also holds, second, the passage
     // that chose a role section, which no claim cites when the steps are quoted from that section: a question
     // labelled with a runbook's lead and answered from its steps counted right without citing the lead.
-    const claims = draftExtractive(q.question, decision.evidence);
-    const cited = new Set(claims.flatMap((c) => c.citations));
     source = !hasExpected ? 'unknown' : decision.evidence.some((c) => cited.has(c.id) && isGold(q, c)) ? 'right' : 'wrong';
     const steps = m.goldChunk ? stepsOf(m.goldChunk, q.quoted) : [];
     if (asksProcedure(m) && steps.length) {
@@ -101,6 +101,7 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     rank: m.rank,
     hasExpected,
     source,
+    cited: answered ? decision.evidence.filter((c) => cited.has(c.id)).map((c) => c.id) : null,
     stepsCovered,
   };
 }

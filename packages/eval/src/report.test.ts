@@ -151,3 +151,35 @@ describe('the typed figure beside the clean one (S-177)', () => {
     expect(evaluationMarkdown(loco)).not.toContain('Typed the way people type');
   });
 });
+
+describe('the source audit in the report', () => {
+  // Two corpora: 3 and 2 false answers of 40 and 30 unanswerable questions, 40 false refusals of 60 answerable: 25 answers.
+  const record = {
+    ...loco,
+    answerable: 60,
+    unanswerable: 70,
+    corpora: [
+      { name: 'a', falseAnswers: 3, falseRefusals: 30 },
+      { name: 'b', falseAnswers: 2, falseRefusals: 10 },
+    ],
+  } as unknown as EvaluationReport;
+  const sourceAudit = { wrong: 9, judged: 8, stale: 1, cited: { yes: 2, partly: 1, no: 5 }, labelled: { yes: 7, partly: 1, no: 0 } };
+
+  it('says what the cited passages of the wrong-source answers are, beside the false answers, in the README and docs/EVALUATION.md', () => {
+    for (const text of [readmeBlock(record, { sourceAudit }), evaluationMarkdown(record, { sourceAudit })]) {
+      expect(text).toContain(
+        'It judged the cited passage to answer the question in 2 of the 8 (25.0%), in part in 1, and not at all in 5; the labelled passage, the control, in 7',
+      );
+      expect(text).toContain('(1 of the 9 wrong-source answers cite passages no reader has judged)');
+      expect(text).toContain('Of the 25 answers given (answered or partial), 10 (40.0%) do not answer the question asked, and 1 more answer it only in part.');
+      expect(text).toContain(
+        'beside the 5 false answers to the 70 unanswerable questions stand 5 answers to answerable questions from a passage that does not answer them',
+      );
+    }
+  });
+
+  it('leaves the line out when nothing is judged', () => {
+    expect(evaluationMarkdown(record)).not.toContain('wrong-source answer is');
+    expect(evaluationMarkdown(record, { sourceAudit: { ...sourceAudit, judged: 0, stale: 9 } })).not.toContain('wrong-source answer is');
+  });
+});

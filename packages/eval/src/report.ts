@@ -1,5 +1,6 @@
 import type { CorpusFigures, EvaluationReport, TypedFigures } from './evaluate.ts';
 import { type ReplayedReader, replayedReaderLine, replayedReaderSection } from './replayed-reader.ts';
+import type { SourceAudit } from './source-audit.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -43,6 +44,8 @@ export interface ReportExtras {
   readonly command?: string;
   /** A reader in the ambiguous band, from recorded judgements (`npm run reader:replay`). */
   readonly replayedReader?: ReplayedReader;
+  /** A blind reader's judgement of what the record's wrong-source answers cite (`npm run eval:source-audit`). */
+  readonly sourceAudit?: SourceAudit;
 }
 
 function verdictOn(
@@ -105,6 +108,24 @@ function namingLine(r: EvaluationReport): string[] {
   const falseRefusals = pooledFalseRefusals(r);
   return [
     `A refusal names the passages the model found closest, at most three and the most likely first (unless nothing in the library matched), and where the model is unsure it tells the reader to read them. Of the ${falseRefusals} false refusals, ${r.refusalsNamingLabelled} (${pct(falseRefusals ? r.refusalsNamingLabelled / falseRefusals : 0)}) named the labelled passage (or one of the labelled document) among them: wrong refusals, counted as such above, that point at the answer.`,
+    '',
+  ];
+}
+
+/**
+ * What a wrong-source answer is (the source audit): another passage that answers too, or a confident, cited answer
+ * that does not answer, which no false-answer count sees because the question is answerable. Only judgements made on
+ * the passages the record's answers cite are counted; the labelled passage, shown beside each in a hidden order, is
+ * the control.
+ */
+function sourceAuditLine(r: EvaluationReport, a: SourceAudit | undefined): string[] {
+  if (!a?.judged) return [];
+  const unjudged = a.wrong - a.judged;
+  const falseAnswers = r.corpora.reduce((sum, c) => sum + c.falseAnswers, 0);
+  const given = r.answerable - pooledFalseRefusals(r) + falseAnswers;
+  const wrong = falseAnswers + a.cited.no;
+  return [
+    `What a wrong-source answer is (\`npm run -s eval:source-audit\`): a blind reader was shown each one's question beside two passages, the one the answer cites and the labelled one, in an order it could not read anything from. It judged the cited passage to answer the question in ${a.cited.yes} of the ${a.judged} (${pct(a.cited.yes / a.judged)}), in part in ${a.cited.partly}, and not at all in ${a.cited.no}; the labelled passage, the control, in ${a.labelled.yes}${unjudged ? ` (${unjudged} of the ${a.wrong} wrong-source answers cite passages no reader has judged)` : ''}. So a wrong-source answer is mostly a confident, cited answer that does not answer, which the false-answer rate never counts because the question is answerable: beside the ${falseAnswers} false answers to the ${r.unanswerable} unanswerable questions stand ${a.cited.no} answers to answerable questions from a passage that does not answer them. Of the ${given} answers given (answered or partial), ${wrong} (${pct(wrong / given)}) do not answer the question asked${a.cited.partly ? `, and ${a.cited.partly} more answer it only in part` : ''}.`,
     '',
   ];
 }
@@ -208,6 +229,7 @@ export function readmeBlock(loco: EvaluationReport, extras: ReportExtras = {}): 
     ...loco.corpora.map(corpusRow),
     corpusRow({ ...loco, name: '**pooled**', falseRefusals: pooledFalseRefusals(loco) } as unknown as CorpusFigures).replace(/\| [^|]* \|$/, '| — |'),
     '',
+    ...sourceAuditLine(loco, extras.sourceAudit),
     ...typedLine(loco),
     ...claimLine(loco),
     ...adjudicatedLine(loco),
@@ -270,6 +292,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     `Pooled over ${loco.n} questions: ${verdictOn(loco)}. Chunk MRR ${f3(loco.mrr)}, recall@6 ${f3(loco.recallAt6)}.`,
     '',
     ...namingLine(loco),
+    ...sourceAuditLine(loco, extras.sourceAudit),
     ...typedLine(loco),
     ...claimLine(loco),
     ...TABLE_HEAD,
