@@ -81,6 +81,8 @@ function record(dir: string) {
     for (const j of readJsonl(join(dir, f), JudgedSourceItem)) {
       const key = keys.get(`${j.corpus}\u0000${j.id}`);
       if (!key) throw new UserError(`${f}: ${j.corpus} ${j.id} is not an item of key.jsonl`);
+      // A reader that judged an item twice would have its later verdict silently kept: say which, so it is judged once.
+      if (out.some((o) => o.corpus === j.corpus && o.id === j.id)) throw new UserError(`${f}: ${j.corpus} ${j.id} is judged twice; keep one line for it`);
       out.push(recordedOf(j, key.cited, key.labelled));
     }
   mkdirSync(dirname(JUDGEMENTS), { recursive: true });
