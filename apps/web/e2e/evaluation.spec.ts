@@ -183,3 +183,34 @@ test('the record’s typed refusals asked again with the question they offer', a
   await expect(again).toContainText(`${a.answered} of the ${a.answerable} answerable were answered`);
   await expect(again).toContainText(`${a.falseAnswers} of the ${a.unanswerable} unanswerable`);
 });
+
+/*
+ * S-186 on the page: of the record's answers, those that do not answer. The agent under test counts the committed
+ * docs/experiments/source-audit/judgements.jsonl against docs/evaluation.json (RECORD, above); here the same counts are made from the two
+ * files independently of packages/eval, so a page that drifted from the README's sentence would show it.
+ */
+const JUDGEMENTS = path.resolve(typeof __dirname === 'string' ? __dirname : process.cwd(), '../../../docs/experiments/source-audit/judgements.jsonl');
+
+test('the source audit: of the answers given, how many do not answer the question asked', async ({ page }) => {
+  type Row = { id: string; corpus: string; label: string; verdict: string; source: string | null; cited: string[] | null };
+  type Judgement = { id: string; corpus: string; cited: string[]; citedAnswers: string; labelledAnswers: string };
+  const rows = (JSON.parse(readFileSync(RECORD, 'utf8')) as { questions: Row[] }).questions;
+  const judgements = readFileSync(JUDGEMENTS, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Judgement);
+  const given = rows.filter((r) => r.verdict === 'answered' || r.verdict === 'partial');
+  const falseAnswers = given.filter((r) => r.label === 'unanswerable').length;
+  const wrong = rows.filter((r) => r.source === 'wrong' && r.cited?.length);
+  const same = (a: string[], b: string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
+  const judged = wrong.flatMap((r) => judgements.filter((j) => j.corpus === r.corpus && j.id === r.id && same(j.cited, r.cited!)));
+  const citedNo = judged.filter((j) => j.citedAnswers === 'no').length;
+  expect(judged.length).toBeGreaterThan(0);
+
+  await page.goto('/evaluation');
+  const audit = page.getByTestId('source-audit');
+  await expect(audit).toContainText(`Of the ${given.length} answers given, ${falseAnswers + citedNo} (`);
+  await expect(audit).toContainText(`${falseAnswers} false answers to unanswerable questions, and ${citedNo} answers to answerable ones`);
+  await expect(audit).toContainText(`The reader judged ${judged.length} of the ${wrong.length} wrong-source answers`);
+  await expect(audit).toContainText(`the labelled one, the control, in ${judged.filter((j) => j.labelledAnswers === 'yes').length}`);
+});

@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join, resolve } from 'node:path';
 import { documentTitle, KnowledgeBase, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { outcomeOf } from '@sandscope/engine/outcome';
-import { generateQuestions, parseGaps, replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
+import { generateQuestions, parseGaps, parseJsonl, replayedReaderGroups, replayedReaderSchema, SourceJudgement, sourceAuditOf } from '@sandscope/eval';
 
 const CORPUS = resolve(import.meta.dirname, '../../../corpus');
 const TOKEN = process.env.AGENT_TOKEN ?? '';
@@ -54,11 +54,17 @@ if (!process.env.FAKE_NO_EVAL && existsSync(REPORT)) {
   // and the replayed reader beside it, pooled per group as the real agent pools it
   const replayed = resolve(import.meta.dirname, '../../../docs/experiments/adjudicator-replay/summary.json');
   const reader = existsSync(replayed) ? replayedReaderSchema.parse(JSON.parse(readFileSync(replayed, 'utf8'))) : null;
+  // and the source audit of the record's wrong-source answers, counted as the real agent counts it
+  const judged = resolve(import.meta.dirname, '../../../docs/experiments/source-audit/judgements.jsonl');
+  const judgements = existsSync(judged) ? parseJsonl(readFileSync(judged, 'utf8'), SourceJudgement) : { rows: [] };
+  if ('why' in judgements) throw new Error(`${judged}:${judgements.line}: ${judgements.why}`);
+  const sourceAudit = sourceAuditOf(rows as Parameters<typeof sourceAuditOf>[0], judgements.rows);
   evalLatest = {
     summary,
     questions: rows,
     source: 'file',
     ...(reader ? { replayedReader: { generatedAt: reader.generatedAt, command: reader.command, groups: replayedReaderGroups(reader) } } : {}),
+    ...(sourceAudit ? { sourceAudit } : {}),
   };
 }
 

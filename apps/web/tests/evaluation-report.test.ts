@@ -94,6 +94,37 @@ describe('readReport', () => {
     expect(read('oops')?.askedAgain).toBeUndefined();
   });
 
+  it('reads the source audit (S-186) only whole and consistent: every count a number, the answers not answering the sum of their two kinds', () => {
+    const audit = {
+      wrong: 102,
+      judged: 102,
+      stale: 0,
+      cited: { yes: 17, partly: 23, no: 62 },
+      labelled: { yes: 101, partly: 1, no: 0 },
+      given: 633,
+      falseAnswers: 60,
+      wrongSourceNotAnswering: 62,
+      notAnswering: 122,
+      partly: 23,
+    };
+    const read = (a: unknown) => readReport({ summary: { mode: 'leave-one-corpus-out', n: 10 } as never, sourceAudit: a }).sourceAudit;
+    expect(read(audit)).toEqual({
+      given: 633,
+      notAnswering: 122,
+      falseAnswers: 60,
+      wrongSourceNotAnswering: 62,
+      partly: 23,
+      wrong: 102,
+      judged: 102,
+      citedAnswers: 17,
+      labelledAnswers: 101,
+    });
+    expect(read({ ...audit, notAnswering: 100 })).toBeUndefined();
+    expect(read({ ...audit, given: '633' })).toBeUndefined();
+    expect(read({ ...audit, judged: 0 })).toBeUndefined();
+    expect(read(undefined)).toBeUndefined();
+  });
+
   it('reads an older report (score thresholds, rows without answerability) as legacy, never as bands', () => {
     const view = readReport({
       summary: {

@@ -202,6 +202,27 @@ export const replayedReaderSchema = z.looseObject({
 });
 export type ReplayedReaderFigures = z.infer<typeof replayedReaderSchema>;
 
+const verdictCounts = z.looseObject({ yes: optionalNumber, partly: optionalNumber, no: optionalNumber });
+
+/**
+ * The source audit of the record's wrong-source answers (packages/eval's `auditSources`, S-186) and the trust figure it
+ * makes (`answersNotAnswering`): of the answers given, those that do not answer the question asked.
+ */
+export const sourceAuditSchema = z.looseObject({
+  /** Wrong-source answers in the record, and of them those judged on the passages the record's answer cites. */
+  wrong: optionalNumber,
+  judged: optionalNumber,
+  /** Does the cited passage answer? The labelled passage is the control. */
+  cited: verdictCounts.optional(),
+  labelled: verdictCounts.optional(),
+  given: optionalNumber,
+  falseAnswers: optionalNumber,
+  wrongSourceNotAnswering: optionalNumber,
+  notAnswering: optionalNumber,
+  partly: optionalNumber,
+});
+export type SourceAuditFigures = z.infer<typeof sourceAuditSchema>;
+
 export const evalLatestSchema = z.object({
   summary: evalSummarySchema,
   questions: z.array(evalQuestionRowSchema),
@@ -209,5 +230,7 @@ export const evalLatestSchema = z.object({
   source: z.enum(['database', 'file']).optional(),
   /** Present when the agent found docs/experiments/adjudicator-replay/summary.json beside the report and could read it. */
   replayedReader: replayedReaderSchema.optional(),
+  /** Present when the agent found docs/experiments/source-audit/judgements.jsonl beside the report, could read it, and it judges a wrong-source answer of this record. */
+  sourceAudit: sourceAuditSchema.optional(),
 });
 export type EvalLatest = z.infer<typeof evalLatestSchema>;

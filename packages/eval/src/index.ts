@@ -7,6 +7,7 @@ export * from './evidence.ts';
 export * from './measure.ts';
 export * from './metrics.ts';
 export * from './outcome.ts';
+export * from './jsonl.ts';
 export * from './logistic.ts';
 export * from './bands.ts';
 export * from './train.ts';

@@ -153,7 +153,9 @@ describe('the typed figure beside the clean one (S-177)', () => {
 });
 
 describe('the source audit in the report', () => {
-  // Two corpora: 3 and 2 false answers of 40 and 30 unanswerable questions, 40 false refusals of 60 answerable: 25 answers.
+  // Two corpora: 3 and 2 false answers of 40 and 30 unanswerable questions, 40 false refusals of 60 answerable: 25 answers
+  // given (one of them partial), counted from the rows.
+  const rows = (n: number, label: string, verdict: string) => Array.from({ length: n }, () => ({ label, verdict }));
   const record = {
     ...loco,
     answerable: 60,
@@ -161,6 +163,13 @@ describe('the source audit in the report', () => {
     corpora: [
       { name: 'a', falseAnswers: 3, falseRefusals: 30 },
       { name: 'b', falseAnswers: 2, falseRefusals: 10 },
+    ],
+    questions: [
+      ...rows(19, 'answerable', 'answered'),
+      ...rows(1, 'answerable', 'partial'),
+      ...rows(40, 'answerable', 'refused'),
+      ...rows(5, 'unanswerable', 'answered'),
+      ...rows(65, 'unanswerable', 'refused'),
     ],
   } as unknown as EvaluationReport;
   const sourceAudit = { wrong: 9, judged: 8, stale: 1, cited: { yes: 2, partly: 1, no: 5 }, labelled: { yes: 7, partly: 1, no: 0 } };

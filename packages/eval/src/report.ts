@@ -1,6 +1,6 @@
 import type { CorpusFigures, EvaluationReport, TypedFigures } from './evaluate.ts';
 import { type ReplayedReader, replayedReaderLine, replayedReaderSection } from './replayed-reader.ts';
-import type { SourceAudit } from './source-audit.ts';
+import { answersNotAnswering, type SourceAudit } from './source-audit.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -121,9 +121,7 @@ function namingLine(r: EvaluationReport): string[] {
 function sourceAuditLine(r: EvaluationReport, a: SourceAudit | undefined): string[] {
   if (!a?.judged) return [];
   const unjudged = a.wrong - a.judged;
-  const falseAnswers = r.corpora.reduce((sum, c) => sum + c.falseAnswers, 0);
-  const given = r.answerable - pooledFalseRefusals(r) + falseAnswers;
-  const wrong = falseAnswers + a.cited.no;
+  const { given, falseAnswers, notAnswering: wrong } = answersNotAnswering(r.questions, a);
   return [
     `What a wrong-source answer is (\`npm run -s eval:source-audit\`): a blind reader was shown each one's question beside two passages, the one the answer cites and the labelled one, in an order it could not read anything from. It judged the cited passage to answer the question in ${a.cited.yes} of the ${a.judged} (${pct(a.cited.yes / a.judged)}), in part in ${a.cited.partly}, and not at all in ${a.cited.no}; the labelled passage, the control, in ${a.labelled.yes}${unjudged ? ` (${unjudged} of the ${a.wrong} wrong-source answers cite passages no reader has judged)` : ''}. So a wrong-source answer is mostly a confident, cited answer that does not answer, which the false-answer rate never counts because the question is answerable: beside the ${falseAnswers} false answers to the ${r.unanswerable} unanswerable questions stand ${a.cited.no} answers to answerable questions from a passage that does not answer them. Of the ${given} answers given (answered or partial), ${wrong} (${pct(wrong / given)}) do not answer the question asked${a.cited.partly ? `, and ${a.cited.partly} more answer it only in part` : ''}.`,
     '',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditSources, citedSide, recordedOf } from './source-audit.ts';
+import { parseJsonl } from './jsonl.ts';
+import { answersNotAnswering, auditSources, citedSide, recordedOf, SourceJudgement, sourceAuditOf } from './source-audit.ts';
 
 describe('the source audit', () => {
   it('hides which passage was cited behind a fixed order: both sides occur, and the same question always gets the same', () => {
@@ -41,5 +42,44 @@ describe('the source audit', () => {
       judged('1', 'd', ['p6'], 'partly'),
     ]);
     expect(a).toEqual({ wrong: 5, judged: 3, stale: 1, cited: { yes: 1, partly: 1, no: 1 }, labelled: { yes: 3, partly: 0, no: 0 } });
+  });
+
+  it('counts, of the answers given (answered or partial), the false answers and the wrong-source answers whose passage does not answer', () => {
+    const row = (label: string, verdict: string) => ({ label, verdict });
+    const rows = [
+      row('answerable', 'answered'),
+      row('answerable', 'answered'),
+      row('answerable', 'partial'),
+      row('answerable', 'refused'),
+      row('unanswerable', 'answered'),
+      row('unanswerable', 'partial'),
+      row('unanswerable', 'refused'),
+    ];
+    expect(answersNotAnswering(rows, { cited: { yes: 0, partly: 1, no: 1 } })).toEqual({
+      given: 5,
+      falseAnswers: 2,
+      wrongSourceNotAnswering: 1,
+      notAnswering: 3,
+      partly: 1,
+    });
+  });
+
+  it('serves nothing for a record none of whose wrong-source answers is judged on the passages it cites', () => {
+    const rows = [
+      { id: '1', corpus: 'c', label: 'answerable', verdict: 'answered', source: 'wrong', cited: ['p1'] },
+      { id: '2', corpus: 'c', label: 'answerable', verdict: 'answered', source: 'right', cited: ['gold'] },
+    ];
+    const judgement = { id: '1', corpus: 'c', cited: ['p1'], labelled: 'gold', citedAnswers: 'no' as const, labelledAnswers: 'yes' as const };
+    expect(sourceAuditOf(rows, [judgement])).toMatchObject({ wrong: 1, judged: 1, given: 2, notAnswering: 1 });
+    expect(sourceAuditOf(rows, [{ ...judgement, cited: ['p9'] }])).toBeNull();
+  });
+});
+
+describe('parseJsonl', () => {
+  it('reads every line or names the first bad one by its line in the file, blank lines counted', () => {
+    const good = '{"id":"1","corpus":"c","cited":["p"],"labelled":"g","citedAnswers":"no","labelledAnswers":"yes"}';
+    expect(parseJsonl(`${good}\n\n${good}\n`, SourceJudgement)).toMatchObject({ rows: [{ id: '1' }, { id: '1' }] });
+    expect(parseJsonl(`${good}\n\n{"id":`, SourceJudgement)).toMatchObject({ line: 3 });
+    expect(parseJsonl(`${good}\n${good.replace('"no"', '"maybe"')}`, SourceJudgement)).toMatchObject({ line: 2 });
   });
 });

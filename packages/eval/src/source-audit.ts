@@ -93,3 +93,56 @@ export function auditSources(rows: readonly WrongSource[], recorded: readonly So
   }
   return { wrong: rows.length, judged, stale, cited, labelled };
 }
+
+/**
+ * The trust figure the audit makes (ADR-0013's last addendum): of the answers the record gives (answered or partial),
+ * those that do not answer the question asked — the false answers to unanswerable questions, and the answers to
+ * answerable ones from a cited passage the reader judged not to answer — and those that answer only in part. One
+ * function, so the README, docs/EVALUATION.md and the website's evaluation page print the same counts.
+ */
+export interface AnswersNotAnswering {
+  /** Answers given: rows answered or partial. */
+  readonly given: number;
+  /** Of them, to unanswerable questions. */
+  readonly falseAnswers: number;
+  /** Of them, to answerable questions, from a cited passage judged not to answer. */
+  readonly wrongSourceNotAnswering: number;
+  /** falseAnswers + wrongSourceNotAnswering. */
+  readonly notAnswering: number;
+  /** Wrong-source answers whose cited passage answers only in part. */
+  readonly partly: number;
+}
+
+export function answersNotAnswering(
+  rows: readonly { readonly label: string; readonly verdict: string }[],
+  audit: Pick<SourceAudit, 'cited'>,
+): AnswersNotAnswering {
+  const given = rows.filter((r) => r.verdict === 'answered' || r.verdict === 'partial');
+  const falseAnswers = given.filter((r) => r.label === 'unanswerable').length;
+  return {
+    given: given.length,
+    falseAnswers,
+    wrongSourceNotAnswering: audit.cited.no,
+    notAnswering: falseAnswers + audit.cited.no,
+    partly: audit.cited.partly,
+  };
+}
+
+/**
+ * The audit of a record's rows and the trust figure it makes, as the agent serves it beside the evaluation; null when
+ * none of the record's wrong-source answers is judged on the passages it cites (nothing to say of it).
+ */
+export function sourceAuditOf(
+  rows: readonly {
+    readonly id: string;
+    readonly corpus: string;
+    readonly label: string;
+    readonly verdict: string;
+    readonly source?: string | null;
+    readonly cited?: readonly string[] | null;
+  }[],
+  judgements: readonly SourceJudgement[],
+): (SourceAudit & AnswersNotAnswering) | null {
+  const audit = auditSources(wrongSources(rows), judgements);
+  return audit.judged ? { ...audit, ...answersNotAnswering(rows, audit) } : null;
+}

@@ -573,6 +573,62 @@ describe('the agent API over the default (offline) stack', () => {
       }
     });
 
+    it('GET /v1/eval/latest: the source audit of the record from experiments/source-audit/judgements.jsonl beside the report; absent when none is judged; absent and logged when a line is bad', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'sandscope-eval-'));
+      const reportPath = join(dir, 'evaluation.json');
+      const judgementsPath = join(dir, 'experiments', 'source-audit', 'judgements.jsonl');
+      const row = (id: string, label: string, verdict: string, source: string | null, cited: string[] | null) => ({
+        id,
+        corpus: 'c',
+        label,
+        verdict,
+        source,
+        cited,
+      });
+      const questions = [
+        row('1', 'answerable', 'answered', 'wrong', ['c#p1']),
+        row('2', 'answerable', 'answered', 'wrong', ['c#p2']),
+        row('3', 'answerable', 'answered', 'right', ['c#gold3']),
+        row('4', 'unanswerable', 'answered', null, ['c#p4']),
+        row('5', 'unanswerable', 'refused', null, null),
+      ];
+      await writeFile(reportPath, JSON.stringify({ mode: 'leave-one-corpus-out', n: 5, questions }));
+      const judgement = (id: string, cited: string, citedAnswers: string) =>
+        JSON.stringify({ id, corpus: 'c', cited: [cited], labelled: `c#gold${id}`, citedAnswers, labelledAnswers: 'yes' });
+      const lines: string[] = [];
+      const reading = createApp(appDepsOf(agent, { latestEvaluation: () => readLatestEvaluation(store.db, reportPath, (line) => lines.push(line)) }));
+      const latest = async () => (await (await reading.request('/v1/eval/latest', { headers: AUTH })).json()) as Record<string, unknown>;
+      try {
+        expect(await latest()).not.toHaveProperty('sourceAudit');
+        await mkdir(dirname(judgementsPath), { recursive: true });
+        // judged on passages the record no longer cites: nothing to say of this record
+        await writeFile(judgementsPath, `${judgement('1', 'c#p9', 'no')}\n`);
+        expect(await latest()).not.toHaveProperty('sourceAudit');
+        await writeFile(judgementsPath, `${judgement('1', 'c#p1', 'no')}\n${judgement('2', 'c#p2', 'partly')}\n`);
+        expect((await latest()).sourceAudit).toEqual({
+          wrong: 2,
+          judged: 2,
+          stale: 0,
+          cited: { yes: 0, partly: 1, no: 1 },
+          labelled: { yes: 2, partly: 0, no: 0 },
+          given: 4,
+          falseAnswers: 1,
+          wrongSourceNotAnswering: 1,
+          notAnswering: 2,
+          partly: 1,
+        });
+        expect(lines).toEqual([]);
+        await writeFile(judgementsPath, `${judgement('1', 'c#p1', 'no')}\n${judgement('2', 'c#p2', 'perhaps')}\n`);
+        const broken = await latest();
+        expect(broken).not.toHaveProperty('sourceAudit');
+        expect(broken.questions).toHaveLength(5);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`${judgementsPath}:2`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('GET /v1/eval/latest: 404 with how to produce one when there is none', async () => {
       const none = createApp(appDepsOf(agent, { latestEvaluation: async () => null }));
       const res = await none.request('/v1/eval/latest', { headers: AUTH });

@@ -2,7 +2,16 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EvalQuestionRow } from '@sandscope/api/evaluation';
-import { type ReplayedReaderGroup, replayedReaderGroups, replayedReaderSchema } from '@sandscope/eval';
+import {
+  type AnswersNotAnswering,
+  parseJsonl,
+  type ReplayedReaderGroup,
+  replayedReaderGroups,
+  replayedReaderSchema,
+  type SourceAudit,
+  SourceJudgement,
+  sourceAuditOf,
+} from '@sandscope/eval';
 import { type Database, latestEvalRun } from '@sandscope/store';
 
 export interface EvalLatestView {
@@ -19,10 +28,15 @@ export interface EvalLatestView {
     readonly notRemeasuredSince?: string;
     readonly groups: readonly ReplayedReaderGroup[];
   };
+  /** The source audit of this record's wrong-source answers and the trust figure it makes; absent when none of them is judged. */
+  readonly sourceAudit?: SourceAudit & AnswersNotAnswering;
 }
 
 /** The replayed reader's summary, found where the repository keeps it relative to the report: docs/experiments/adjudicator-replay/. */
 const replayedReaderPath = (reportPath: string) => join(dirname(reportPath), 'experiments', 'adjudicator-replay', 'summary.json');
+
+/** The source audit's judgements, where the repository keeps them relative to the report: docs/experiments/source-audit/. */
+const sourceJudgementsPath = (reportPath: string) => join(dirname(reportPath), 'experiments', 'source-audit', 'judgements.jsonl');
 
 /**
  * The newest evaluation: the latest `eval_run` row, else the report committed
@@ -39,18 +53,52 @@ export async function readLatestEvaluation(db: Database, reportPath: string, log
       : null;
   if (!latest) return null;
   const replayedReader = await readReplayedReader(replayedReaderPath(reportPath), log);
-  return replayedReader ? { ...latest, replayedReader } : latest;
+  const sourceAudit = await readSourceAudit(sourceJudgementsPath(reportPath), latest.questions, log);
+  return { ...latest, ...(replayedReader ? { replayedReader } : {}), ...(sourceAudit ? { sourceAudit } : {}) };
+}
+
+/** A file kept beside the report: its text, or null when it is not there, or when it cannot be read (`log` says why, and that `what` is left out). */
+async function readBeside(path: string, what: string, log: (line: string) => void): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      log(`eval latest: ${path} could not be read (${error instanceof Error ? error.message : String(error)}); ${what} is left out`);
+    return null;
+  }
+}
+
+/**
+ * The audit counted against the record being served: a judgement counts only while the record cites the passages it
+ * saw (`auditSources`), so a newer evaluation in the database shows only what still holds, or nothing. A file that
+ * cannot be read is left out whole, and `log` says which line and why: counts from half of it would not be the audit's.
+ */
+async function readSourceAudit(
+  path: string,
+  questions: readonly EvalQuestionRow[],
+  log: (line: string) => void,
+): Promise<(SourceAudit & AnswersNotAnswering) | null> {
+  const text = await readBeside(path, 'the source audit', log);
+  if (text === null) return null;
+  const parsed = parseJsonl(text, SourceJudgement, 'source judgement');
+  if ('why' in parsed) {
+    log(`eval latest: ${path}:${parsed.line}: ${parsed.why}; the source audit is left out`);
+    return null;
+  }
+  const rows = questions.map((q) => ({
+    id: q.id,
+    corpus: q.corpus ?? '',
+    label: q.label ?? '',
+    verdict: q.verdict ?? '',
+    source: q.source ?? null,
+    cited: Array.isArray(q.cited) ? q.cited.filter((c): c is string => typeof c === 'string') : null,
+  }));
+  return sourceAuditOf(rows, parsed.rows);
 }
 
 async function readReplayedReader(path: string, log: (line: string) => void): Promise<EvalLatestView['replayedReader'] | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    log(`eval latest: ${path} could not be read (${error instanceof Error ? error.message : String(error)}); the replayed reader is left out`);
-    return null;
-  }
+  const text = await readBeside(path, 'the replayed reader', log);
+  if (text === null) return null;
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -127,6 +127,22 @@ export interface ReportView {
     readonly notRemeasuredSince?: string;
     readonly groups: readonly ReaderGroupRow[];
   };
+  /** The source audit of the record's wrong-source answers (S-186) and the trust figure it makes: every count, or none. */
+  readonly sourceAudit?: SourceAuditView;
+}
+
+/** Of the answers given, those that do not answer the question asked (packages/eval's `answersNotAnswering`), and the audit behind it. */
+export interface SourceAuditView {
+  readonly given: number;
+  readonly notAnswering: number;
+  readonly falseAnswers: number;
+  readonly wrongSourceNotAnswering: number;
+  readonly partly: number;
+  /** Wrong-source answers, those judged, and how often the cited and the labelled (control) passage answered. */
+  readonly wrong: number;
+  readonly judged: number;
+  readonly citedAnswers: number;
+  readonly labelledAnswers: number;
 }
 
 /** Procedure answers that keep every step of their labelled section, of those answered. */
@@ -272,7 +288,7 @@ function rowOf(v: unknown, recordedBands: (corpus: string) => AnswerabilityBands
 }
 
 /** The page's one reading of `GET /v1/eval/latest`. */
-export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: unknown; replayedReader?: unknown }): ReportView {
+export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: unknown; replayedReader?: unknown; sourceAudit?: unknown }): ReportView {
   const s: Loose = isObject(latest.summary) ? latest.summary : {};
   const mode = str(s.mode);
   const bands = bandsOf(s.bands);
@@ -326,7 +342,40 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
     ...adjudicatedOf(s.adjudicated),
     ...replayedReaderOf(latest.replayedReader),
+    ...sourceAuditOf(latest.sourceAudit),
     ...((str(s.generatedAt) ?? str(s.createdAt)) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
+  };
+}
+
+/** The source audit as the page shows it: every count present and the sums consistent, or no paragraph (half of it would read as a figure it is not). */
+function sourceAuditOf(raw: unknown): { sourceAudit?: SourceAuditView } {
+  if (!isObject(raw) || !isObject(raw.cited) || !isObject(raw.labelled)) return {};
+  const n = [
+    raw.given,
+    raw.notAnswering,
+    raw.falseAnswers,
+    raw.wrongSourceNotAnswering,
+    raw.partly,
+    raw.wrong,
+    raw.judged,
+    raw.cited.yes,
+    raw.labelled.yes,
+  ].map(num);
+  if (n.some((x) => x === undefined)) return {};
+  const [given, notAnswering, falseAnswers, wrongSourceNotAnswering, partly, wrong, judged, citedAnswers, labelledAnswers] = n as number[];
+  if (!judged || notAnswering !== falseAnswers! + wrongSourceNotAnswering! || notAnswering! > given!) return {};
+  return {
+    sourceAudit: {
+      given: given!,
+      notAnswering: notAnswering!,
+      falseAnswers: falseAnswers!,
+      wrongSourceNotAnswering: wrongSourceNotAnswering!,
+      partly: partly!,
+      wrong: wrong!,
+      judged: judged!,
+      citedAnswers: citedAnswers!,
+      labelledAnswers: labelledAnswers!,
+    },
   };
 }
 

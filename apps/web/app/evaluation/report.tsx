@@ -150,6 +150,18 @@ export function Report({ view, below, above }: { view: ReportView; below: number
             : 'no procedure answer to check for steps'}
           ; passage MRR {p.mrr === undefined ? '—' : p.mrr.toFixed(3)}, recall@6 {percent(p.recallAt6)}.
         </p>
+        {view.sourceAudit ? (
+          // S-186: a wrong-source answer is mostly an answer that does not answer, which no false-answer rate counts.
+          <p data-testid="source-audit">
+            Of the <b>{view.sourceAudit.given}</b> answers given, <b>{view.sourceAudit.notAnswering}</b> (
+            {percent(view.sourceAudit.notAnswering / view.sourceAudit.given)}) do not answer the question asked: {view.sourceAudit.falseAnswers} false answers
+            to unanswerable questions, and {view.sourceAudit.wrongSourceNotAnswering} answers to answerable ones from a cited passage a blind reader judged not
+            to answer it
+            {view.sourceAudit.partly ? `; ${view.sourceAudit.partly} more answer it only in part` : ''}. The reader judged {view.sourceAudit.judged} of the{' '}
+            {view.sourceAudit.wrong} wrong-source answers, each beside its labelled passage in a hidden order: the cited passage answered in{' '}
+            {view.sourceAudit.citedAnswers}, the labelled one, the control, in {view.sourceAudit.labelledAnswers} (<code>npm run -s eval:source-audit</code>).
+          </p>
+        ) : null}
         {view.typed ? (
           // S-177: the hand-written questions are typed with care; this is what one slip of the keys in each costs.
           <p className="muted" data-testid="typed">
