@@ -4,5 +4,8 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `sandscope eval --json | head`: the reader closing the pipe ends nothing with a stack trace (closed-pipe.ts).
+const { tolerateClosedPipe } = await import('../src/closed-pipe.ts');
+tolerateClosedPipe();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
