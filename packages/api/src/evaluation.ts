@@ -221,7 +221,6 @@ export const sourceAuditSchema = z.looseObject({
   notAnswering: optionalNumber,
   partly: optionalNumber,
 });
-export type SourceAuditFigures = z.infer<typeof sourceAuditSchema>;
 
 export const evalLatestSchema = z.object({
   summary: evalSummarySchema,

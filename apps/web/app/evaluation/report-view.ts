@@ -342,13 +342,13 @@ export function readReport(latest: Pick<EvalLatest, 'summary'> & { questions?: u
     ...(num(s.askP50Ms) !== undefined ? { askP50Ms: num(s.askP50Ms) } : {}),
     ...adjudicatedOf(s.adjudicated),
     ...replayedReaderOf(latest.replayedReader),
-    ...sourceAuditOf(latest.sourceAudit),
+    ...sourceAuditViewOf(latest.sourceAudit),
     ...((str(s.generatedAt) ?? str(s.createdAt)) ? { recordedAt: str(s.generatedAt) ?? str(s.createdAt) } : {}),
   };
 }
 
 /** The source audit as the page shows it: every count present and the sums consistent, or no paragraph (half of it would read as a figure it is not). */
-function sourceAuditOf(raw: unknown): { sourceAudit?: SourceAuditView } {
+function sourceAuditViewOf(raw: unknown): { sourceAudit?: SourceAuditView } {
   if (!isObject(raw) || !isObject(raw.cited) || !isObject(raw.labelled)) return {};
   const n = [
     raw.given,
