@@ -1,4 +1,4 @@
-import { outcomeHasAnswer } from '@sandscope/api';
+import { outcomeHasAnswer, passagesBeside } from '@sandscope/api';
 import { Fragment, type ReactNode } from 'react';
 import type { Band, Outcome, RefusalClaim, Risk, Terminal, Verdict, Workload } from '@sandscope/api';
 import { score as fmtScore } from '@/lib/format';
@@ -23,7 +23,10 @@ export interface OutcomeView {
   readonly answer: string | null;
   readonly risk: Risk | null;
   readonly action: string | null;
-  /** The passages the decision found closest, best first (its reasons name the first); a refusal links them, never as answers. */
+  /**
+   * The passages the decision found closest, best first (its reasons name the first): a refusal links them, and an
+   * answer the ones it does not cite (S-190); never as answers.
+   */
   readonly closest?: readonly string[];
   /** What a refusal claims (S-108), from the span of the node that refused. */
   readonly refusal?: RefusalClaim | null;
@@ -130,6 +133,32 @@ function Reasons({ reasons }: { reasons: readonly string[] }) {
   );
 }
 
+/**
+ * S-190: the closest passages an answer does not cite, linked under it to check it against. Offline about one answer
+ * in five cites a passage other than the one that answers, and it looked as sure as the rest. Never sources.
+ */
+function PassagesBeside({ closest, claims }: { closest: readonly string[]; claims: readonly AnswerClaim[] }) {
+  // Without claims the page cannot tell what the answer cites, so it names nothing rather than its own source.
+  if (claims.length === 0) return null;
+  const beside = passagesBeside(
+    closest,
+    claims.flatMap((c) => c.citations.map((s) => s.chunkId)),
+  );
+  if (beside.length === 0) return null;
+  return (
+    <p className="passages-beside" data-testid="passages-beside">
+      Also close to the question, not cited:{' '}
+      {beside.map((id, i) => (
+        <Fragment key={id}>
+          {i > 0 ? ', ' : null}
+          <a href={chunkHref(id)}>{id}</a>
+        </Fragment>
+      ))}
+      . If the answer is not about what you asked, read {beside.length > 1 ? 'them' : 'it'}.
+    </p>
+  );
+}
+
 export function RunOutcome({ view }: { view: OutcomeView }) {
   const { outcome, verdict } = view;
   const answered = outcome !== null && outcomeHasAnswer(outcome);
@@ -149,6 +178,7 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
         <>
           <Answer claims={view.claims} verdict={verdict ?? 'answered'} />
           {view.claims.length === 0 && view.answer ? <p className="answer-text">{renderInline(view.answer)}</p> : null}
+          <PassagesBeside closest={view.closest ?? []} claims={view.claims} />
           {view.reasons.length > 0 ? (
             <details className="reasons-box" open={verdict === 'partial'}>
               <summary>{verdict === 'partial' ? 'Adjudication — why this is only partial' : 'Why the gate let this through'}</summary>

@@ -26,6 +26,14 @@ test.describe('console, JavaScript on', () => {
     await expect(cite.locator('.passage-body')).toContainText('connections');
     await shot(page, '02-console-answered-citation-open');
 
+    // S-190: the closest passages the answer does not cite are linked under it, never among its sources.
+    const beside = page.locator('.live-run [data-testid="passages-beside"]');
+    await expect(beside).toContainText('Also close to the question, not cited');
+    const besideIds = await beside.getByRole('link').allTextContents();
+    expect(besideIds.length).toBeGreaterThan(0);
+    const citedIds = await page.locator('.live-run details.cite').evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk')));
+    for (const id of besideIds) expect(citedIds).not.toContain(id);
+
     // the passage in the library: the data page anchor for that chunk id
     const chunkId = await cite.getAttribute('data-chunk');
     expect(chunkId).toContain('#');

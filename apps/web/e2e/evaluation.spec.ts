@@ -214,3 +214,11 @@ test('the source audit: of the answers given, how many do not answer the questio
   await expect(audit).toContainText(`The reader judged ${judged.length} of the ${wrong.length} wrong-source answers`);
   await expect(audit).toContainText(`the labelled one, the control, in ${judged.filter((j) => j.labelledAnswers === 'yes').length}`);
 });
+
+// S-190 on the page: how many wrong-source answers named the labelled passage beside them, as the record counts it.
+test('the wrong-source answers that named the labelled passage beside them', async ({ page }) => {
+  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as { wrongSourceAnswers: number; wrongSourceNamingLabelled: number };
+  expect(record.wrongSourceAnswers).toBeGreaterThan(0);
+  await page.goto('/evaluation');
+  await expect(page.getByTestId('beside-naming')).toHaveText(`(${record.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)`);
+});

@@ -46,6 +46,8 @@ const figures = {
   stepsCoveredRate: z.number().optional(),
   /** False refusals whose refusal names the labelled passage among the closest (S-106; at most three since S-172); absent from older records. */
   refusalsNamingLabelled: z.number().optional(),
+  /** Wrong-source answers that name the labelled passage among the closest passages beside them (S-190); absent from older records. */
+  wrongSourceNamingLabelled: z.number().optional(),
   /** Refusals claiming the library does not answer, and the answerable questions among them (S-108); absent from older records. */
   refusalsClaimingAbsent: z.number().optional(),
   answerableClaimedAbsent: z.number().optional(),

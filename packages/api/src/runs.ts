@@ -5,6 +5,8 @@ import { z } from 'zod';
 /** The prefix of the reason that carries the model's numbers (shown behind a disclosure). */
 export { NUMBERS_PREFIX } from '@sandscope/engine/reason-format';
 export { askAgainQuestions } from '@sandscope/engine/ask-again';
+/** The closest passages an answer does not cite, named beside it (S-190): one rule for the CLI, the page and the record. */
+export { passagesBeside } from '@sandscope/engine/passages-beside';
 /** How an answer's claims stood in their passages: the layout the answer text and the run page both print. */
 export { type AnswerPart, answerLayout } from '@sandscope/engine/answer-layout';
 /** A workload a person typed or posted: the one rule the CLI, the agent and the console read it by (S-140). */

@@ -160,6 +160,31 @@ describe('refusals that name the labelled passage (S-106)', () => {
   });
 });
 
+describe('answers that name the labelled passage beside them (S-190)', () => {
+  it('counts a wrong-source answer as pointing at the answer only when a closest passage it does not cite is the labelled one', () => {
+    const answerAll = { insufficientBelow: 0, sufficientAbove: 0 };
+    const outcomes = measured.map((m) => outcomeOf(m, kb.model, answerAll));
+    let named = 0;
+    for (const [i, o] of outcomes.entries()) {
+      const m = measured[i]!;
+      if (o.source !== 'wrong') {
+        expect(o.answerNamesLabelled ?? null, m.question.id).toBeNull();
+        continue;
+      }
+      const { nearest } = decideAnswerability(m.features, kb.model, answerAll).assessment;
+      const beside = nearest.filter((c) => !o.cited!.includes(c.chunk.id));
+      // What it cites is not the labelled passage (a wrong source), so only a passage beside it can be.
+      expect(o.answerNamesLabelled, m.question.id).toBe(beside.some((c) => isGold(m.question, c.chunk)));
+      expect(o.answerNamesLabelled, m.question.id).toBe(nearest.some((c) => isGold(m.question, c.chunk)));
+      if (o.answerNamesLabelled) named++;
+    }
+    const metrics = computeMetrics(outcomes);
+    expect(metrics.wrongSourceNamingLabelled).toBe(named);
+    expect(named).toBeGreaterThan(0);
+    expect(named).toBeLessThanOrEqual(metrics.wrongSourceAnswers);
+  });
+});
+
 describe('what a refusal claims (S-108)', () => {
   it('takes each refusal’s claim from the decision, and counts the claims of absence and the answerable questions among them', () => {
     // Every question refused: those the shipped model rates at or above its adjudicated lower line are refused unsure.

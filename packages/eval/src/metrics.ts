@@ -33,6 +33,11 @@ export interface Outcome {
    * model is unsure tells the reader to read them (S-089). null otherwise.
    */
   readonly refusalNamesLabelled?: boolean | null;
+  /**
+   * For an answer citing a passage other than the labelled one: is the labelled passage among the closest passages it
+   * does not cite, which the answer names beside it to check against (S-190)? null otherwise.
+   */
+  readonly answerNamesLabelled?: boolean | null;
   /** What a refusal claims (S-108): the library does not answer, the model is unsure, or the library disagrees. null unless refused. */
   readonly refusal?: RefusalClaim | null;
 }
@@ -72,6 +77,11 @@ export interface Metrics {
    * answer. Counted, never credited: each is still a false refusal (issue 9 B, what a user without a reader sees).
    */
   readonly refusalsNamingLabelled: number;
+  /**
+   * Wrong-source answers that name the labelled passage beside them (S-190): still wrong answers, counted as such, that
+   * point at the right passage.
+   */
+  readonly wrongSourceNamingLabelled: number;
   /**
    * Refusals that claim the library does not answer (S-108: the rest say the model is unsure, or that the library
    * disagrees with itself), and how many of them were of answerable questions — where that claim was false.
@@ -122,6 +132,7 @@ export function computeMetrics(outcomes: readonly Outcome[]): Metrics {
     procedureAnswers: procedures.length,
     stepsCoveredRate: ratio(procedures.filter((o) => o.stepsCovered).length, procedures.length),
     refusalsNamingLabelled: answerable.filter((o) => o.verdict === 'refused' && o.refusalNamesLabelled === true).length,
+    wrongSourceNamingLabelled: sourced.filter((o) => o.source === 'wrong' && o.answerNamesLabelled === true).length,
     refusalsClaimingAbsent: outcomes.filter((o) => o.verdict === 'refused' && o.refusal === 'absent').length,
     answerableClaimedAbsent: answerable.filter((o) => o.verdict === 'refused' && o.refusal === 'absent').length,
     mrr: ratio(

@@ -11,6 +11,7 @@ import {
   rate,
   sentencesOf,
 } from '@sandscope/engine';
+import { passagesBeside } from '@sandscope/engine/passages-beside';
 import { isGold, type Measured } from './measure.ts';
 import type { Outcome } from './metrics.ts';
 
@@ -92,6 +93,7 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     adjudicable,
     bestPasses: best ? passes(best, m.features) : false,
     refusalNamesLabelled: !answered && q.label === 'answerable' && hasExpected ? decision.assessment.nearest.some((c) => isGold(q, c.chunk)) : null,
+    answerNamesLabelled: source === 'wrong' ? besideNamesGold(q, decision, cited) : null,
     refusal: answered ? null : (decision.refusal ?? 'unsure'),
     mechanism: q.mechanism,
     label: q.label,
@@ -104,6 +106,21 @@ export function outcomeOfDecision(m: Measured, decision: Decision, model: Answer
     cited: answered ? decision.evidence.filter((c) => cited.has(c.id)).map((c) => c.id) : null,
     stepsCovered,
   };
+}
+
+/**
+ * A wrong-source answer that names its labelled passage beside it (S-190): among the closest passages it does not
+ * cite, the ones `ask`, the CLI and the run page list under the answer. Counted, never credited: it is still a
+ * wrong-source answer.
+ */
+function besideNamesGold(q: Measured['question'], decision: Decision, cited: ReadonlySet<string>): boolean {
+  const beside = new Set(
+    passagesBeside(
+      decision.assessment.nearest.map((c) => c.chunk.id),
+      cited,
+    ),
+  );
+  return decision.assessment.nearest.some((c) => beside.has(c.chunk.id) && isGold(q, c.chunk));
 }
 
 /** The verdict alone, from precomputed ratings: what the band sweep counts (the same arithmetic `decideAnswerability` runs). */

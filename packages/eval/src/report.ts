@@ -113,6 +113,19 @@ function namingLine(r: EvaluationReport): string[] {
 }
 
 /**
+ * What an answer shows beside its sources (S-190): the closest passages it does not cite, so a confident answer from
+ * the wrong passage points at others to check it against. How often the labelled passage is among them is counted,
+ * not credited.
+ */
+function besideLine(r: EvaluationReport): string[] {
+  if (r.wrongSourceNamingLabelled === undefined || r.wrongSourceAnswers === 0) return [];
+  return [
+    `An answer names, after its sources, the passages the model found closest that it does not cite (of the same three a refusal names), as passages to read if the answer is not about what was asked. Of the ${r.wrongSourceAnswers} answers that cite a passage other than the labelled one, ${r.wrongSourceNamingLabelled} (${pct(r.wrongSourceNamingLabelled / r.wrongSourceAnswers)}) named the labelled passage (or one of the labelled document) among them: wrong-source answers, counted as such, that point at the right passage.`,
+    '',
+  ];
+}
+
+/**
  * What a wrong-source answer is (the source audit): another passage that answers too, or a confident, cited answer
  * that does not answer, which no false-answer count sees because the question is answerable. Only judgements made on
  * the passages the record's answers cite are counted; the labelled passage, shown beside each in a hidden order, is
@@ -290,6 +303,7 @@ export function evaluationMarkdown(loco: EvaluationReport, extras: ReportExtras 
     `Pooled over ${loco.n} questions: ${verdictOn(loco)}. Chunk MRR ${f3(loco.mrr)}, recall@6 ${f3(loco.recallAt6)}.`,
     '',
     ...namingLine(loco),
+    ...besideLine(loco),
     ...sourceAuditLine(loco, extras.sourceAudit),
     ...typedLine(loco),
     ...claimLine(loco),

@@ -85,6 +85,19 @@ describe('sandscope ask', () => {
       /\nRead before concluding the library is silent \(the closest passages, most likely first; not answers\):\n {2}runbook-connection-pool-exhaustion\.md › [^\n]+ {2}\(runbook-connection-pool-exhaustion#[a-z-]+\)\n( {2}[a-z0-9-]+\.md › [^\n]+ {2}\([a-z0-9-]+#[a-z0-9-]+\)\n){1,2}/,
     );
     expect(unsure).not.toContain('Sources:');
+    expect(unsure).not.toContain('Also close to the question');
+    // S-190: an answer names the closest passages it does not cite after its sources, never as sources.
+    const answered = await next(['ask', 'What is the connection pool ceiling for orders-db?']);
+    const sources = answered.slice(answered.indexOf('\nSources:\n'), answered.indexOf('\n\n', answered.indexOf('\nSources:\n') + 1));
+    const cited = [...sources.matchAll(/\(([a-z0-9-]+#[a-z0-9-]+)\)/g)].map((m) => m[1]);
+    expect(cited.length).toBeGreaterThan(0);
+    const besideBlock = /\nAlso close to the question, not cited \(if the answer is not about what you asked, read th(?:ese|is)\):\n((?: {2}[^\n]+\n)+)/.exec(
+      answered,
+    );
+    expect(besideBlock).not.toBeNull();
+    const beside = [...besideBlock![1]!.matchAll(/\(([a-z0-9-]+#[a-z0-9-]+)\)/g)].map((m) => m[1]);
+    expect(beside.length).toBeGreaterThan(0);
+    for (const id of beside) expect(cited).not.toContain(id);
     const json = await next(['ask', '--json', 'What do I do when OrdersDbPoolSaturated fires?']);
     expect(JSON.parse(json.slice(json.indexOf('{')))).toMatchObject({ outcome: 'refused', refusal: 'unsure' });
     // A database the estate does not have, named like the two it has, is not given orders-db's ceiling (S-121).

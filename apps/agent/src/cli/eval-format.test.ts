@@ -103,4 +103,15 @@ describe('formatEvaluation of rates over no question', () => {
     expect(out).toMatch(/^ {2}false answers {5}0\.0%/m);
     expect(out).toMatch(/^ {2}right source {6}0\.0%/m);
   });
+
+  // S-190: how many wrong-source answers name the labelled passage beside them, counted, never credited.
+  it('says how many wrong-source answers named the labelled passage beside them, where the record counts it', () => {
+    const base = { ...shippedReport([], [], shipped), answerable: 3, unanswerable: 2, wrongSourceAnswers: 2 };
+    expect(formatEvaluation({ ...base, wrongSourceNamingLabelled: 1 }, 'a file')).toMatch(
+      /^ {2}right source .*; 2 answered from a passage other than the labelled one, 1 of them naming it beside the answer\)$/m,
+    );
+    // A record written before S-190 has no such count, and says nothing of it.
+    const { wrongSourceNamingLabelled: _, ...older } = base;
+    expect(formatEvaluation(older as EvaluationReport, 'a file')).not.toContain('naming it beside');
+  });
 });

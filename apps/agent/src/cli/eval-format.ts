@@ -130,7 +130,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
     // None right and none wrong: no answer of a labelled question was given, so no source was judged.
     r.rightSourceRate === 0 && r.wrongSourceAnswers === 0
       ? `  right source       n/a   (no answerable question with a labelled passage was answered; target ≥ ${pct(t.rightSourceRate)})`
-      : `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one)`,
+      : `  right source    ${pct(r.rightSourceRate).padStart(6)}   (target ≥ ${pct(t.rightSourceRate)}; ${r.wrongSourceAnswers} answered from a passage other than the labelled one${r.wrongSourceNamingLabelled !== undefined && r.wrongSourceAnswers > 0 ? `, ${r.wrongSourceNamingLabelled} of them naming it beside the answer` : ''})`,
     ...(r.procedureAnswers
       ? [`  procedure steps ${pct(r.stepsCoveredRate).padStart(6)}   of ${r.procedureAnswers} answered procedure questions carry every labelled step`]
       : []),

@@ -1,4 +1,5 @@
 import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, outcomeWords, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator';
+import { passagesBeside } from '@sandscope/engine/passages-beside';
 
 /** The outcome's headline as the CLI prints it: the name upper-cased, the explanation after the dash as written. */
 function headline(title: string): string {
@@ -48,6 +49,20 @@ export function formatRunResult(r: RunResult, options: { trace?: boolean; closes
     lines.push(r.answer, '', 'Sources:');
     r.sources.forEach((s, i) => lines.push(`  [${i + 1}] ${s.doc} › ${s.heading}  (${s.chunkId})`));
     lines.push('');
+    // S-190: the closest passages the answer does not cite, to check it against: offline about one answer in five
+    // cites a passage other than the one that answers, and looked as sure as the rest.
+    const beside = new Set(
+      passagesBeside(
+        (options.closest ?? []).map((c) => c.chunkId),
+        r.sources.map((s) => s.chunkId),
+      ),
+    );
+    const named = (options.closest ?? []).filter((c) => beside.has(c.chunkId));
+    if (named.length) {
+      lines.push(`Also close to the question, not cited (if the answer is not about what you asked, read ${named.length > 1 ? 'these' : 'this'}):`);
+      for (const c of named) lines.push(`  ${c.doc} › ${c.heading}  (${c.chunkId})`);
+      lines.push('');
+    }
   } else if (r.outcome === 'escalated') {
     lines.push(r.answer, '');
   }

@@ -220,6 +220,7 @@ function figuresOf(v: Loose): Figures {
     'procedureAnswers',
     'stepsCoveredRate',
     'refusalsNamingLabelled',
+    'wrongSourceNamingLabelled',
     'refusalsClaimingAbsent',
     'answerableClaimedAbsent',
     'mrr',

@@ -144,7 +144,15 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         </div>
         <p className="muted">
           Also: of the deferred, {percent(p.partialRate)} let through as partial after adjudication; {p.wrongSourceAnswers ?? '—'} answers cited a passage other
-          than the labelled one;{' '}
+          than the labelled one
+          {p.wrongSourceNamingLabelled !== undefined ? (
+            // S-190: counted, never credited.
+            <span data-testid="beside-naming">
+              {' '}
+              ({p.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)
+            </span>
+          ) : null}
+          ;{' '}
           {p.procedureAnswers
             ? `${percent(p.stepsCoveredRate)} of ${p.procedureAnswers} procedure answers kept every step`
             : 'no procedure answer to check for steps'}
