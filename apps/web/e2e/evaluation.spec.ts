@@ -220,5 +220,7 @@ test('the wrong-source answers that named the labelled passage beside them', asy
   const record = JSON.parse(readFileSync(RECORD, 'utf8')) as { wrongSourceAnswers: number; wrongSourceNamingLabelled: number };
   expect(record.wrongSourceAnswers).toBeGreaterThan(0);
   await page.goto('/evaluation');
-  await expect(page.getByTestId('beside-naming')).toHaveText(`(${record.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)`);
+  await expect(page.getByTestId('beside-naming')).toHaveText(
+    `(${record.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)`,
+  );
 });

@@ -147,10 +147,7 @@ export function Report({ view, below, above }: { view: ReportView; below: number
           than the labelled one
           {p.wrongSourceNamingLabelled !== undefined ? (
             // S-190: counted, never credited.
-            <span data-testid="beside-naming">
-              {' '}
-              ({p.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)
-            </span>
+            <span data-testid="beside-naming"> ({p.wrongSourceNamingLabelled} of them named it among the passages shown beside the answer)</span>
           ) : null}
           ;{' '}
           {p.procedureAnswers
