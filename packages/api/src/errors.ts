@@ -12,6 +12,7 @@ import { z } from 'zod';
  * client bundle (T-12) — so client code imports this file's types only.
  *
  * Codes that start in the engine take the engine's remedy: one sentence, one place.
+ * The CLI prints the same codes with the remedy `remedyOf(code, 'cli')` gives (S-191).
  */
 export const API_ERROR_CODES = [
   'invalid_request',
@@ -59,6 +60,27 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
   budget_exceeded: { status: 402, remedy: ENGINE_ERROR_REMEDIES.budget_exceeded },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
 };
+
+/** Who reads an error: a client of the HTTP API, or a person at the `sandscope` command line. */
+export type ErrorSurface = 'api' | 'cli';
+
+/**
+ * The command line's remedy where the API's names what only an HTTP client can do (a route, docs/API.md, a header,
+ * the session cookie). S-191: the CLI printed the API's remedies, so `sandscope investigation new ""` was sent to
+ * "the request shapes … in docs/API.md" and an unknown id to "GET /v1/investigations". The codes stay one vocabulary;
+ * a code not here reads the same on both surfaces (errors-surface.test.ts holds the CLI's to no HTTP route).
+ */
+const CLI_REMEDIES: Readonly<Partial<Record<ApiErrorCode, string>>> = {
+  invalid_request: 'Fix what the message names; `npx sandscope help` gives each command and its arguments.',
+  not_found: 'Check the id; `npx sandscope investigation list` lists the investigations in this database (SANDSCOPE_DATA_DIR, or DATABASE_URL).',
+  forbidden_session: 'Approve the run from the website, in the browser session that asked the question.',
+  payload_too_large: 'Add less: the message names the limit, and the setting that raises it.',
+};
+
+/** A code's remedy as `surface` prints it: the caller says who reads it, so no surface copies another's remedy. */
+export function remedyOf(code: ApiErrorCode, surface: ErrorSurface): string {
+  return (surface === 'cli' ? CLI_REMEDIES[code] : undefined) ?? API_ERRORS[code].remedy;
+}
 
 export function isApiErrorCode(value: unknown): value is ApiErrorCode {
   return typeof value === 'string' && (API_ERROR_CODES as readonly string[]).includes(value);

@@ -28,7 +28,7 @@ export async function openCliStore(env: Env = process.env, options: { readonly c
   const { database } = parsed.config;
   if (database.kind === 'pglite') {
     // `investigation` creates what it reads, so an empty data directory is a start, not a mistake.
-    if (!options.create && !existsSync(join(database.dir, 'PG_VERSION'))) {
+    if (!options.create && !embeddedDatabaseAt(database.dir)) {
       throw new UserError(
         `no Sandscope database at ${database.dir}: runs are recorded by the agent (\`npm start\` or \`npx sandscope serve\`). ` +
           'Ask a question there first, or set SANDSCOPE_DATA_DIR (or DATABASE_URL) to where the agent keeps its runs.',
@@ -47,4 +47,13 @@ export async function openCliStore(env: Env = process.env, options: { readonly c
     if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
     throw error;
   }
+}
+
+/**
+ * Whether an embedded database has been made in `dir` (PGlite writes PG_VERSION when it makes one). `investigation`
+ * asks before it opens one: opening makes an empty database, and S-192's person, one folder off, was told
+ * "There is no investigation …" and left a second, empty .sandscope/ behind.
+ */
+export function embeddedDatabaseAt(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
 }

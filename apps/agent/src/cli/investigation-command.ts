@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename, isAbsolute, normalize, sep } from 'node:path';
+import { basename, dirname, isAbsolute, normalize, relative, resolve, sep } from 'node:path';
+import { remedyOf } from '@sandscope/api/errors';
 import { citationLabel, resolveWorkspacePath } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
@@ -12,10 +13,21 @@ import { InvestigationService, investigationFileText } from '../service/investig
 import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
-import { openCliStore } from './cli-store.ts';
+import { embeddedDatabaseAt, openCliStore } from './cli-store.ts';
 import { fsErrorWords } from './fs-error.ts';
 
 const USAGE = 'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
+
+/** What each subcommand needs after its name: checked before the database is opened, so a missing id is not looked up. */
+const NEEDS: Readonly<Record<string, readonly [number, string]>> = {
+  new: [1, 'a TITLE'],
+  list: [0, ''],
+  show: [1, 'an investigation id'],
+  rename: [2, 'an investigation id and a TITLE'],
+  rm: [1, 'an investigation id'],
+  add: [2, 'an investigation id and at least one FILE'],
+  ask: [2, 'an investigation id and a MESSAGE'],
+};
 
 /**
  * `sandscope investigation …` (issue 10): the workspace in-process, offline by
@@ -28,16 +40,29 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('investigation', argv, { json: { type: 'boolean', default: false } });
   const [sub, ...args] = positionals;
   if (!sub) throw new UserError(`name a subcommand. ${USAGE}`);
-  const need = (n: number, what: string) => {
-    if (args.length < n) throw new UserError(`investigation ${sub} needs ${what}. ${USAGE}`);
-  };
   const parsed = loadConfig(process.env);
   if (!parsed.ok) throw new UserError(parsed.message.split('\n').join(' | '));
   const config = parsed.config;
-  if (!['new', 'list', 'show', 'rename', 'rm', 'add', 'ask'].includes(sub)) throw new UserError(`unknown subcommand "${sub}". ${USAGE}`);
+  const needs = Object.hasOwn(NEEDS, sub) ? NEEDS[sub] : undefined;
+  if (!needs) throw new UserError(`unknown subcommand "${sub}". ${USAGE}`);
+  if (args.length < needs[0]) throw new UserError(`investigation ${sub} needs ${needs[1]}. ${USAGE}`);
+  // S-192: the embedded database is .sandscope/ of the folder the command runs in (or SANDSCOPE_DATA_DIR), so
+  // the folder a person stands in decides which investigations exist; said by its full path wherever that matters.
+  const dataDir = config.database.kind === 'pglite' ? resolve(config.dataDir) : undefined;
+  // Only `new` makes a database: opening one for any other subcommand made an empty .sandscope/ in whatever folder
+  // the person stood in, and an id from another folder's was "not found" with nothing to say why (S-192). Asked
+  // before the files are checked, so two files of one name are not given advice for a folder holding no investigation.
+  if (sub !== 'new' && config.database.kind === 'pglite' && !embeddedDatabaseAt(config.database.dir)) {
+    if (sub !== 'list') throw new UserError(notInThisDatabase(args[0]!, `there is no Sandscope database in ${dataDir}`));
+    process.stdout.write(
+      values.json === true
+        ? '[]\n'
+        : `No investigations: there is no Sandscope database in ${dataDir}. Start one with \`npx sandscope investigation new TITLE\`, or run from the folder you started them in (or set SANDSCOPE_DATA_DIR to its .sandscope).\n`,
+    );
+    return 0;
+  }
   // Local files are checked before the database is opened: a typo costs milliseconds.
   if (sub === 'add') {
-    need(2, 'an investigation id and at least one FILE');
     // An investigation keeps files by name: `host1/app.log host2/app.log` kept only the second, and the next turn
     // found no 502 in the log that had four (a colleague's black-box test, 2026-12-05). Refused before anything is added.
     const byName = new Map<string, Set<string>>();
@@ -45,7 +70,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
     const clash = [...byName].find(([, files]) => files.size > 1);
     if (clash) {
       throw new UserError(
-        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. Add them by relative paths from a folder above both (\`cd /var/log/incident && sandscope investigation add ID web-1/${clash[0]} web-2/${clash[0]}\`), or copy each to its own name.`,
+        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. ${sameNameAdvice(args[0]!, [...clash[1]], dataDir)}, or copy each to its own name.`,
       );
     }
     for (const file of args.slice(1)) {
@@ -71,7 +96,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       try {
         investigationFileText(storedName(file), readFileSync(file), config.workspace.fileMaxBytes);
       } catch (error) {
-        if (error instanceof ServiceError) throw new UserError(error.message);
+        if (error instanceof ServiceError) throw cliError(error);
         // Found by stat, not readable (permissions): said as stat's failures are, not as a bug.
         throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
       }
@@ -85,7 +110,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   const sandbox = sub === 'ask' ? sandboxToolsOf(config) : null;
   if (sandbox?.option && 'unavailable' in sandbox.option) process.stderr.write(`${sandbox.note}\n`);
   const fileEmbedder = fileEmbedderOf(config, globalThis.fetch);
-  const store = await openCliStore(process.env, { create: true });
+  const store = await openCliStore(process.env, { create: sub === 'new' });
   try {
     const kb = sub === 'ask' ? await knowledgeBaseOf(loadCorpusSource(undefined, { warn: () => {} })) : null;
     const service = new InvestigationService({
@@ -98,27 +123,24 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       // The same embedder as the service (KB_EMBED_BASE_URL, else hashing), so files added here are searched by meaning there.
       ...(fileEmbedder ? { embedder: fileEmbedder } : {}),
     });
-    return await run(service, store, sub, args, values.json === true, need);
+    // Any id is unknown to a database that holds no investigations: the likely mistake is the folder, not the id (S-192).
+    if (sub !== 'new' && sub !== 'list' && (await service.list()).length === 0) {
+      const where = dataDir === undefined ? `${store.db.description} (DATABASE_URL)` : `the database in ${dataDir}`;
+      throw new UserError(notInThisDatabase(args[0]!, `${where} holds no investigations at all`, dataDir === undefined));
+    }
+    return await run(service, store, sub, args, values.json === true);
   } catch (error) {
-    if (error instanceof ServiceError) throw new UserError(error.message);
+    if (error instanceof ServiceError) throw cliError(error);
     throw error;
   } finally {
     await store.close();
   }
 }
 
-async function run(
-  service: InvestigationService,
-  store: Store,
-  sub: string,
-  args: string[],
-  json: boolean,
-  need: (n: number, what: string) => void,
-): Promise<number> {
+async function run(service: InvestigationService, store: Store, sub: string, args: string[], json: boolean): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   switch (sub) {
     case 'new': {
-      need(1, 'a TITLE');
       out((await service.create(args.join(' '))).id);
       return 0;
     }
@@ -130,7 +152,6 @@ async function run(
       return 0;
     }
     case 'show': {
-      need(1, 'an investigation id');
       const detail = await service.show(args[0]!);
       if (json) {
         out(JSON.stringify(detail, null, 2));
@@ -146,13 +167,11 @@ async function run(
       return 0;
     }
     case 'rename': {
-      need(2, 'an investigation id and a TITLE');
       const renamed = await service.rename(args[0]!, args.slice(1).join(' '));
       out(`Renamed ${renamed.id} to "${renamed.title}".`);
       return 0;
     }
     case 'rm': {
-      need(1, 'an investigation id');
       await service.remove(args[0]!);
       out(`Deleted investigation ${args[0]} with its files and conversation.`);
       return 0;
@@ -173,7 +192,6 @@ async function run(
       return 0;
     }
     case 'ask': {
-      need(2, 'an investigation id and a MESSAGE');
       const turn = await service.ask(args[0]!, args.slice(1).join(' '));
       // --json prints the turn as the API gives it (its `turn`): five of its fields left a script blind to what is
       // unknown, to the notes (a provider fallen back to offline) and to the turn id its events replay under.
@@ -202,4 +220,54 @@ function metricsLine(m: { promptTokens: number; completionTokens: number; elapse
 function storedName(file: string): string {
   const relative = normalize(file).split(sep).join('/');
   return isAbsolute(file) || relative === '..' || relative.startsWith('../') ? basename(file) : relative;
+}
+
+/**
+ * A service refusal as the command line says it: what happened, then the CLI's remedy for its code. S-191: the CLI
+ * printed the service's message, whose remedy is the API's, so a person at a terminal was sent to docs/API.md and
+ * GET /v1/investigations.
+ */
+function cliError(error: ServiceError): UserError {
+  return new UserError(`${error.detail} ${remedyOf(error.code, 'cli')}`);
+}
+
+/** An id this database cannot hold, and why: the person is likely in another folder than the one they made it in. */
+function notInThisDatabase(id: string, why: string, server = false): string {
+  return server
+    ? `There is no investigation ${id}: ${why}. Check that DATABASE_URL names the database it was made in.`
+    : `There is no investigation ${id}: ${why}. Investigations are kept in .sandscope/ of the folder \`sandscope investigation new\` ran in (or in SANDSCOPE_DATA_DIR): run this from that folder, or set SANDSCOPE_DATA_DIR to that .sandscope.`;
+}
+
+/**
+ * How to add two files of one name so both are kept, as a command that works from here. S-192: the advice was
+ * `cd /var/log/incident && sandscope investigation add ID …`, and from that folder the CLI opened (and made) that
+ * folder's empty database, so the investigation was "not found". Relative paths are kept only from inside the working
+ * folder (`storedName`): below it, the paths from here; elsewhere, from the folder above both, with this database.
+ */
+function sameNameAdvice(id: string, files: readonly string[], dataDir: string | undefined): string {
+  const here = process.cwd();
+  const absolute = files.map((file) => resolve(file));
+  const above = commonFolder(absolute.map((file) => dirname(file)));
+  const fromHere = relative(here, above);
+  if (fromHere !== '..' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere)) {
+    return `Add them by their paths from this folder: \`sandscope investigation add ${id} ${absolute.map((file) => shellWord(relative(here, file))).join(' ')}\``;
+  }
+  const database = dataDir === undefined ? '' : `SANDSCOPE_DATA_DIR=${shellWord(dataDir)} `;
+  return (
+    `Add them by their paths from a folder above both, ${dataDir === undefined ? 'with DATABASE_URL as it is now' : "naming this folder's database"}: ` +
+    `\`cd ${shellWord(above)} && ${database}sandscope investigation add ${id} ${absolute.map((file) => shellWord(relative(above, file))).join(' ')}\``
+  );
+}
+
+/** The deepest folder that holds every one of `folders` (absolute paths). */
+function commonFolder(folders: readonly string[]): string {
+  const [first = [], ...rest] = folders.map((folder) => folder.split(sep));
+  let shared = 0;
+  while (shared < first.length && rest.every((parts) => parts[shared] === first[shared])) shared++;
+  return first.slice(0, shared).join(sep) || sep;
+}
+
+/** A path as a shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

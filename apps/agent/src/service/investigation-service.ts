@@ -494,7 +494,8 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found')
-      throw new ServiceError('not_found', `${capitalised(error.message)} (GET /v1/investigations, or "sandscope investigation list", lists them).`);
+      // What lists them is the remedy's to say, per surface (S-191): the API's names the route, the CLI's the command.
+      throw new ServiceError('not_found', `${capitalised(error.message)}.`);
     if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;
   }
