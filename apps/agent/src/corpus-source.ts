@@ -51,9 +51,11 @@ const OTHER_DOCUMENTS = /\.(mdx|txt|rst|adoc|asciidoc|org)$/i;
  * The markdown under `dir`, and the documents in other formats beside it; `notesAt` is the corpus folder, whose own
  * README.md and GAPS.md are its notes, not documents.
  */
-function markdownFiles(dir: string, notesAt: string): { files: string[]; others: string[] } {
+function markdownFiles(dir: string, notesAt: string): { files: string[]; others: string[]; unread: string[] } {
   const out: string[] = [];
   const others: string[] = [];
+  /** Every file not read as a document, the notes named as such: what a folder with no markdown holds instead. */
+  const unread: string[] = [];
   // A linked folder is walked like any other (a Dirent of a link is never isDirectory(), so a team's runbooks
   // linked into the corpus were silently left out); each real folder once, so a link to an ancestor ends.
   const walked = new Set<string>();
@@ -69,12 +71,16 @@ function markdownFiles(dir: string, notesAt: string): { files: string[]; others:
       // README.md is a document (GitLab's runbooks are docs/<service>/README.md) and was silently left out at every
       // depth. So is `docs/README.md` in the repository's layout, where the notes sit beside `docs/` (S-105: a
       // project's README copied in as docs/README.md was silently left out, and its questions lost their document).
-      else if (/\.(md|markdown)$/i.test(entry.name) && !(d === notesAt && /^(GAPS|README)\.md$/i.test(entry.name))) out.push(full);
-      else if (OTHER_DOCUMENTS.test(entry.name)) others.push(full);
+      else if (d === notesAt && /^(GAPS|README)\.md$/i.test(entry.name)) unread.push(`${full} (the corpus's notes)`);
+      else if (/\.(md|markdown)$/i.test(entry.name)) out.push(full);
+      else {
+        if (OTHER_DOCUMENTS.test(entry.name)) others.push(full);
+        unread.push(full);
+      }
     }
   };
   walk(dir);
-  return { files: out, others };
+  return { files: out, others, unread };
 }
 
 /** Whether a link leads to a folder; a broken one does not, and is reported as a file when read (#13). */
@@ -121,15 +127,14 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
       );
   }
   const docsDir = existsSync(join(root, 'docs')) && statSync(join(root, 'docs')).isDirectory() ? join(root, 'docs') : root;
-  const { files, others } = markdownFiles(docsDir, root);
-  if (files.length === 0) throw new UserError(`no markdown (.md) files in ${docsDir}. Put the runbooks there or pass --corpus DIR pointing at them.`);
-  if (others.length)
-    warn(
-      `corpus: ${others.length} file(s) not read, as only .md and .markdown are: ${others
-        .slice(0, 3)
-        .map((f) => relative(docsDir, f))
-        .join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}. Save them as .md to have them indexed.`,
+  const { files, others, unread } = markdownFiles(docsDir, root);
+  // It said "no markdown (.md) files" of a folder of .txt: .markdown is read too, and what was there went unnamed.
+  if (files.length === 0)
+    throw new UserError(
+      `no markdown (.md or .markdown) files in ${docsDir}${unread.length ? `; not read: ${namedFew(unread, docsDir)}` : ', nor any other file'}. Put the runbooks there as .md or .markdown, or pass --corpus DIR pointing at them.`,
     );
+  if (others.length)
+    warn(`corpus: ${others.length} file(s) not read, as only .md and .markdown are: ${namedFew(others, docsDir)}. Save them as .md to have them indexed.`);
 
   const documents: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];
@@ -193,6 +198,15 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
     thresholdsPath: join(root, 'thresholds.json'),
     skipped,
   };
+}
+
+/** The first three files, relative to the folder, then how many more. */
+function namedFew(files: readonly string[], dir: string): string {
+  const shown = files
+    .slice(0, 3)
+    .map((f) => relative(dir, f))
+    .join(', ');
+  return `${shown}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
 }
 
 function sameName(twin: string): string {

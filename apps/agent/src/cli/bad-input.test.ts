@@ -169,7 +169,7 @@ describe('bad input gets one line and a non-zero exit', () => {
       expect(await main(argv), argv.join(' ')).toBe(2);
       oneLine();
       expect(io.err).toMatch(
-        new RegExp(`^sandscope: ${argv[0]} takes options only, not "${argv.at(-1)}"\\. Run \`npx sandscope help\` for ${argv[0]}'s options\\.`),
+        new RegExp(`^sandscope: ${argv[0]} takes options only, not "${argv.at(-1)}"\\. \`npx sandscope ${argv[0]} --help\` lists its options\\.`),
       );
     }
     expect(existsSync(join(corpus, 'questions.jsonl'))).toBe(false);

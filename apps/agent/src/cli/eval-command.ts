@@ -16,7 +16,7 @@ import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
-import { DEFAULT_EVAL_CORPORA_DIR, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
+import { DEFAULT_EVAL_CORPORA_DIR, evalCorpusNames, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } from './eval-support.ts';
 
@@ -71,6 +71,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
   // S-091: --rows adds each question's row to --json's report; without --json it was dropped without a word.
   if (values.rows && !values.json)
     throw new UserError('--rows adds each question’s row to the --json report; add --json (a --record saves the rows either way).');
+  // --held-out and --exclude without --loco scored the generated set, cross-validated, and exited 0: the corpora named
+  // were never read, and the figures printed were another run's.
+  const locoOnly = (['corpora', 'exclude', 'held-out'] as const).filter((o) => values[o] !== undefined).map((o) => `--${o}`);
+  if (!values.loco && locoOnly.length)
+    throw new UserError(
+      `${locoOnly.join(' and ')} ${locoOnly.length > 1 ? 'choose' : 'chooses'} the development corpora of a leave-one-corpus-out run, and mean nothing without it. Add --loco, or drop ${locoOnly.length > 1 ? 'them' : locoOnly[0]}.`,
+    );
   const byModel = values.adjudicator === 'model';
   // An adjudicated evaluation scores what ships on a set it was not tuned on: a refit per fold has no adjudicated
   // bands of its own to judge between, and a recorded one would pass a few providers' judgements off as THE evaluation.
@@ -108,6 +115,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
     if (values.questions || values.feedback || values.corpus)
       throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
     const exclude = parseExclude(values.exclude);
+    // A name --exclude does not know was ignored, and every corpus scored: refused as --held-out's is, before measuring.
+    const names = evalCorpusNames(values.corpora ?? DEFAULT_EVAL_CORPORA_DIR);
+    const unknownExcluded = [...exclude].filter((name) => !names.includes(name));
+    if (unknownExcluded.length)
+      throw new UserError(
+        `--exclude names corpora to leave out; ${unknownExcluded.join(', ')} ${unknownExcluded.length > 1 ? 'are not ones' : 'is not one'} here. Corpora here: ${names.join(', ')}.`,
+      );
     const corpora = await loadEvalCorpora(values.corpora ?? DEFAULT_EVAL_CORPORA_DIR, (name) => !exclude.has(name));
     for (const c of corpora) if (!c.measured) process.stderr.write(`sandscope: left out ${c.name}: ${c.missing}\n`);
     const present = corpora.filter((c) => c.measured);

@@ -51,17 +51,27 @@ export function statusOf(dir: string): string {
   return line ? line.replace(/^Status:\s*/, '').trim() : 'no status recorded';
 }
 
+/**
+ * The corpora under `base`: each folder with a questions.jsonl, texts here or not. Read before anything is measured, so
+ * a name given to --exclude that is none of them is refused in a moment, as --held-out's is.
+ */
+export function evalCorpusNames(base: string = DEFAULT_EVAL_CORPORA_DIR): string[] {
+  if (!existsSync(base)) throw new UserError(`no development corpora at ${base}: pass --corpora DIR (a folder of corpora, each with questions.jsonl).`);
+  return readdirSync(base)
+    .sort()
+    .filter((name) => existsSync(join(base, name, 'questions.jsonl')));
+}
+
 /** Every corpus under `base` with a questions.jsonl, measured once (retrieval + features). */
 export async function loadEvalCorpora(
   base: string = DEFAULT_EVAL_CORPORA_DIR,
   only?: (name: string) => boolean,
   options: { readonly typedSeed?: number } = {},
 ): Promise<EvalCorpus[]> {
-  if (!existsSync(base)) throw new UserError(`no development corpora at ${base}: pass --corpora DIR (a folder of corpora, each with questions.jsonl).`);
   const out: EvalCorpus[] = [];
-  for (const name of readdirSync(base).sort()) {
+  for (const name of evalCorpusNames(base)) {
     const dir = join(base, name);
-    if (!existsSync(join(dir, 'questions.jsonl')) || (only && !only(name))) continue;
+    if (only && !only(name)) continue;
     // Every text SOURCE.json names (S-095): with only docs/ checked, a folder copied while it was still being written
     // was measured on part of its texts, and a model trained on it differed from the record's without a word.
     const absent = existsSync(join(dir, 'SOURCE.json')) ? absentTexts(dir, readCorpusSourceFile(join(dir, 'SOURCE.json'))) : [];

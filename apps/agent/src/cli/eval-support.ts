@@ -39,11 +39,17 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   return questions;
 }
 
-/** A set with one label has one error rate undefined; said once, on stderr, for a file or the marks alike. */
+/**
+ * A set with one label leaves a rate unmeasured; said once, on stderr, for a file or the marks alike, naming the rate and
+ * as the report shows it. It said "reported as 0" above a report printing "false answers n/a" (S-157 made it n/a).
+ */
 function noteOneLabel(questions: readonly EvalQuestion[]): void {
-  if (!questions.some((q) => q.label === 'answerable') || !questions.some((q) => q.label === 'unanswerable')) {
-    process.stderr.write('sandscope: note: the set has only one label, so one of the two error rates is undefined (reported as 0).\n');
-  }
+  const answerable = questions.some((q) => q.label === 'answerable');
+  if (answerable === questions.some((q) => q.label === 'unanswerable')) return;
+  const unmeasured = answerable ? 'false answers' : 'false refusals and right source';
+  process.stderr.write(
+    `sandscope: note: the set has only ${answerable ? 'answerable' : 'unanswerable'} questions, so ${unmeasured} cannot be measured on it: shown as n/a (0 in --json).\n`,
+  );
 }
 
 export interface EvalInputs {

@@ -1,4 +1,5 @@
 import { UserError } from '../user-error.ts';
+import { refuseUndecodedArguments } from './args.ts';
 import { askCommand } from './ask-command.ts';
 import { graphCommand } from './graph-command.ts';
 import { investigationCommand } from './investigation-command.ts';
@@ -10,19 +11,32 @@ import { serveCommand } from './serve-command.ts';
 import { startCommand } from './start-command.ts';
 import { toolsCommand } from './tools-command.ts';
 
-const HELP = `sandscope — an evidence-gated, cited on-call assistant
+const INTRO = `sandscope — an evidence-gated, cited on-call assistant
 
 Usage:
-  npx sandscope ask [options] "question"                 run the question through the graph: answer, refuse,
+`;
+
+/**
+ * Each command's part of the help, in the order `help` prints them: `ask --help` and `help ask` print the command's own
+ * part. Both printed something else: `ask --help` "Unknown option '--help'" (exit 2), `help ask` the whole text.
+ */
+const USAGE: Record<string, string> = {
+  ask: `  npx sandscope ask [options] "question"                 run the question through the graph: answer, refuse,
                                                          escalate, or stop for approval
       --workload, -w triage|change|postmortem            what kind of run (default triage)
       --trace                                            nodes visited, provider of each model call, tokens, cost
       --json                                             the whole run result as JSON (trace included)
       --fail-provider NAME                               fail this provider for this run only (repeatable)
       --corpus DIR                                       another folder of markdown (default: the bundled corpus)
-  npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
+`,
+  graph: `  npx sandscope graph [--json]                           the compiled orchestration graph: Mermaid, or
                                                          { nodes, edges, mermaid }
-  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--cv] [--json [--rows]] [--skip-bad]
+`,
+  eval: `  npx sandscope eval --loco [--corpora DIR] [--exclude a,b] [--held-out a,b] [--json [--rows]] [--record]
+                                                         the headline: leave-one-corpus-out over the development
+                                                         corpora; --exclude leaves corpora out; --held-out scores
+                                                         only those corpora's folds (an experiment: no --record)
+  npx sandscope eval [--corpus DIR] [--questions FILE.jsonl | --feedback] [--folds 5] [--seed N] [--cv] [--json [--rows]] [--skip-bad]
                      [--record] [--adjudicator model] [--model FILE]
                                                          held-out figures of the evidence gate; --feedback scores
                                                          the marked runs with what ships, never tuned on;
@@ -32,22 +46,28 @@ Usage:
                                                          the adjudicated bands defer, counted in the figures;
                                                          --model FILE: score with a model held out of the corpus
                                                          (npm run train -- --exclude NAME --out FILE)
-  npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
+`,
+  feedback: `  npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
                                                          mark a run (replaces its earlier mark)
   npx sandscope feedback --export FILE.jsonl [--force]   every mark as a question file (eval --questions);
                                                          --force replaces an existing file
-  npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
+`,
+  calibrate: `  npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
                                                          refit the bands on a corpus's own questions; writes
                                                          DIR/thresholds.json only if they beat the shipped bands held out
-  npx sandscope questions [--corpus DIR] [--out FILE] [--force]
+`,
+  questions: `  npx sandscope questions [--corpus DIR] [--out FILE] [--seed N] [--force]
                                                          write the generated question set (JSONL), by default
                                                          to DIR/questions.jsonl; --force replaces an existing file
-  AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
+`,
+  serve: `  AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
                                                          the agent's HTTP API alone (docs/API.md)
-  npx sandscope start [--port 7860] [--web-port 3000] [--web-host 127.0.0.1]
+`,
+  start: `  npx sandscope start [--port 7860] [--web-port 3000] [--web-host 127.0.0.1]
                                                          the agent and the website on this machine (npm start);
                                                          other ports let a second checkout run beside the first
-  npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID
+`,
+  investigation: `  npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID
                               | add ID FILE... | ask ID "message" [--json]
                                                          multi-turn investigations over an incident's files;
                                                          answers cite file:line or runbook passages. With a
@@ -57,11 +77,40 @@ Usage:
                                                          the offline planner answers with the same tools. Either
                                                          may run jq and log_summary in the jail when TOOLS_TEMPLATE
                                                          turns them on and bubblewrap is here
-  npx sandscope tools build | list                       build the sandboxed tools' packages into TOOLS_DIR (once);
+`,
+  tools: `  npx sandscope tools build | list                       build the sandboxed tools' packages into TOOLS_DIR (once);
                                                          list them, built or not, offered or not, and whether a
                                                          bubblewrap jail can be made here (TOOLS_TEMPLATE turns them on)
-  npx sandscope help                                     this text
+`,
+};
+
+const HELP = `${INTRO}${Object.values(USAGE).join('')}  npx sandscope help [COMMAND]                           this text, or one command's part of it
+                                                         (as does COMMAND --help)
 `;
+
+/** A command's part of the help; `investigate` is investigation's other name. */
+const usageOf = (name: string) => `Usage:\n${USAGE[name === 'investigate' ? 'investigation' : name]}`;
+
+/** `help`, or `help COMMAND`: one command's part, or what the commands are when it names none of them. */
+async function helpCommand(argv: string[]): Promise<number> {
+  const [name, ...more] = argv;
+  if (name === undefined || name === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (commandOf(name) === undefined || more.length)
+    throw new UserError(
+      `${more.length ? 'help takes one command name' : `unknown command "${name}"`}. Commands: ${Object.keys(USAGE).join(', ')}. \`npx sandscope help\` prints them all.`,
+    );
+  process.stdout.write(usageOf(name));
+  return 0;
+}
+
+/** `--help` or `-h` among a command's arguments, before a `--` that ends its options. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -77,11 +126,11 @@ const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   start: startCommand,
   tools: toolsCommand,
-  help: async () => {
-    process.stdout.write(HELP);
-    return 0;
-  },
+  help: helpCommand,
 };
+
+/** The command of that name; `sandscope toString` found Object's own and died with a stack trace. */
+const commandOf = (name: string): Command | undefined => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined);
 
 /**
  * The CLI boundary: unknown errors are converted once, here (STYLE rule 7).
@@ -89,9 +138,14 @@ const COMMANDS: Record<string, Command> = {
  */
 export async function main(argv: string[]): Promise<number> {
   const [name = 'help', ...rest] = argv;
-  const command = COMMANDS[name === '--help' || name === '-h' ? 'help' : name];
+  const command = commandOf(name === '--help' || name === '-h' ? 'help' : name);
   try {
     if (!command) throw new UserError(`unknown command "${name}". Run \`npx sandscope help\` for the commands.`);
+    refuseUndecodedArguments(argv);
+    if (command !== helpCommand && asksForHelp(rest)) {
+      process.stdout.write(usageOf(name));
+      return 0;
+    }
     return await command(rest);
   } catch (error) {
     if (error instanceof UserError) {
