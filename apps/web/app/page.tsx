@@ -1,8 +1,10 @@
 import { isWorkload } from '@sandscope/api';
+import { cookies } from 'next/headers';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getLibrary, getProviders } from '@/lib/agent';
 import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { problemFromQuery } from '@/lib/problems';
+import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
 import { consoleRefusal, KEPT_QUESTION_CHARS } from '@/lib/run-request';
 import { ConsoleForm } from './_console/console-form';
 
@@ -13,8 +15,10 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function ConsolePage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
-  const problem = problemFromQuery(params);
+  const [params, jar] = await Promise.all([searchParams, cookies()]);
+  // The URL names the code; the reason ("question contains a NUL character …") is in this browser's cookie (S-197).
+  const fromQuery = problemFromQuery(params);
+  const problem = fromQuery ? withRefusalWords(fromQuery, 'console', jar.get(REFUSAL_WORDS_COOKIE)?.value) : null;
   const [providers, read] = await Promise.all([attempt(getProviders), attempt(getLibrary)]);
   const library = read.ok ? read.value : null;
   const bundled = readsBundledLibrary(library);

@@ -287,8 +287,27 @@ async function sendParsed<S extends z.ZodType>(schema: S, path: string, init: Pa
 }
 
 const investigationPath = (id: string, rest = '') => `/v1/investigations/${encodeURIComponent(id)}${rest}`;
-/** A workspace path in a URL: each segment encoded, the slashes kept (the agent's route reads the rest of the path). */
-const filePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+/**
+ * A workspace path in a URL: each segment encoded, the slashes kept (the agent's route reads the rest of the path).
+ * A `.` or `..` segment is resolved by the URL parser before the request leaves (WHATWG URL, `%2E%2E` included), so an
+ * upload named `../../etc/evil.log` went to PUT /v1/investigations/etc/evil.log — the agent's "no such route" came
+ * back as "Not found … made against another database" (S-197), and a path aimed at another investigation's files would
+ * have reached them. Such a path goes as one segment, its slashes encoded (the agent's route decodes them), so the
+ * agent reads the path as it was given and refuses it in its own words; a path that is nothing but `.` or `..` has
+ * no form the parser leaves alone, and is refused here.
+ */
+export function filePath(path: string): string {
+  const segments = path.split('/');
+  if (!segments.some((s) => s === '.' || s === '..')) return segments.map(encodeURIComponent).join('/');
+  if (path === '.' || path === '..') {
+    throw new AgentProblem({
+      code: 'invalid_request',
+      status: 400,
+      detail: `The path “${path}” names a folder, not a file: name a file in the workspace, e.g. app.log.`,
+    });
+  }
+  return encodeURIComponent(path);
+}
 
 export async function listInvestigations(): Promise<InvestigationSummary[]> {
   return (await getParsed(investigationListSchema, '/v1/investigations', await callerFromPage())).investigations;

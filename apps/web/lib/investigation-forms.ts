@@ -1,10 +1,12 @@
 import { type Problem, problemQuery } from './problems';
+import { refusalWordsCookie } from './refusal-words';
 
 /*
  * The Investigations section's form posts (plain forms, so they work with
  * JavaScript off) all end the same way: a 303 back to a page, carrying the
  * problem's code and which form it came from (`during`), never the agent's own
  * words — a crafted link must not put arbitrary text on the page (problems.ts).
+ * The words go in a cookie on the same 303 (refusal-words.ts).
  */
 
 /** An investigation id as the URL may carry it; anything else cannot name one, so it is not forwarded. */
@@ -33,7 +35,8 @@ export const KEPT_MESSAGE_CHARS = 4000;
  */
 export function backWithProblem(page: string, problem: Problem, during: InvestigationForm, anchor: string, kept?: string): Response {
   const message = kept ? `&${new URLSearchParams({ message: kept.slice(0, KEPT_MESSAGE_CHARS) })}` : '';
-  return seeOther(`${page}?${problemQuery(problem)}&during=${during}${message}#${anchor}`);
+  // The agent's reason ("the path … leaves the workspace") rides in a cookie, not the URL (S-197).
+  return seeOther(`${page}?${problemQuery(problem)}&during=${during}${message}#${anchor}`, [refusalWordsCookie(problem, during)]);
 }
 
 /** `during` from the query, or null when it names none of the forms. */

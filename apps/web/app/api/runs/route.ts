@@ -4,6 +4,7 @@ import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun 
 import type { RunResult } from '@sandscope/api';
 import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
 import { readBoundedBody } from '@/lib/bounded-body';
+import { refusalWordsCookie } from '@/lib/refusal-words';
 import { KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 import { readSse } from '@/lib/sse';
@@ -66,12 +67,14 @@ export async function POST(request: Request): Promise<Response> {
   const fields = await fieldsOf(body, contentType, streaming);
 
   // Any refusal takes the person back to the console with what they typed: a bad workload used to empty the box.
+  // The reason goes with it in a cookie (lib/refusal-words.ts): the agent's "question contains a NUL character
+  // (U+0000) at character 3" came back as "Type a question, pick a workload" alone (S-197).
   const typed = typeof fields.question === 'string' ? fields.question.trim() : '';
   const backToConsole = (problem: Problem) => {
     const q = new URLSearchParams(problemQuery(problem));
     if (typed) q.set('q', typed.slice(0, KEPT_QUESTION_CHARS));
     q.set('workload', isWorkload(fields.workload) ? fields.workload : 'triage');
-    return redirect(`/?${q.toString()}`);
+    return redirect(`/?${q.toString()}`, [refusalWordsCookie(problem, 'console')]);
   };
 
   const parsed = parseRunRequest(fields);

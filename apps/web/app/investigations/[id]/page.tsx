@@ -1,23 +1,33 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { cookies } from 'next/headers';
 import { fileLinesHref, InvestigationAnswer } from '@/components/investigation-answer';
+import { NotFoundHere } from '@/components/not-found-here';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigation } from '@/lib/agent';
 import { when } from '@/lib/format';
 import { formFromQuery, type InvestigationForm, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
 import { type Problem, problemFromQuery } from '@/lib/problems';
+import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
+import NotFound from '@/app/not-found';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Investigation' };
 
 type Params = Record<string, string | string[] | undefined>;
 
-/** A refused form, said next to that form: the person's own input in the site's words, anything else as the problem it is. */
+/**
+ * A refused form, said next to that form: the person's own input in the site's words, anything else as the problem it
+ * is. The site's words are what every such refusal has in common; the agent's own reason follows when this browser's
+ * post left it (lib/refusal-words.ts) — a path refused for leaving the workspace read only "only text files are
+ * accepted" (S-197).
+ */
 function FormProblem({ problem, during, context }: { problem: Problem; during: InvestigationForm; context: string }) {
   const refusal = inputRefusal(during, problem.code);
   return refusal ? (
     <p className="notice notice-bad" role="alert" data-problem={problem.code}>
       {refusal}
+      {problem.message ? <span className="problem-message"> The agent says: “{problem.message}”</span> : null}
+      {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
     </p>
   ) : (
     <ProblemPanel problem={problem} context={context} />
@@ -32,16 +42,28 @@ function FormProblem({ problem, during, context }: { problem: Problem; during: I
  */
 export default async function InvestigationPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Params> }) {
   const { id } = await params;
-  if (!INVESTIGATION_ID.test(id)) notFound();
-  const query = await searchParams;
-  const carried = problemFromQuery(query);
+  if (!INVESTIGATION_ID.test(id))
+    return (
+      <NotFoundHere>
+        <NotFound />
+      </NotFoundHere>
+    );
+  const [query, jar] = await Promise.all([searchParams, cookies()]);
   const during = formFromQuery(query.during);
+  const fromQuery = problemFromQuery(query);
+  const carried = fromQuery && during ? withRefusalWords(fromQuery, during, jar.get(REFUSAL_WORDS_COOKIE)?.value) : fromQuery;
+  const noFile = query.nofile === '1';
   const uploaded = typeof query.uploaded === 'string' ? query.uploaded : null;
   const removed = typeof query.removed === 'string' ? query.removed : null;
   const renamed = query.renamed === '1';
   const unconfirmed = query.unconfirmed === '1';
   const loaded = await attempt(() => getInvestigation(id));
-  if (!loaded.ok && loaded.problem.code === 'not_found') notFound();
+  if (!loaded.ok && loaded.problem.code === 'not_found')
+    return (
+      <NotFoundHere>
+        <NotFound />
+      </NotFoundHere>
+    );
   if (!loaded.ok) {
     return (
       <>
@@ -113,6 +135,11 @@ export default async function InvestigationPage({ params, searchParams }: { para
           </table>
         )}
         {uploaded && !carried ? <p className="notice upload-saved">Added {uploaded}.</p> : null}
+        {noFile && !carried ? (
+          <p className="notice notice-bad" role="alert">
+            Nothing was uploaded: no file was chosen — choose a file with the field below, then press Upload.
+          </p>
+        ) : null}
         {removed && !carried ? <p className="notice file-removed">Removed {removed}. The other files and the conversation are kept.</p> : null}
         {carried && during === 'upload' ? <FormProblem problem={carried} during="upload" context="The file was not added." /> : null}
         {carried && during === 'remove' ? <FormProblem problem={carried} during="remove" context="No file was removed." /> : null}

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { TerminalTag } from '@/components/outcome';
 import { FeedbackForm } from '@/components/feedback-form';
+import { NotFoundHere } from '@/components/not-found-here';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
@@ -12,6 +12,7 @@ import { askAgainOf } from '@/lib/ask-again';
 import { shortId, when } from '@/lib/format';
 import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
+import { NoSuchRun } from './no-such-run';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,8 +33,15 @@ export default async function RunPage({
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const carried = problemFromQuery(query);
   const detail = await attempt(() => getRun(id));
-  // The agent has no such run: a 404 (./not-found.tsx), not a 200 page carrying a problem panel.
-  if (!detail.ok && detail.problem.code === 'not_found') notFound();
+  // The agent has no such run: a 404 (./not-found.tsx), not a 200 page carrying a problem panel; its words in the
+  // server's HTML too (NotFoundHere).
+  if (!detail.ok && detail.problem.code === 'not_found') {
+    return (
+      <NotFoundHere>
+        <NoSuchRun id={id} />
+      </NotFoundHere>
+    );
+  }
   if (!detail.ok) {
     return (
       <>

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { sourceHref } from '@/components/file-link';
+import { NotFoundHere } from '@/components/not-found-here';
 import { attempt, getGraph } from '@/lib/agent';
 import { readSource, repositoryRoot, sourceAllowlist } from '@/lib/source-files';
 import { REQUEST_PATH } from '../../request-path';
+import SourceNotFound from './not-found';
 
 export const dynamic = 'force-dynamic';
 
@@ -35,11 +36,21 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function SourcePage({ params }: { params: Params }) {
   const repoPath = await repoPathOf(params);
   const root = repositoryRoot();
-  if (!root) notFound();
+  if (!root)
+    return (
+      <NotFoundHere>
+        <SourceNotFound />
+      </NotFoundHere>
+    );
   const graph = await attempt(getGraph);
   const named = [...REQUEST_PATH.flatMap((hop) => hop.files), ...(graph.ok ? graph.value.nodes.flatMap((n) => (n.file ? [n.file] : [])) : [])];
   const entry = await readSource(root, repoPath, sourceAllowlist(named));
-  if (!entry) notFound();
+  if (!entry)
+    return (
+      <NotFoundHere>
+        <SourceNotFound />
+      </NotFoundHere>
+    );
   const name = entry.path.split('/').pop();
   return (
     <article className="source-page">

@@ -30,8 +30,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   } catch {
     /* not a form: refused below like a form without a file */
   }
-  // A browser sends an empty, unnamed part when no file was chosen.
-  if (!file || file.name === '') return backWithProblem(page, { code: 'invalid_request', status: 400 }, 'upload', 'files');
+  // A browser sends an empty, unnamed part when no file was chosen. Said as that, not as the agent's refusal of a
+  // file's content ("only text files are accepted"), which is not what happened (S-197).
+  if (!file || file.name === '') return seeOther(`${page}?nofile=1#files`);
 
   try {
     // The browser sends the file's base name only; that is its path at the workspace root.

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { NotFoundHere } from '@/components/not-found-here';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigationFile } from '@/lib/agent';
 import { fileWindow } from '@/lib/file-window';
 import { when } from '@/lib/format';
 import { citedRange, INVESTIGATION_ID, investigationHref } from '@/lib/investigation-forms';
+import NotFound from '@/app/not-found';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'File' };
@@ -27,12 +28,24 @@ export default async function InvestigationFilePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path: segments } = await params;
-  if (!INVESTIGATION_ID.test(id)) notFound();
+  if (!INVESTIGATION_ID.test(id))
+    return (
+      <NotFoundHere>
+        <NotFound />
+      </NotFoundHere>
+    );
   const path = segments.map((s) => decodeURIComponent(s)).join('/');
   const query = await searchParams;
   const range = citedRange(query.lines);
   const file = await attempt(() => getInvestigationFile(id, path));
-  if (!file.ok && file.problem.code === 'not_found') notFound();
+  // A path the agent refuses (`../../x`, outside the workspace) names no file here either: the same 404. It used to
+  // reach the agent as another route, and now reaches it whole (lib/agent.ts filePath).
+  if (!file.ok && (file.problem.code === 'not_found' || file.problem.code === 'invalid_request'))
+    return (
+      <NotFoundHere>
+        <NotFound />
+      </NotFoundHere>
+    );
   const back = (
     <p className="crumbs">
       <a href="/investigations">Investigations</a> / <a href={`${investigationHref(id)}#files`}>this investigation</a>
