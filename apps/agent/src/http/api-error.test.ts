@@ -15,6 +15,13 @@ describe('toApiError', () => {
     return { code: apiError.code, status: apiError.status, message: apiError.message, isBug };
   };
 
+  it('takes a request whose client closed the connection mid-body as a bad request, not a bug (S-198)', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    expect(convert(aborted)).toMatchObject({ code: 'invalid_request', status: 400, isBug: false });
+    // An outbound reset (a provider, the store) is still unexpected: logged, with its stack, as a bug.
+    expect(convert(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toMatchObject({ code: 'internal', isBug: true });
+  });
+
   it('keeps an API code, with the detail when the error has one', () => {
     expect(convert(new ApiError('not_found', 'run x does not exist.'))).toMatchObject({
       code: 'not_found',

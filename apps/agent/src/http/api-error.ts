@@ -63,6 +63,11 @@ export function toApiError(error: unknown): { readonly apiError: ApiError; reado
   const raw = errorCodeOf(error);
   const code = raw === undefined ? undefined : isApiErrorCode(raw) ? raw : API_CODE_OF[raw];
   if (code !== undefined && code !== 'internal') return { apiError: new ApiError(code, detailOf(error, raw!)), isBug: false };
+  // S-198: a client that closed its connection before its body ended is no bug of the agent's, yet it was logged as
+  // one, with Node's stack ("POST /v1/runs/…/feedback failed: Error: aborted at abortIncoming …"). Node's own error
+  // for it, not an outbound call's ECONNRESET (those stay bugs: a provider or store resetting is unexpected here).
+  if (raw === 'ECONNRESET' && (error as Error).message === 'aborted')
+    return { apiError: new ApiError('invalid_request', 'The request body did not arrive whole: the connection closed before it ended.'), isBug: false };
   // Hono's own errors carry a status, not a code.
   if (error instanceof HTTPException) {
     const byStatus: Partial<Record<number, ApiErrorCode>> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large' };
