@@ -86,6 +86,10 @@ describe('/v1/investigations', () => {
     const second = (await json(await call('POST', `/${id}/turns`, { message: 'and when did it start?' }), 200)).turn;
     expect(second.claims[0].citations[0]).toEqual({ kind: 'file', path: 'app.log', startLine: 4312, endLine: 4318 });
     expect(second.metrics).toMatchObject({ provider: 'offline', costUsd: 0 });
+    // S-200: a follow-up says which question it was read with, kept with the turn and in its answer text.
+    expect(second.notes).toEqual([expect.stringMatching(/^Read as a follow-up to “Why is checkout getting 502s from orders-db\?”/)]);
+    expect(second.answer).toContain('Note: Read as a follow-up to');
+    expect(first.notes).toEqual([]);
 
     // Reload: the conversation, its citations and each answer's metrics come back from the store (seed #22).
     const shown = await json(await call('GET', `/${id}`), 200);
@@ -94,6 +98,7 @@ describe('/v1/investigations', () => {
     expect(shown.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(shown.messages[3].metrics).toEqual(second.metrics);
     expect(shown.messages[3].result.citations).toEqual(second.citations);
+    expect(shown.messages[3].result.notes).toEqual(second.notes);
     expect(shown.messages[0].metrics).toBeNull();
 
     await json(await call('DELETE', `/${id}/files/conf/values.json`), 200);

@@ -285,14 +285,17 @@ async function offline(request: TurnRequest, notes: string[], spent: Spent | nul
     kb: request.kb,
     ...(request.now ? { now: request.now } : {}),
   });
-  const answer = notes.length > 0 ? `${plan.answer}\nNote: ${notes.join(' ')}` : plan.answer;
+  // The planner's own notes (S-200: what a follow-up was read with) stream as a fallback's do.
+  for (const note of plan.notes) request.onEvent?.({ type: 'note', text: note });
+  const all = [...plan.notes, ...notes];
+  const answer = all.length > 0 ? `${plan.answer}\nNote: ${all.join(' ')}` : plan.answer;
   return {
     answer,
     claims: plan.claims,
     citations: plan.citations,
     toolCalls: plan.toolCalls,
     unknown: plan.unknown,
-    notes,
+    notes: all,
     mode: 'offline',
     input: plan.input,
     metrics:

@@ -90,6 +90,21 @@ describe('the offline planner', () => {
     expect((await turn('which host?', history)).subject).toMatchObject({ from: 'history', identifiers: expect.arrayContaining(['orders-db']) });
   });
 
+  // S-200: "?!?" after a question about 502s was answered about 502s, saying nothing of the question it leaned on.
+  it('says which earlier question a follow-up was read with, and a question asked in full says nothing of it', async () => {
+    const history: TranscriptEntry[] = [
+      { role: 'user', text: 'Why is checkout getting 502s from orders-db?' },
+      { role: 'assistant', text: 'app.log line 4400 …' },
+    ];
+    const followUp = await turn('?!?', history);
+    expect(followUp.subject.from).toBe('history');
+    expect(followUp.notes).toEqual([
+      expect.stringMatching(/^Read as a follow-up to “Why is checkout getting 502s from orders-db\?”: searched for .*"orders-db"/),
+    ]);
+    expect(followUp.answer).not.toContain('Read as a follow-up');
+    expect((await turn('when did the throttling happen?', history)).notes).toEqual([]);
+  });
+
   it("says which of the question's words no line holds, even where it cites lines for the others", async () => {
     const a = await turn('what was the cpu usage of orders-db?');
     expect(a.citations.some((c) => c.kind === 'file')).toBe(true);

@@ -41,6 +41,8 @@ export interface TurnAnswer {
   readonly unknown: readonly string[];
   /** The terms searched for; a follow-up's include the earlier turn's subject. */
   readonly subject: Subject & { readonly from: 'message' | 'history' };
+  /** Said beside the answer: for a follow-up, which earlier question it was read with (S-200). */
+  readonly notes: readonly string[];
   /** The model input of this turn (seed #17): the replayed window and the message. */
   readonly input: readonly ReplayedMessage[];
   readonly metrics: TurnMetrics;
@@ -211,6 +213,10 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   }
   const citations = uniqueCitations(claims);
   const answer = turnAnswerText(claims, unknown, (id) => p.kb.chunk(id));
+  // S-200: a follow-up is searched with an earlier question's subject, and said nothing of it: "?!?" after "why is
+  // checkout getting 502s?" was answered about 502s and checkout as if asked. What it was read with is said.
+  const notes =
+    subject.from === 'history' ? [`Read as a follow-up to “${clip(subject.earlier, 120)}”: searched for ${terms.map((t) => `"${t}"`).join(', ')}.`] : [];
   const promptText = [...input.map((m) => m.content), ...outputs].join('\n');
   return {
     answer,
@@ -219,6 +225,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     toolCalls: [...p.toolbox.calls],
     unknown,
     subject,
+    notes,
     input,
     metrics: {
       promptTokens: estimateTokens(promptText),
@@ -231,7 +238,10 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
 }
 
 /** The message's own subject, or — for a follow-up — the nearest earlier user message's in the replayed input. */
-function resolveSubject(message: string, input: readonly ReplayedMessage[]): Subject & { from: 'message' | 'history' } {
+function resolveSubject(
+  message: string,
+  input: readonly ReplayedMessage[],
+): (Subject & { from: 'message' }) | (Subject & { from: 'history'; earlier: string }) {
   const own = subjectOf(message);
   if (!isFollowUp(message, own)) return { ...own, from: 'message' };
   for (let i = input.length - 2; i >= 0; i--) {
@@ -243,6 +253,7 @@ function resolveSubject(message: string, input: readonly ReplayedMessage[]): Sub
       identifiers: earlier.identifiers,
       words: [...own.words.filter((w) => !earlier.words.includes(w)), ...earlier.words],
       from: 'history',
+      earlier: m.content,
     };
   }
   return { ...own, from: 'message' };
