@@ -9,7 +9,7 @@ import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { modelServicesFor } from '../run-agent.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { fileEmbedderOf } from '../service/file-embedder-of.ts';
-import { InvestigationService, investigationFileText } from '../service/investigation-service.ts';
+import { InvestigationService, investigationFileText, investigationTitle } from '../service/investigation-service.ts';
 import { ServiceError } from '../service/service-error.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
@@ -46,6 +46,16 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   const needs = Object.hasOwn(NEEDS, sub) ? NEEDS[sub] : undefined;
   if (!needs) throw new UserError(`unknown subcommand "${sub}". ${USAGE}`);
   if (args.length < needs[0]) throw new UserError(`investigation ${sub} needs ${needs[1]}. ${USAGE}`);
+  // The title is checked before the database is opened, and `new` opens it by making it: an empty, blank or
+  // over-long title made .sandscope/ in the folder the command ran in and was refused only then, leaving it behind.
+  if (sub === 'new') {
+    try {
+      investigationTitle(args.join(' '));
+    } catch (error) {
+      if (error instanceof ServiceError) throw cliError(error);
+      throw error;
+    }
+  }
   // S-192: the embedded database is .sandscope/ of the folder the command runs in (or SANDSCOPE_DATA_DIR), so
   // the folder a person stands in decides which investigations exist; said by its full path wherever that matters.
   const dataDir = config.database.kind === 'pglite' ? resolve(config.dataDir) : undefined;

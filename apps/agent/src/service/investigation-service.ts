@@ -34,6 +34,7 @@ import {
   listInvestigationMessages,
   listInvestigations,
   listTurnEvents,
+  normalizeTitle,
   putInvestigationFile,
   readInvestigationFile,
   removeInvestigationFile,
@@ -502,6 +503,20 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A title as an investigation keeps it, or the refusal `create` would give (empty, blank, over the limit), said the
+ * same way. `sandscope investigation new` asks it before it opens the database: it made .sandscope/ in the folder it
+ * ran in and only then refused the title, so a typo left an empty database behind.
+ */
+export function investigationTitle(title: unknown): string {
+  try {
+    return normalizeTitle(title);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
+    throw error;
+  }
+}
 
 /**
  * A file's text as an investigation keeps it, or the refusal: over INVESTIGATION_FILE_MAX_BYTES, binary, or not
