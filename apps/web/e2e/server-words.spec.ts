@@ -9,7 +9,9 @@ import { shot } from './helpers';
  *   database" (the website's URL to the agent lost the `..` segments), and an upload with no file chosen said
  *   "only text files are accepted";
  * - S-197: the console's plain form showed only "Type a question, pick a workload" for a question the agent refused
- *   with its reason ("question contains a NUL character (U+0000) at character 3").
+ *   with its reason ("question contains a NUL character (U+0000) at character 3");
+ * - the same audit: that reason ended with the agent's remedy for an API client ("… the request shapes are in
+ *   docs/API.md"), and a refused approval or mark — the run page's two plain forms — said the code's generic line alone.
  */
 test.use({ javaScriptEnabled: false });
 
@@ -89,6 +91,8 @@ test('the console’s plain form shows the reason a question was refused, the ag
     await page.goto(location);
     const problem = page.locator('.problem[data-problem="invalid_request"]');
     await expect(problem, c.says).toContainText(c.says);
+    // The website's remedy, not the API's: a person on a page is not sent to docs/API.md.
+    await expect(problem, c.says).not.toContainText('docs/API.md');
     // The generic line stays, under the reason.
     await expect(problem, c.says).toContainText('Type a question, pick a workload, and ask again.');
   }
@@ -97,4 +101,53 @@ test('the console’s plain form shows the reason a question was refused, the ag
   await page.goto('/?error=invalid_request&q=hi');
   await expect(page.locator('.problem[data-problem="invalid_request"]')).not.toContainText('must be one of');
   await shot(page, 'console-refused-no-js');
+});
+
+/** A run asked through the console's plain form (run server-side); its id. */
+async function askPlain(page: Page, question: string, workload: string): Promise<string> {
+  const res = await page.request.post('/api/runs', { form: { question, workload }, maxRedirects: 0, timeout: 120_000 });
+  expect(res.status()).toBe(303);
+  const location = res.headers().location ?? '';
+  expect(location).toMatch(/^\/runs\/[^/?#]+$/);
+  return decodeURIComponent(location.split('/').at(-1)!);
+}
+
+test('an approval refused to another browser says the agent’s reason, with the website’s remedy', async ({ page, browser }) => {
+  const gatedId = await askPlain(page, 'Should we fail over orders-db to the replica?', 'change');
+  const other = await browser.newContext({ javaScriptEnabled: false });
+  const stranger = await other.newPage();
+  const res = await stranger.request.post(`/api/runs/${encodeURIComponent(gatedId)}/approve`, { maxRedirects: 0 });
+  expect(res.status()).toBe(303);
+  const location = res.headers().location ?? '';
+  expect(location).toBe(`/runs/${encodeURIComponent(gatedId)}?error=forbidden_session&during=approval`);
+  await stranger.goto(location);
+  const problem = stranger.locator('.problem[data-problem="forbidden_session"]');
+  await expect(problem).toContainText('The approval was refused.');
+  await expect(problem).toContainText(process.env.E2E_AGENT === 'fake' ? 'only the session that requested this run' : 'requested by another session');
+  if (process.env.E2E_AGENT !== 'fake') await expect(problem).toContainText('Approve from the browser that asked the question, or ask it again here');
+  await expect(problem).not.toContainText('sandscope_session');
+  // A link made by hand carries the code only.
+  await other.clearCookies();
+  await stranger.goto(location);
+  await expect(stranger.locator('.problem[data-problem="forbidden_session"]')).not.toContainText('The agent says');
+  await shot(stranger, 'approval-refused-no-js');
+  await other.close();
+});
+
+test('a mark the agent refuses says its reason beside the form, with the website’s remedy', async ({ page }) => {
+  test.skip(process.env.E2E_AGENT === 'fake', 'the fake agent keeps no marks');
+  const runId = await askPlain(page, 'What is the connection pool ceiling for orders-db?', 'triage');
+  // A note with a NUL in it passes the website's own checks (a label, a length) and is refused by the agent.
+  const res = await page.request.post(`/api/runs/${encodeURIComponent(runId)}/feedback`, { form: { label: 'right', note: 'a\u0000b' }, maxRedirects: 0 });
+  expect(res.status()).toBe(303);
+  const location = res.headers().location ?? '';
+  expect(location).toBe(`/runs/${encodeURIComponent(runId)}?error=invalid_request&during=feedback#feedback`);
+  await page.goto(location);
+  const refused = page.locator('section.feedback [data-problem="invalid_request"]');
+  await expect(refused).toContainText('The mark was not saved');
+  await expect(refused).toContainText('NUL character (U+0000)');
+  await expect(refused).toContainText('send the form again');
+  await expect(refused).not.toContainText('docs/API.md');
+  await expect(page.locator('section.feedback .feedback-current')).toContainText('Not marked yet.');
+  await shot(page, 'feedback-refused-no-js');
 });

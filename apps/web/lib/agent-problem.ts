@@ -1,9 +1,10 @@
-import { apiErrorBodySchema } from '@sandscope/api/errors';
+import { API_ERRORS, type ApiErrorCode, apiErrorBodySchema, remedyOf } from '@sandscope/api/errors';
 import type { Problem, ProblemCode } from './problems';
 
 /*
  * An agent's refusal, read once, on the server (STYLE 7): the BFF's lib/agent.ts
- * turns every non-2xx answer into a Problem here. Apart from problems.ts because
+ * turns every non-2xx answer into a Problem here, its message ending with the
+ * website's remedy rather than the API's. Apart from problems.ts because
  * it parses with the API contract's error schema, whose module holds the API's
  * remedies — which may name the token variable and must not reach a client
  * bundle (T-12); problems.ts is shared with client components.
@@ -16,6 +17,27 @@ function retryAfterSeconds(res: Response): number | undefined {
   if (Number.isFinite(seconds)) return seconds;
   const date = Date.parse(raw);
   return Number.isFinite(date) ? Math.max(0, Math.round((date - Date.now()) / 1000)) : undefined;
+}
+
+/** The most of the agent's message a page shows (and a refusal's cookie carries, lib/refusal-words.ts). */
+const MAX_MESSAGE_CHARS = 500;
+
+/**
+ * The agent's message as a page says it: its detail, then the website's remedy for the code (`remedyOf(code, 'web')`)
+ * in place of the API's. The agent ends every message with the API's remedy, and the page showed it whole: a question
+ * refused in the plain form ended "Fix what the message names; the request shapes are in docs/API.md." — advice for
+ * an API client, read by a person on a page (found by a black-box audit of the website without JavaScript). The detail
+ * is cut, never the remedy. A message that does not end with the code's API remedy (an agent of another version) is
+ * kept as it came.
+ */
+export function messageForPage(code: ApiErrorCode, message: string): string {
+  const apiRemedy = API_ERRORS[code].remedy;
+  const detail = message === apiRemedy ? '' : message.endsWith(` ${apiRemedy}`) ? message.slice(0, -apiRemedy.length - 1) : null;
+  if (detail === null) return message.slice(0, MAX_MESSAGE_CHARS);
+  const remedy = remedyOf(code, 'web');
+  if (!detail) return remedy;
+  const room = MAX_MESSAGE_CHARS - remedy.length - 1;
+  return `${detail.length > room ? `${detail.slice(0, room - 1)}…` : detail} ${remedy}`;
 }
 
 /** Convert a non-2xx agent response into a Problem, once (STYLE 7). */
@@ -33,7 +55,7 @@ export async function problemFromResponse(res: Response): Promise<Problem> {
   const parsed = apiErrorBodySchema.safeParse(body);
   if (parsed.success) {
     code = parsed.data.error.code;
-    message = parsed.data.error.message.slice(0, 500);
+    message = messageForPage(parsed.data.error.code, parsed.data.error.message);
   } else if (body !== undefined) {
     detail = `The agent answered HTTP ${res.status} with an error body the contract does not know.`;
   }

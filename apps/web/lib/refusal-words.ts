@@ -21,8 +21,12 @@ const KEPT_SECONDS = 600;
 const MAX_MESSAGE_CHARS = 500;
 const MAX_DETAIL_CHARS = 300;
 
-/** A form the words belong to: one of the Investigations section's (`during`), or the console. */
-export type RefusalForm = InvestigationForm | 'console';
+/**
+ * A form the words belong to: one of the Investigations section's (`during`), the console, or one of a run page's —
+ * its Approve button and its "Was this right?" form (`during=approval`, `during=feedback`), whose refusals came back
+ * with the code's generic line alone: an approval from another browser, or a note the agent refused, never said why.
+ */
+export type RefusalForm = InvestigationForm | 'console' | 'approval' | 'feedback';
 
 interface Words {
   readonly code: string;

@@ -85,14 +85,14 @@ describe('approving a run twice', () => {
   it('says it was already approved, carrying the run that approval created', async () => {
     agent.mockResolvedValue(refusal409(`run ${GATED} was already approved by run ${APPROVAL}.`));
     const res = await approve(GATED);
-    expect(res.headers.get('location')).toBe(`/runs/${GATED}?error=already_approved&approvedBy=${APPROVAL}`);
+    expect(res.headers.get('location')).toBe(`/runs/${GATED}?error=already_approved&during=approval&approvedBy=${APPROVAL}`);
   });
 
   it('a loser of a race (no id in the message) is already approved too; another 409 keeps its own code', async () => {
     agent.mockResolvedValue(refusal409(`run ${GATED} was already approved.`));
-    expect((await approve(GATED)).headers.get('location')).toBe(`/runs/${GATED}?error=already_approved`);
+    expect((await approve(GATED)).headers.get('location')).toBe(`/runs/${GATED}?error=already_approved&during=approval`);
     agent.mockResolvedValue(refusal409(`run ${GATED} is completed with terminal emit, not awaiting approval.`));
-    expect((await approve(GATED)).headers.get('location')).toBe(`/runs/${GATED}?error=not_awaiting_approval`);
+    expect((await approve(GATED)).headers.get('location')).toBe(`/runs/${GATED}?error=not_awaiting_approval&during=approval`);
   });
 
   it('the run page says so and links the approving run — never a run the link names that is not its approval', async () => {

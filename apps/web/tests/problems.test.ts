@@ -1,6 +1,6 @@
-import { API_ERROR_CODES, API_ERRORS } from '@sandscope/api/errors';
+import { API_ERROR_CODES, API_ERRORS, remedyOf } from '@sandscope/api/errors';
 import { describe, expect, it } from 'vitest';
-import { problemFromResponse } from '../lib/agent-problem';
+import { messageForPage, problemFromResponse } from '../lib/agent-problem';
 import { explain, isProblemCode, problemFromQuery, problemQuery, retryPhrase } from '../lib/problems';
 
 /* The website's problem vocabulary (lib/problems.ts) and how an agent refusal becomes one (lib/agent-problem.ts). */
@@ -52,9 +52,31 @@ describe('problemFromResponse', () => {
     expect(await problemFromResponse(answer(429, { error: { code: 'rate_limited', message } }, { 'retry-after': '30' }))).toEqual({
       code: 'rate_limited',
       status: 429,
-      message,
+      message: `Too many requests. ${remedyOf('rate_limited', 'web')}`,
       retryAfterSeconds: 30,
     });
+  });
+
+  // The page showed the agent's message whole: "… Fix what the message names; the request shapes are in docs/API.md."
+  it('ends the agent’s message with the website’s remedy, not the API’s', async () => {
+    const detail = 'question contains a NUL character (U+0000) at character 3; remove it.';
+    const problem = await problemFromResponse(answer(400, { error: { code: 'invalid_request', message: `${detail} ${API_ERRORS.invalid_request.remedy}` } }));
+    expect(problem.message).toBe(`${detail} ${remedyOf('invalid_request', 'web')}`);
+    expect(problem.message).not.toContain('docs/API.md');
+    for (const code of API_ERROR_CODES) {
+      // A message that is the remedy alone (the agent had no detail to give) is the website's remedy alone.
+      expect(messageForPage(code, API_ERRORS[code].remedy), code).toBe(remedyOf(code, 'web'));
+      expect(messageForPage(code, `run 42 is gone. ${API_ERRORS[code].remedy}`), code).toBe(`run 42 is gone. ${remedyOf(code, 'web')}`);
+    }
+  });
+
+  it('cuts a long detail, never the remedy; a message without the code’s API remedy is kept as it came', () => {
+    const long = messageForPage('not_found', `${'x'.repeat(2000)} ${API_ERRORS.not_found.remedy}`);
+    expect(long).toHaveLength(500);
+    expect(long.endsWith(`… ${remedyOf('not_found', 'web')}`)).toBe(true);
+    expect(messageForPage('invalid_request', 'workload must be one of triage, change, postmortem.')).toBe(
+      'workload must be one of triage, change, postmortem.',
+    );
   });
 
   it('a body the contract does not know keeps the status’s code and says so', async () => {

@@ -1,3 +1,6 @@
+import { API_ERRORS, remedyOf } from '@sandscope/api/errors';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { stubAgentFetch } from './testing/stub-agent';
 
@@ -7,23 +10,37 @@ import { stubAgentFetch } from './testing/stub-agent';
  * - S-197: an upload named `../../etc/evil.log` came back "Not found … made against another database" (the URL to the
  *   agent lost its `..` segments), and an upload with no file chosen said "only text files are accepted";
  * - S-197: the console said "Type a question, pick a workload" for a question the agent refused with its reason
- *   ("question contains a NUL character (U+0000) at character 3").
+ *   ("question contains a NUL character (U+0000) at character 3");
+ * - the same audit: that reason ended with the agent's remedy for an API client ("… the request shapes are in
+ *   docs/API.md"), and a refused approval or mark (the run page's two plain forms) said the code's generic line alone.
  * The agent is a stubbed fetch.
  */
 
+/** The cookies the page is rendered with: the words cookie this browser's post left, or none. */
+const jar = vi.hoisted(() => ({ words: undefined as string | undefined }));
+
 // Next resolves these itself; the routes' lib/agent.ts is server code, imported here outside Next.
 vi.mock('server-only', () => ({}));
-vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined }), headers: async () => new Headers() }));
+vi.mock('next/headers', () => ({
+  cookies: async () => ({ get: (name: string) => (name === 'sandscope_refusal' && jar.words !== undefined ? { value: jar.words } : undefined) }),
+  headers: async () => new Headers(),
+}));
 
 const { POST: postRun } = await import('../app/api/runs/route');
 const { POST: postFile } = await import('../app/api/investigations/[id]/files/route');
+const { POST: postApprove } = await import('../app/api/runs/[id]/approve/route');
+const { POST: postFeedback } = await import('../app/api/runs/[id]/feedback/route');
+const { default: RunPage } = await import('../app/runs/[id]/page');
+const { default: RunsPage } = await import('../app/runs/page');
 const { filePath } = await import('../lib/agent');
 const { REFUSAL_WORDS_COOKIE, refusalWordsCookie, withRefusalWords } = await import('../lib/refusal-words');
 
 const agent = stubAgentFetch();
 
 const INVESTIGATION = 'b1c12ddc-9b59-4481-94cd-90189e1c4991';
-const NUL_REFUSAL = 'question contains a NUL character (U+0000) at character 3; remove it. Fix what the message names; the request shapes are in docs/API.md.';
+/** The agent's reason, and the message it sends: the reason followed by the code's remedy for an API client. */
+const NUL_REASON = 'question contains a NUL character (U+0000) at character 3; remove it.';
+const NUL_REFUSAL = `${NUL_REASON} ${API_ERRORS.invalid_request.remedy}`;
 const PATH_REFUSAL =
   'The path "../../etc/evil.log" leaves the workspace ("..") — only the investigation\'s files can be read; name one as list_files shows it.';
 
@@ -83,7 +100,9 @@ describe('POST /api/runs — the console’s plain form keeps the reason', () =>
     expect(location).toMatch(/^\/\?error=invalid_request&/);
     expect(location).not.toContain('NUL');
     const carried = withRefusalWords({ code: 'invalid_request', status: 0 }, 'console', wordsSet(res));
-    expect(carried.message).toBe(NUL_REFUSAL);
+    // The reason, with the website's remedy: a person on a page is not sent to docs/API.md.
+    expect(carried.message).toBe(`${NUL_REASON} ${remedyOf('invalid_request', 'web')}`);
+    expect(carried.message).not.toContain('docs/API.md');
   });
 
   it('the website’s own reason (a workload it does not know) comes back too, without asking the agent', async () => {
@@ -136,5 +155,153 @@ describe('POST /api/investigations/:id/files — an upload the agent refuses say
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/investigations/${INVESTIGATION}?nofile=1#files`);
     expect(agent).not.toHaveBeenCalled();
+  });
+});
+
+const RUN = '3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c';
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** `GET /v1/runs/:id` of a run that stopped for approval: the page shows both its Approve door and "Was this right?". */
+const gatedRun = {
+  run: {
+    id: RUN,
+    question: 'Should we fail over orders-db to the replica?',
+    workload: 'change',
+    status: 'completed',
+    terminal: 'await_approval',
+    verdict: 'answered',
+    outcome: 'awaiting_approval',
+    band: 'sufficient',
+    score: 0.9,
+    costUsd: 0,
+    createdAt: '2026-12-05T13:00:00Z',
+    parentRunId: null,
+    answer: 'Fail over [1].',
+    action: 'Promote the replica [1].',
+    risk: null,
+    reasons: [],
+    sessionOwned: false,
+  },
+  spans: [],
+  claims: [],
+  providerEvents: [],
+  spend: null,
+  parent: null,
+  children: [],
+  feedback: null,
+};
+
+/** The page the 303 leads to, rendered with the cookie the 303 set (as the browser that posted sends it back). */
+async function pageAfter(res: Response): Promise<string> {
+  const location = new URL(res.headers.get('location') ?? '', 'http://web.test');
+  const searchParams = Promise.resolve(Object.fromEntries(location.searchParams));
+  jar.words = wordsSet(res);
+  try {
+    agent.mockImplementation(async (url) => (String(url).includes('/v1/runs?') ? json({ runs: [], page: 1, pageSize: 20, total: 0 }) : json(gatedRun)));
+    const page = location.pathname === '/runs' ? RunsPage({ searchParams }) : RunPage({ params: Promise.resolve({ id: RUN }), searchParams });
+    return renderToStaticMarkup(createElement('main', null, (await page) as never));
+  } finally {
+    jar.words = undefined;
+  }
+}
+
+const approve = (id = RUN) => postApprove(new Request(`http://web.test/api/runs/${id}/approve`, { method: 'POST' }), { params: Promise.resolve({ id }) });
+
+const mark = (fields: Record<string, string>) =>
+  postFeedback(
+    new Request(`http://web.test/api/runs/${RUN}/feedback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    }),
+    { params: Promise.resolve({ id: RUN }) },
+  );
+
+describe('POST /api/runs/:id/approve — a refused approval says why', () => {
+  it('another session’s approval: the agent’s reason on the run page, with the website’s remedy, not the API’s cookie advice', async () => {
+    const reason = `run ${RUN} was requested by another session.`;
+    agent.mockResolvedValue(json({ error: { code: 'forbidden_session', message: `${reason} ${API_ERRORS.forbidden_session.remedy}` } }, 403));
+    const res = await approve();
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=forbidden_session&during=approval`);
+    expect(withRefusalWords({ code: 'forbidden_session', status: 0 }, 'approval', wordsSet(res)).message).toBe(
+      `${reason} ${remedyOf('forbidden_session', 'web')}`,
+    );
+    const html = await pageAfter(res);
+    expect(html).toContain('The approval was refused.');
+    expect(html).toContain(`The agent says: “${reason} ${remedyOf('forbidden_session', 'web')}”`);
+    expect(html).not.toContain('sandscope_session');
+  });
+
+  it('an approval the agent refuses for a passing reason is said to be the approval’s, with its words', async () => {
+    agent.mockResolvedValue(json({ error: { code: 'rate_limited', message: API_ERRORS.rate_limited.remedy } }, 429));
+    const html = await pageAfter(await approve());
+    expect(html).toContain('The approval was refused.');
+    expect(html).toContain(`The agent says: “${remedyOf('rate_limited', 'web')}”`);
+    expect(html).not.toContain('Retry-After');
+  });
+
+  it('a run approved before: the agent’s words under the website’s code', async () => {
+    const reason = `run ${RUN} was already approved.`;
+    agent.mockResolvedValue(json({ error: { code: 'not_awaiting_approval', message: `${reason} ${API_ERRORS.not_awaiting_approval.remedy}` } }, 409));
+    const res = await approve();
+    expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=already_approved&during=approval`);
+    expect(await pageAfter(res)).toContain(`The agent says: “${reason} ${remedyOf('not_awaiting_approval', 'web')}”`);
+  });
+
+  it('a run the agent does not have: the runs list says the agent’s words; an id that names no run clears any earlier ones', async () => {
+    const reason = `run ${RUN} does not exist.`;
+    agent.mockResolvedValue(json({ error: { code: 'not_found', message: `${reason} ${API_ERRORS.not_found.remedy}` } }, 404));
+    const res = await approve();
+    expect(res.headers.get('location')).toBe('/runs?error=not_found&during=approval');
+    const html = await pageAfter(res);
+    expect(html).toContain('There is no such run to approve');
+    expect(html).toContain(`The agent says: “${reason} ${remedyOf('not_found', 'web')}”`);
+    expect(html).not.toContain('GET /v1/runs');
+    expect((await approve('no such run')).headers.getSetCookie()).toEqual([`${REFUSAL_WORDS_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`]);
+  });
+
+  it('words left by an approval are not shown for the same code on a page no approval led to', async () => {
+    agent.mockResolvedValue(json({ error: { code: 'internal', message: API_ERRORS.internal.remedy } }, 500));
+    const res = await approve();
+    jar.words = wordsSet(res);
+    agent.mockImplementation(async () => json(gatedRun));
+    // A console run that failed lands on its run page with the code alone (app/api/runs/route.ts).
+    const page = RunPage({ params: Promise.resolve({ id: RUN }), searchParams: Promise.resolve({ error: 'internal' }) });
+    const html = renderToStaticMarkup(createElement('main', null, (await page) as never));
+    jar.words = undefined;
+    expect(html).toContain('data-problem="internal"');
+    expect(html).not.toContain('The agent says');
+  });
+});
+
+describe('POST /api/runs/:id/feedback — a refused mark says why', () => {
+  it('a note the agent refuses: its reason beside the form, with the website’s remedy', async () => {
+    const reason = 'body.note: contains a NUL character (U+0000) at character 2; remove it.';
+    agent.mockResolvedValue(json({ error: { code: 'invalid_request', message: `${reason} ${API_ERRORS.invalid_request.remedy}` } }, 400));
+    const res = await mark({ label: 'right', note: 'a\u0000b' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=invalid_request&during=feedback#feedback`);
+    const html = await pageAfter(res);
+    const feedback = html.slice(html.indexOf('id="feedback"'));
+    expect(feedback).toContain('The mark was not saved');
+    expect(feedback).toContain(`The agent says: “${reason} ${remedyOf('invalid_request', 'web')}”`);
+    expect(html).not.toContain('docs/API.md');
+    // Said next to the form, not as the run's own problem.
+    expect(html).not.toContain('The approval was refused.');
+  });
+
+  it('a refusal the website makes itself (a label it does not know) asks nothing of the agent and clears any earlier words', async () => {
+    const res = await mark({ label: 'meh' });
+    expect(agent).not.toHaveBeenCalled();
+    expect(res.headers.getSetCookie()).toEqual([`${REFUSAL_WORDS_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`]);
+  });
+
+  it('another code’s words are shown in the problem panel by the form', async () => {
+    agent.mockResolvedValue(json({ error: { code: 'store_unavailable', message: API_ERRORS.store_unavailable.remedy } }, 503));
+    const html = await pageAfter(await mark({ label: 'right' }));
+    expect(html).toContain('Your mark was not saved.');
+    expect(html).toContain(`The agent says: “${remedyOf('store_unavailable', 'web')}”`);
+    expect(html).not.toContain('/healthz');
   });
 });

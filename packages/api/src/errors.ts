@@ -12,7 +12,7 @@ import { z } from 'zod';
  * client bundle (T-12) — so client code imports this file's types only.
  *
  * Codes that start in the engine take the engine's remedy: one sentence, one place.
- * The CLI prints the same codes with the remedy `remedyOf(code, 'cli')` gives (S-191).
+ * The CLI prints the same codes with the remedy `remedyOf(code, 'cli')` gives (S-191), the website with `remedyOf(code, 'web')`.
  */
 export const API_ERROR_CODES = [
   'invalid_request',
@@ -61,8 +61,8 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
 };
 
-/** Who reads an error: a client of the HTTP API, or a person at the `sandscope` command line. */
-export type ErrorSurface = 'api' | 'cli';
+/** Who reads an error: a client of the HTTP API, a person at the `sandscope` command line, or a person on the website. */
+export type ErrorSurface = 'api' | 'cli' | 'web';
 
 /**
  * The command line's remedy where the API's names what only an HTTP client can do (a route, docs/API.md, a header,
@@ -77,9 +77,35 @@ const CLI_REMEDIES: Readonly<Partial<Record<ApiErrorCode, string>>> = {
   payload_too_large: 'Add less: the message names the limit, and the setting that raises it.',
 };
 
+/**
+ * The website's remedy where the API's names what only an HTTP client (a route, docs/API.md, a header, the session
+ * cookie) or a terminal can act on. The website showed the agent's message whole, so a question refused in a plain
+ * form ended "Fix what the message names; the request shapes are in docs/API.md.", an approval from another browser
+ * "Approve from the session (the sandscope_session cookie) that asked the question." — advice for an API client,
+ * read by a person on a page (found by a black-box audit of the website without JavaScript). A code not here reads as
+ * the API says it (errors-surface.test.ts holds every code's web remedy to no HTTP route and no command).
+ */
+const WEB_REMEDIES: Readonly<Partial<Record<ApiErrorCode, string>>> = {
+  invalid_request: 'Fix what the message names, and send the form again.',
+  unauthorized: 'The website and the agent hold different tokens: an operator must give both the same agent token, then restart the website.',
+  forbidden_session: 'Approve from the browser that asked the question, or ask it again here and approve that run.',
+  not_found: 'Check the link: it may have been removed, or made against another database. The Runs and Investigations pages list what there is.',
+  not_awaiting_approval: 'Only a run that stopped for approval can be approved, and only once; ask the question again for a fresh result.',
+  payload_too_large: 'Send less: the message names the limit, and the setting an operator can raise it with.',
+  rate_limited: 'Too many requests from this address; wait a little, then try again.',
+  daily_tokens_exhausted: "This address has used today's model-token allowance; it resets at 00:00 UTC.",
+  store_unavailable:
+    'The agent cannot reach its database, so runs are refused until it is back (fail closed); a run it cut short reads back as interrupted. Try again shortly; operators: check the Postgres server in DATABASE_URL.',
+};
+
+const SURFACE_REMEDIES: Readonly<Record<Exclude<ErrorSurface, 'api'>, Readonly<Partial<Record<ApiErrorCode, string>>>>> = {
+  cli: CLI_REMEDIES,
+  web: WEB_REMEDIES,
+};
+
 /** A code's remedy as `surface` prints it: the caller says who reads it, so no surface copies another's remedy. */
 export function remedyOf(code: ApiErrorCode, surface: ErrorSurface): string {
-  return (surface === 'cli' ? CLI_REMEDIES[code] : undefined) ?? API_ERRORS[code].remedy;
+  return (surface === 'api' ? undefined : SURFACE_REMEDIES[surface][code]) ?? API_ERRORS[code].remedy;
 }
 
 export function isApiErrorCode(value: unknown): value is ApiErrorCode {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { OutcomeTag, TerminalTag } from '@/components/outcome';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getRun, listRuns } from '@/lib/agent';
@@ -6,6 +7,7 @@ import type { RunSummary } from '@sandscope/api';
 import { type Approval, approvalOf, gatedOnPage } from '@/lib/approvals';
 import { score, shortId, usd, when } from '@/lib/format';
 import { problemFromQuery } from '@/lib/problems';
+import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Runs' };
@@ -13,11 +15,13 @@ export const metadata: Metadata = { title: 'Runs' };
 const PAGE_SIZE = 20;
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
+  const [params, jar] = await Promise.all([searchParams, cookies()]);
   const rawPage = Number(Array.isArray(params.page) ? params.page[0] : params.page);
   // A safe integer only: ?page=99999999999999999999 reached the agent as 1e20 and came back as "The question was not accepted".
   const page = Number.isSafeInteger(rawPage) && rawPage > 0 ? rawPage : 1;
-  const carried = problemFromQuery(params);
+  const fromQuery = problemFromQuery(params);
+  // A refused approval of a run the agent does not have lands here; its reason is in this browser's cookie (lib/refusal-words.ts).
+  const carried = fromQuery && params.during === 'approval' ? withRefusalWords(fromQuery, 'approval', jar.get(REFUSAL_WORDS_COOKIE)?.value) : fromQuery;
   const list = await attempt(() => listRuns(page, PAGE_SIZE));
   const approvals = list.ok ? await approvalsOf(list.value.runs) : new Map<string, Approval>();
   return (

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { TerminalTag } from '@/components/outcome';
 import { FeedbackForm } from '@/components/feedback-form';
 import { NotFoundHere } from '@/components/not-found-here';
@@ -12,6 +13,7 @@ import { askAgainOf } from '@/lib/ask-again';
 import { shortId, when } from '@/lib/format';
 import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
+import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
 import { NoSuchRun } from './no-such-run';
 
 export const dynamic = 'force-dynamic';
@@ -30,8 +32,13 @@ export default async function RunPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const [{ id }, query] = await Promise.all([params, searchParams]);
-  const carried = problemFromQuery(query);
+  const [{ id }, query, jar] = await Promise.all([params, searchParams, cookies()]);
+  // The URL names the code and the form (`during`); the agent's reason is in this browser's cookie, left by its own
+  // refused approval or mark (lib/refusal-words.ts), which said the code's generic line alone without it.
+  const during = first(query.during);
+  const form = during === 'approval' || during === 'feedback' ? during : null;
+  const fromQuery = problemFromQuery(query);
+  const carried = fromQuery && form ? withRefusalWords(fromQuery, form, jar.get(REFUSAL_WORDS_COOKIE)?.value) : fromQuery;
   const detail = await attempt(() => getRun(id));
   // The agent has no such run: a 404 (./not-found.tsx), not a 200 page carrying a problem panel; its words in the
   // server's HTML too (NotFoundHere).
@@ -60,7 +67,7 @@ export default async function RunPage({
   }
   const { run, spans, claims, providerEvents, spend, parent, children, feedback } = detail.value;
   // A problem from the "Was this right?" form is shown next to the form, not as the run's own.
-  const duringFeedback = query.during === 'feedback';
+  const duringFeedback = form === 'feedback';
   const awaiting = run.terminal === 'await_approval';
   const failover = failoverSummary(providerEvents);
   // Approved twice: the run the first approval created, as the agent named it (checked against this run's children).
@@ -106,7 +113,7 @@ export default async function RunPage({
         <ProblemPanel
           problem={carried}
           context={
-            carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' || carried.code === 'already_approved'
+            form === 'approval' || carried.code === 'forbidden_session' || carried.code === 'not_awaiting_approval' || carried.code === 'already_approved'
               ? 'The approval was refused.'
               : 'The run did not finish cleanly.'
           }

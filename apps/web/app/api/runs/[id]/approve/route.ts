@@ -2,6 +2,7 @@ import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, approveRun, callerFromRequest } from '@/lib/agent';
 import { alreadyApproved } from '@/lib/approvals';
 import { type Problem, problemQuery } from '@/lib/problems';
+import { refusalWordsCookie } from '@/lib/refusal-words';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 
 /*
@@ -28,26 +29,28 @@ function seeOther(path: string, setCookies: readonly string[] = []): Response {
  * Where a refused approval sends the browser. A run the agent does not have goes to the runs list with the problem
  * named: its own page is a 404 that, without JavaScript, rendered blank but for the title — the problem lost. A run
  * approved before goes back to itself saying so, with the run that approval created when the agent names it.
+ *
+ * The agent's reason rides in a cookie on the same 303, as the console's and the upload form's do (lib/refusal-words.ts),
+ * for the code the URL names and `during=approval`: an approval refused without JavaScript said the code's generic
+ * line alone, never the agent's "run … was requested by another session".
  */
-function refusedApproval(id: string, problem: Problem): string {
-  if (problem.code === 'not_found') return `/runs?${problemQuery(problem)}&during=approval`;
+function refusedApproval(id: string, problem: Problem): Response {
+  if (problem.code === 'not_found') return seeOther(`/runs?${problemQuery(problem)}&during=approval`, [refusalWordsCookie(problem, 'approval')]);
   const approved = alreadyApproved(problem);
-  if (approved) {
-    const by = approved.by ? `&approvedBy=${encodeURIComponent(approved.by)}` : '';
-    return `/runs/${encodeURIComponent(id)}?${problemQuery({ code: 'already_approved', status: problem.status })}${by}`;
-  }
-  return `/runs/${encodeURIComponent(id)}?${problemQuery(problem)}`;
+  const shown: Problem = approved ? { ...problem, code: 'already_approved' } : problem;
+  const by = approved?.by ? `&approvedBy=${encodeURIComponent(approved.by)}` : '';
+  return seeOther(`/runs/${encodeURIComponent(id)}?${problemQuery(shown)}&during=approval${by}`, [refusalWordsCookie(shown, 'approval')]);
 }
 
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();
   const { id } = await params;
-  if (!RUN_ID.test(id)) return seeOther(refusedApproval(id, { code: 'not_found', status: 404 }));
+  if (!RUN_ID.test(id)) return refusedApproval(id, { code: 'not_found', status: 404 });
   try {
     const { run, setCookies } = await approveRun(id, callerFromRequest(request));
     return seeOther(`/runs/${encodeURIComponent(run.runId)}?approvedFrom=${encodeURIComponent(id)}`, setCookies);
   } catch (error) {
     if (!(error instanceof AgentProblem)) throw error;
-    return seeOther(refusedApproval(id, error.problem));
+    return refusedApproval(id, error.problem);
   }
 }

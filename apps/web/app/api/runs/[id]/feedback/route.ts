@@ -2,6 +2,7 @@ import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, callerFromRequest, markRun } from '@/lib/agent';
 import { isFeedbackLabel, MAX_NOTE_CHARS } from '@/lib/feedback-labels';
 import { type Problem, problemQuery } from '@/lib/problems';
+import { refusalWordsCookie } from '@/lib/refusal-words';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
 
 /*
@@ -25,7 +26,12 @@ function backToRun(id: string, query: string, setCookies: readonly string[] = []
   return new Response(null, { status: 303, headers });
 }
 
-const failed = (id: string, problem: Problem) => backToRun(id, `${problemQuery(problem)}&during=feedback`);
+/**
+ * Back to the form with the problem named, and the agent's reason in a cookie on the same 303, as the console's and
+ * the upload form's refusals carry theirs (lib/refusal-words.ts): a mark refused without JavaScript said "choose one of
+ * the three answers" alone, never the agent's "note contains a NUL character …".
+ */
+const failed = (id: string, problem: Problem) => backToRun(id, `${problemQuery(problem)}&during=feedback`, [refusalWordsCookie(problem, 'feedback')]);
 
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();
