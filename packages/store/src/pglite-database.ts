@@ -1,7 +1,9 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { Database, HeldConnection, Queryable } from './database.ts';
+import { pgliteOpenFailed, refuseForeignDataDir } from './pglite-data-dir.ts';
 import { claimPgliteOwner } from './pglite-owner.ts';
+import { StoreError } from './store-error.ts';
 
 type PgliteQueryable = Pick<Transaction, 'query' | 'exec'>;
 
@@ -24,13 +26,17 @@ function queryableOf(pg: PgliteQueryable): Queryable {
  */
 export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   // An in-memory database is this process's alone; a folder is claimed before PGlite reads it.
-  const releaseOwner = dataDir.includes('://') ? () => {} : claimPgliteOwner(dataDir);
+  const inMemory = dataDir.includes('://');
+  const releaseOwner = inMemory ? () => {} : claimPgliteOwner(dataDir);
   let pg: PGlite;
   try {
+    // Looked at once claimed, so a folder another process is making its database in is "in use", not someone's files.
+    if (!inMemory) refuseForeignDataDir(dataDir);
     pg = await PGlite.create({ dataDir, extensions: { vector } });
   } catch (error) {
     releaseOwner();
-    throw error;
+    // PGlite's own failures (its ErrnoError is no Error) reach the CLI and the service as the folder, named.
+    throw error instanceof StoreError ? error : pgliteOpenFailed(dataDir, error);
   }
   const base = queryableOf(pg);
   return {

@@ -7,6 +7,8 @@ export type StoreErrorCode =
   | 'database_unreachable'
   | 'database_in_use'
   | 'data_dir_unusable'
+  | 'data_dir_not_database'
+  | 'database_unopenable'
   | 'migration_failed'
   | 'migration_edited'
   | 'citation_chunk_missing'
@@ -29,6 +31,10 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
     'Stop the other process and run this again, or give this one its own SANDSCOPE_DATA_DIR (or a Postgres server by DATABASE_URL, which many processes share). If nothing is running, a crash left the .owner file beside the folder: delete it.',
   data_dir_unusable:
     'Set SANDSCOPE_DATA_DIR to a folder this process can create and write (the default is .sandscope/ in the working folder), or DATABASE_URL to a Postgres server.',
+  data_dir_not_database:
+    'Nothing in it was changed. Set SANDSCOPE_DATA_DIR to another folder (the database is kept in its pglite/ folder), or move those files elsewhere and run this again.',
+  database_unopenable:
+    'Check that the folder is the database the agent made (SANDSCOPE_DATA_DIR) and that the disk has room. If it is damaged, move it elsewhere and run this again to start an empty one, or set SANDSCOPE_DATA_DIR to another folder.',
   migration_failed: 'Fix the migration SQL named in the message; nothing of that migration was applied.',
   migration_edited: 'Migrations are append-only: restore the applied file and put the change in a new numbered migration.',
   citation_chunk_missing: 'Cite only chunk ids from the loaded corpus; a citation pointing at nothing is not evidence.',
@@ -64,7 +70,16 @@ export class StoreError extends Error {
 /** An embedded database folder this process cannot make or write: the setting, named with what the system said. */
 export function unusableDataDir(dataDir: string, error: unknown): StoreError {
   const e = error as NodeJS.ErrnoException;
-  const why = e.code ? `${e.code}${e.path ? ` at ${e.path}` : ''}` : String(error);
+  // A file where a folder should be (SANDSCOPE_DATA_DIR, or its pglite/, a regular file) is said as that, with the code.
+  const where = e.path ?? dataDir;
+  const why =
+    e.code === 'EEXIST'
+      ? `EEXIST: ${where} is a file, not a folder`
+      : e.code === 'ENOTDIR'
+        ? `ENOTDIR at ${where}: a part of that path is a file, not a folder`
+        : e.code
+          ? `${e.code}${e.path ? ` at ${e.path}` : ''}`
+          : String(error);
   return new StoreError('data_dir_unusable', `the embedded database folder ${dataDir} cannot be created or written (${why})`, { cause: error });
 }
 

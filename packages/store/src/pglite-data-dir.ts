@@ -1,0 +1,67 @@
+import { readdirSync } from 'node:fs';
+import { StoreError, unusableDataDir } from './store-error.ts';
+
+/**
+ * Refuses an embedded database folder that holds files but no database, before PGlite writes anything into it.
+ * A `pglite` folder with a file named `base` in it (or SANDSCOPE_DATA_DIR pointed at a folder of someone's own
+ * files) had PGlite write its database files among them: with `base` in the way it then failed, and the CLI said
+ * "internal error: [object Object]. This is a bug"; with only unrelated files it quietly built a database beside
+ * them. A database folder has PG_VERSION (PGlite writes it when it makes one); an empty or absent folder is a
+ * new database's start.
+ */
+export function refuseForeignDataDir(dataDir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dataDir);
+  } catch (error) {
+    // Absent: PGlite makes it. Anything else (not a folder, no permission) is the setting, named.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw unusableDataDir(dataDir, error);
+  }
+  if (entries.length === 0 || entries.includes('PG_VERSION')) return;
+  const shown = entries.sort().slice(0, 3).join(', ');
+  const more = entries.length > 3 ? ` and ${entries.length - 3} more` : '';
+  throw new StoreError(
+    'data_dir_not_database',
+    `the embedded database folder ${dataDir} holds files but no database (${shown}${more}; no PG_VERSION), so none is made among them`,
+  );
+}
+
+/**
+ * Any other failure to open an embedded database, as a StoreError naming the folder. PGlite throws Emscripten's
+ * ErrnoError for a file-system failure, which is not an Error ({ name: 'ErrnoError', errno: 54 }): the CLI printed it
+ * as "internal error: [object Object]. This is a bug", naming neither the folder nor the cause.
+ */
+export function pgliteOpenFailed(dataDir: string, error: unknown): StoreError {
+  return new StoreError('database_unopenable', `the embedded database at ${dataDir} could not be opened (${describeThrown(error)})`, { cause: error });
+}
+
+/** Emscripten's errno numbers (WASI's, not the host's) for the failures a data folder can cause. */
+const WASI_ERRNO_NAMES: Readonly<Record<number, string>> = {
+  2: 'EACCES',
+  20: 'EEXIST',
+  28: 'EINVAL',
+  29: 'EIO',
+  31: 'EISDIR',
+  44: 'ENOENT',
+  51: 'ENOSPC',
+  54: 'ENOTDIR',
+  55: 'ENOTEMPTY',
+  63: 'EPERM',
+  69: 'EROFS',
+};
+
+/** What was thrown, in words: an Error's message, or a thrown object's name, code, errno and message. */
+export function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error !== 'object' || error === null) return String(error);
+  const e = error as Record<string, unknown>;
+  const parts: string[] = [typeof e.name === 'string' && e.name ? e.name : 'error'];
+  if (typeof e.code === 'string') parts.push(e.code);
+  if (typeof e.errno === 'number') {
+    const name = WASI_ERRNO_NAMES[e.errno];
+    parts.push(name ? `${name} (errno ${e.errno})` : `errno ${e.errno}`);
+  }
+  if (typeof e.message === 'string' && e.message) parts.push(e.message);
+  return parts.join(' ');
+}
