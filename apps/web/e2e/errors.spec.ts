@@ -54,6 +54,20 @@ test('a run that fails after its stream opened says so on the run page', async (
   await context.close();
 });
 
+// With JavaScript the run's stream reaches the console through the BFF, which showed the agent's error event as it
+// came: a database lost mid-run ended with the API's remedy ("… DATABASE_URL and GET /healthz."), not the website's.
+test('a run that fails after its stream opened says so in the console, with the website’s remedy (JavaScript on)', async ({ page }) => {
+  await page.goto(`${faults}/`);
+  await expect(page.locator('form.console-form[data-enhanced="true"]')).toBeVisible();
+  await page.getByLabel('Question').fill('!stream-error-db anything');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const problem = page.locator('.live-run .problem[data-problem="store_unavailable"]');
+  await expect(problem).toContainText('The run started but did not finish.');
+  await expect(problem).toContainText('The agent says: “The agent cannot reach its database');
+  await expect(problem).not.toContainText('GET /healthz');
+  await expect(page.locator('.live-run')).toHaveAttribute('data-done', 'true');
+});
+
 test('agent down: every page says the agent is unreachable and what to do', async ({ page }) => {
   for (const path of ['/', '/runs', '/data', '/evaluation', '/architecture', '/runs/some-run']) {
     const res = await page.goto(`${down}${path}`);

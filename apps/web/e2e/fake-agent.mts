@@ -9,7 +9,8 @@
  *
  * Test hooks (fake only): a question starting `!429`, `!402`, `!503`, `!401`,
  * `!500` is refused with that status before the stream opens; `!stream-error`
- * fails after the stream opened. FAKE_PROVIDERS=groq,gemini lists providers
+ * fails after the stream opened, and `!stream-error-db` too, as the real agent
+ * says a database lost mid-run (`store_unavailable`, its API remedy for message). FAKE_PROVIDERS=groq,gemini lists providers
  * (offline is always last); FAKE_NO_EVAL=1 makes /v1/eval/latest a 404. The evaluation
  * it serves is the committed report (docs/evaluation.json), split as the real agent
  * splits it: measuring leave-one-corpus-out here would take minutes per start.
@@ -18,6 +19,7 @@ import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { API_ERRORS } from '@sandscope/api/errors';
 import { documentTitle, KnowledgeBase, parseEstate, type SourceDocument } from '@sandscope/engine';
 import { outcomeOf } from '@sandscope/engine/outcome';
 import { generateQuestions, parseGaps, parseJsonl, replayedReaderGroups, replayedReaderSchema, SourceJudgement, sourceAuditOf } from '@sandscope/eval';
@@ -300,7 +302,7 @@ const server = createServer(async (req, res) => {
       const b = await body(req);
       if (typeof b.question !== 'string' || !b.question.trim()) return fail(res, 400, 'invalid_request', 'question: a non-empty string is required');
       if (b.question.length > MAX_QUESTION_CHARS) return fail(res, 400, 'question_too_long', `question: at most ${MAX_QUESTION_CHARS} characters`);
-      const hook = /^!(\d{3}db|\d{3}|stream-error)/.exec(b.question);
+      const hook = /^!(\d{3}db|\d{3}|stream-error-db|stream-error)/.exec(b.question);
       if (hook?.[1] === '429') return fail(res, 429, 'rate_limited', 'too many runs from this client; retry after 30 s', { 'retry-after': '30' });
       if (hook?.[1] === '402') return fail(res, 402, 'budget_exceeded', 'the spend guard refused a model call: reserve $0.0300 over the $0.0200 ceiling');
       if (hook?.[1] === '503') return fail(res, 503, 'limiter_unavailable', 'the limiter store is unreachable; refusing (fail closed)');
@@ -324,10 +326,15 @@ const server = createServer(async (req, res) => {
       runs.unshift(run);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const emit = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      if (hook?.[1] === 'stream-error') {
+      if (hook?.[1] === 'stream-error' || hook?.[1] === 'stream-error-db') {
         emit('node', { runId: run.id, seq: 0, node: 'classify', kind: 'start', at: new Date().toISOString(), data: {} });
         run.status = 'failed';
-        emit('error', { error: { code: 'budget_exceeded', message: 'the spend guard refused a model call mid-run' } });
+        emit(
+          'error',
+          hook[1] === 'stream-error'
+            ? { error: { code: 'budget_exceeded', message: 'the spend guard refused a model call mid-run' } }
+            : { error: { code: 'store_unavailable', message: API_ERRORS.store_unavailable.remedy } },
+        );
         return res.end();
       }
       await executeRun(run, Array.isArray(b.failProviders) ? b.failProviders : [], emit);

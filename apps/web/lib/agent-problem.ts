@@ -3,7 +3,8 @@ import type { Problem, ProblemCode } from './problems';
 
 /*
  * An agent's refusal, read once, on the server (STYLE 7): the BFF's lib/agent.ts
- * turns every non-2xx answer into a Problem here, its message ending with the
+ * turns every non-2xx answer into a Problem here, and app/api/runs/route.ts every
+ * `event: error` of a run's stream, its message ending with the
  * website's remedy rather than the API's. Apart from problems.ts because
  * it parses with the API contract's error schema, whose module holds the API's
  * remedies — which may name the token variable and must not reach a client
@@ -38,6 +39,22 @@ export function messageForPage(code: ApiErrorCode, message: string): string {
   if (!detail) return remedy;
   const room = MAX_MESSAGE_CHARS - remedy.length - 1;
   return `${detail.length > room ? `${detail.slice(0, room - 1)}…` : detail} ${remedy}`;
+}
+
+/**
+ * A run's `event: error` — `{ error: { code, message } }`, the run failing after its stream opened — as a Problem,
+ * once, for both of the console's ways (app/api/runs/route.ts): the no-JavaScript form's redirect, and the enhanced
+ * console, whose stream the BFF passes on with this Problem in the event's place. Its message ends with the website's
+ * remedy (messageForPage): the enhanced console got the agent's stream unchanged and showed the message whole, so a
+ * run cut short by a database outage ended "… check the Postgres server in DATABASE_URL and GET /healthz." — the
+ * API's remedy, which S-202 had taken off every other refusal a page shows. A body the contract does not know is said
+ * as such, as problemFromResponse says one.
+ */
+export function problemFromStreamError(data: unknown): Problem {
+  const parsed = apiErrorBodySchema.safeParse(data);
+  if (!parsed.success) return { code: 'bad_gateway', status: 502, detail: 'The run failed, and the agent’s error event does not match the contract.' };
+  const message = messageForPage(parsed.data.error.code, parsed.data.error.message);
+  return { code: parsed.data.error.code, status: 500, ...(message ? { message } : {}) };
 }
 
 /** Convert a non-2xx agent response into a Problem, once (STYLE 7). */

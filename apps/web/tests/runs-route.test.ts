@@ -1,3 +1,4 @@
+import { API_ERROR_CODES, API_ERRORS, remedyOf } from '@sandscope/api/errors';
 import { describe, expect, it, vi } from 'vitest';
 import { stubAgentFetch } from './testing/stub-agent';
 
@@ -14,6 +15,8 @@ vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined })
 const { POST } = await import('../app/api/runs/route');
 const { explain } = await import('../lib/problems');
 const { consoleRefusal, MAX_RUN_BODY_BYTES } = await import('../lib/run-request');
+const { REFUSAL_WORDS_COOKIE, withRefusalWords } = await import('../lib/refusal-words');
+const { readSse } = await import('../lib/sse');
 
 const agent = stubAgentFetch();
 
@@ -103,5 +106,73 @@ describe('POST /api/runs — the question is kept after a refusal', () => {
     expect(q.get('error')).toBe('question_too_long');
     expect(q.get('q')).toBe('y'.repeat(2000));
     expect(agent).not.toHaveBeenCalled();
+  });
+});
+
+describe('POST /api/runs — a run that fails after its stream opened', () => {
+  const RUN = '6f1c2b9e-3d4a-4c5b-8e7f-0a1b2c3d4e5f';
+  const node = { runId: RUN, seq: 1, node: 'classify', kind: 'start', at: '2026-12-07T08:00:00.000Z', data: {} };
+  /** The agent's stream as it writes one (run-stream.ts), cut into `size`-byte chunks. */
+  function agentStream(text: string, size: number): Response {
+    const bytes = new TextEncoder().encode(text);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.slice(at, at + size));
+        controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  }
+  const failing = (code: string, message: string, before = `event: node\ndata: ${JSON.stringify(node)}\nid: 1\n\n: heartbeat\n\n`) =>
+    `${before}event: error\ndata: ${JSON.stringify({ error: { code, message } })}\n\n`;
+  const jsonPost = () =>
+    new Request('http://web.test/api/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What is the orders-db pool ceiling?', workload: 'triage' }),
+    });
+
+  // The enhanced console got the agent's stream unchanged, so a run cut short by a database outage showed "… check the
+  // Postgres server in DATABASE_URL and GET /healthz." — the API's remedy, which every other refusal a page shows had lost.
+  it('the enhanced console’s error event ends with the website’s remedy; the other events pass as they came', async () => {
+    for (const size of [1, 7, 4096]) {
+      agent.mockResolvedValue(agentStream(failing('store_unavailable', API_ERRORS.store_unavailable.remedy), size));
+      const res = await POST(jsonPost());
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      const text = await res.text();
+      expect(text, `chunks of ${size}`).toContain(`event: node\ndata: ${JSON.stringify(node)}\nid: 1\n\n: heartbeat\n\n`);
+      const events: { event: string; data: unknown }[] = [];
+      await readSse(new Response(text).body!, (m) => events.push({ event: m.event, data: JSON.parse(m.data) }));
+      expect(events, `chunks of ${size}`).toEqual([
+        { event: 'node', data: node },
+        { event: 'error', data: { error: { code: 'store_unavailable', status: 500, message: remedyOf('store_unavailable', 'web') } } },
+      ]);
+      expect(text).not.toContain('GET /healthz');
+    }
+  });
+
+  it('each code’s detail is kept and its API remedy replaced; an event the contract does not know is said so', async () => {
+    for (const code of API_ERROR_CODES) {
+      agent.mockResolvedValue(agentStream(failing(code, `the run stopped at its third node. ${API_ERRORS[code].remedy}`), 64));
+      const events: unknown[] = [];
+      await readSse((await POST(jsonPost())).body!, (m) => m.event === 'error' && events.push(JSON.parse(m.data)));
+      expect(events, code).toEqual([{ error: { code, status: 500, message: `the run stopped at its third node. ${remedyOf(code, 'web')}` } }]);
+    }
+    agent.mockResolvedValue(agentStream(failing('interrupted', 'gone'), 64));
+    const events: unknown[] = [];
+    await readSse((await POST(jsonPost())).body!, (m) => m.event === 'error' && events.push(JSON.parse(m.data)));
+    expect(events).toEqual([
+      { error: { code: 'bad_gateway', status: 502, detail: 'The run failed, and the agent’s error event does not match the contract.' } },
+    ]);
+  });
+
+  it('without JavaScript, a failure before the run had an id goes back to the console with the website’s remedy', async () => {
+    // The database went away before the first node's event: no run id to show, so the console, its words in a cookie.
+    agent.mockResolvedValue(agentStream(failing('store_unavailable', API_ERRORS.store_unavailable.remedy, ''), 16));
+    const res = await POST(formPost({ question: 'What is the orders-db pool ceiling?', workload: 'triage' }));
+    expect(redirectedTo(res).get('error')).toBe('store_unavailable');
+    const cookie = /^([^=]+)=([^;]*)/.exec(res.headers.get('set-cookie') ?? '');
+    expect(cookie?.[1]).toBe(REFUSAL_WORDS_COOKIE);
+    expect(withRefusalWords({ code: 'store_unavailable', status: 0 }, 'console', cookie?.[2]).message).toBe(remedyOf('store_unavailable', 'web'));
   });
 });

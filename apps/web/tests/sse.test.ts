@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSse, type SseMessage } from '../lib/sse';
+import { mapSse, readSse, type SseMessage } from '../lib/sse';
 
 function streamOf(chunks: readonly string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -41,5 +41,27 @@ describe('readSse (eventsource-parser)', () => {
     const out: SseMessage[] = [];
     await readSse(split, (m) => out.push(m));
     expect(out).toEqual([{ event: 'message', data: 'café' }]);
+  });
+});
+
+describe('mapSse (the BFF passing a run on to the console)', () => {
+  const text = (body: ReadableStream<Uint8Array>) => new Response(body).text();
+
+  it('writes each message as it read it — event, every data line, id — and keeps comments and retry', async () => {
+    const agent = 'event: node\ndata: {"a":1}\nid: 3\n\n: heartbeat\n\nretry: 5000\n\ndata: one\ndata:  two\n\n';
+    expect(await text(mapSse(streamOf([agent]), (m) => m))).toBe(agent);
+  });
+
+  it('hands `map` each message once, whole, however the bytes were cut; a final message cut off still counts', async () => {
+    const seen: SseMessage[] = [];
+    const out = mapSse(streamOf(['event: err', 'or\r\ndata: {"x":', '1}\r\n\r\nevent: result\ndata: {}']), (m) => {
+      seen.push(m);
+      return m.event === 'error' ? { ...m, data: '{"x":2}' } : m;
+    });
+    expect(await text(out)).toBe('event: error\ndata: {"x":2}\n\nevent: result\ndata: {}\n\n');
+    expect(seen).toEqual([
+      { event: 'error', data: '{"x":1}' },
+      { event: 'result', data: '{}' },
+    ]);
   });
 });

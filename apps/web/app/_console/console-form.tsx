@@ -130,7 +130,11 @@ export function ConsoleForm({
               ? { runId, result: result.data }
               : { runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } },
           );
-        } else if (m.event === 'error') update({ runId, problem: problemOf(data, 500) });
+        } else if (m.event === 'error') {
+          // Already the website's Problem, its message ending with the website's remedy: said on the server
+          // (app/api/runs/route.ts, forPage), since the words that do it hold the API's remedies (T-12).
+          update({ runId, problem: problemOf(data, 500) });
+        }
       });
       update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
     } catch (error) {

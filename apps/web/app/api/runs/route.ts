@@ -1,13 +1,14 @@
 import { sendToPage } from '@/lib/form-door';
 import { isWorkload, runResultSchema } from '@sandscope/api';
 import { AgentProblem, callerFromRequest, parseContract, setCookiesOf, startRun } from '@/lib/agent';
+import { problemFromStreamError } from '@/lib/agent-problem';
 import type { RunResult } from '@sandscope/api';
-import { isProblemCode, type Problem, problemQuery } from '@/lib/problems';
+import { type Problem, problemQuery } from '@/lib/problems';
 import { readBoundedBody } from '@/lib/bounded-body';
 import { refusalWordsCookie } from '@/lib/refusal-words';
 import { KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
-import { readSse } from '@/lib/sse';
+import { mapSse, readSse, type SseMessage } from '@/lib/sse';
 
 /*
  * POST /api/runs — the console's one door to a run.
@@ -15,8 +16,10 @@ import { readSse } from '@/lib/sse';
  * - A plain form post (JavaScript off) is run here, server-side: the agent's event
  *   stream is consumed to its end and the browser is redirected (303) to the
  *   finished run's page, or back to the console with the problem named.
- * - A JSON post from the enhanced console gets the agent's event stream proxied
- *   through unchanged, so the page renders node by node.
+ * - A JSON post from the enhanced console gets the agent's event stream passed
+ *   on as it arrives, so the page renders node by node: every event unchanged but
+ *   an `event: error`, which goes as the Problem the website makes of it
+ *   (forPage, below).
  *
  * Either way the agent's Set-Cookie (the session, T-17) is relayed to the browser.
  */
@@ -36,6 +39,25 @@ function jsonProblem(problem: Problem): Response {
   const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
   if (problem.retryAfterSeconds !== undefined) headers.set('retry-after', String(problem.retryAfterSeconds));
   return new Response(JSON.stringify({ error: problem }), { status: problem.status >= 400 ? problem.status : 502, headers });
+}
+
+/**
+ * A run's event as the enhanced console is to read it: an `event: error` becomes `{ error: Problem }` (the body a
+ * refusal before the stream gets, jsonProblem), said by problemFromStreamError; anything else passes as it came. The
+ * stream was piped to the browser unchanged, so a run failing after it started showed the agent's message with the
+ * API's remedy ("… and GET /healthz") — and the browser cannot say it the website's way itself, since the module that
+ * can holds the API's remedies, which must stay out of a client bundle (T-12). Data that is not JSON passes too: the
+ * console skips it, as it did.
+ */
+function forPage(m: SseMessage): SseMessage {
+  if (m.event !== 'error') return m;
+  let data: unknown;
+  try {
+    data = JSON.parse(m.data);
+  } catch {
+    return m;
+  }
+  return { ...m, data: JSON.stringify({ error: problemFromStreamError(data) }) };
 }
 
 /** What the console's form (or the enhanced console's JSON) sent, from a body already read within its limit. */
@@ -101,7 +123,7 @@ export async function POST(request: Request): Promise<Response> {
       'x-accel-buffering': 'no',
     });
     for (const c of setCookies) headers.append('set-cookie', c);
-    return new Response(upstream.body, { status: 200, headers });
+    return new Response(mapSse(upstream.body!, forPage), { status: 200, headers });
   }
 
   // JavaScript off: run to the end here, then show the finished run.
@@ -121,10 +143,9 @@ export async function POST(request: Request): Promise<Response> {
             failure = error.problem;
           }
         }
-        if (m.event === 'error') {
-          const e = (data.error ?? {}) as { code?: unknown; message?: unknown };
-          failure = { code: isProblemCode(e.code) ? e.code : 'internal', status: 500, ...(typeof e.message === 'string' ? { message: e.message } : {}) };
-        }
+        // Said as the enhanced console's is (forPage): a failure before the run had an id goes back to the console in
+        // the refusal-words cookie, which carried the agent's message with the API's remedy.
+        if (m.event === 'error') failure = problemFromStreamError(data);
       } catch {
         /* a malformed event is skipped; the result decides */
       }
