@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { gatedRunDetail } from './testing/gated-run';
 import { stubAgentFetch } from './testing/stub-agent';
 
 /*
@@ -30,34 +31,7 @@ const refusal409 = (detail: string) =>
   json({ error: { code: 'not_awaiting_approval', message: `${detail} Only a completed run whose terminal is await_approval can be approved, once.` } }, 409);
 
 /** `GET /v1/runs/:id` of a gated run that an approval has already answered. */
-const gatedDetail = {
-  run: {
-    id: GATED,
-    question: 'Should we fail over orders-db to the replica?',
-    workload: 'change',
-    status: 'completed',
-    terminal: 'await_approval',
-    verdict: 'answered',
-    outcome: 'awaiting_approval',
-    band: 'sufficient',
-    score: 0.9,
-    costUsd: 0,
-    createdAt: '2026-12-05T13:00:00Z',
-    parentRunId: null,
-    answer: 'Fail over [1].',
-    action: 'Promote the replica [1].',
-    risk: null,
-    reasons: [],
-    sessionOwned: true,
-  },
-  spans: [],
-  claims: [],
-  providerEvents: [],
-  spend: null,
-  parent: null,
-  children: [{ id: APPROVAL, terminal: 'emit', createdAt: '2026-12-05T13:01:00Z' }],
-  feedback: null,
-};
+const gatedDetail = gatedRunDetail(GATED, { sessionOwned: true, children: [{ id: APPROVAL, terminal: 'emit', createdAt: '2026-12-05T13:01:00Z' }] });
 
 async function renderPage(page: Promise<unknown>): Promise<string> {
   return renderToStaticMarkup(createElement('main', null, (await page) as never));

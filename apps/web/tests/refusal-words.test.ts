@@ -2,6 +2,7 @@ import { API_ERRORS, remedyOf } from '@sandscope/api/errors';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { gatedRunDetail } from './testing/gated-run';
 import { stubAgentFetch } from './testing/stub-agent';
 
 /*
@@ -162,34 +163,7 @@ const RUN = '3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c';
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** `GET /v1/runs/:id` of a run that stopped for approval: the page shows both its Approve door and "Was this right?". */
-const gatedRun = {
-  run: {
-    id: RUN,
-    question: 'Should we fail over orders-db to the replica?',
-    workload: 'change',
-    status: 'completed',
-    terminal: 'await_approval',
-    verdict: 'answered',
-    outcome: 'awaiting_approval',
-    band: 'sufficient',
-    score: 0.9,
-    costUsd: 0,
-    createdAt: '2026-12-05T13:00:00Z',
-    parentRunId: null,
-    answer: 'Fail over [1].',
-    action: 'Promote the replica [1].',
-    risk: null,
-    reasons: [],
-    sessionOwned: false,
-  },
-  spans: [],
-  claims: [],
-  providerEvents: [],
-  spend: null,
-  parent: null,
-  children: [],
-  feedback: null,
-};
+const gatedRun = gatedRunDetail(RUN, { sessionOwned: false });
 
 /** The page the 303 leads to, rendered with the cookie the 303 set (as the browser that posted sends it back). */
 async function pageAfter(res: Response): Promise<string> {
