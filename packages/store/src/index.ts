@@ -4,6 +4,7 @@
  * `@sandscope/store/values` (id checks, light) and `@sandscope/store/testing`.
  */
 export * from './store-error.ts';
+export * from './thrown.ts';
 export * from './database.ts';
 export * from './migrator.ts';
 export * from './owner-alive.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './database.ts';
-import { describeThrown } from './pglite-data-dir.ts';
+import { describeThrown } from './thrown.ts';
 
 /**
  * A `pglite` folder that holds files but no database: PGlite wrote its database files among them, then failed on a

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { StoreError, unusableDataDir } from './store-error.ts';
+import { describeThrown } from './thrown.ts';
 
 /**
  * Refuses an embedded database folder that holds files but no database, before PGlite writes anything into it.
@@ -34,34 +35,4 @@ export function refuseForeignDataDir(dataDir: string): void {
  */
 export function pgliteOpenFailed(dataDir: string, error: unknown): StoreError {
   return new StoreError('database_unopenable', `the embedded database at ${dataDir} could not be opened (${describeThrown(error)})`, { cause: error });
-}
-
-/** Emscripten's errno numbers (WASI's, not the host's) for the failures a data folder can cause. */
-const WASI_ERRNO_NAMES: Readonly<Record<number, string>> = {
-  2: 'EACCES',
-  20: 'EEXIST',
-  28: 'EINVAL',
-  29: 'EIO',
-  31: 'EISDIR',
-  44: 'ENOENT',
-  51: 'ENOSPC',
-  54: 'ENOTDIR',
-  55: 'ENOTEMPTY',
-  63: 'EPERM',
-  69: 'EROFS',
-};
-
-/** What was thrown, in words: an Error's message, or a thrown object's name, code, errno and message. */
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error !== 'object' || error === null) return String(error);
-  const e = error as Record<string, unknown>;
-  const parts: string[] = [typeof e.name === 'string' && e.name ? e.name : 'error'];
-  if (typeof e.code === 'string') parts.push(e.code);
-  if (typeof e.errno === 'number') {
-    const name = WASI_ERRNO_NAMES[e.errno];
-    parts.push(name ? `${name} (errno ${e.errno})` : `errno ${e.errno}`);
-  }
-  if (typeof e.message === 'string' && e.message) parts.push(e.message);
-  return parts.join(' ');
 }

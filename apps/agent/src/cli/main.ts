@@ -1,3 +1,4 @@
+import { describeThrown } from '@sandscope/store';
 import { UserError } from '../user-error.ts';
 import { refuseUndecodedArguments } from './args.ts';
 import { askCommand } from './ask-command.ts';
@@ -152,9 +153,16 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`sandscope: ${error.message}\n`);
       return error.exitCode;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`sandscope: internal error: ${message}. This is a bug; rerun with SANDSCOPE_DEBUG=1 for details.\n`);
+    process.stderr.write(internalErrorLine(error));
     if (process.env.SANDSCOPE_DEBUG) console.error(error);
     return 1;
   }
+}
+
+/**
+ * The line for a failure nobody foresaw: what was thrown, said in words even when it is no Error (PGlite's ErrnoError
+ * was printed "internal error: [object Object]", naming nothing a report could carry).
+ */
+export function internalErrorLine(error: unknown): string {
+  return `sandscope: internal error: ${describeThrown(error)}. This is a bug; rerun with SANDSCOPE_DEBUG=1 for details.\n`;
 }
