@@ -21,7 +21,7 @@ function retryAfterSeconds(res: Response): number | undefined {
 }
 
 /** The most of the agent's message a page shows (and a refusal's cookie carries, lib/refusal-words.ts). */
-const MAX_MESSAGE_CHARS = 500;
+export const MAX_MESSAGE_CHARS = 500;
 
 /**
  * The agent's message as a page says it: its detail, then the website's remedy for the code (`remedyOf(code, 'web')`)

@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_CHARS } from './agent-problem';
 import type { InvestigationForm } from './investigation-forms';
 import type { Problem } from './problems';
 
@@ -17,8 +18,7 @@ export const REFUSAL_WORDS_COOKIE = 'sandscope_refusal';
 /** Long enough to read the page the 303 leads to, and to reload it; the words are not kept beyond that. */
 const KEPT_SECONDS = 600;
 
-/** The agent's message is at most 500 characters (agent-problem.ts); the cookie stays well under a browser's 4 KB. */
-const MAX_MESSAGE_CHARS = 500;
+/** The agent's message is at most MAX_MESSAGE_CHARS (agent-problem.ts); with the detail the cookie stays well under a browser's 4 KB. */
 const MAX_DETAIL_CHARS = 300;
 
 /**
