@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './database.ts';
+import { folderSnapshot as snapshot } from './testing/folder-snapshot.ts';
 import { describeThrown } from './thrown.ts';
 
 /**
@@ -16,22 +17,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'sandscope-data-dir-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-/** Every file and folder under root, files with their bytes and mode: compared before and after, byte for byte. */
-function snapshot(root: string): Record<string, string> {
-  const seen: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) {
-        seen[path] = `dir ${stat.mode}`;
-        walk(path);
-      } else seen[path] = `file ${stat.mode} ${readFileSync(path).toString('base64')}`;
-    }
-  };
-  walk(root);
-  return seen;
-}
+/** What macOS and Windows leave in a folder they have shown (bytes like theirs), and what the check lets be. */
+const LITTER = {
+  '.DS_Store': '\u0000\u0000\u0000\u0001Bud1',
+  '._notes.txt': '\u0000\u0005\u0016\u0007',
+  'Thumbs.db': '\u00d0\u00cf\u0011\u00e0',
+  // Windows does not tell names apart by case: desktop.ini as it is sometimes written.
+  'Desktop.ini': '[.ShellClassInfo]\r\n',
+};
 
 /** A SANDSCOPE_DATA_DIR of its own for each case; returns its pglite/ folder (not made). */
 function dataDirNamed(name: string): string {
@@ -71,6 +64,33 @@ describe('an embedded database folder holding files but no database', () => {
     // The folder and its parent (where the .owner claim is made and given back) are as they were.
     expect(snapshot(parent)).toEqual(before);
   });
+
+  it("the operating system's files beside someone's file: still refused, naming their file and not the litter", async () => {
+    const pglite = dataDirNamed('litter-and-notes');
+    mkdirSync(pglite);
+    for (const [name, bytes] of Object.entries({ ...LITTER, 'notes.txt': 'mine\n' })) writeFileSync(join(pglite, name), bytes);
+    const parent = join(pglite, '..');
+    const before = snapshot(parent);
+    await expect(openDatabase({ dataDir: pglite })).rejects.toMatchObject({
+      code: 'data_dir_not_database',
+      message: `the embedded database folder ${pglite} holds files but no database (notes.txt; no PG_VERSION), so none is made among them`,
+    });
+    expect(snapshot(parent)).toEqual(before);
+  });
+
+  it("a folder holding only the operating system's files (.DS_Store, ._*, Thumbs.db, Desktop.ini) opens as a new database, and they are left as they were", async () => {
+    // S-205: it was refused as someone's files ("holds files but no database (.DS_Store; …)"), and told to move them.
+    const pglite = dataDirNamed('litter-only');
+    mkdirSync(pglite);
+    for (const [name, bytes] of Object.entries(LITTER)) writeFileSync(join(pglite, name), bytes);
+    const before = snapshot(pglite);
+    const db = await openDatabase({ dataDir: pglite });
+    expect(await db.query<{ one: number }>('select 1 as one')).toEqual([{ one: 1 }]);
+    await db.close();
+    expect(existsSync(join(pglite, 'PG_VERSION'))).toBe(true);
+    const after = snapshot(pglite);
+    for (const name of Object.keys(LITTER)) expect(after[join(pglite, name)], name).toBe(before[join(pglite, name)]);
+  }, 120_000);
 
   it('an absent folder opens (and is made), and opens again as the database it now holds', async () => {
     const pglite = dataDirNamed('absent');
