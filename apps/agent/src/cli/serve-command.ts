@@ -41,10 +41,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // database and loaded the corpus (S-135). The bind below still decides; this only spares the work and the risk.
   await ensurePortFree({ what: 'agent API', port: config.port, host: config.host, flag: '--port', hostFlag: '--host' });
   const agent = await startAgentService({ config, log });
-  const app = createApp(appDepsOf(agent, { log: (line) => process.stderr.write(`sandscope: ${line}\n`) }));
+  const serverLog = (line: string) => process.stderr.write(`sandscope: ${line}\n`);
+  const app = createApp(appDepsOf(agent, { log: serverLog }));
   let listening;
   try {
-    listening = await listen(app, { port: config.port, host: config.host });
+    listening = await listen(app, { port: config.port, host: config.host, log: serverLog });
   } catch (error) {
     await agent.close();
     const code = (error as NodeJS.ErrnoException).code;

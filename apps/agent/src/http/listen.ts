@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Env, Hono } from 'hono';
+import { answerClientError } from './client-error.ts';
 
 export interface Listening {
   readonly url: string;
@@ -14,8 +15,11 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The only place a socket is opened: `@hono/node-server` serving the web-standard app. */
-export function listen<E extends Env>(app: Hono<E>, options: { port: number; host: string }): Promise<Listening> {
+/**
+ * The only place a socket is opened: `@hono/node-server` serving the web-standard app. `log` hears a request Node's
+ * HTTP parser refused before the app saw it (S-206, client-error.ts); default: not logged.
+ */
+export function listen<E extends Env>(app: Hono<E>, options: { port: number; host: string; log?: (line: string) => void }): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -34,6 +38,7 @@ export function listen<E extends Env>(app: Hono<E>, options: { port: number; hos
           }),
       });
     }) as Server;
+    server.on('clientError', answerClientError(options.log));
     server.once('error', reject);
   });
 }
