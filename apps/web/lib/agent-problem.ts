@@ -53,8 +53,12 @@ export function messageForPage(code: ApiErrorCode, message: string): string {
 export function problemFromStreamError(data: unknown): Problem {
   const parsed = apiErrorBodySchema.safeParse(data);
   if (!parsed.success) return { code: 'bad_gateway', status: 502, detail: 'The run failed, and the agent’s error event does not match the contract.' };
-  const message = messageForPage(parsed.data.error.code, parsed.data.error.message);
-  return { code: parsed.data.error.code, status: 500, ...(message ? { message } : {}) };
+  const { code } = parsed.data.error;
+  const message = messageForPage(code, parsed.data.error.message);
+  // The status is the one the error vocabulary gives the code (API_ERRORS: 503 for store_unavailable, 409 for
+  // run_interrupted), the status the same refusal has before a stream opens. It was 500 for every code, and the
+  // console labelled each run that failed mid-stream "HTTP 500" whatever the agent said had happened (S-207).
+  return { code, status: API_ERRORS[code].status, ...(message ? { message } : {}) };
 }
 
 /** Convert a non-2xx agent response into a Problem, once (STYLE 7). */

@@ -161,6 +161,31 @@ export function explain(problem: Pick<Problem, 'code'>): Explanation {
   return EXPLANATIONS[problem.code];
 }
 
+/** A `{ error: Problem }` body from the BFF (app/api/runs/route.ts) as the console reads it, `status` its label's. */
+export function problemFromBody(body: unknown, status: number): Problem {
+  const e = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown; retryAfterSeconds?: unknown } } | null)?.error;
+  return {
+    code: isProblemCode(e?.code) ? e.code : status === 429 ? 'rate_limited' : 'bad_gateway',
+    status,
+    ...(typeof e?.message === 'string' ? { message: e.message } : {}),
+    ...(typeof e?.detail === 'string' ? { detail: e.detail } : {}),
+    ...(typeof e?.retryAfterSeconds === 'number' ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+  };
+}
+
+/**
+ * A run's `event: error` as the enhanced console reads it: the Problem the BFF made of the agent's event
+ * (lib/agent-problem.ts problemFromStreamError), with the status that Problem carries — the error vocabulary's for its
+ * code. The stream itself was a 200, so there is no response status to fall back on: a Problem without one is shown
+ * with none (status 0, no "HTTP" in the panel; the console says the run failed while streaming). S-207: the console
+ * read every error event as `problemOf(data, 500)`, so a database outage (503) or a run another instance interrupted
+ * (409) was labelled "HTTP 500", a status nothing had answered.
+ */
+export function problemFromStreamEvent(data: unknown): Problem {
+  const status = (data as { error?: { status?: unknown } } | null)?.error?.status;
+  return problemFromBody(data, typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 0);
+}
+
 /** "in 42 seconds" / "in about 3 minutes" / "in about 5 hours". */
 export function retryPhrase(seconds: number | undefined): string | null {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;

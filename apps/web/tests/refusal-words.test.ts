@@ -235,6 +235,21 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     expect((await approve('no such run')).headers.getSetCookie()).toEqual([`${REFUSAL_WORDS_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`]);
   });
 
+  // The runs list read `params.during === 'approval'` where its siblings read first(…): a repeated `during` (an
+  // array) lost the approval's context and the agent's words, as a repeated `error` or `page` did not (S-207's note).
+  it('a repeated `during` on the runs list is read by its first value, as its other parameters are', async () => {
+    const reason = `run ${RUN} does not exist.`;
+    agent.mockResolvedValue(json({ error: { code: 'not_found', message: `${reason} ${API_ERRORS.not_found.remedy}` } }, 404));
+    jar.words = wordsSet(await approve());
+    agent.mockImplementation(async () => json({ runs: [], page: 1, pageSize: 20, total: 0 }));
+    const page = RunsPage({ searchParams: Promise.resolve({ error: ['not_found', 'internal'], during: ['approval', 'feedback'] }) });
+    const html = renderToStaticMarkup(createElement('main', null, (await page) as never));
+    jar.words = undefined;
+    expect(html).toContain('data-problem="not_found"');
+    expect(html).toContain('There is no such run to approve');
+    expect(html).toContain(`The agent says: “${reason} ${remedyOf('not_found', 'web')}”`);
+  });
+
   it('words left by an approval are not shown for the same code on a page no approval led to', async () => {
     agent.mockResolvedValue(json({ error: { code: 'internal', message: API_ERRORS.internal.remedy } }, 500));
     const res = await approve();

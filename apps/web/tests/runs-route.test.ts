@@ -1,4 +1,6 @@
 import { API_ERROR_CODES, API_ERRORS, remedyOf } from '@sandscope/api/errors';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { stubAgentFetch } from './testing/stub-agent';
 
@@ -13,10 +15,12 @@ vi.mock('server-only', () => ({}));
 vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined }), headers: async () => new Headers() }));
 
 const { POST } = await import('../app/api/runs/route');
-const { explain } = await import('../lib/problems');
+const { explain, problemFromStreamEvent } = await import('../lib/problems');
+const { LiveRunView, withMessage } = await import('../app/_console/console-form');
 const { consoleRefusal, MAX_RUN_BODY_BYTES } = await import('../lib/run-request');
 const { REFUSAL_WORDS_COOKIE, withRefusalWords } = await import('../lib/refusal-words');
 const { readSse } = await import('../lib/sse');
+type SseMessage = import('../lib/sse').SseMessage;
 
 const agent = stubAgentFetch();
 
@@ -145,7 +149,7 @@ describe('POST /api/runs — a run that fails after its stream opened', () => {
       await readSse(new Response(text).body!, (m) => events.push({ event: m.event, data: JSON.parse(m.data) }));
       expect(events, `chunks of ${size}`).toEqual([
         { event: 'node', data: node },
-        { event: 'error', data: { error: { code: 'store_unavailable', status: 500, message: remedyOf('store_unavailable', 'web') } } },
+        { event: 'error', data: { error: { code: 'store_unavailable', status: 503, message: remedyOf('store_unavailable', 'web') } } },
       ]);
       expect(text).not.toContain('GET /healthz');
     }
@@ -156,7 +160,9 @@ describe('POST /api/runs — a run that fails after its stream opened', () => {
       agent.mockResolvedValue(agentStream(failing(code, `the run stopped at its third node. ${API_ERRORS[code].remedy}`), 64));
       const events: unknown[] = [];
       await readSse((await POST(jsonPost())).body!, (m) => m.event === 'error' && events.push(JSON.parse(m.data)));
-      expect(events, code).toEqual([{ error: { code, status: 500, message: `the run stopped at its third node. ${remedyOf(code, 'web')}` } }]);
+      expect(events, code).toEqual([
+        { error: { code, status: API_ERRORS[code].status, message: `the run stopped at its third node. ${remedyOf(code, 'web')}` } },
+      ]);
     }
     agent.mockResolvedValue(agentStream(failing('interrupted', 'gone'), 64));
     const events: unknown[] = [];
@@ -164,6 +170,48 @@ describe('POST /api/runs — a run that fails after its stream opened', () => {
     expect(events).toEqual([
       { error: { code: 'bad_gateway', status: 502, detail: 'The run failed, and the agent’s error event does not match the contract.' } },
     ]);
+  });
+
+  // S-207: every error event became a Problem of status 500, and the console read it as `problemOf(data, 500)` besides,
+  // so a database outage (503) or a run another instance interrupted (409) was labelled "HTTP 500" on the console.
+  type LiveRun = Parameters<typeof withMessage>[0];
+  const NOTHING_YET: LiveRun = { asked: 'What is the pool ceiling?', runId: null, nodes: [], providers: [], result: null, problem: null, done: false };
+  /** The console's view of a run, `messages` read into it as the enhanced console reads its stream, rendered. */
+  const consoleView = (messages: readonly SseMessage[]) =>
+    renderToStaticMarkup(createElement(LiveRunView, { live: { ...messages.reduce(withMessage, NOTHING_YET), done: true }, running: false }));
+  /** The console's view of a run whose agent stream ended in `event: error`, as the BFF passed it on. */
+  async function consoleShows(code: string, message: string): Promise<string> {
+    agent.mockResolvedValue(agentStream(failing(code, message), 64));
+    const messages: SseMessage[] = [];
+    await readSse((await POST(jsonPost())).body!, (m) => messages.push(m));
+    expect(messages.map((m) => m.event)).toEqual(['node', 'error']);
+    return consoleView(messages);
+  }
+
+  it('the console labels a run that failed mid-stream with its problem’s status, not “HTTP 500”', async () => {
+    const db = await consoleShows('store_unavailable', `the database went away. ${API_ERRORS.store_unavailable.remedy}`);
+    expect(db).toContain('<code>store_unavailable</code> · HTTP 503');
+    const interrupted = await consoleShows('run_interrupted', `run ${RUN} was taken over. ${API_ERRORS.run_interrupted.remedy}`);
+    expect(interrupted).toContain('<code>run_interrupted</code> · HTTP 409');
+    expect(interrupted).toContain(explain({ code: 'run_interrupted' }).title);
+    for (const html of [db, interrupted]) {
+      expect(html).not.toContain('HTTP 500');
+      expect(html).toContain('The run started but did not finish: it failed while streaming.');
+    }
+    // Only the code whose status it is says 500.
+    expect(await consoleShows('internal', API_ERRORS.internal.remedy)).toContain('<code>internal</code> · HTTP 500');
+  });
+
+  it('an error event whose problem names no status is shown with none, said to have failed while streaming', () => {
+    const html = consoleView([{ event: 'error', data: JSON.stringify({ error: { code: 'run_interrupted', message: 'taken over by another instance.' } }) }]);
+    expect(html).not.toMatch(/HTTP \d/);
+    expect(html).toContain('<code>run_interrupted</code>');
+    expect(html).toContain('The run failed while streaming, before it was given an id.');
+    expect(html).toContain(explain({ code: 'run_interrupted' }).title);
+    expect(html).toContain('The agent says: “taken over by another instance.”');
+    // A status that is no HTTP error status is not shown as one either.
+    expect(problemFromStreamEvent({ error: { code: 'internal', status: '500' } }).status).toBe(0);
+    expect(problemFromStreamEvent({ error: { code: 'store_unavailable', status: 503 } }).status).toBe(503);
   });
 
   it('without JavaScript, a failure before the run had an id goes back to the console with the website’s remedy', async () => {

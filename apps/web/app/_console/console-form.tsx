@@ -12,8 +12,8 @@ import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
 import { askAgainOf } from '@/lib/ask-again';
 import { usd } from '@/lib/format';
-import { isProblemCode, type Problem } from '@/lib/problems';
-import { readSse } from '@/lib/sse';
+import { type Problem, problemFromBody, problemFromStreamEvent } from '@/lib/problems';
+import { readSse, type SseMessage } from '@/lib/sse';
 import { PRESETS, presetHref } from './presets';
 
 const WORKLOAD_HELP: Record<Workload, string> = {
@@ -22,7 +22,7 @@ const WORKLOAD_HELP: Record<Workload, string> = {
   postmortem: 'Postmortem — what happened before, and what was learned',
 };
 
-interface LiveRun {
+export interface LiveRun {
   /** The question as sent (trimmed, as /api/runs reads it): what a refusal's slips are placed in (S-180). */
   readonly asked: string;
   readonly runId: string | null;
@@ -31,19 +31,48 @@ interface LiveRun {
   readonly result: RunResult | null;
   readonly problem: Problem | null;
   readonly done: boolean;
+  /** The problem is the stream's `event: error`: the run failed while streaming, after the BFF answered 200. */
+  readonly midStream?: boolean;
 }
 
 const EMPTY: LiveRun = { asked: '', runId: null, nodes: [], providers: [], result: null, problem: null, done: false };
 
-function problemOf(body: unknown, status: number): Problem {
-  const e = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown; retryAfterSeconds?: unknown } } | null)?.error;
-  return {
-    code: isProblemCode(e?.code) ? e.code : status === 429 ? 'rate_limited' : 'bad_gateway',
-    status,
-    ...(typeof e?.message === 'string' ? { message: e.message } : {}),
-    ...(typeof e?.detail === 'string' ? { detail: e.detail } : {}),
-    ...(typeof e?.retryAfterSeconds === 'number' ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-  };
+/**
+ * The run as one more message of its stream leaves it (the same run when the message changes nothing). Each event is
+ * checked against the shared contract: a node or provider event that does not match is skipped (the trace is a view),
+ * a result that does not match is a problem, never a guessed outcome. Apart from the form, and exported, so a test
+ * can read a stream into it (apps/web/tests/runs-route.test.ts).
+ */
+export function withMessage(state: LiveRun, m: SseMessage): LiveRun {
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(m.data) as Record<string, unknown>;
+  } catch {
+    return state;
+  }
+  const runId = typeof data.runId === 'string' ? data.runId : state.runId;
+  if (m.event === 'node') {
+    const node = nodeEventSchema.safeParse(data);
+    return node.success ? { ...state, runId, nodes: [...state.nodes, node.data] } : state;
+  }
+  if (m.event === 'provider') {
+    const provider = providerEventSchema.safeParse(data);
+    return provider.success ? { ...state, runId, providers: [...state.providers, provider.data] } : state;
+  }
+  if (m.event === 'result') {
+    const result = runResultSchema.safeParse(data);
+    return result.success
+      ? { ...state, runId, result: result.data }
+      : { ...state, runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } };
+  }
+  if (m.event === 'error') {
+    // Already the website's Problem, its message ending with the website's remedy: said on the server
+    // (app/api/runs/route.ts, forPage), since the words that do it hold the API's remedies (T-12). Its label is the
+    // Problem's own status, or none: this was problemOf(data, 500), "HTTP 500" for every failure, whatever the agent
+    // said had happened — a database outage (503), a run another instance interrupted (409) (S-207).
+    return { ...state, runId, problem: problemFromStreamEvent(data), midStream: true };
+  }
+  return state;
 }
 
 /**
@@ -104,37 +133,12 @@ export function ConsoleForm({
         } catch {
           /* not JSON: described by status */
         }
-        update({ problem: problemOf(body, res.status), done: true });
+        update({ problem: problemFromBody(body, res.status), done: true });
         return;
       }
       await readSse(res.body, (m) => {
-        let data: Record<string, unknown>;
-        try {
-          data = JSON.parse(m.data) as Record<string, unknown>;
-        } catch {
-          return;
-        }
-        const runId = typeof data.runId === 'string' ? data.runId : state.runId;
-        // Each event is checked against the shared contract: a node or provider event that does not match is
-        // skipped (the trace is a view), a result that does not match is a problem, never a guessed outcome.
-        if (m.event === 'node') {
-          const node = nodeEventSchema.safeParse(data);
-          if (node.success) update({ runId, nodes: [...state.nodes, node.data] });
-        } else if (m.event === 'provider') {
-          const provider = providerEventSchema.safeParse(data);
-          if (provider.success) update({ runId, providers: [...state.providers, provider.data] });
-        } else if (m.event === 'result') {
-          const result = runResultSchema.safeParse(data);
-          update(
-            result.success
-              ? { runId, result: result.data }
-              : { runId, problem: { code: 'bad_gateway', status: 502, detail: 'The agent’s result does not match the contract.' } },
-          );
-        } else if (m.event === 'error') {
-          // Already the website's Problem, its message ending with the website's remedy: said on the server
-          // (app/api/runs/route.ts, forPage), since the words that do it hold the API's remedies (T-12).
-          update({ runId, problem: problemOf(data, 500) });
-        }
+        const next = withMessage(state, m);
+        if (next !== state) update(next);
       });
       update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
     } catch (error) {
@@ -231,7 +235,8 @@ export function ConsoleForm({
   );
 }
 
-function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
+/** Exported for its test (apps/web/tests/runs-route.test.ts): what the console shows of a run as it streams. */
+export function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
   const r = live.result;
   const provider = failoverSummary(live.providers);
   const tokensIn = live.providers.reduce((s, e) => s + (e.tokensIn ?? 0), 0);
@@ -249,7 +254,7 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
           </a>
         ) : null}
       </header>
-      {live.problem ? <ProblemPanel problem={live.problem} context={live.runId ? 'The run started but did not finish.' : 'The question was not run.'} /> : null}
+      {live.problem ? <ProblemPanel problem={live.problem} context={problemContext(live)} /> : null}
       {r ? (
         <>
           <RunOutcome
@@ -294,4 +299,13 @@ function LiveRunView({ live, running }: { live: LiveRun; running: boolean }) {
       ) : null}
     </section>
   );
+}
+
+/**
+ * What the panel says happened. An error event mid-stream is said to be one: its Problem's status, when it has one, is
+ * the error vocabulary's for its code, not the stream's (a 200); without one the panel shows no HTTP status (S-207).
+ */
+function problemContext(live: LiveRun): string {
+  if (!live.midStream) return live.runId ? 'The run started but did not finish.' : 'The question was not run.';
+  return live.runId ? 'The run started but did not finish: it failed while streaming.' : 'The run failed while streaming, before it was given an id.';
 }

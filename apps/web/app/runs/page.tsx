@@ -14,14 +14,19 @@ export const metadata: Metadata = { title: 'Runs' };
 
 const PAGE_SIZE = 20;
 
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [params, jar] = await Promise.all([searchParams, cookies()]);
-  const rawPage = Number(Array.isArray(params.page) ? params.page[0] : params.page);
+  const rawPage = Number(first(params.page));
   // A safe integer only: ?page=99999999999999999999 reached the agent as 1e20 and came back as "The question was not accepted".
   const page = Number.isSafeInteger(rawPage) && rawPage > 0 ? rawPage : 1;
   const fromQuery = problemFromQuery(params);
+  // Read with first(), as the run page reads it and this page its `page` and `error`: `params.during === 'approval'`
+  // was false for a repeated `?during=approval&during=…` (an array), so the approval's context and words were lost.
+  const approval = first(params.during) === 'approval';
   // A refused approval of a run the agent does not have lands here; its reason is in this browser's cookie (lib/refusal-words.ts).
-  const carried = fromQuery && params.during === 'approval' ? withRefusalWords(fromQuery, 'approval', jar.get(REFUSAL_WORDS_COOKIE)?.value) : fromQuery;
+  const carried = fromQuery && approval ? withRefusalWords(fromQuery, 'approval', jar.get(REFUSAL_WORDS_COOKIE)?.value) : fromQuery;
   const list = await attempt(() => listRuns(page, PAGE_SIZE));
   const approvals = list.ok ? await approvalsOf(list.value.runs) : new Map<string, Approval>();
   return (
@@ -34,7 +39,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <ProblemPanel
           problem={carried}
           // The approve form's door sends a run the agent does not have here: that run's own page is a 404.
-          context={params.during === 'approval' && carried.code === 'not_found' ? 'There is no such run to approve, so nothing was approved.' : undefined}
+          context={approval && carried.code === 'not_found' ? 'There is no such run to approve, so nothing was approved.' : undefined}
         />
       ) : null}
       {!list.ok ? (
