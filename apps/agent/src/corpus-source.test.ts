@@ -206,7 +206,64 @@ describe('documents in another format beside the markdown (S-147)', () => {
     const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
     expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
     expect(warnings).toEqual([
-      'corpus: 4 file(s) not read, as only .md and .markdown are: alerts.mdx, notes.txt, setup.rst and 1 more. Save them as .md to have them indexed.',
+      `corpus: 5 file(s) not read, as only ${READ} are: alerts.mdx, logo.png, notes.txt and 2 more. Save any that are documents as .md to have them indexed.`,
+    ]);
+  });
+});
+
+/** The extensions the warning says are read. */
+const READ = '.md, .markdown, .mdown, .mkd, .mkdn and .markdn';
+
+describe('the other markdown extensions, and every other file beside the markdown (S-209)', () => {
+  it('reads .mdown, .mkd, .mkdn and .markdn as markdown, a document without a heading titled by its name without the extension', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mdown-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    writeFileSync(join(dir, 'failover.mdown'), 'Fail over the primary with pg_ctl promote.\n');
+    writeFileSync(join(dir, 'rollback.MKD'), '# Rollback\n\nRoll back with helm rollback.\n');
+    writeFileSync(join(dir, 'restore.mkdn'), '# Restore\n\nRestore from the nightly snapshot.\n');
+    writeFileSync(join(dir, 'scaling.markdn'), '# Scaling\n\nScale the workers to six.\n');
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => [d.doc, d.title])).toEqual([
+      ['failover.mdown', 'failover'],
+      ['restore.mkdn', 'Restore'],
+      ['rollback.MKD', 'Rollback'],
+      ['runbook.md', 'Disk'],
+      ['scaling.markdn', 'Scaling'],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("names every other file, whatever its extension or none; hidden files and the corpus folder's own files go unnamed", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unnamed-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    // The audit's folder: the answer sat in README and on-call.text, and the gate said the library does not answer it.
+    for (const name of ['README', 'Makefile', 'on-call.text', 'page.html', 'logo.png']) writeFileSync(join(dir, name), 'Fail over with pg_ctl promote.\n');
+    mkdirSync(join(dir, 'ledger'));
+    writeFileSync(join(dir, 'ledger', 'NOTES'), 'Restart the ledger with systemctl.\n');
+    // Hidden files and folders (a checkout's .git, an editor's swap file) are no one's documents.
+    writeFileSync(join(dir, '.env'), 'TOKEN=x\n');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'config'), '[core]\n');
+    // What sandscope itself reads and writes in the corpus folder is not a document left out.
+    writeFileSync(join(dir, 'questions.jsonl'), '');
+    writeFileSync(join(dir, 'thresholds.json'), JSON.stringify({ insufficientBelow: 0.2, sufficientAbove: 0.7 }));
+    const warnings: string[] = [];
+    const source = loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(source.documents.map((d) => d.doc)).toEqual(['runbook.md']);
+    expect(warnings).toEqual([
+      `corpus: 6 file(s) not read, as only ${READ} are: ledger/NOTES, logo.png, Makefile and 3 more. Save any that are documents as .md to have them indexed.`,
+    ]);
+  });
+
+  it('a folder of many such files is one line: three names, then how many more', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'many-'));
+    writeFileSync(join(dir, 'runbook.md'), '# Disk\n\nThe disk alert fires at 85 percent.\n');
+    for (let i = 0; i < 40; i += 1) writeFileSync(join(dir, `NOTE-${String(i).padStart(2, '0')}`), 'x\n');
+    const warnings: string[] = [];
+    loadCorpusSource(dir, { warn: (line) => warnings.push(line) });
+    expect(warnings).toEqual([
+      `corpus: 40 file(s) not read, as only ${READ} are: NOTE-00, NOTE-01, NOTE-02 and 37 more. Save any that are documents as .md to have them indexed.`,
     ]);
   });
 });

@@ -1,6 +1,15 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { type BandsFile, documentTitle, type Estate, parseBands, parseEstate, type SourceDocument } from '@sandscope/engine';
+import {
+  type BandsFile,
+  documentTitle,
+  type Estate,
+  isMarkdownName,
+  MARKDOWN_EXTENSIONS,
+  parseBands,
+  parseEstate,
+  type SourceDocument,
+} from '@sandscope/engine';
 import { absentTexts, readCorpusSourceFile } from './cli/corpus-source-file.ts';
 import { decodeCorpusText } from './corpus-text.ts';
 import { shellArg } from './shell-arg.ts';
@@ -44,12 +53,18 @@ export const DEFAULT_CORPUS_DIR = resolve(import.meta.dirname, '../../../corpus'
 const MAX_DOC_BYTES = 2_000_000;
 const EMPTY = 'it is empty. Write the document or remove the file.';
 
-/** Documents in a format the corpus does not read: said, not skipped without a word (S-147: a folder's .mdx pages). */
-const OTHER_DOCUMENTS = /\.(mdx|txt|rst|adoc|asciidoc|org)$/i;
+/**
+ * What sandscope itself reads and writes in the corpus folder (its estate, bands, question sets and their first runs,
+ * a public corpus's SOURCE.json): not documents left out, so not named as such, beside flat markdown or not.
+ */
+const CORPUS_OWN_FILES = /^(estate\.json|thresholds\.json|SOURCE\.json|([\w-]+-)?questions\.jsonl|([\w-]+-)?first-run\.json)$/;
+
+/** `.md, .markdown, … and .markdn`: the extensions read, as a person is told them. */
+const READ_EXTENSIONS = `${MARKDOWN_EXTENSIONS.slice(0, -1).join(', ')} and ${MARKDOWN_EXTENSIONS.at(-1)}`;
 
 /**
- * The markdown under `dir`, and the documents in other formats beside it; `notesAt` is the corpus folder, whose own
- * README.md and GAPS.md are its notes, not documents.
+ * The markdown under `dir`, and every other file beside it; `notesAt` is the corpus folder, whose own README.md and
+ * GAPS.md are its notes, not documents, and whose own files (CORPUS_OWN_FILES) are sandscope's.
  */
 function markdownFiles(dir: string, notesAt: string): { files: string[]; others: string[]; unread: string[] } {
   const out: string[] = [];
@@ -64,6 +79,8 @@ function markdownFiles(dir: string, notesAt: string): { files: string[]; others:
     if (walked.has(real)) return;
     walked.add(real);
     for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      // Hidden files and folders (.git, .obsidian, an editor's swap file, .DS_Store) and node_modules are no one's
+      // documents: skipped without a word, as a listing leaves them out.
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(d, entry.name);
       if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(full))) walk(full);
@@ -72,9 +89,12 @@ function markdownFiles(dir: string, notesAt: string): { files: string[]; others:
       // depth. So is `docs/README.md` in the repository's layout, where the notes sit beside `docs/` (S-105: a
       // project's README copied in as docs/README.md was silently left out, and its questions lost their document).
       else if (d === notesAt && /^(GAPS|README)\.md$/i.test(entry.name)) unread.push(`${full} (the corpus's notes)`);
-      else if (/\.(md|markdown)$/i.test(entry.name)) out.push(full);
+      else if (isMarkdownName(entry.name)) out.push(full);
       else {
-        if (OTHER_DOCUMENTS.test(entry.name)) others.push(full);
+        // Every other file is named, whatever its extension or none (S-147 named only .mdx, .txt, .rst and the like;
+        // S-209: a README, a Makefile, an .html page or a .text file went unnamed, and the gate said the library did
+        // not answer what they held).
+        if (!(d === notesAt && CORPUS_OWN_FILES.test(entry.name))) others.push(full);
         unread.push(full);
       }
     }
@@ -134,7 +154,9 @@ export function loadCorpusSource(dir: string = DEFAULT_CORPUS_DIR, options: Load
       `no markdown (.md or .markdown) files in ${docsDir}${unread.length ? `; not read: ${namedFew(unread, docsDir)}` : ', nor any other file'}. Put the runbooks there as .md or .markdown, or pass --corpus DIR pointing at them.`,
     );
   if (others.length)
-    warn(`corpus: ${others.length} file(s) not read, as only .md and .markdown are: ${namedFew(others, docsDir)}. Save them as .md to have them indexed.`);
+    warn(
+      `corpus: ${others.length} file(s) not read, as only ${READ_EXTENSIONS} are: ${namedFew(others, docsDir)}. Save any that are documents as .md to have them indexed.`,
+    );
 
   const documents: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];

@@ -32,7 +32,7 @@ export function FeedbackForm({ runId, current, saved, problem }: { runId: string
         // The site's line is what every such refusal has in common; the agent's reason follows when this browser's post
         // left it (lib/refusal-words.ts): a note the agent refused read only "choose one of the three answers".
         <p className="notice notice-bad" role="alert" data-problem="invalid_request">
-          The mark was not saved: choose one of the three answers, and keep the note under {MAX_NOTE_CHARS} characters.
+          The mark was not saved: choose one of the three answers, one that fits what the run did, and keep the note under {MAX_NOTE_CHARS} characters.
           {problem.message ? <span className="problem-message"> The agent says: “{problem.message}”</span> : null}
           {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
         </p>

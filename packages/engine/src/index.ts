@@ -1,6 +1,7 @@
 export * from './types.ts';
 export * from './corpus/estate.ts';
 export * from './corpus/chunker.ts';
+export * from './corpus/markdown-name.ts';
 export * from './corpus/passage-hazards.ts';
 export * from './retrieval/tokenizer.ts';
 export * from './retrieval/bm25.ts';

@@ -23,6 +23,7 @@ import { NO_THESAURUS, type Thesaurus } from './retrieval/thesaurus.ts';
 import { NO_WORD_VECTORS, type WordVectors } from './retrieval/word-vectors.ts';
 import { tokenize } from './retrieval/tokenizer.ts';
 import type { Band, Chunk, Claim, RefusalClaim, SourceDocument, Verdict } from './types.ts';
+import { withoutMarkdownExtension } from './corpus/markdown-name.ts';
 
 let shipped: AnswerabilityModel | undefined;
 
@@ -130,7 +131,7 @@ export function documentIndex(chunks: readonly Chunk[]): Map<string, DocumentKno
 export function nameVocabulary(chunks: readonly Chunk[]): Set<string> {
   const out = new Set<string>();
   for (const c of chunks) {
-    for (const t of tokenize(`${c.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${c.docTitle}\n${(c.path ?? []).join('\n')}\n${c.heading}`))
+    for (const t of tokenize(`${withoutMarkdownExtension(c.doc).replace(/[/_]+/g, ' ')}\n${c.docTitle}\n${(c.path ?? []).join('\n')}\n${c.heading}`))
       out.add(t);
     for (const line of c.text.split('\n')) if (/^#{1,6}\s/.test(line)) for (const t of tokenize(line)) out.add(t);
   }

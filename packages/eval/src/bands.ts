@@ -119,6 +119,35 @@ export function preferenceKey(r: BandRates, budgets: Budgets = BUDGETS): number[
 /** Whether rates `a` are preferred to `b` (strictly: a tie keeps `b`). */
 export const preferred = (a: BandRates, b: BandRates, budgets: Budgets = BUDGETS) => lexLess(preferenceKey(a, budgets), preferenceKey(b, budgets));
 
+/** What a place of `preferenceKey` weighs: `budgets` is its first (both met, the false-answer one only, or neither). */
+export type PreferencePlace = 'budgets' | 'deferral' | 'false answers' | 'false refusals' | 'false-answer bound';
+
+/** The places after the first, by the first (which budgets are met), as `preferenceKey` orders them. */
+const PLACES: readonly (readonly PreferencePlace[])[] = [
+  ['deferral', 'false answers', 'false refusals'],
+  ['false refusals', 'deferral'],
+  ['false-answer bound', 'false refusals', 'deferral'],
+];
+
+/** Where the order first tells rates `a` and `b` apart, and each one's value there (lower preferred); null for a tie. */
+export interface PreferenceSplit {
+  readonly place: PreferencePlace;
+  readonly a: number;
+  readonly b: number;
+  /** Each one's first place: 0 both budgets met, 1 the false-answer one only, 2 not that one (95% upper bounds). */
+  readonly met: { readonly a: number; readonly b: number };
+}
+
+/** Why `preferred(a, b)` says what it says: the first place of their keys that differs, or null for a tie (which keeps `b`). */
+export function preferenceSplit(a: BandRates, b: BandRates, budgets: Budgets = BUDGETS): PreferenceSplit | null {
+  const ka = preferenceKey(a, budgets);
+  const kb = preferenceKey(b, budgets);
+  for (let i = 0; i < ka.length; i++) {
+    if (Math.abs(ka[i]! - kb[i]!) > 1e-12) return { place: i === 0 ? 'budgets' : PLACES[ka[0]!]![i - 1]!, a: ka[i]!, b: kb[i]!, met: { a: ka[0]!, b: kb[0]! } };
+  }
+  return null;
+}
+
 /**
  * The fewest unanswerable questions on which bands can show the false-answer budget met at all: even with no
  * false answer, the upper bound of 0 of n stays over the budget below it (at 5%, 52). A set smaller than this

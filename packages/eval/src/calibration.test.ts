@@ -1,7 +1,7 @@
 import { KnowledgeBase, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BandRates, fewestToCertify, fitBands, preferred, wilsonLower, wilsonUpper } from './bands.ts';
-import { calibrateBands, calibrationKeep } from './evaluate.ts';
+import { type BandRates, fewestToCertify, fitBands, preferenceSplit, preferred, wilsonLower, wilsonUpper } from './bands.ts';
+import { calibrateBands, calibrationDecision, calibrationKeep } from './evaluate.ts';
 import type { Metrics } from './metrics.ts';
 import { parseGaps } from './gaps.ts';
 import { generateQuestions } from './generator.ts';
@@ -63,6 +63,49 @@ describe('calibrationKeep (S-148)', () => {
 
   it('on enough to certify, by the order bands are fitted in', () => {
     expect(calibrationKeep(m(1 / 300, 0.6, 300, 300), m(30 / 300, 0.3, 300, 300), { certifiable: true, loosens: false })).toBe('refit');
+  });
+});
+
+// S-210: "--force: the refit was not the better one held out" was said of a refit with half the shipped bands' false
+// refusals and the same false answers, which the rule kept out because it answers more on too few questions.
+describe('calibrationDecision says which rule decided, as calibrationKeep decides', () => {
+  const m = (falseAnswerRate: number, falseRefusalRate: number, unanswerable = 36, answerable = 44, deferralRate = 0) =>
+    ({ falseAnswerRate, falseRefusalRate, deferralRate, unanswerable, answerable }) as Metrics;
+  const few = { certifiable: false, loosens: false };
+  const cases: [Metrics, Metrics, { certifiable: boolean; loosens: boolean }, ReturnType<typeof calibrationDecision>][] = [
+    // The audit's: fewer false refusals, the same false answers, a lower answer line, on too few questions.
+    [m(0, 1 / 14, 6, 14), m(0, 2 / 14, 6, 14), { certifiable: false, loosens: true }, { keep: 'shipped', ground: { rule: 'loosens' } }],
+    [m(1 / 36, 26 / 44), m(2 / 36, 26 / 44), few, { keep: 'refit', ground: { rule: 'no-worse' } }],
+    [m(2 / 44, 0.92, 44, 60), m(5 / 44, 0.58, 44, 60), few, { keep: 'refit', ground: { rule: 'shipped-over' } }],
+    [m(1 / 46, 0.97, 46, 66), m(3 / 46, 0.82, 46, 66), few, { keep: 'shipped', ground: { rule: 'not-shown-better', shippedOver: false } }],
+    [m(5 / 44, 0.9, 44, 60), m(5 / 44, 0.58, 44, 60), few, { keep: 'shipped', ground: { rule: 'not-shown-better', shippedOver: true } }],
+  ];
+  it('on too few to certify', () => {
+    for (const [refit, shipped, fit, decided] of cases) {
+      expect(calibrationDecision(refit, shipped, fit)).toEqual(decided);
+      expect(calibrationKeep(refit, shipped, fit)).toBe(decided.keep);
+    }
+  });
+
+  it('on enough to certify: where the order told them apart (the refit is `a`), or a tie', () => {
+    const certified = { certifiable: true, loosens: false };
+    // Both budgets met: the least deferral first, though the refit refuses less.
+    expect(calibrationDecision(m(0, 0.02, 300, 300, 0.2), m(0, 0.05, 300, 300, 0.1), certified)).toEqual({
+      keep: 'shipped',
+      ground: { rule: 'preferred', split: { place: 'deferral', a: 0.2, b: 0.1, met: { a: 0, b: 0 } } },
+    });
+    // The shipped bands meet both budgets, the refit the false-answer one only.
+    const budgets = calibrationDecision(m(0, 0.3, 300, 300), m(0, 0.02, 300, 300), certified);
+    expect(budgets).toEqual({ keep: 'shipped', ground: { rule: 'preferred', split: { place: 'budgets', a: 1, b: 0, met: { a: 1, b: 0 } } } });
+    // Neither shows the false-answer budget met: the lower bound on false answers.
+    const bound = calibrationDecision(m(30 / 300, 0.1, 300, 300), m(20 / 300, 0.3, 300, 300), certified);
+    expect(bound.keep).toBe('shipped');
+    expect(bound.ground).toMatchObject({ rule: 'preferred', split: { place: 'false-answer bound', met: { a: 2, b: 2 } } });
+    expect(calibrationDecision(m(0.01, 0.2, 300, 300), m(0.01, 0.2, 300, 300), certified)).toEqual({
+      keep: 'shipped',
+      ground: { rule: 'preferred', split: null },
+    });
+    expect(preferenceSplit(rates(0.01, 0.3), rates(0.01, 0.4))).toMatchObject({ place: 'false refusals', a: 0.3, b: 0.4 });
   });
 });
 

@@ -1,5 +1,16 @@
 import { type AnswerabilityModel, type Bands, rate } from '@sandscope/engine';
-import { type BandFit, type Budgets, BUDGETS, fewestToCertify, fitBands, preferred, type Scored, wilsonLower } from './bands.ts';
+import {
+  type BandFit,
+  type Budgets,
+  BUDGETS,
+  fewestToCertify,
+  fitBands,
+  type PreferenceSplit,
+  preferenceSplit,
+  preferred,
+  type Scored,
+  wilsonLower,
+} from './bands.ts';
 import type { AskedAgain } from './asked-again.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
@@ -256,6 +267,8 @@ export interface Calibration {
    * the one that "beat the shipped bands" (S-148). One question's difference is noise; 14 more refusals of 44 are not.
    */
   readonly keep: 'refit' | 'shipped';
+  /** Which rule of `keep` decided (`calibrationDecision`). */
+  readonly ground: CalibrationGround;
   /** About how many unanswerable questions each fold's line was fitted on, and whether that can show the budget met. */
   readonly unanswerablePerFold: number;
   readonly certifiable: boolean;
@@ -298,9 +311,11 @@ export function calibrateBands(
   const unanswerablePerFold = Math.floor((refit.unanswerable * (k - 1)) / k);
   const certifiable = unanswerablePerFold >= fewestToCertify(BUDGETS.falseAnswerRate);
   const loosens = fit.bands.sufficientAbove < model.bands.sufficientAbove;
+  const decision = calibrationDecision(refit, shipped, { certifiable, loosens });
   return {
     shipped,
-    keep: calibrationKeep(refit, shipped, { certifiable, loosens }),
+    keep: decision.keep,
+    ground: decision.ground,
     unanswerablePerFold,
     certifiable,
     loosens,
@@ -316,15 +331,46 @@ export function calibrateBands(
   };
 }
 
+/**
+ * Which rule of `calibrationKeep` decided, for calibrate to say truthfully why it kept what it kept: "--force: the
+ * refit was not the better one held out" was printed above a refit with half the shipped bands' false refusals and
+ * the same false answers, kept out because it answers more on too few questions (S-210).
+ */
+export type CalibrationGround =
+  /** Enough unanswerable questions: the order bands are fitted by, and where it told the two apart (null: a tie, which keeps the shipped bands; `a` is the refit). */
+  | { readonly rule: 'preferred'; readonly split: PreferenceSplit | null }
+  /** Too few: the refit answers more (a lower answer line), so the shipped bands are kept. */
+  | { readonly rule: 'loosens' }
+  /** Too few: the refit no worse on either rate and better on one, so it is kept. */
+  | { readonly rule: 'no-worse' }
+  /** Too few: these questions show the shipped bands over the false-answer budget, and the refit answers falsely less. */
+  | { readonly rule: 'shipped-over' }
+  /** Too few, and neither of the last two: the shipped bands kept (`shippedOver`: shown over the budget, though). */
+  | { readonly rule: 'not-shown-better'; readonly shippedOver: boolean };
+
 /** Which bands `calibrate` keeps, from the two sets of held-out rates (see `Calibration.keep`). */
 export function calibrationKeep(refit: Metrics, shipped: Metrics, fit: { readonly certifiable: boolean; readonly loosens: boolean }): 'refit' | 'shipped' {
+  return calibrationDecision(refit, shipped, fit).keep;
+}
+
+/** `calibrationKeep`, and which of its rules decided. */
+export function calibrationDecision(
+  refit: Metrics,
+  shipped: Metrics,
+  fit: { readonly certifiable: boolean; readonly loosens: boolean },
+): { readonly keep: 'refit' | 'shipped'; readonly ground: CalibrationGround } {
   const rates = (r: Metrics) => ({ ...r, nA: r.answerable, nU: r.unanswerable });
-  if (fit.certifiable) return preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped';
-  if (fit.loosens) return 'shipped';
+  if (fit.certifiable) {
+    const split = preferenceSplit(rates(refit), rates(shipped));
+    return { keep: preferred(rates(refit), rates(shipped)) ? 'refit' : 'shipped', ground: { rule: 'preferred', split } };
+  }
+  if (fit.loosens) return { keep: 'shipped', ground: { rule: 'loosens' } };
   // Too few unanswerable questions to show the budget met: a tighter line is taken when it costs nothing, or when these
   // questions show the shipped bands over the false-answer budget (its lower bound above it) and it answers falsely less.
   const shippedOver = wilsonLower(shipped.falseAnswerRate, shipped.unanswerable) > BUDGETS.falseAnswerRate;
-  return noWorse(refit, shipped) || (shippedOver && refit.falseAnswerRate < shipped.falseAnswerRate) ? 'refit' : 'shipped';
+  if (noWorse(refit, shipped)) return { keep: 'refit', ground: { rule: 'no-worse' } };
+  if (shippedOver && refit.falseAnswerRate < shipped.falseAnswerRate) return { keep: 'refit', ground: { rule: 'shipped-over' } };
+  return { keep: 'shipped', ground: { rule: 'not-shown-better', shippedOver } };
 }
 
 /** Rates `a` no worse than `b` on either, and better on one: what a line fitted on too few unanswerable questions must show. */

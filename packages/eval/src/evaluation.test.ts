@@ -289,6 +289,28 @@ describe('quoted evidence', () => {
     expect(errors.find((e) => e.id === 'elsewhere')!.message).not.toMatch(/sharing most/);
   });
 
+  // S-210: "evidence matches 4 passages" named three, with nothing to say a fourth existed.
+  it('says how many more passages a quotation matches than the three it names', () => {
+    const page = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `pool#step-${i + 1}`,
+        doc: 'pool.md',
+        docTitle: 'Pool',
+        heading: `Step ${i + 1}`,
+        level: 2,
+        text: 'Drain the pool.',
+      }));
+    const quote = { id: 'q', question: 'q', label: 'answerable' as const, mechanism: 'm', evidence: 'Drain the pool.' };
+    expect(resolveEvidence([quote], page(4)).errors[0]!.message).toBe(
+      'evidence matches 4 passages (pool#step-1, pool#step-2, pool#step-3 and 1 more); quote more of the answering one',
+    );
+    expect(resolveEvidence([quote], page(9)).errors[0]!.message).toMatch(/\(pool#step-1, pool#step-2, pool#step-3 and 6 more\);/);
+    // Three or fewer are all named, as they were.
+    expect(resolveEvidence([quote], page(3)).errors[0]!.message).toBe(
+      'evidence matches 3 passages (pool#step-1, pool#step-2, pool#step-3); quote more of the answering one',
+    );
+  });
+
   it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {
     const merged = {
       id: 'pool#drain',

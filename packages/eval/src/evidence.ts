@@ -79,10 +79,11 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
     if (hits.length > 1) {
       errors.push({
         id: q.id,
+        // "matches 4 passages" named three, with nothing to say a fourth existed (S-210).
         message: `evidence matches ${hits.length} passages (${hits
           .slice(0, 3)
           .map((h) => h.chunk.id)
-          .join(', ')}); quote more of the answering one`,
+          .join(', ')}${hits.length > 3 ? ` and ${hits.length - 3} more` : ''}); quote more of the answering one`,
       });
       continue;
     }

@@ -70,8 +70,13 @@ export interface BadLine {
 /**
  * Parse a JSONL question file. Every malformed line is reported with its line
  * number; the caller decides whether to stop (the default) or skip them.
+ * `refuse` is the caller's own rule for a question it would not take (the CLI's length limit, which `ask` refuses by):
+ * a question it names a reason for is a bad line like any other.
  */
-export function parseQuestionsJsonl(text: string): { questions: EvalQuestion[]; bad: BadLine[] } {
+export function parseQuestionsJsonl(
+  text: string,
+  options: { readonly refuse?: (question: string) => string | null } = {},
+): { questions: EvalQuestion[]; bad: BadLine[] } {
   const questions: EvalQuestion[] = [];
   const bad: BadLine[] = [];
   const ids = new Set<string>();
@@ -97,6 +102,11 @@ export function parseQuestionsJsonl(text: string): { questions: EvalQuestion[]; 
       return;
     }
     const q = parsed.data;
+    const refused = options.refuse?.(q.question);
+    if (refused) {
+      bad.push({ line, message: refused });
+      return;
+    }
     const id = q.id ?? `q${line}`;
     if (ids.has(id)) {
       bad.push({ line, message: `duplicate id "${id}"` });

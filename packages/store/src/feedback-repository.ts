@@ -62,6 +62,23 @@ export function normalizeFeedback(label: unknown, note: unknown): { label: Feedb
   return { label, note: length === 0 ? null : trimmed };
 }
 
+/**
+ * The verdicts a label contradicts: `wrong-refusal` says the run refused what the library answers, `wrong-answer` that
+ * it answered what the library cannot answer. Stored on a run that did the other, the mark became a question labelled
+ * against what the person saw (S-210: a cited answer marked wrong-refusal was exported answerable with no evidence,
+ * its passage lost). A partial answer is both an answer and a withheld one: every label fits it.
+ */
+const CONTRADICTED: Readonly<Record<FeedbackLabel, readonly Verdict[]>> = {
+  'wrong-answer': ['refused'],
+  'wrong-refusal': ['answered'],
+  right: [],
+};
+
+/** The labels that fit a run's verdict, in FEEDBACK_LABELS's order. */
+export function labelsFitting(verdict: Verdict): FeedbackLabel[] {
+  return FEEDBACK_LABELS.filter((label) => !CONTRADICTED[label].includes(verdict));
+}
+
 interface FeedbackRow {
   run_id: string;
   label: FeedbackLabel;
@@ -76,21 +93,40 @@ const toRecord = (r: FeedbackRow): FeedbackRecord => ({ runId: r.run_id, label: 
  * wins, and it lists as the newest (a fresh seq). Refused for a run that does
  * not exist and for one without a verdict (still running, failed, interrupted):
  * there is nothing to judge, and the mark could not become a labelled question.
+ * Refused too for a label its verdict contradicts (`mark_contradicts_verdict`): every door (the CLI, the API and so
+ * the website) marks through here.
  */
 export async function markRun(db: Queryable, feedback: NewFeedback): Promise<FeedbackRecord> {
   const runId = requireUuid(feedback.runId, 'run id');
   const { label, note } = normalizeFeedback(feedback.label, feedback.note);
   const [row] = await db.query<FeedbackRow>(
     `insert into feedback (run_id, label, note)
-     select r.id, $2, $3 from run r where r.id = $1 and r.verdict is not null
+     select r.id, $2, $3 from run r where r.id = $1 and r.verdict is not null and r.verdict <> all($4::text[])
      on conflict (run_id) do update set label = excluded.label, note = excluded.note, created_at = now(), seq = default
      returning run_id::text, label, note, created_at`,
-    [runId, label, note],
+    [runId, label, note, CONTRADICTED[label]],
   );
   if (row) return toRecord(row);
-  const [run] = await db.query<{ status: string }>('select status from run where id = $1', [runId]);
+  const [run] = await db.query<{ status: string; verdict: Verdict | null }>('select status, verdict from run where id = $1', [runId]);
   if (!run) throw new StoreError('run_not_found', `run ${runId} does not exist`);
-  throw new StoreError('run_without_verdict', `run ${runId} is ${run.status} and has no verdict`);
+  if (run.verdict === null) throw new StoreError('run_without_verdict', `run ${runId} is ${run.status} and has no verdict`);
+  const says = label === 'wrong-refusal' ? 'it refused what the library answers' : 'it answered what the library cannot answer';
+  throw new StoreError(
+    'mark_contradicts_verdict',
+    `run ${runId} ${run.verdict}, and ${label} says ${says}: a run that ${run.verdict} is marked ${labelsFitting(run.verdict).join(' or ')}`,
+  );
+}
+
+/**
+ * How many marks are on runs answered from each corpus version (`run.corpus_version`, the digest of the documents the
+ * run read), most first: `eval --feedback` refuses to score marks on a library other than the runs' (S-210).
+ */
+export async function markedCorpusVersions(db: Queryable): Promise<{ corpusVersion: string; marks: number }[]> {
+  const rows = await db.query<{ corpus_version: string; marks: number }>(
+    `select r.corpus_version, count(*)::int as marks from feedback f join run r on r.id = f.run_id
+     group by r.corpus_version order by marks desc, r.corpus_version`,
+  );
+  return rows.map((r) => ({ corpusVersion: r.corpus_version, marks: r.marks }));
 }
 
 /** A run's mark, or null (also for an id that is not a uuid). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { saveClaims } from './citation-repository.ts';
 import type { Database } from './database.ts';
-import { getFeedback, listFeedback, markRun, MAX_FEEDBACK_NOTE_CHARS } from './feedback-repository.ts';
+import { getFeedback, labelsFitting, listFeedback, MAX_FEEDBACK_NOTE_CHARS, markedCorpusVersions, markRun } from './feedback-repository.ts';
 import { getRun } from './run-detail.ts';
 import { createRun, finishRun, type NewRun, type RunRecord } from './run-repository.ts';
 import { expectStoreError, rejection } from './store-contract-context.ts';
@@ -98,6 +98,57 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
       expect((await markRun(db, { runId: run.id, label: 'right', note: fits })).note).toBe(fits);
       await expectStoreError(markRun(db, { runId: run.id, label: 'right', note: `${fits}x` }), 'invalid_argument', /2001 characters; the limit is 2000/);
       expect((await getFeedback(db, run.id))?.note).toBe(fits);
+    });
+
+    it('refuses a label the verdict contradicts, naming the verdict and the labels that fit; a partial answer takes all three (S-210)', async () => {
+      const { db } = context();
+      const answered = await finished('answered', 'who approves?');
+      const refused = await finished('refused', 'rotate DNS?');
+      await markRun(db, { runId: answered.id, label: 'right', note: 'cites the policy' });
+      // Stored, an answer marked wrong-refusal became an answerable question with no evidence: its cited passage lost.
+      await expectStoreError(
+        markRun(db, { runId: answered.id, label: 'wrong-refusal' }),
+        'mark_contradicts_verdict',
+        new RegExp(
+          `^run ${answered.id} answered, and wrong-refusal says it refused what the library answers: a run that answered is marked wrong-answer or right$`,
+        ),
+      );
+      await expectStoreError(
+        markRun(db, { runId: refused.id, label: 'wrong-answer' }),
+        'mark_contradicts_verdict',
+        new RegExp(
+          `^run ${refused.id} refused, and wrong-answer says it answered what the library cannot answer: a run that refused is marked wrong-refusal or right$`,
+        ),
+      );
+      // Nothing was stored or replaced.
+      expect(await getFeedback(db, answered.id)).toMatchObject({ label: 'right', note: 'cites the policy' });
+      expect(await getFeedback(db, refused.id)).toBeNull();
+      expect(labelsFitting('answered')).toEqual(['wrong-answer', 'right']);
+      expect(labelsFitting('refused')).toEqual(['wrong-refusal', 'right']);
+      expect(labelsFitting('partial')).toEqual(['wrong-answer', 'wrong-refusal', 'right']);
+      const partial = await finished('partial', 'which runbook?');
+      for (const label of ['wrong-answer', 'wrong-refusal', 'right'] as const) expect((await markRun(db, { runId: partial.id, label })).label).toBe(label);
+      expect((await markRun(db, { runId: answered.id, label: 'wrong-answer' })).label).toBe('wrong-answer');
+      expect((await markRun(db, { runId: refused.id, label: 'wrong-refusal' })).label).toBe('wrong-refusal');
+    });
+
+    it('counts the marks on runs of each corpus version (S-210)', async () => {
+      const { db, newRun } = context();
+      const on = async (corpusVersion: string, verdict: 'answered' | 'refused') => {
+        const run = await createRun(db, newRun({ corpusVersion, question: 'which library?' }));
+        await finishRun(db, run.id, { status: 'completed', terminal: verdict === 'refused' ? 'refuse' : 'emit', verdict, band: 'sufficient' });
+        await markRun(db, { runId: run.id, label: 'right' });
+      };
+      await on('s210-library-a', 'answered');
+      await on('s210-library-a', 'refused');
+      await on('s210-library-b', 'refused');
+      // An unmarked run of a third version is not counted.
+      await createRun(db, newRun({ corpusVersion: 's210-library-c' }));
+      const versions = (await markedCorpusVersions(db)).filter((v) => v.corpusVersion.startsWith('s210-'));
+      expect(versions).toEqual([
+        { corpusVersion: 's210-library-a', marks: 2 },
+        { corpusVersion: 's210-library-b', marks: 1 },
+      ]);
     });
 
     it('the table itself refuses an unknown label, a second row per run, a run that does not exist and an empty note', async () => {

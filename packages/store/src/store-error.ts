@@ -19,6 +19,7 @@ export type StoreErrorCode =
   | 'run_not_found'
   | 'run_not_running'
   | 'run_without_verdict'
+  | 'mark_contradicts_verdict'
   | 'vector_search_unavailable'
   | 'investigation_not_found'
   | 'file_not_found'
@@ -45,6 +46,8 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   run_not_found: 'Check the run id.',
   run_not_running: 'The run already finished or was marked interrupted at start-up; start a new run instead of finishing this one.',
   run_without_verdict: 'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
+  mark_contradicts_verdict:
+    'Mark a run that answered right or wrong-answer, one that refused right or wrong-refusal; one that answered partially takes any of the three.',
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
   investigation_not_found: 'Check the investigation id; listing the investigations shows the ones there are.',
   file_not_found: "Check the file's path; listing the investigation's files shows the ones there are.",

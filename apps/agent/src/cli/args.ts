@@ -86,12 +86,20 @@ export function refuseUndecodedArguments(argv: readonly string[]): void {
 
 export const MAX_QUESTION_CHARS = 1000;
 
+/**
+ * What is wrong with the length of a (trimmed) question `ask` would be asked, or null: the one rule `ask` refuses by
+ * and `eval --questions` reads each line's question by (a 900,000-character line was scored, and counted as a false
+ * answer, where `ask` refused it).
+ */
+export function questionLengthProblem(question: string): string | null {
+  return question.length > MAX_QUESTION_CHARS ? `the question is ${question.length} characters; the limit is ${MAX_QUESTION_CHARS}` : null;
+}
+
 /** A question is one non-empty line of reasonable length; anything else is a clear error. */
 export function questionFrom(positionals: string[]): string {
   const question = positionals.join(' ').trim();
   if (!question) throw new UserError('the question is empty. Usage: npx sandscope ask "What is the connection pool ceiling for orders-db?"');
-  if (question.length > MAX_QUESTION_CHARS) {
-    throw new UserError(`the question is ${question.length} characters; the limit is ${MAX_QUESTION_CHARS}. Ask one specific question.`);
-  }
+  const tooLong = questionLengthProblem(question);
+  if (tooLong) throw new UserError(`${tooLong}. Ask one specific question.`);
   return question;
 }

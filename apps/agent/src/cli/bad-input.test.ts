@@ -185,8 +185,61 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(io.err).toMatch(/2 malformed line\(s\).*line 2: not JSON.*line 3: label/);
     io.err = '';
     expect(await main(['eval', '--questions', file, '--json', '--skip-bad'])).toBe(0);
-    expect(JSON.parse(io.out)).toMatchObject({ n: 2, mode: 'shipped-model' });
-    expect(io.err).toMatch(/skipped 2 malformed line\(s\): 2, 3/);
+    // S-210: the JSON report says which lines were left out, and why; stderr gives the reasons too, not the numbers only.
+    expect(JSON.parse(io.out)).toMatchObject({
+      n: 2,
+      mode: 'shipped-model',
+      skipped: [
+        { line: 2, reason: expect.stringMatching(/^not JSON/) },
+        { line: 3, reason: expect.stringMatching(/^label: /) },
+      ],
+    });
+    expect(io.err).toMatch(/skipped 2 malformed line\(s\) — line 2: not JSON .*; line 3: label: [^\n]*\n/);
+    expect(io.err).not.toMatch(/more/);
+  });
+  it('--skip-bad over thousands of bad lines names the first ten with their reasons and how many more; --json lists every one (S-210)', async () => {
+    const file = join(tmp, 'many-bad.jsonl');
+    const bad = Array.from({ length: 5000 }, (_, i) => `bad ${i}`);
+    writeFileSync(file, `${[...bad, '{"question":"What is the pool ceiling for orders-db?","label":"answerable"}'].join('\n')}\n`);
+    expect(await main(['eval', '--questions', file, '--json', '--skip-bad'])).toBe(0);
+    const r = JSON.parse(io.out) as { n: number; skipped: { line: number; reason: string }[] };
+    expect(r.n).toBe(1);
+    expect(r.skipped).toHaveLength(5000);
+    expect(r.skipped.at(-1)).toEqual({ line: 5000, reason: expect.stringMatching(/^not JSON/) });
+    const said = io.err.split('\n').find((l) => l.includes('skipped'))!;
+    // It was one 29 KB line of 5,000 line numbers.
+    expect(said.length).toBeLessThan(1200);
+    expect(said).toMatch(
+      /^sandscope: skipped 5000 malformed line\(s\) — line 1: not JSON .*; line 10: not JSON [^;]*; and 4990 more \(--json lists every one, as "skipped"\)$/,
+    );
+  });
+  it('a question longer than `ask` takes is a bad line, by the rule `ask` refuses it by; --skip-bad leaves it out (S-210)', async () => {
+    // A 900,000-character question was scored, and counted as a false answer, where `ask` refused it.
+    const long = `What is the pool ceiling ${'for orders-db '.repeat(80)}?`.replace(/ \?$/, '?');
+    expect(long.length).toBeGreaterThan(1000);
+    expect(await main(['ask', long])).toBe(2);
+    const askSaid = /the question is \d+ characters; the limit is 1000/.exec(io.err)![0];
+    const file = join(tmp, 'long.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ question: 'What is the pool ceiling for orders-db?', label: 'answerable' }),
+        JSON.stringify({ question: long, label: 'unanswerable' }),
+        JSON.stringify({ question: 'How do we rotate DNS?', label: 'unanswerable' }),
+      ].join('\n'),
+    );
+    io.err = '';
+    expect(await main(['eval', '--questions', file, '--json'])).toBe(2);
+    oneLine();
+    expect(io.err).toContain(`1 malformed line(s) in ${file} — line 2: ${askSaid}. Fix them, or pass --skip-bad`);
+    io.err = '';
+    expect(await main(['eval', '--questions', file, '--json', '--skip-bad'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ n: 2, answerable: 1, unanswerable: 1, skipped: [{ line: 2, reason: askSaid }] });
+    // At the limit it is a question like any other.
+    writeFileSync(file, `${JSON.stringify({ question: long.slice(0, 999).concat('?'), label: 'unanswerable' })}\n`);
+    io.out = '';
+    expect(await main(['eval', '--questions', file, '--json'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ n: 1, unanswerable: 1 });
   });
   it('a question file saved with a UTF-8 byte-order mark keeps its first question', async () => {
     // Notepad and Excel write "UTF-8 with BOM"; the mark made line 1 "not JSON", so the first question was lost.
@@ -253,6 +306,13 @@ describe('feedback: bad input is refused in one line before any database is open
     expect(await main(['feedback', '--export', tmp])).toBe(2);
     oneLine();
     expect(io.err).toMatch(/is a folder\. Pass --export with a file name/);
+    // S-210: an empty path (an unset shell variable) was the working folder: "sandscope:  is a folder."
+    for (const empty of ['', '  ']) {
+      io.err = '';
+      expect(await main(['feedback', '--export', empty])).toBe(2);
+      oneLine();
+      expect(io.err).toBe('sandscope: --export was given an empty path. Pass --export with a file name, e.g. feedback.jsonl.\n');
+    }
   });
   it('no database where SANDSCOPE_DATA_DIR points: said, and none is created', async () => {
     const nowhere = join(tmp, 'no-data');

@@ -33,6 +33,10 @@ describe('sandscope calibrate', () => {
     expect(io.out).toMatch(/in-sample: the shipped model was trained on this corpus/);
     expect(io.out).toMatch(/fitted on about \d+ unanswerable questions; no line can show the 5\.0% false-answer budget met on fewer than 52/);
     expect(io.out).toMatch(/Kept the shipped bands: .* nothing was written/);
+    // The rule that kept them, said as it is: a refit worse on a rate, or better on neither (S-210).
+    expect(io.out).toMatch(
+      /Kept the shipped bands: on too few unanswerable questions to tell their false answers apart, the refit is worse on one of the two rates or better on neither, nor do these questions show the shipped bands over the 5\.0% false-answer budget \(held out, the refit: false answers .*; the shipped bands: false answers .*\), so nothing was written\./,
+    );
     expect(existsSync(join(dir, 'thresholds.json'))).toBe(false);
 
     io.out = '';
@@ -79,6 +83,28 @@ describe('sandscope calibrate', () => {
     expect(io.out).toMatch(
       /Kept the shipped bands: the refit answers more \(answer line 0\.\d{3} against 0\.\d{3}\), and too few unanswerable questions can show it keeps/,
     );
+    // S-210: --force said "the refit was not the better one held out" of this refit, whose own figures show fewer false
+    // refusals than the shipped bands' and the same false answers. It says the rule that kept the shipped bands.
+    io.out = '';
+    expect(await main(['calibrate', '--corpus', dir, '--force'])).toBe(0);
+    expect(io.out).not.toMatch(/not the better one/);
+    expect(io.out).toMatch(
+      /\nWrote .*thresholds\.json \(--force: calibrate would have kept the shipped bands, as the refit answers more \(answer line 0\.\d{3} against 0\.\d{3}\), and too few unanswerable questions can show it keeps the 5\.0% false-answer budget\); /,
+    );
+    expect(existsSync(join(dir, 'thresholds.json'))).toBe(true);
+  }, 60_000);
+
+  it('--skip-bad --json lists the lines it left out, and why, as eval does (S-210)', async () => {
+    const dir = harborCopy();
+    const file = join(dir, 'with-bad.jsonl');
+    writeFileSync(file, `not json\n${readFileSync(join(dir, 'questions.jsonl'), 'utf8')}{"question":"DNS?","label":"nope"}\n`);
+    expect(await main(['calibrate', '--corpus', dir, '--questions', file, '--skip-bad', '--dry-run', '--json'])).toBe(0);
+    const r = JSON.parse(io.out) as { n: number; skipped: { line: number; reason: string }[] };
+    expect(r.n).toBe(16);
+    expect(r.skipped).toEqual([
+      { line: 1, reason: expect.stringMatching(/^not JSON/) },
+      { line: 18, reason: expect.stringMatching(/^label: /) },
+    ]);
   }, 60_000);
 
   it('refuses --force with --dry-run in one line, before indexing anything', async () => {

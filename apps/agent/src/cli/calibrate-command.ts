@@ -1,15 +1,27 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { BandsFile } from '@sandscope/engine';
-import { BUDGETS, calibrateBands, fewestToCertify, measureAll, type Metrics, resolveEvidence } from '@sandscope/eval';
+import {
+  BUDGETS,
+  type CalibrationGround,
+  calibrateBands,
+  fewestToCertify,
+  measureAll,
+  type Metrics,
+  type PreferencePlace,
+  resolveEvidence,
+} from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
 import { shellArg } from '../shell-arg.ts';
 import { parseCommandOptions } from './args.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { evalInputs, parseFolds, trainedOnCorpus } from './eval-support.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const rates = (m: Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate'>) =>
-  `false answers ${pct(m.falseAnswerRate)}, false refusals ${pct(m.falseRefusalRate)}, deferral ${pct(m.deferralRate)}`;
+type RatesOf = Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate'>;
+const rates = (m: RatesOf) => `false answers ${pct(m.falseAnswerRate)}, false refusals ${pct(m.falseRefusalRate)}, deferral ${pct(m.deferralRate)}`;
 
 /**
  * `sandscope calibrate --corpus DIR [--questions FILE] [--folds 5] [--force | --dry-run] [--json]`:
@@ -49,9 +61,9 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     fit,
     shipped,
     keep,
+    ground,
     unanswerablePerFold: perFold,
     certifiable,
-    loosens,
   } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
   const write = !values['dry-run'] && (keep === 'refit' || values.force);
   const path = inputs.source.thresholdsPath;
@@ -68,7 +80,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
         folds: report.corpora.length,
       },
     };
-    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+    writeThresholds(path, `${JSON.stringify(file, null, 2)}\n`);
   }
   // The shipped bands' figure is held out only if the shipped model never trained on this corpus.
   const inSample = trainedOnCorpus(inputs);
@@ -78,10 +90,13 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     const { questions: _, ...summary } = report;
     const shippedFigures = { falseAnswerRate: shipped.falseAnswerRate, falseRefusalRate: shipped.falseRefusalRate, deferralRate: shipped.deferralRate };
     process.stdout.write(
-      `${JSON.stringify({ ...summary, keep, forced: values.force && keep === 'shipped', shipped: { ...shippedFigures, inSample }, thresholdsFile: write ? path : null }, null, 2)}\n`,
+      `${JSON.stringify({ ...summary, keep, forced: values.force && keep === 'shipped', shipped: { ...shippedFigures, inSample }, thresholdsFile: write ? path : null, ...(inputs.skipped ? { skipped: inputs.skipped } : {}) }, null, 2)}\n`,
     );
     return 0;
   }
+  // S-210: why the shipped bands are kept, said by the rule that kept them (`ground`), with --force as without it.
+  const why = () =>
+    shippedKeptBecause(ground, { refit: report, shipped, refitLine: fit.bands.sufficientAbove, shippedLine: inputs.kb.model.bands.sufficientAbove });
   const lines = [
     formatEvaluation(report, inputs.origin),
     '',
@@ -93,16 +108,10 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       : []),
     '',
     write
-      ? `Wrote ${path}${keep === 'shipped' ? ' (--force: the refit was not the better one held out)' : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${shellArg(values.corpus)} "…"\` now uses it.`
+      ? `Wrote ${path}${keep === 'shipped' ? ` (--force: calibrate would have kept the shipped bands, as ${why()})` : ': refitted, it beat the shipped bands held out'}; \`npx sandscope ask --corpus ${shellArg(values.corpus)} "…"\` now uses it.`
       : values['dry-run']
-        ? `--dry-run: nothing was written (the ${keep === 'refit' ? 'refit would have been' : 'shipped bands would have been kept'}).`
-        : `Kept the shipped bands: ${
-            loosens && !certifiable
-              ? `the refit answers more (answer line ${fit.bands.sufficientAbove.toFixed(3)} against ${inputs.kb.model.bands.sufficientAbove.toFixed(3)}), and too few unanswerable questions can show it keeps the ${pct(BUDGETS.falseAnswerRate)} false-answer budget`
-              : !certifiable
-                ? `on too few unanswerable questions to tell their false answers apart, the refit is not better on both rates, nor do these questions show the shipped bands over the ${pct(BUDGETS.falseAnswerRate)} false-answer budget (held out: ${rates(report)} against ${rates(shipped)})`
-                : 'refitted on these questions they did no better held out'
-          }, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
+        ? `--dry-run: nothing was written (the ${keep === 'refit' ? 'refit would have been' : `shipped bands would have been kept, as ${why()}`}).`
+        : `Kept the shipped bands: ${why()}, so nothing was written.${kept ? ` ${path} from an earlier calibration is still there and \`ask\` still uses it; delete it to use the shipped bands.` : ''} Pass --force to write the refit anyway.`,
     ...(write && !fit.feasible
       ? [
           'Warning: no bands met both budgets on this set; the file keeps the false-answer budget at the cost of refusals. Treat answers on this corpus with care.',
@@ -111,4 +120,68 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/**
+ * The refit written whole or not at all: written in place, a full disk left half a thresholds.json, which every later
+ * `ask --corpus` refused to read, in place of the earlier calibration's (S-209). A failure is one line.
+ */
+function writeThresholds(path: string, text: string): void {
+  const earlier = existsSync(path);
+  try {
+    writeFileAtomic(path, text);
+  } catch (error) {
+    throw new UserError(
+      `cannot write ${path}: ${fsErrorWords(error)}; ${earlier ? 'the earlier calibration there is as it was' : 'nothing was written'}. Make ${dirname(path)} writable, or free space on its disk, and run calibrate again.`,
+    );
+  }
+}
+
+/** Which budgets a set of rates meets, by `preferenceKey`'s first place (each rate's 95% upper bound within its budget). */
+const budgetsMet = (place: number, one: boolean): string =>
+  place === 0
+    ? `meet${one ? 's' : ''} both budgets`
+    : place === 1
+      ? `meet${one ? 's' : ''} the false-answer budget but not the false-refusal one`
+      : `do${one ? 'es' : ''} not show the false-answer budget met`;
+
+const PLACE_WORDS: Readonly<Record<Exclude<PreferencePlace, 'budgets'>, string>> = {
+  deferral: 'deferral',
+  'false answers': 'false answers',
+  'false refusals': 'false refusals',
+  'false-answer bound': 'the false answers’ 95% upper bound',
+};
+
+/**
+ * Why calibrate keeps the shipped bands, in the words of the rule that kept them (`Calibration.ground`). "--force: the
+ * refit was not the better one held out" was said of a refit with 7.1% false refusals against the shipped bands' 14.3%
+ * and the same false answers: it was kept out because it answers more on too few questions to show the budget kept.
+ */
+function shippedKeptBecause(
+  ground: CalibrationGround,
+  c: { readonly refit: RatesOf; readonly shipped: RatesOf; readonly refitLine: number; readonly shippedLine: number },
+): string {
+  const budget = pct(BUDGETS.falseAnswerRate);
+  const heldOut = `held out, the refit: ${rates(c.refit)}; the shipped bands: ${rates(c.shipped)}`;
+  switch (ground.rule) {
+    case 'loosens':
+      return `the refit answers more (answer line ${c.refitLine.toFixed(3)} against ${c.shippedLine.toFixed(3)}), and too few unanswerable questions can show it keeps the ${budget} false-answer budget`;
+    case 'not-shown-better':
+      return `on too few unanswerable questions to tell their false answers apart, the refit is worse on one of the two rates or better on neither, ${
+        ground.shippedOver
+          ? `and though these questions show the shipped bands over the ${budget} false-answer budget, it answers falsely no less`
+          : `nor do these questions show the shipped bands over the ${budget} false-answer budget`
+      } (${heldOut})`;
+    case 'preferred': {
+      const split = ground.split;
+      if (split === null) return `the two are tied in the order bands are chosen by, and a tie keeps the shipped bands (${heldOut})`;
+      if (split.place === 'budgets')
+        return `the shipped bands ${budgetsMet(split.met.b, false)} where the refit ${budgetsMet(split.met.a, true)}, by each rate's 95% upper bound (${heldOut})`;
+      return `both ${budgetsMet(split.met.a, false)}, and the first rate the order of preference weighs that tells them apart is ${PLACE_WORDS[split.place]}: ${pct(split.a)} for the refit against ${pct(split.b)} (${heldOut})`;
+    }
+    // The refit was kept: never asked.
+    case 'no-worse':
+    case 'shipped-over':
+      return `the refit was not kept (${heldOut})`;
+  }
 }

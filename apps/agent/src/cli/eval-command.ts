@@ -18,7 +18,7 @@ import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, evalCorpusNames, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
 import { formatEvaluation } from './eval-format.ts';
-import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, trainedOnCorpus } from './eval-support.ts';
+import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, type SkippedLine, trainedOnCorpus } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
@@ -40,6 +40,8 @@ import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, tra
  *   With its own bands, never the corpus's thresholds.json (S-085): `bandsFrom: 'model'`, `modelFrom: FILE`. Not with
  *   `--cv` or a corpus's own set: a cross-validated run fits a model per fold and would not use it (S-088).
  * - `--rows`: each question's row in the `--json` report; only with `--json`.
+ * - `--skip-bad` (with `--questions FILE`): malformed lines are left out rather than stopping the run; the `--json`
+ *   report (and a record) lists them as `skipped: [{ line, reason }]` (S-210: they left no trace in it).
  * - `--json` (with `--rows` or not) and a `--record`ed run say where the questions, bands and model came from
  *   (`questionsFrom`, `bandsFrom`, `modelFrom`: FILE, `'shipped'` or `'per-fold'`; `inSample`), built in `provenanceOf`.
  * - `--record`: also saves the report, rows included, as an `eval_run` row in the agent's database
@@ -111,6 +113,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let corpusBandsSetAside = false;
   let inSample = false;
   let bandsInSample = false;
+  /** `--questions FILE --skip-bad`: the lines left out, with why; in the --json report and a record (S-210). */
+  let skipped: readonly SkippedLine[] | undefined;
   if (values.loco) {
     if (values.questions || values.feedback || values.corpus)
       throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
@@ -184,6 +188,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // S-145: questions about a team's library, scored without --corpus, were scored on the bundled corpus — its
     // answerable ones dropped as evidence errors, a perfect score printed of the rest — and nothing named the library.
     origin = inputs.origin;
+    skipped = inputs.skipped;
     library = `${inputs.source.root}${corpus.from === 'bundled' ? ' (the bundled corpus: --corpus DIR or CORPUS_DIR names another)' : corpus.from === 'CORPUS_DIR' ? ' (CORPUS_DIR)' : ''}`;
     // S-091: a cross-validated run scores each fold with bands fitted on the other folds, never with the shipped
     // model's or this corpus's thresholds.json, which it said (`bandsFrom: 'shipped'` or `'corpus'`, "Bands in force").
@@ -202,6 +207,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const full = {
     ...report,
     ...(library ? { library } : {}),
+    ...(skipped ? { skipped } : {}),
     ...provenanceOf(report, { origin, ...(values.model ? { modelFile: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample }),
   };
   if (values.record) {

@@ -102,6 +102,14 @@ describe('formatEvaluation of rates over no question', () => {
     const out = formatEvaluation({ ...shippedReport([], [], shipped), answerable: 3, unanswerable: 2, wrongSourceAnswers: 1 }, 'a file');
     expect(out).toMatch(/^ {2}false answers {5}0\.0%/m);
     expect(out).toMatch(/^ {2}right source {6}0\.0%/m);
+    expect(out).toMatch(/^ {2}chunk MRR {7}0\.000 {3}recall@6 0\.000$/m);
+  });
+
+  // S-210: a set of unanswerable questions only printed "chunk MRR 0.000 recall@6 0.000", retrieval that found nothing.
+  it('prints n/a for chunk MRR and recall@6 where no answerable question was scored', () => {
+    const out = formatEvaluation({ ...shippedReport([], [], shipped), answerable: 0, unanswerable: 4 }, 'a file of unanswerable questions');
+    expect(out).toMatch(/^ {2}chunk MRR {9}n\/a {3}recall@6 n\/a {3}\(no answerable question was scored\)$/m);
+    expect(out).not.toMatch(/0\.000/);
   });
 
   // S-190: how many wrong-source answers name the labelled passage beside them, counted, never credited.

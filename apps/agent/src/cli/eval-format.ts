@@ -134,7 +134,10 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
     ...(r.procedureAnswers
       ? [`  procedure steps ${pct(r.stepsCoveredRate).padStart(6)}   of ${r.procedureAnswers} answered procedure questions carry every labelled step`]
       : []),
-    `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
+    // No answerable question, no labelled passage to rank: "0.000" read as retrieval that found nothing (S-210).
+    r.answerable === 0
+      ? '  chunk MRR         n/a   recall@6 n/a   (no answerable question was scored)'
+      : `  chunk MRR       ${r.mrr.toFixed(3)}   recall@6 ${r.recallAt6.toFixed(3)}`,
     '',
     // A run fitted per fold prints its corpora or folds even when there is one (`--held-out a`): its bands are on its line.
     ...(r.corpora.length > 1 || r.mode !== 'shipped-model'

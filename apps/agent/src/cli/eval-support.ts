@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { type AnswerabilityModel, type KnowledgeBase, parseModel } from '@sandscope/engine';
-import { type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
+import { type AnswerabilityModel, corpusVersion, type KnowledgeBase, parseModel } from '@sandscope/engine';
+import { type BadLine, type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { shellArg } from '../shell-arg.ts';
 import { UserError } from '../user-error.ts';
-import { loadFeedbackQuestions } from './feedback-marks.ts';
+import { type FeedbackQuestionSet, loadFeedbackQuestions } from './feedback-marks.ts';
+import { questionLengthProblem } from './args.ts';
 import { fsErrorWords } from './fs-error.ts';
 
 export function gapsOf(source: CorpusSource): Gap[] {
@@ -16,6 +17,29 @@ export function gapsOf(source: CorpusSource): Gap[] {
 
 /** Read an external JSONL question set; malformed lines stop the run unless skipBad. */
 export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[] {
+  return readQuestionSet(path, skipBad).questions;
+}
+
+/** A line `--skip-bad` left out, and why: the `--json` report's `skipped`. */
+export interface SkippedLine {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** How many bad lines a message names before it says how many more there are. */
+const BAD_LINES_SHOWN = 10;
+
+/** The first `shown` bad lines with their reasons, and how many more: 5,000 of them were one 29 KB line of numbers. */
+function badLinesWords(bad: readonly BadLine[], shown: number): string {
+  const first = bad.slice(0, shown).map((b) => `line ${b.line}: ${b.message}`);
+  return `${first.join('; ')}${bad.length > shown ? `; and ${bad.length - shown} more` : ''}`;
+}
+
+/**
+ * readQuestionFile, with the lines `skipBad` left out. A question longer than `ask` takes is a bad line (the rule `ask`
+ * refuses by, questionLengthProblem): it was scored, and counted as a false answer, where `ask` refused it.
+ */
+export function readQuestionSet(path: string, skipBad: boolean): { questions: EvalQuestion[]; skipped: SkippedLine[] } {
   if (!existsSync(path)) throw new UserError(`question file not found: ${path}. Pass --questions FILE.jsonl (one JSON object per line).`);
   let text: string;
   try {
@@ -25,18 +49,18 @@ export function readQuestionFile(path: string, skipBad: boolean): EvalQuestion[]
   }
   // A UTF-8 byte-order mark (Notepad's and Excel's "UTF-8 with BOM") is not part of line 1: left in, it made the
   // first question "not JSON", a stop or, with --skip-bad, a question silently lost.
-  const { questions, bad } = parseQuestionsJsonl(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const { questions, bad } = parseQuestionsJsonl(text.startsWith('\uFEFF') ? text.slice(1) : text, { refuse: questionLengthProblem });
   if (bad.length && !skipBad) {
-    const shown = bad
-      .slice(0, 5)
-      .map((b) => `line ${b.line}: ${b.message}`)
-      .join('; ');
-    throw new UserError(`${bad.length} malformed line(s) in ${path} — ${shown}${bad.length > 5 ? '; …' : ''}. Fix them, or pass --skip-bad to score the rest.`);
+    throw new UserError(`${bad.length} malformed line(s) in ${path} — ${badLinesWords(bad, 5)}. Fix them, or pass --skip-bad to score the rest.`);
   }
-  if (bad.length) process.stderr.write(`sandscope: skipped ${bad.length} malformed line(s): ${bad.map((b) => b.line).join(', ')}\n`);
+  // S-210: the lines skipped were numbers only, all of them (a 29 KB line for 5,000), and --json had no trace of them.
+  if (bad.length)
+    process.stderr.write(
+      `sandscope: skipped ${bad.length} malformed line(s) — ${badLinesWords(bad, BAD_LINES_SHOWN)}${bad.length > BAD_LINES_SHOWN ? ' (--json lists every one, as "skipped")' : ''}\n`,
+    );
   if (questions.length === 0) throw new UserError(`${path} holds no questions. Each line: {"question": "...", "label": "answerable"|"unanswerable"}.`);
   noteOneLabel(questions);
-  return questions;
+  return { questions, skipped: bad.map((b) => ({ line: b.line, reason: b.message })) };
 }
 
 /**
@@ -61,6 +85,8 @@ export interface EvalInputs {
   readonly external: boolean;
   /** Where the bands in force come from: this corpus's thresholds.json, the shipped model, or `--model FILE`. */
   readonly bandsFrom: 'corpus' | 'shipped' | 'model';
+  /** `--questions FILE --skip-bad`: the lines left out, and why (none left out: empty). */
+  readonly skipped?: readonly SkippedLine[];
 }
 
 /**
@@ -83,6 +109,8 @@ export async function evalInputs(options: {
   // The marks first: no database or no marks fails in one line before the corpus is indexed.
   const marked = options.feedback ? await loadFeedbackQuestions() : null;
   const source = loadCorpusSource(options.corpus);
+  // Before the corpus is indexed: the version is the documents' digest, the one the runs recorded (KnowledgeBase.version).
+  if (marked) checkMarkedCorpus(marked, source, corpusVersion(source.documents), options.corpus === undefined);
   // S-085: a model given with --model is scored with its own bands, never this corpus's thresholds.json. Those are
   // lines calibrate drew on the shipped model's answerability, often on the very questions being scored; laid over
   // another model's ratings they are lines on another scale, and a model held out of this corpus (`npm run train --
@@ -96,7 +124,8 @@ export async function evalInputs(options: {
     return { ...base, questions: marked.questions, origin: marked.origin, external: true };
   }
   if (options.questions) {
-    return { ...base, questions: readQuestionFile(options.questions, options.skipBad), origin: options.questions, external: true };
+    const { questions, skipped } = readQuestionSet(options.questions, options.skipBad);
+    return { ...base, questions, origin: options.questions, external: true, ...(options.skipBad ? { skipped } : {}) };
   }
   const shipped = join(source.root, 'questions.jsonl');
   if (existsSync(shipped) && options.seed === undefined) {
@@ -117,6 +146,36 @@ export async function evalInputs(options: {
       `the ${questions.length} questions generated from ${source.root} are all answerable (the generator writes unanswerable ones only from a GAPS.md or an estate.json), so false answers cannot be measured on them. Write questions in your on-call engineers' words, some the library cannot answer, and pass --questions FILE.`,
     );
   return { ...base, questions, origin: `the questions generated from ${source.root}`, external: false };
+}
+
+const marksWords = (n: number) => `${n} mark${n === 1 ? '' : 's'}`;
+
+/**
+ * Marks are scored on the library their runs were answered from. `eval --feedback` without --corpus scored marks on
+ * runs a `CORPUS_DIR=lib serve` had answered against the bundled corpus: their cited passages matched nothing there and
+ * their questions were another library's, so it printed "false refusals 100%" and "2 question(s) not scored", with
+ * only a parenthetical warning (S-210). Without a library named, marks on runs of another corpus version are refused;
+ * with one named (--corpus or CORPUS_DIR) they are scored, with a note, as a library edited since its runs must be.
+ */
+function checkMarkedCorpus(marked: FeedbackQuestionSet, source: CorpusSource, version: string, bundled: boolean): void {
+  const other = marked.corpusVersions.filter((v) => v.corpusVersion !== version);
+  if (other.length === 0) return;
+  const total = marked.corpusVersions.reduce((n, v) => n + v.marks, 0);
+  const each = (vs: typeof marked.corpusVersions) =>
+    vs.map((v) => `${v.corpusVersion} (${marksWords(v.marks)}${v.corpusVersion === version ? ', this corpus’s' : ''})`).join(', ');
+  if (bundled) {
+    const from =
+      marked.corpusVersions.length === 1
+        ? `the ${total === 1 ? 'marked run was' : `${total} marked runs were`} answered from corpus version ${other[0]!.corpusVersion}`
+        : `the ${total} marks are on runs answered from ${marked.corpusVersions.length} corpus versions, ${each(marked.corpusVersions)}`;
+    throw new UserError(
+      `${from}, but without --corpus they would be scored on the bundled corpus at ${source.root} (version ${version}). Pass --corpus DIR (or set CORPUS_DIR) for the library the agent answered them from; to score them on the bundled corpus all the same, pass --corpus ${shellArg(source.root)}.`,
+    );
+  }
+  const others = other.reduce((n, v) => n + v.marks, 0);
+  process.stderr.write(
+    `sandscope: note: ${others} of the ${marksWords(total)} are on runs answered from another corpus version than the library at ${source.root} (version ${version}): ${each(other)}. They are scored on its text as it is now, which is right if it was edited since; if the agent answered them from another library, pass that one with --corpus DIR.\n`,
+  );
 }
 
 export function parseFolds(raw: string | undefined): number {

@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuestionsJsonl } from '@sandscope/eval';
-import { createRun, finishRun, saveClaims, startStore, type Store } from '@sandscope/store';
+import { corpusVersion } from '@sandscope/engine';
+import { createRun, finishRun, getFeedback, markRun, saveClaims, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { loadCorpusSource } from '../corpus-source.ts';
 import { startAgentService } from '../service/compose.ts';
 import type { RunResultView } from '../service/run-views.ts';
 import { main } from './main.ts';
@@ -165,6 +167,28 @@ describe('bad input against a database gets one line and a non-zero exit', () =>
     expect(io.err).toMatch(new RegExp(`run ${unfinishedId} is interrupted and has no verdict\\. Mark a run that answered`));
   });
 
+  it('a mark the run contradicts: wrong-refusal on an answer, wrong-answer on a refusal; the earlier mark is kept (S-210)', async () => {
+    // Stored, the answer marked wrong-refusal was exported answerable with no evidence: its cited passage was lost.
+    expect(await main(['feedback', answeredId, '--label', 'wrong-refusal'])).toBe(2);
+    oneLine();
+    expect(io.err).toBe(
+      `sandscope: run ${answeredId} answered, and wrong-refusal says it refused what the library answers: a run that answered is marked wrong-answer or right. Nothing was marked.\n`,
+    );
+    io.err = '';
+    expect(await main(['feedback', refusedId, '--label', 'wrong-answer', '--note', 'should not be kept'])).toBe(2);
+    oneLine();
+    expect(io.err).toBe(
+      `sandscope: run ${refusedId} refused, and wrong-answer says it answered what the library cannot answer: a run that refused is marked wrong-refusal or right. Nothing was marked.\n`,
+    );
+    const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+    try {
+      expect(await getFeedback(store.db, answeredId)).toMatchObject({ label: 'right', note: 'cites the change policy' });
+      expect(await getFeedback(store.db, refusedId)).toMatchObject({ label: 'wrong-refusal', note: 'the paging policy covers DNS' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a database another process has open is refused before it is touched', async () => {
     const pid = join(dataDir, 'pglite', 'postmaster.pid');
     writeFileSync(pid, '-42\n');
@@ -194,5 +218,74 @@ describe('bad input against a database gets one line and a non-zero exit', () =>
     } finally {
       vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
     }
+  });
+});
+
+describe('eval --feedback on marks of runs answered from another corpus version (S-210)', () => {
+  // A `CORPUS_DIR=lib serve` recorded these; `eval --feedback` without --corpus scored them on the bundled corpus:
+  // "false refusals 100%", their cited passages "matching no passage", with only a parenthetical warning.
+  const otherDir = join(tmp, 'other-library');
+  const OTHER = '0123456789abcdef';
+  const bundled = loadCorpusSource();
+  const bundledVersion = corpusVersion(bundled.documents);
+
+  async function marked(runs: [version: string, question: string, verdict: 'answered' | 'refused', label: 'right' | 'wrong-refusal'][]): Promise<void> {
+    const store = await startStore({ dataDir: join(otherDir, 'pglite') });
+    try {
+      for (const [version, question, verdict, label] of runs) await markRun(store.db, { runId: await finished(store, version, question, verdict), label });
+    } finally {
+      await store.close();
+    }
+  }
+
+  beforeAll(async () => {
+    await marked([
+      [OTHER, 'How do I drain a gizmo before its firmware update?', 'refused', 'wrong-refusal'],
+      [OTHER, 'Who owns the gizmo fleet?', 'refused', 'wrong-refusal'],
+    ]);
+  }, 60_000);
+
+  const inOther = async (argv: string[]) => {
+    vi.stubEnv('SANDSCOPE_DATA_DIR', otherDir);
+    vi.stubEnv('CORPUS_DIR', undefined);
+    try {
+      io.err = '';
+      io.out = '';
+      return await main(argv);
+    } finally {
+      vi.stubEnv('SANDSCOPE_DATA_DIR', dataDir);
+    }
+  };
+
+  it('without --corpus, refuses in one line naming both versions and saying to pass --corpus DIR', async () => {
+    expect(bundledVersion).not.toBe(OTHER);
+    expect(await inOther(['eval', '--feedback'])).toBe(2);
+    oneLine();
+    expect(io.out).toBe('');
+    expect(io.err).toBe(
+      `sandscope: the 2 marked runs were answered from corpus version ${OTHER}, but without --corpus they would be scored on the bundled corpus at ${bundled.root} (version ${bundledVersion}). Pass --corpus DIR (or set CORPUS_DIR) for the library the agent answered them from; to score them on the bundled corpus all the same, pass --corpus ${bundled.root}.\n`,
+    );
+  });
+
+  it("marks on several versions: says how many are on each, this corpus's named", async () => {
+    await marked([
+      ['fedcba9876543210', 'How do we page the gizmo on-call?', 'refused', 'wrong-refusal'],
+      [bundledVersion, 'What is the connection pool ceiling for orders-db?', 'answered', 'right'],
+    ]);
+    expect(await inOther(['eval', '--feedback', '--json'])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(
+      new RegExp(
+        `^sandscope: the 4 marks are on runs answered from 3 corpus versions, ${OTHER} \\(2 marks\\), (${bundledVersion} \\(1 mark, this corpus’s\\), fedcba9876543210 \\(1 mark\\)|fedcba9876543210 \\(1 mark\\), ${bundledVersion} \\(1 mark, this corpus’s\\)), but without --corpus they would be scored on the bundled corpus at .* \\(version ${bundledVersion}\\)\\. Pass --corpus DIR`,
+      ),
+    );
+  });
+
+  it('with a library named (--corpus), scores them, with a note saying how many are on another version', async () => {
+    expect(await inOther(['eval', '--feedback', '--corpus', bundled.root, '--json'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ n: expect.any(Number), questionsFrom: expect.stringMatching(/^marked runs in PGlite at /) });
+    expect(io.err).toContain(
+      `sandscope: note: 3 of the 4 marks are on runs answered from another corpus version than the library at ${bundled.root} (version ${bundledVersion}): ${OTHER} (2 marks), fedcba9876543210 (1 mark). They are scored on its text as it is now`,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { toJsonl } from '@sandscope/eval';
 import { FEEDBACK_LABELS, isFeedbackLabel, markRun, normalizeFeedback, type Store, StoreError } from '@sandscope/store';
@@ -8,6 +8,7 @@ import { evictAnswer } from '../service/feedback-service.ts';
 import { isUuid } from '@sandscope/store/values';
 import { UserError } from '../user-error.ts';
 import { shellArg } from '../shell-arg.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 import { parseCommandArgs } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { loadFeedbackQuestions } from './feedback-marks.ts';
@@ -64,6 +65,8 @@ async function markOne(positionals: string[], label: string | undefined, note: s
       );
     }
     if (error instanceof StoreError && error.code === 'run_without_verdict') throw new UserError(`${error.message}. ${error.remedy}`);
+    // S-210: stored, such a mark became a question labelled against what the run did.
+    if (error instanceof StoreError && error.code === 'mark_contradicts_verdict') throw new UserError(`${error.message}. Nothing was marked.`);
     throw error;
   } finally {
     await store.close();
@@ -97,6 +100,8 @@ function normalized(label: string, note: string | undefined) {
 }
 
 async function exportMarks(path: string, force: boolean): Promise<number> {
+  // `--export ""` (an unset shell variable) resolved to the working folder: "sandscope:  is a folder." (S-210).
+  if (!path.trim()) throw new UserError('--export was given an empty path. Pass --export with a file name, e.g. feedback.jsonl.');
   const target = resolve(path);
   if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`${path} is a folder. Pass --export with a file name, e.g. feedback.jsonl.`);
   if (!existsSync(dirname(target)))
@@ -106,7 +111,7 @@ async function exportMarks(path: string, force: boolean): Promise<number> {
   if (existsSync(target) && !force) throw new UserError(`${path} already exists. Pass --force to replace it, or another --export path.`);
   const { questions, origin } = await loadFeedbackQuestions();
   try {
-    writeFileSync(target, toJsonl(questions));
+    writeFileAtomic(target, toJsonl(questions));
   } catch (error) {
     throw new UserError(`cannot write ${path}: ${fsErrorWords(error)}. Pass --export with a path you can write to.`);
   }

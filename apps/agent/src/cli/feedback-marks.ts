@@ -1,5 +1,5 @@
 import { type FeedbackQuestion, feedbackToQuestion } from '@sandscope/eval';
-import { listFeedback } from '@sandscope/store';
+import { listFeedback, markedCorpusVersions } from '@sandscope/store';
 import { UserError } from '../user-error.ts';
 import { openCliStore } from './cli-store.ts';
 
@@ -13,6 +13,8 @@ export interface FeedbackQuestionSet {
   readonly questions: readonly FeedbackQuestion[];
   /** Where the marks were read, for the report ("marked runs in PGlite at …"). */
   readonly origin: string;
+  /** How many marks are on runs answered from each corpus version, most first (`eval --feedback` checks it, S-210). */
+  readonly corpusVersions: readonly { readonly corpusVersion: string; readonly marks: number }[];
 }
 
 /**
@@ -26,7 +28,7 @@ export async function loadFeedbackQuestions(env: Env = process.env): Promise<Fee
   try {
     const marks = await listFeedback(store.db);
     if (marks.length === 0) throw new UserError(`no runs have been marked yet in ${store.db.description}. ${HOW_TO_MARK}`);
-    return { questions: marks.map(feedbackToQuestion), origin: `marked runs in ${store.db.description}` };
+    return { questions: marks.map(feedbackToQuestion), origin: `marked runs in ${store.db.description}`, corpusVersions: await markedCorpusVersions(store.db) };
   } finally {
     await store.close();
   }

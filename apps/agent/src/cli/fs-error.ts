@@ -6,6 +6,8 @@ const WORDS: Readonly<Record<string, string>> = {
   EISDIR: 'it is a folder, not a file',
   ENOTDIR: 'a part of the path is not a folder',
   ENOSPC: 'the disk is full',
+  EFBIG: 'the file is over the size this system allows',
+  EDQUOT: 'the disk quota is used up',
   EROFS: 'the file system is read-only',
   EMFILE: 'too many files are open',
   ENAMETOOLONG: 'the name is too long',

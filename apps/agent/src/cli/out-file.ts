@@ -1,6 +1,7 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../user-error.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 import { fsErrorWords } from './fs-error.ts';
 
 /**
@@ -17,10 +18,13 @@ export function checkOutFile(path: string, flag: string, force: boolean): void {
   if (existsSync(target) && !force) throw new UserError(`${path} already exists. Pass --force to replace it, or ${flag} with another path.`);
 }
 
-/** Writes the file, a refusal (read-only folder, full disk) said in one line naming the path and the flag. */
+/**
+ * Writes the file whole or not at all (a full disk left the file --force replaced destroyed and half a new one, S-209),
+ * a refusal (read-only folder, full disk) said in one line naming the path and the flag.
+ */
 export function writeOutFile(path: string, text: string, flag: string): void {
   try {
-    writeFileSync(path, text);
+    writeFileAtomic(path, text);
   } catch (error) {
     throw new UserError(`cannot write ${path}: ${fsErrorWords(error)}. Pass ${flag} with a path you can write to.`);
   }

@@ -144,6 +144,31 @@ describe('POST /v1/runs/:id/feedback', () => {
     expect((await mark(asked.runId, { label: 'wrong-answer', note: '🙂'.repeat(2000) })).status).toBe(200);
   });
 
+  it('400 invalid_request for a label the run contradicts, saying its verdict and the labels that fit; the mark is kept as it was (S-210)', async () => {
+    const answered = await createRun(store.db, {
+      sessionId: 's-feedback',
+      ownerId: store.ownerId,
+      workload: 'triage',
+      question: ASKED,
+      corpusVersion: agent.kb.version,
+    });
+    await finishRun(store.db, answered.id, { status: 'completed', terminal: 'emit', verdict: 'answered', band: 'sufficient' });
+    expect((await mark(answered.id, { label: 'right' })).status).toBe(200);
+    const contradicted = await mark(answered.id, { label: 'wrong-refusal', note: 'it refused' });
+    expect(contradicted.status).toBe(400);
+    expect(await contradicted.json()).toEqual(
+      invalid(`run ${answered.id} answered, and wrong-refusal says it refused what the library answers: a run that answered is marked wrong-answer or right.`),
+    );
+    const refused = await refusedRun();
+    const onRefusal = await mark(refused, { label: 'wrong-answer' });
+    expect(onRefusal.status).toBe(400);
+    expect(await onRefusal.json()).toEqual(
+      invalid(`run ${refused} refused, and wrong-answer says it answered what the library cannot answer: a run that refused is marked wrong-refusal or right.`),
+    );
+    const detail = (await (await app.request(`/v1/runs/${answered.id}`, { headers: AUTH })).json()) as { feedback: { label: string; note: string | null } };
+    expect(detail.feedback).toMatchObject({ label: 'right', note: null });
+  });
+
   it('400 for a run with no verdict yet: there is nothing to judge', async () => {
     const running = await createRun(store.db, {
       sessionId: 's-feedback',

@@ -45,7 +45,8 @@ export class FeedbackService {
       if (code === 'run_without_verdict') {
         throw new ServiceError('invalid_request', `${(error as Error).message}: only a run that answered, answered partially or refused can be marked.`);
       }
-      if (code === 'invalid_argument') throw new ServiceError('invalid_request', `${(error as Error).message}.`);
+      // A label the run's verdict contradicts (wrong-refusal on an answer, wrong-answer on a refusal; S-210).
+      if (code === 'invalid_argument' || code === 'mark_contradicts_verdict') throw new ServiceError('invalid_request', `${(error as Error).message}.`);
       throw error;
     }
     if (saved.label === 'wrong-answer' && this.#cache) await evictAnswer(this.#db, this.#cache, runId, this.#log);

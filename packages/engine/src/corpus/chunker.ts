@@ -1,5 +1,6 @@
 import type { Chunk, SourceDocument } from '../types.ts';
 import { fenceAfter, HEADING } from './markdown-lines.ts';
+import { withoutMarkdownExtension } from './markdown-name.ts';
 
 /** Passages shorter than this merge with a neighbour (seed §Four: "min 200 chars, merged below that"). */
 export const MIN_PASSAGE_CHARS = 200;
@@ -59,7 +60,7 @@ export function documentTitle(doc: string, text: string): string {
     const m = was === null && fence === null ? HEADING.exec(line) : null;
     if (m?.[1] === '#') return m[2]!.trim();
   }
-  return title ?? doc.replace(/\.(md|markdown)$/i, '');
+  return title ?? withoutMarkdownExtension(doc);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Chunk, ScoredChunk } from '../types.ts';
 import { Bm25Builder, Bm25Index, type Bm25Parts } from './bm25.ts';
 import { type Embedder, EmbedderUnavailableError } from './embedder.ts';
 import { tokenize } from './tokenizer.ts';
+import { withoutMarkdownExtension } from '../corpus/markdown-name.ts';
 
 /** Fusion weights (seed §Four): identifiers carry more than phrasing, so lexical leads. */
 export const LEXICAL_WEIGHT = 0.6;
@@ -23,7 +24,7 @@ export interface Retrieval {
  * the headings it stands under, and its own heading carry meaning too.
  */
 export function indexText(chunk: Chunk): string {
-  return `${chunk.doc.replace(/\.(md|markdown)$/i, '').replace(/[/_]+/g, ' ')}\n${chunk.docTitle}\n${chunk.path?.length ? `${chunk.path.join('\n')}\n` : ''}${chunk.heading}\n${chunk.text}`;
+  return `${withoutMarkdownExtension(chunk.doc).replace(/[/_]+/g, ' ')}\n${chunk.docTitle}\n${chunk.path?.length ? `${chunk.path.join('\n')}\n` : ''}${chunk.heading}\n${chunk.text}`;
 }
 
 /** An embedder that can embed a text from its index terms (the hashing embedder): the build tokenizes once. */
