@@ -47,4 +47,21 @@ describe('citedHeadings (S-142)', () => {
       citedHeadings([{ text: 'Schema migrations must be announced at least 48 hours before they run.', citations: [approving.id] }], byId).get(approving.id),
     ).toBe('Approving a normal change');
   });
+
+  it('names a merged section with the headings above it in the passage, not the document title (S-208)', () => {
+    const text = [
+      '# Databases',
+      '## orders-db',
+      '### Mitigation',
+      '1. Restart the pooler.',
+      '## users-db',
+      '### Mitigation',
+      '1. Fail over to the standby.',
+    ].join('\n\n');
+    const [db, ...rest] = chunkDocument({ doc: 'db.md', title: 'Databases', text });
+    expect(rest).toHaveLength(0);
+    const named = (sentence: string) => citedHeadings([{ text: sentence, citations: [db!.id] }], () => db).get(db!.id);
+    expect(named('Fail over to the standby.')).toBe('users-db › Mitigation');
+    expect(named('Restart the pooler.')).toBe('orders-db › Mitigation');
+  });
 });

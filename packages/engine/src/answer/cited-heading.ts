@@ -1,8 +1,10 @@
 import { textSectionsOf } from './sentences.ts';
 
-/** A passage as a citation names it: its heading, and the text it is cut from. */
+/** A passage as a citation names it: its heading (and depth, and its document's title), and the text it is cut from. */
 interface CitedPassage {
   readonly heading: string;
+  readonly level?: number;
+  readonly docTitle?: string;
   readonly text: string;
 }
 
@@ -29,7 +31,26 @@ export function citedHeadings(
 
 function citedHeading(passage: CitedPassage, said: readonly string[]): string {
   const sections = textSectionsOf(passage.text);
-  const under = new Set(said.map((s) => sections.find((section) => section.blocks.some((b) => b.sentences.includes(s)))?.heading ?? null));
+  const under = new Set(said.map((s) => sections.findIndex((section) => section.blocks.some((b) => b.sentences.includes(s)))));
   const [only] = under;
-  return under.size === 1 && only ? only : passage.heading;
+  return under.size === 1 && only !== undefined && only > 0 ? headingChain(passage, sections, only).join(' › ') : passage.heading;
+}
+
+/**
+ * A merged section named with the headings it stands under in the passage, the document's title left out (the
+ * citation names the document already). Two services' "### Mitigation" merged into one passage were both cited as
+ * "db.md › Mitigation", which did not say whose (S-208); now "users-db › Mitigation".
+ */
+function headingChain(passage: CitedPassage, sections: ReturnType<typeof textSectionsOf>, at: number): string[] {
+  const chain: string[] = [];
+  let level = Number.POSITIVE_INFINITY;
+  for (let j = at; j >= 0; j--) {
+    const s = sections[j]!;
+    const heading = s.heading ?? passage.heading;
+    const depth = s.level ?? passage.level ?? 2;
+    if (depth >= level) continue;
+    if (heading !== passage.docTitle) chain.unshift(heading);
+    level = depth;
+  }
+  return chain;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDraftPrompt, parseDraftPrompt } from '../models/prompt.ts';
 import { checkDraft } from '../orchestrator/citation-check.ts';
 import type { Chunk } from '../types.ts';
+import { chunkDocument } from '../corpus/chunker.ts';
 import { draftExtractive } from './extractive.ts';
 
 const passage: Chunk = {
@@ -414,5 +415,72 @@ describe('a procedure section written as prose', () => {
       '1. Install the CSI driver.\n2. Create a volume snapshot with the driver.\n\n<details> <summary label="GKE"> GKE </summary>',
     );
     expect(texts(draftExtractive('what are the steps to back up?', [steps]))).toEqual(['Install the CSI driver.', 'Create a volume snapshot with the driver.']);
+  });
+});
+
+// S-208 (a colleague's audit): short sections merge into one passage, so one passage held two services' Mitigation and
+// "What are the mitigation steps for users-db?" was answered with orders-db's — the first Mitigation in the passage.
+describe('a passage holding sections about different subjects', () => {
+  const databases = (sections: Record<string, Record<string, string>>) =>
+    chunkDocument({
+      doc: 'db.md',
+      title: 'Databases',
+      text: [
+        '# Databases',
+        ...Object.entries(sections).flatMap(([service, parts]) => [`## ${service}`, ...Object.entries(parts).flatMap(([h, body]) => [`### ${h}`, body])]),
+      ].join('\n\n'),
+    });
+  const steps = (service: string, a: string, b: string, c: string) => `1. ${a} ${service}.\n2. ${b}.\n3. ${c}.`;
+  const merged = databases({
+    'orders-db': {
+      Mitigation: steps('orders-db', 'Restart the connection pooler of', 'Check that connections drop below 400', 'Scale the orders-api deployment down'),
+    },
+    'users-db': { Mitigation: steps('users-db', 'Fail over to the standby of', 'Confirm the new primary accepts writes', 'Update the status page') },
+  });
+
+  it('is one passage here: the case the scope is for', () => {
+    expect(merged).toHaveLength(1);
+  });
+
+  it('gives the steps of the section under the subject the question names, whichever comes first', () => {
+    expect(texts(draftExtractive('What are the mitigation steps for users-db?', merged))).toEqual([
+      'Fail over to the standby of users-db.',
+      'Confirm the new primary accepts writes.',
+      'Update the status page.',
+    ]);
+    expect(texts(draftExtractive('how do I mitigate orders-db?', merged))).toEqual([
+      'Restart the connection pooler of orders-db.',
+      'Check that connections drop below 400.',
+      'Scale the orders-api deployment down.',
+    ]);
+  });
+
+  it('gives the prose of that section only, when the sections are written as prose', () => {
+    const prose = databases({
+      'orders-db': { Mitigation: 'Restart the pooler and wait for connections to drain before scaling down.' },
+      'users-db': { Mitigation: 'Fail over to the standby and confirm that writes succeed on the new primary.' },
+    });
+    expect(prose).toHaveLength(1);
+    expect(texts(draftExtractive('how do I mitigate users-db?', prose))).toEqual([
+      'Fail over to the standby and confirm that writes succeed on the new primary.',
+    ]);
+  });
+
+  it('gives the sentences of that section only, for a question answered by overlap', () => {
+    const impact = databases({
+      'orders-db': { Impact: 'Customers cannot place orders and checkout shows an error page.' },
+      'users-db': { Impact: 'Nobody can sign in, and sessions expire without renewal.' },
+      'billing-db': { Impact: 'Invoices stop being generated until it recovers.' },
+    });
+    expect(impact).toHaveLength(1);
+    expect(texts(draftExtractive('What is the impact when users-db is down?', impact))).toEqual(['Nobody can sign in, and sessions expire without renewal.']);
+  });
+
+  it('keeps every section where the question names no subject one of them has and another lacks', () => {
+    expect(texts(draftExtractive('What are the mitigation steps?', merged))).toEqual([
+      'Restart the connection pooler of orders-db.',
+      'Check that connections drop below 400.',
+      'Scale the orders-api deployment down.',
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import { contentTerms, tokenize } from '../retrieval/tokenizer.ts';
 import type { Chunk, Claim } from '../types.ts';
 import { isReferral } from '../answerability/section-role.ts';
 import { asksAboutRecord } from './postmortem-record.ts';
-import { passageSections, procedureSteps, remedyBlocks, roleProse } from './procedure-steps.ts';
+import { passageSections, procedureSteps, remedyBlocks, roleProse, sentencesInScope } from './procedure-steps.ts';
 import { type SentenceBlock, sentenceBlocksOf, sentencesOf, type TextBlock, textSectionsOf } from './sentences.ts';
 import { onlyMarkup } from '../corpus/site-markup.ts';
 
@@ -52,7 +52,9 @@ function rejectedClaim(feedback: string): string {
 export function draftExtractive(question: string, passages: readonly Chunk[], options: ExtractiveOptions = {}): Claim[] {
   const rejected = new Set((options.feedback ?? []).map(rejectedClaim));
   const { intent, demanded } = questionIntent(question);
-  const overlap = { maxClaims: options.maxClaims ?? 3, rejected, demanded };
+  // A passage's merged sections about another subject than the question's give nothing (S-208: sectionsInScope).
+  const inScope = (chunk: Chunk) => sentencesInScope(question, chunk);
+  const overlap = { maxClaims: options.maxClaims ?? 3, rejected, demanded, allowed: inScope };
   // A bare symptom ("rds restore failed with DBSnapshotAlreadyExists", "mailers queue has 300k jobs") asks
   // what to do about it as surely as "how do I fix it" does: answered by the runbook's steps, not three
   // sentences that share its words (issue 9, class 6).
@@ -61,10 +63,14 @@ export function draftExtractive(question: string, passages: readonly Chunk[], op
   const keepRecord = asksAboutRecord(question);
   const first = passages[0];
   const role = intent === 'diagnosis' ? 'diagnosis' : 'procedure';
-  const steps = first ? (procedureSteps(question, role, first, keepRecord) ?? roleProse(role, first, keepRecord)) : null;
+  const steps = first ? (procedureSteps(question, role, first, keepRecord) ?? roleProse(question, role, first, keepRecord)) : null;
   const drafted = first && steps ? draftSteps(steps, first.id, rejected, options.maxSteps ?? 50) : [];
   if (drafted.length > 0) return drafted;
-  return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? undefined : remedySentences });
+  const remedies = (chunk: Chunk) => {
+    const scoped = inScope(chunk);
+    return new Set([...remedySentences(chunk)].filter((pos) => scoped.has(pos)));
+  };
+  return draftByOverlap(question, passages, { ...overlap, allowed: keepRecord ? inScope : remedies });
 }
 
 /** No question at all — no question mark, no question word: a symptom reported, as people type them at 3am. */

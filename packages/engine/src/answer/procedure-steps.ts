@@ -16,6 +16,8 @@ export interface PassageSection {
   readonly blocks: readonly TextBlock[];
   /** Where its first sentence stands in `sentencesOf(passage.text)`. */
   readonly firstSentence: number;
+  /** Its heading and the headings it stands under, outermost first: the passage's path and heading, then merged ones. */
+  readonly chain: readonly string[];
 }
 
 /**
@@ -59,9 +61,58 @@ export function passageSections(chunk: Chunk): PassageSection[] {
       record: own.record || (inherited && parent.record),
       blocks: s.blocks,
       firstSentence,
+      chain: [...chainAbove(chunk, out, s.heading === null ? null : level), heading],
     });
     firstSentence += s.blocks.reduce((n, b) => n + b.sentences.length, 0);
   }
+  return out;
+}
+
+/**
+ * The headings a section stands under. The passage's own body stands under the passage's path; a merged sub-section
+ * under the nearest section before it of a shallower level, or, when there is none (a sibling of the passage's own
+ * heading that merged into it, `## users-db` after `## orders-db`), under as much of the path as its level allows.
+ */
+function chainAbove(chunk: Chunk, before: readonly PassageSection[], level: number | null): readonly string[] {
+  const path = chunk.path ?? [];
+  if (level === null) return path;
+  for (let j = before.length - 1; j >= 0; j--) if (before[j]!.level < level) return before[j]!.chain;
+  return path.slice(0, Math.max(0, level - 2));
+}
+
+/**
+ * The sections of a passage the question is about, by index: where the passage's sections stand under different
+ * subjects and the question names one's, those under it. Short sections merge into one passage, so one passage could
+ * hold `## orders-db › ### Mitigation` and `## users-db › ### Mitigation`; "What are the mitigation steps for
+ * users-db?" was answered with orders-db's steps, the first section whose heading says Mitigation, cited as "db.md ›
+ * Mitigation" — another service's runbook, confident and cited (a colleague's audit, S-208). A subject is a heading the
+ * section stands under that names no role (section-role.ts: "Mitigation" says what a section is for, "users-db" what it
+ * is about) and is not the document's title, which every section shares. Where no section's subjects name more of the
+ * question than another's, every section is in scope, as before.
+ */
+export function sectionsInScope(question: string, chunk: Chunk, sections: readonly PassageSection[]): ReadonlySet<number> {
+  const terms = new Set(contentTerms(question));
+  const inPostmortem = isPostmortemDocument(chunk.doc, chunk.docTitle);
+  const named = sections.map((s) => {
+    // The headings above it, not its own: "Buy time with a rolling restart" beside "Roll back or raise the limit" are
+    // two steps of one runbook, told apart by what they say (procedureSteps's rank), not two subjects.
+    const subjects = s.chain.slice(0, -1).filter((h) => h !== chunk.docTitle && headingRoles(h, inPostmortem).roles.length === 0);
+    return new Set(subjects.flatMap((h) => tokenize(h)).filter((t) => terms.has(t))).size;
+  });
+  const focus = Math.max(0, ...named);
+  return new Set(sections.flatMap((_, i) => (named[i] === focus ? [i] : [])));
+}
+
+/** The positions (in `sentencesOf(passage.text)`) of the sentences in the sections the question is about. */
+export function sentencesInScope(question: string, chunk: Chunk): Set<number> {
+  const sections = passageSections(chunk);
+  const scope = sectionsInScope(question, chunk, sections);
+  const out = new Set<number>();
+  sections.forEach((s, i) => {
+    if (!scope.has(i)) return;
+    const count = s.blocks.reduce((n, b) => n + b.sentences.length, 0);
+    for (let k = 0; k < count; k++) out.add(s.firstSentence + k);
+  });
   return out;
 }
 
@@ -118,11 +169,12 @@ function roleFit(section: PassageSection, intent: 'procedure' | 'diagnosis', que
  */
 export function procedureSteps(question: string, intent: 'procedure' | 'diagnosis', chunk: Chunk, keepRecord: boolean): TextBlock[] | null {
   const sections = passageSections(chunk);
+  const scope = sectionsInScope(question, chunk, sections);
   const usable = (s: PassageSection) => keepRecord || !s.record;
   const terms = new Set(contentTerms(question));
   const runs: { members: number[]; blocks: TextBlock[]; fit: number; rank: number; steps: boolean }[] = [];
   sections.forEach((s, i) => {
-    if (!usable(s)) return;
+    if (!usable(s) || !scope.has(i)) return;
     const members = [i];
     for (let j = i + 1; j < sections.length && sections[j]!.level > s.level; j++) if (usable(sections[j]!)) members.push(j);
     const blocks = members.flatMap((j) => (keepRecord ? [...sections[j]!.blocks] : remedyBlocks(sections[j]!.blocks)));
@@ -149,8 +201,10 @@ export function procedureSteps(question: string, intent: 'procedure' | 'diagnosi
  * paragraphs shared fewer of the question's words (S-156). A heading that is only the document's title gives no role
  * to quote (S-054: "# Runbook: …" reads as a procedure heading). Null when no section has the role.
  */
-export function roleProse(intent: 'procedure' | 'diagnosis', chunk: Chunk, keepRecord: boolean): TextBlock[] | null {
-  const sections = passageSections(chunk).filter((s) => (keepRecord || !s.record) && s.roles.includes(intent) && s.heading !== chunk.docTitle);
+export function roleProse(question: string, intent: 'procedure' | 'diagnosis', chunk: Chunk, keepRecord: boolean): TextBlock[] | null {
+  const all = passageSections(chunk);
+  const scope = sectionsInScope(question, chunk, all);
+  const sections = all.filter((s, i) => scope.has(i) && (keepRecord || !s.record) && s.roles.includes(intent) && s.heading !== chunk.docTitle);
   const blocks = sections.flatMap((s) => (keepRecord ? [...s.blocks] : remedyBlocks(s.blocks)));
   return blocks.length ? blocks : null;
 }
