@@ -40,6 +40,27 @@ describe('question shape', () => {
     ]);
     expect(identifierTokens('do sev3s need a postmortem?')).toEqual(['sev3s']);
   });
+  it('reads a long word once, and finds the names the patterns it replaced found (S-211)', () => {
+    // Before, a word of letters with no separator was read again from each of its letters (quadratic: a 20,000-letter
+    // word took 0.35 s), and "AbAb…A_" was split at its capitals every way (exponential). Time is the only measure of
+    // either; these long words are read at once, and what they yield is named.
+    const long = (text: string) => identifierTokens(text).map((t) => (t.length > 40 ? `${t.slice(0, 12)}…(${t.length})` : t));
+    expect(long(`${'a'.repeat(200_000)} orders-db`)).toEqual(['orders-db']);
+    expect(long(`${'Ab'.repeat(100_000)}A_ OrdersDbPoolSaturated`)).toEqual(['ordersdbpoolsaturated']);
+    expect(long(`why ${'Ab'.repeat(100_000)}?`)).toEqual(['abababababab…(200000)']);
+    const before = [/[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+/g, /\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b/g];
+    const after = [/(?<![A-Za-z0-9])[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+/g, /\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g];
+    const found = (re: RegExp, text: string) => [...text.matchAll(re)].map((m) => `${m.index}:${m[0]}`);
+    const alphabet = ['A', 'a', '1', '_', '-', '.', ' '];
+    let texts = [''];
+    for (let length = 1; length <= 5; length++) {
+      texts = texts.flatMap((t) => alphabet.map((c) => t + c));
+      for (const text of texts) for (const i of [0, 1]) expect(found(after[i]!, text), text).toEqual(found(before[i]!, text));
+    }
+    // identifierTokens must keep the same two patterns as these copies.
+    const source = identifierTokens.toString();
+    for (const re of after) expect(source).toContain(re.source);
+  });
   it('learns single-word names from the estate and keeps the longest name', () => {
     const lex = new EntityLexicon([], ['payments', 'orders-db', 'Orders Database']);
     expect(lex.entitiesIn('Does payments talk to orders-db or the orders database?').sort()).toEqual(['orders database', 'orders-db', 'payments']);

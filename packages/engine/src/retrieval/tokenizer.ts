@@ -35,10 +35,22 @@ export function stem(word: string): string {
   return s;
 }
 
+/**
+ * The longest word Porter2 is asked to stem; a longer one is kept whole, as an identifier is. Porter2's suffix rules
+ * are regular expressions such as `(.+)(sses)$` and `[aeiouy]+([^aeiouy]{1}.+)`, which backtrack over the whole word
+ * from every position, so its time grows with the square of the word's length: the hashing embedder took seconds over a
+ * line of 16,000 letters, three to four times as long as over one of 8,000. An investigation's turn embeds each line of its files, so an
+ * uploaded log of one long run of letters held the agent's event loop for 82 s (80 KB), or past 20 minutes (6 MB):
+ * `/healthz` waited and SIGTERM went unheard (S-211). No word or name comes near the bound: the longest run of letters in every
+ * corpus, pending corpus and question set here is 64 (placeholders, "xxxx…"), the longest name 58, so nothing of that
+ * length is stemmed differently. Porter2 takes about 85 µs over 100 letters.
+ */
+export const MAX_STEMMED_LENGTH = 100;
+
 function stemOnce(word: string): string {
   const singular = singularCode(word);
   if (singular) return singular;
-  if (word.length <= 3 || /[^a-z]/.test(word)) return word;
+  if (word.length <= 3 || word.length > MAX_STEMMED_LENGTH || /[^a-z]/.test(word)) return word;
   return porter2(word);
 }
 
@@ -91,8 +103,16 @@ export function isStopword(word: string): boolean {
  * A CamelCase name (`DiskUsageHigh`, and with acronyms: `ContainerRegistryDBConnPoolSaturationTooHigh`,
  * `OOMKilled`): how alerts are named. One pattern for the tokenizer and for entity naming. Names with an
  * acronym were not matched at all before, so their words were never indexed (S-032, S-018 again).
+ *
+ * A whole word of letters and digits (it runs from one `\b` to the next) that starts with a capital and either has a
+ * capital after a small letter or digit, or opens with three capitals or more and a small letter. It was written
+ * `…(?:[A-Z]+[a-z0-9]*)+\b`, the same words, but a run of capitals splits among those repetitions in every way, and
+ * where the closing `\b` failed (the word went on with `_`) each split was tried: `ask "AaAAAAAAAAAAAAAAAAAAAAAAAAAAAA_"`,
+ * 31 characters, took 15 s longer than any other question, each capital more doubled it, and the agent's event loop
+ * waited all that while (S-211).
+ * Here each alternative can match one way only, so a word costs time in proportion to its length.
  */
-export const CAMEL_CASE_NAME = /\b(?:[A-Z]+[a-z0-9]+|[A-Z]{2,}(?=[A-Z][a-z]))(?:[A-Z]+[a-z0-9]*)+\b/g;
+export const CAMEL_CASE_NAME = /\b(?:[A-Z]+[a-z0-9]+[A-Z]|[A-Z]{2,}(?=[A-Z][a-z]))[A-Za-z0-9]*\b/g;
 
 /** The words of a CamelCase name: `DBConnPool` → DB, Conn, Pool; `OOMKilled` → OOM, Killed. */
 export function camelParts(name: string): string[] {
