@@ -62,7 +62,7 @@ test('a run that fails after its stream opened says so in the console, with the 
   await page.getByLabel('Question').fill('!stream-error-db anything');
   await page.getByRole('button', { name: 'Ask' }).click();
   const problem = page.locator('.live-run .problem[data-problem="store_unavailable"]');
-  await expect(problem).toContainText('The run started but did not finish.');
+  await expect(problem).toContainText('The run started but did not finish: it failed while streaming.');
   await expect(problem).toContainText('The agent says: “The agent cannot reach its database');
   await expect(problem).not.toContainText('GET /healthz');
   await expect(page.locator('.live-run')).toHaveAttribute('data-done', 'true');
