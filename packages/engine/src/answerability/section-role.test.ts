@@ -52,6 +52,41 @@ describe('what a section is for, read from its heading', () => {
     expect(isPlaceholder(`${' \r\n'.repeat(100_000)}~~~\n{{ host }}\n~~~`)).toBe(false);
   });
 
+  // S-214: the link, embed, comment and link-target patterns read to the end of the text from every unclosed `[`, `[a](`,
+  // `<img `, `<!--` or `](`: on the old code these bodies took 14 to 76 s each (a busy 2-core machine). Time is the only
+  // measure of that, so the bound is generous, a second for each where the scanners take milliseconds; the answers are
+  // those a short body of the kind gets.
+  for (const [what, body, shape, referral] of [
+    ['40,000 unclosed `[`', '['.repeat(40_000), { placeholder: false, words: 0, linkShare: 0 }, false],
+    ['40,000 links without a target’s `)`', '[a]('.repeat(40_000), { placeholder: false, words: 40_000, linkShare: 0 }, false],
+    ['40,000 unclosed `<img `', '<img '.repeat(40_000), { placeholder: false, words: 40_000, linkShare: 0 }, false],
+    ['40,000 unclosed `<!--`', '<!--'.repeat(40_000), { placeholder: false, words: 0, linkShare: 0 }, false],
+    ['a referral and 40,000 unclosed `](`', `See [a](b) ${'](c'.repeat(40_000)}`, { placeholder: false, words: 40_001, linkShare: 6 / 120_011 }, true],
+  ] as const) {
+    it(`reads a runbook of ${what} in time in proportion to its length (S-214)`, () => {
+      const started = performance.now();
+      const [section] = sectionsOfPassage('Steps', body);
+      const referred = isReferral(body);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(section).toMatchObject(shape);
+      expect(referred).toBe(referral);
+    });
+  }
+
+  // S-214: the link-only pattern tried every way to split each separator's spaces, and to end each URL in its run,
+  // before it failed at the word: on the old code these lines took 2.1 and 8.9 s, each link more about twice as long.
+  // Time is the only measure of that, so the bound is generous, a second where the reading takes under a millisecond.
+  for (const [what, line, placeholder] of [
+    ['25 links a space apart and a word', `${'[a](b) '.repeat(25)}x`, false],
+    ['26 URLs run together and a word', `${'http://a'.repeat(26)} x`, false],
+  ] as const) {
+    it(`reads a line of ${what} once, not once for each way to split it (S-214)`, () => {
+      const started = performance.now();
+      expect(isPlaceholder(line)).toBe(placeholder);
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  }
+
   it('sees a body that only points elsewhere, and not one that says something beside its link (S-043)', () => {
     for (const body of [
       'See the [PagerDuty documentation](https://support.example.com/docs/edit-schedules) if you need to make a rota swap.',

@@ -1,6 +1,8 @@
 import type { Intent } from './question-intent.ts';
 import { fenceAfter, HEADING } from '../corpus/markdown-lines.ts';
 import { withoutSiteMarkup } from '../corpus/site-markup.ts';
+import { isLinksOnly } from './links-only.ts';
+import { holdsLink, links, withoutEmbeds, withoutHtmlComments, withoutLinks, withoutLinkTargets } from './markup-spans.ts';
 
 /**
  * What a section is FOR, read from its heading: the role a question's intent is
@@ -48,11 +50,6 @@ export function roleFor(intent: Intent): Role | null {
 
 const PLACEHOLDER =
   /^(?:todo|tbd|tba|tbc|to ?do|to be (?:added|written|done|completed|defined|determined|confirmed|documented)|coming soon|n\/a|none(?: yet)?|placeholder|work in progress|wip|fill (?:me )?in|pending|\.\.\.|…|-|nothing yet|not yet written|add (?:content|details) here)[.!]*$/i;
-// A link, or a picture: `![decision tree](tree.png)` is no more an answer in words than a link is (S-042).
-const ONLY_LINKS =
-  /^(?:(?:see|refer to|check|read)\s+)?(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?)(?:\s*(?:,|and|or)?\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?))*\s*[.:]?$/i;
-/** An embedded picture or player: `<img …>`, `<iframe …></iframe>`, `<video …>`. */
-const EMBED = /<(img|iframe|video|object|embed)\b[^>]*>(?:\s*<\/\1>)?/gi;
 
 /**
  * A line opening or closing a code fence. Only `.test` reads it. It was `^\s*(?:```|~~~)`: `\s` crosses lines, so from
@@ -64,8 +61,10 @@ const FENCE_LINE = /^[^\S\n\r\u2028\u2029]*(?:```|~~~)/m;
 
 /** A body's lines as they read: no comments, no list markers, no blank lines. */
 function bodyLines(body: string): string[] {
-  return body
-    .replace(/<!--[\s\S]*?-->/g, '')
+  // S-214: comments, embeds and links, here and below, are found by scanners that return what their regular
+  // expressions did in time in proportion to the text; the expressions read to the end of the text from every unclosed
+  // `<!--`, `<img `, `[` or `[a](`, and a corpus of one such runbook took seconds to load.
+  return withoutHtmlComments(body)
     .split('\n')
     .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim())
     .filter(Boolean);
@@ -81,13 +80,13 @@ function bodyLines(body: string): string[] {
  */
 export function isPlaceholder(body: string): boolean {
   const text = FENCE_LINE.test(body) ? body : withoutSiteMarkup(body);
-  return bodyLines(text.replace(EMBED, ''))
+  // A link, or a picture: `![decision tree](tree.png)` is no more an answer in words than a link is (S-042).
+  return bodyLines(withoutEmbeds(text))
     .map((l) => l.replace(/[*_`>]/g, '').trim())
     .filter(Boolean)
-    .every((l) => PLACEHOLDER.test(l) || ONLY_LINKS.test(l));
+    .every((l) => PLACEHOLDER.test(l) || isLinksOnly(l));
 }
 
-const LINKED = /\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|https?:\/\/\S+/;
 const POINTS_ELSEWHERE =
   /\b(?:see|refer(?:s|red)? to|read|follow(?:ing)?|go to|check out|consult|documented|described|instructions|more (?:details|information|info)|details (?:are|can be))\b/i;
 
@@ -98,7 +97,7 @@ const POINTS_ELSEWHERE =
  */
 export function isReferral(body: string): boolean {
   const lines = bodyLines(body);
-  return lines.length > 0 && lines.every((l) => LINKED.test(l) && POINTS_ELSEWHERE.test(l.replace(/\]\([^)]*\)/g, ']')));
+  return lines.length > 0 && lines.every((l) => holdsLink(l) && POINTS_ELSEWHERE.test(withoutLinkTargets(l)));
 }
 
 /** A section of a passage: its heading, roles, and whether its body says anything. */
@@ -113,14 +112,11 @@ export interface SectionRole {
   readonly linkShare: number;
 }
 
-const LINK = /\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|<?https?:\/\/\S+>?/g;
-
 function bodyShape(body: string): { words: number; linkShare: number } {
-  const text = body.replace(/<!--[\s\S]*?-->/g, '').trim();
+  const text = withoutHtmlComments(body).trim();
   if (!text) return { words: 0, linkShare: 0 };
-  const links = text.match(LINK) ?? [];
-  const linked = links.reduce((s, l) => s + l.length, 0);
-  return { words: (text.replace(LINK, ' ').match(/[A-Za-z0-9]+/g) ?? []).length, linkShare: linked / text.length };
+  const linked = links(text).reduce((s, l) => s + l.length, 0);
+  return { words: (withoutLinks(text, ' ').match(/[A-Za-z0-9]+/g) ?? []).length, linkShare: linked / text.length };
 }
 
 /**
