@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { bandVerdict, decideAnswerability, draftExtractive, KnowledgeBase, NEAREST_NAMED, rate } from '@sandscope/engine';
+import { bandVerdict, chunkDocument, decideAnswerability, draftExtractive, KnowledgeBase, NEAREST_NAMED, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitAdjudicatedBands, fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
@@ -308,6 +308,42 @@ describe('quoted evidence', () => {
     // Three or fewer are all named, as they were.
     expect(resolveEvidence([quote], page(3)).errors[0]!.message).toBe(
       'evidence matches 3 passages (pool#step-1, pool#step-2, pool#step-3); quote more of the answering one',
+    );
+  });
+
+  // S-215: an id made from a heading merged into another passage was refused as "the passage sharing most of its words
+  // is payments#mitigation (a typo, or a word the page spells otherwise?)", which sent the writer looking for a misspelling.
+  it('says an id made from a merged heading names a heading inside another passage, and which, not a typo', () => {
+    const long = (s: string) => `${s} ${'The processor settles each card payment within two seconds of checkout. '.repeat(3)}`;
+    const text = `# Payments\n\n## Overview\n\nPayments takes card payments.\n\n## Symptoms\n\n${long('Checkout returns 502.')}\n\n## Mitigation\n\n${long('Fail over to the standby processor.')}\n\n### Rollback\n\nFail back to the primary processor.\n`;
+    const chunks = chunkDocument({ doc: 'payments.md', title: 'Payments', text });
+    // The short Symptoms merged into the Overview before it, the short Rollback into the Mitigation: neither has an id.
+    expect(chunks.map((c) => c.id)).toEqual(['payments#overview', 'payments#mitigation']);
+    const asked = (id: string, evidence: string) => ({ id, question: 'q', label: 'answerable' as const, mechanism: 'm', evidence });
+    const { questions: ok, errors } = resolveEvidence(
+      [asked('symptoms', 'payments#symptoms'), asked('rollback', 'payments#rollback'), asked('own', 'payments#mitigation')],
+      chunks,
+    );
+    expect(ok.map((q) => [q.id, q.evidence])).toEqual([['own', 'payments#mitigation']]);
+    expect(errors).toEqual([
+      {
+        id: 'symptoms',
+        message:
+          'payments#symptoms is a heading inside passage payments#overview (short sections are merged); name payments#overview, or quote the evidence text',
+      },
+      {
+        id: 'rollback',
+        message:
+          'payments#rollback is a heading inside passage payments#mitigation (short sections are merged); name payments#mitigation, or quote the evidence text',
+      },
+    ]);
+    // The same heading merged into two passages of the document: both are named, and neither chosen for the writer.
+    const twice = [
+      { ...chunks[1]!, id: 'queues#orders', doc: 'queues.md', heading: 'orders' },
+      { ...chunks[1]!, id: 'queues#billing', doc: 'queues.md', heading: 'billing' },
+    ];
+    expect(resolveEvidence([asked('r', 'queues#rollback')], twice).errors[0]!.message).toBe(
+      'queues#rollback is a heading inside passages queues#orders, queues#billing (short sections are merged); name the one that answers, or quote the evidence text',
     );
   });
 

@@ -1,4 +1,4 @@
-import type { Chunk } from '@sandscope/engine';
+import { type Chunk, slugify, textSectionsOf } from '@sandscope/engine';
 import type { EvalQuestion } from './question-set.ts';
 
 /** A question whose evidence names no passage: reported, never silently scored 0 (issue 9 B). */
@@ -41,6 +41,24 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
   const haystacks = chunks.map((c) => ({ chunk: c, text: squash(`${c.heading}\n${c.text}`) }));
   const out: EvalQuestion[] = [];
   const errors: EvidenceError[] = [];
+  // S-215: a section shorter than MIN_PASSAGE_CHARS is merged into a neighbour and its heading has no passage id, so an
+  // id made from it (`payments#rollback`) was refused as "the passage sharing most of its words is … (a typo …?)",
+  // naming another passage at that. The passages holding each merged heading, by the id it would have had; read only
+  // when an id names no passage.
+  let mergedInto: Map<string, Chunk[]> | undefined;
+  const holdersOf = (id: string): Chunk[] => {
+    if (!mergedInto) {
+      mergedInto = new Map();
+      for (const c of chunks)
+        for (const s of textSectionsOf(c.text)) {
+          if (s.heading === null) continue;
+          const key = `${c.id.slice(0, c.id.lastIndexOf('#'))}#${slugify(s.heading)}`;
+          const held = mergedInto.get(key) ?? [];
+          if (!held.includes(c)) mergedInto.set(key, [...held, c]);
+        }
+    }
+    return mergedInto.get(id) ?? [];
+  };
   for (const q of questions) {
     const doc = q.doc ? docKey(q.doc) : undefined;
     if (doc && !docs.has(doc)) {
@@ -67,6 +85,16 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
     if (hits.length === 0) {
       const needle = asRead(q.evidence);
       hits = needle ? haystacks.filter((h) => (!doc || h.chunk.doc === doc) && asRead(h.text).includes(needle)) : [];
+    }
+    const holders = hits.length === 0 ? holdersOf(q.evidence).filter((c) => !doc || c.doc === doc) : [];
+    if (holders.length) {
+      const ids = holders.map((c) => c.id).join(', ');
+      const several = holders.length > 1;
+      errors.push({
+        id: q.id,
+        message: `${q.evidence} is a heading inside passage${several ? 's' : ''} ${ids} (short sections are merged); name ${several ? 'the one that answers' : ids}, or quote the evidence text`,
+      });
+      continue;
     }
     if (hits.length === 0) {
       const near = closest(q.evidence, haystacks, doc);

@@ -26,3 +26,4 @@ export * from './run-record-batch.ts';
 export * from './database-spend-ledger.ts';
 export * from './investigation-turn-repository.ts';
 export * from './index-snapshot-repository.ts';
+export * from './pglite-data-dir.ts';

@@ -26,7 +26,7 @@ describe('sandscope COMMAND --help and help COMMAND', () => {
   it('every command has its own part, and the whole text is still every part', async () => {
     expect(await main(['help'])).toBe(0);
     const whole = io.out;
-    for (const name of ['ask', 'graph', 'eval', 'feedback', 'calibrate', 'questions', 'serve', 'start', 'investigation', 'investigate', 'tools']) {
+    for (const name of ['ask', 'graph', 'eval', 'feedback', 'calibrate', 'questions', 'passages', 'serve', 'start', 'investigation', 'investigate', 'tools']) {
       io.out = '';
       expect(await main([name, '--help']), name).toBe(0);
       const own = io.out.replace(/^Usage:\n/, '');
@@ -47,7 +47,7 @@ describe('sandscope COMMAND --help and help COMMAND', () => {
     expect(await main(['help', 'nope'])).toBe(2);
     expect(io.out).toBe('');
     expect(io.err).toBe(
-      'sandscope: unknown command "nope". Commands: ask, graph, eval, feedback, calibrate, questions, serve, start, investigation, tools. `npx sandscope help` prints them all.\n',
+      'sandscope: unknown command "nope". Commands: ask, graph, eval, feedback, calibrate, questions, passages, serve, start, investigation, tools. `npx sandscope help` prints them all.\n',
     );
   });
 

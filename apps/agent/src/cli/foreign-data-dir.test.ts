@@ -11,9 +11,9 @@ import { captureOutput } from './testing/capture-output.ts';
  * SANDSCOPE_DATA_DIR/pglite holding files but no database (a file named `base`, or a folder of someone's own):
  * `investigation new` wrote database files among them and died "internal error: [object Object]. This is a bug"
  * (exit 1). The store refuses it before writing (pglite-data-dir.ts); here, what a person sees from the CLI and from
- * `serve`, which both open the store through startStore, and that nothing is made beside it (TOOLS_DIR's default,
- * SANDSCOPE_DATA_DIR/tools, included). A pglite folder holding only the operating system's files is a new database's
- * start (S-205).
+ * `serve`, which both open the store through startStore, and from `tools build`, which opens none but writes TOOLS_DIR
+ * (S-215), and that nothing is made beside it (TOOLS_DIR's default, SANDSCOPE_DATA_DIR/tools, included). A pglite
+ * folder holding only the operating system's files is a new database's start (S-205).
  */
 const io = captureOutput();
 const tmp = mkdtempSync(join(tmpdir(), 'sandscope-foreign-'));
@@ -60,6 +60,13 @@ describe('a pglite folder of files that are not a database', () => {
     // serve prints its start-up notes (IP_SALT, tools) first; the refusal is its last line.
     await refusedLeavingItAsItWas(['serve', '--port', '0', '--host', '127.0.0.1'], 'base');
   }, 120_000);
+
+  // S-215: it built jq and log_summary into SANDSCOPE_DATA_DIR/tools beside the folder, said "built", and exited 0.
+  it('tools build: the same line, exit 2, no tools built beside it', async () => {
+    await refusedLeavingItAsItWas(['tools', 'build'], 'base');
+    expect(io.err.trim().split('\n')).toHaveLength(1);
+    expect(io.out).toBe('');
+  });
 });
 
 describe("someone's file with the operating system's beside it", () => {
@@ -74,6 +81,10 @@ describe("someone's file with the operating system's beside it", () => {
     vi.stubEnv('AGENT_TOKEN', TOKEN);
     await refusedLeavingItAsItWas(['serve', '--port', '0', '--host', '127.0.0.1'], 'notes.txt');
   }, 120_000);
+
+  it('tools build: refused naming their file alone, nothing written', async () => {
+    await refusedLeavingItAsItWas(['tools', 'build'], 'notes.txt');
+  });
 });
 
 describe('a pglite folder holding only a .DS_Store (the Finder opened it)', () => {

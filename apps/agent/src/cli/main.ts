@@ -4,6 +4,7 @@ import { refuseUndecodedArguments } from './args.ts';
 import { askCommand } from './ask-command.ts';
 import { graphCommand } from './graph-command.ts';
 import { investigationCommand } from './investigation-command.ts';
+import { passagesCommand } from './passages-command.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { evalCommand } from './eval-command.ts';
 import { feedbackCommand } from './feedback-command.ts';
@@ -60,6 +61,11 @@ const USAGE: Record<string, string> = {
   questions: `  npx sandscope questions [--corpus DIR] [--out FILE] [--seed N] [--force]
                                                          write the generated question set (JSONL), by default
                                                          to DIR/questions.jsonl; --force replaces an existing file
+`,
+  passages: `  npx sandscope passages [--corpus DIR] [--json]         every passage id of the library, with its document and
+                                                         the headings it holds (a short section is merged into its
+                                                         neighbour's passage and has no id of its own): the ids a
+                                                         question file's "evidence" may name
 `,
   serve: `  AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1]
                                                          the agent's HTTP API alone (docs/API.md)
@@ -124,6 +130,7 @@ const COMMANDS: Record<string, Command> = {
   feedback: feedbackCommand,
   calibrate: calibrateCommand,
   questions: questionsCommand,
+  passages: passagesCommand,
   serve: serveCommand,
   start: startCommand,
   tools: toolsCommand,

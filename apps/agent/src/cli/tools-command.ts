@@ -1,4 +1,7 @@
-import { loadConfig } from '../config.ts';
+// The store's own folder check: one definition, so `tools build` refuses the folder that opening the store refuses,
+// in the same words.
+import { refuseForeignDataDir, StoreError } from '@sandscope/store';
+import { type AgentConfig, loadConfig } from '../config.ts';
 import { probeJail } from '../sandbox/bwrap-runner.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { TOOL_DECLARATIONS } from '../sandbox/tool-declarations.ts';
@@ -22,6 +25,7 @@ export async function toolsCommand(argv: string[]): Promise<number> {
   const config = parsed.config;
   const out = (line: string) => process.stdout.write(`${line}\n`);
   if (sub === 'build') {
+    refuseForeignDatabaseFolder(config);
     let built;
     try {
       built = buildTools(config.tools.dir, TOOL_DECLARATIONS);
@@ -53,4 +57,20 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   throw new UserError(sub ? `unknown subcommand "${sub}". ${USAGE}` : `name a subcommand. ${USAGE}`);
+}
+
+/**
+ * The embedded database folder refused as every command that opens the store refuses it, in its words, before TOOLS_DIR
+ * is written. `tools build` opens no store: with SANDSCOPE_DATA_DIR/pglite holding someone's files it built jq and
+ * log_summary into SANDSCOPE_DATA_DIR/tools beside them, said "built" and exited 0, for an agent that cannot start
+ * there (S-215; the folder check is S-205's). A Postgres database (DATABASE_URL) has no folder here to check.
+ */
+function refuseForeignDatabaseFolder(config: AgentConfig): void {
+  if (config.database.kind !== 'pglite') return;
+  try {
+    refuseForeignDataDir(config.database.dir);
+  } catch (error) {
+    if (error instanceof StoreError) throw new UserError(`${error.message}. ${error.remedy}`);
+    throw error;
+  }
 }
