@@ -94,6 +94,23 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
       'The agent that ran it lost its database connection, and another instance marked the run interrupted, so its answer was not kept. Ask again; operators: check the agent’s connection to the database (DATABASE_URL).',
     who: 'operator',
   },
+  // S-212: a resumed turn whose process stopped mid-turn (no event, no answer for 10 minutes).
+  interrupted: {
+    title: 'The turn stopped without an answer',
+    remedy: 'The agent process answering it stopped part-way. Your message is kept: ask it again.',
+    who: 'you',
+  },
+  // S-212: the website sends only what the agent serves; either of these is a website and an agent of different versions.
+  method_not_allowed: {
+    title: 'The agent does not serve this request',
+    remedy: 'The website and the agent may be different versions. Redeploy them together; the contract is docs/API.md.',
+    who: 'operator',
+  },
+  unsupported_media_type: {
+    title: 'The agent could not read what the website sent',
+    remedy: 'The website and the agent may be different versions. Redeploy them together; the contract is docs/API.md.',
+    who: 'operator',
+  },
   budget_exceeded: {
     title: 'Over budget — the spend guard refused a model call',
     remedy:

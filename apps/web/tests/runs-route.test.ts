@@ -164,7 +164,7 @@ describe('POST /api/runs — a run that fails after its stream opened', () => {
         { error: { code, status: API_ERRORS[code].status, message: `the run stopped at its third node. ${remedyOf(code, 'web')}` } },
       ]);
     }
-    agent.mockResolvedValue(agentStream(failing('interrupted', 'gone'), 64));
+    agent.mockResolvedValue(agentStream(failing('stopped', 'gone'), 64));
     const events: unknown[] = [];
     await readSse((await POST(jsonPost())).body!, (m) => m.event === 'error' && events.push(JSON.parse(m.data)));
     expect(events).toEqual([

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, API_ERRORS, remedyOf } from './errors.ts';
 
-/** What only an HTTP client can act on: a route, the API's request shapes, a header or the session cookie. */
-const HTTP_ONLY = /\b(GET|POST|PUT|PATCH|DELETE) \/|docs\/API\.md|Authorization|Retry-After|cookie/;
+/**
+ * What only an HTTP client can act on: a route, the API's request shapes, a header or the session cookie. S-212 added
+ * the two headers a 405 and a 415 name (`Allow`, `Content-Type`): a person on a page can set neither.
+ */
+const HTTP_ONLY = /\b(GET|POST|PUT|PATCH|DELETE) \/|docs\/API\.md|Authorization|Retry-After|cookie|Content-Type|\bAllow header/;
 
 /** What only a person at a terminal can act on: a command to run. */
 const COMMAND_ONLY = /\bnpx\b|\bsandscope (help|investigation|serve|ask|eval)\b|`/;

@@ -20,13 +20,16 @@ export const API_ERROR_CODES = [
   'unauthorized',
   'forbidden_session',
   'not_found',
+  'method_not_allowed',
   'not_awaiting_approval',
   'payload_too_large',
+  'unsupported_media_type',
   'rate_limited',
   'daily_tokens_exhausted',
   'limiter_unavailable',
   'store_unavailable',
   'run_interrupted',
+  'interrupted',
   'budget_exceeded',
   'internal',
 ] as const;
@@ -34,7 +37,7 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /** The statuses the API's errors use. */
-export type ApiErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+export type ApiErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
 
 export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErrorStatus; readonly remedy: string }>> = {
   invalid_request: { status: 400, remedy: 'Fix what the message names; the request shapes are in docs/API.md.' },
@@ -42,8 +45,14 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
   unauthorized: { status: 401, remedy: 'Send Authorization: Bearer <AGENT_TOKEN>, the value the agent was started with.' },
   forbidden_session: { status: 403, remedy: 'Approve from the session (the sandscope_session cookie) that asked the question.' },
   not_found: { status: 404, remedy: 'Check the id or path; GET /v1/runs and GET /v1/investigations list what there is.' },
+  // S-212: a method a path does not serve was a 404 "There is no route", as if the path did not exist, and said nothing of
+  // the methods it does serve.
+  method_not_allowed: { status: 405, remedy: 'Use a method the path serves: the Allow header lists them, and docs/API.md gives each route.' },
   not_awaiting_approval: { status: 409, remedy: ENGINE_ERROR_REMEDIES.not_awaiting_approval },
   payload_too_large: { status: 413, remedy: 'Send less: the message names the limit, and the setting that raises it for this deployment.' },
+  // S-212: a JSON route read any body as JSON whatever its Content-Type said, so a form post (curl -d) was answered as if
+  // it had been JSON, and a body in another charset was decoded as UTF-8.
+  unsupported_media_type: { status: 415, remedy: 'Send Content-Type: application/json with a JSON body in UTF-8 (curl --json does; curl -d sends a form).' },
   rate_limited: { status: 429, remedy: 'Too many requests from this client; wait for the Retry-After interval and try again.' },
   daily_tokens_exhausted: { status: 429, remedy: "This client has used today's model-token allowance; it resets at 00:00 UTC (see Retry-After)." },
   limiter_unavailable: { status: 503, remedy: 'Rate limiter store is unreachable; requests are refused until it recovers (fail closed).' },
@@ -56,6 +65,14 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
     status: 409,
     remedy:
       "This agent lost its run-ownership lease (its database connection dropped) and another agent instance marked the run interrupted, so its answer was not kept. Ask again; operators: check the agent's connection to DATABASE_URL.",
+  },
+  // S-212: a resumed turn stream sent `interrupted` in its `event: error`, a code outside this table, so a client that
+  // parses error bodies with apiErrorBodySchema (the website does) could not read it. 409 as for `run_interrupted`: the
+  // work was cut off by an agent process going away, and its answer was not kept.
+  interrupted: {
+    status: 409,
+    remedy:
+      'The turn stopped without an answer, most likely because the agent process that ran it ended mid-turn. The message that asked it is kept: ask again.',
   },
   budget_exceeded: { status: 402, remedy: ENGINE_ERROR_REMEDIES.budget_exceeded },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },
@@ -91,7 +108,11 @@ const WEB_REMEDIES: Readonly<Partial<Record<ApiErrorCode, string>>> = {
   forbidden_session: 'Approve from the browser that asked the question, or ask it again here and approve that run.',
   not_found: 'Check the link: it may have been removed, or made against another database. The Runs and Investigations pages list what there is.',
   not_awaiting_approval: 'Only a run that stopped for approval can be approved, and only once; ask the question again for a fresh result.',
+  // The website sends only what the agent serves; a 405 or a 415 from it is a website and an agent of different versions.
+  method_not_allowed:
+    'The website asked the agent for something it does not serve: the two may be different versions, and an operator should deploy them together.',
   payload_too_large: 'Send less: the message names the limit, and the setting an operator can raise it with.',
+  unsupported_media_type: 'The website sent the agent a body it does not read: the two may be different versions, and an operator should deploy them together.',
   rate_limited: 'Too many requests from this address; wait a little, then try again.',
   daily_tokens_exhausted: "This address has used today's model-token allowance; it resets at 00:00 UTC.",
   store_unavailable:

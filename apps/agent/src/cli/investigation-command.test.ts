@@ -145,6 +145,30 @@ describe('sandscope investigation', () => {
     expect(JSON.parse(io.out).files.map((f: { path: string }) => f.path)).not.toContain('first.log');
   });
 
+  it('refuses a file whose name holds a bidi control or would be trimmed, as the API does, before adding any (S-213)', async () => {
+    const named = join(tmp, 'named');
+    mkdirSync(named, { recursive: true });
+    for (const name of ['first.log', 'exe\u202egol.log', ' sp.log']) writeFileSync(join(named, name), 'x\n');
+    const cwd = process.cwd();
+    process.chdir(named);
+    try {
+      io.err = '';
+      expect(await main(['investigation', 'add', id, 'first.log', 'exe\u202egol.log'])).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(/exe\u202egol\.log was not added: the path "exe\\u202egol\.log" contains a bidi control \(U\+202E\)/);
+      io.err = '';
+      expect(await main(['investigation', 'add', id, ' sp.log'])).toBe(2);
+      expect(io.err).toMatch(/ sp\.log was not added: the path " sp\.log" begins or ends with a space; send "sp\.log"/);
+    } finally {
+      process.chdir(cwd);
+    }
+    io.out = '';
+    await main(['investigation', 'show', id, '--json']);
+    const paths = JSON.parse(io.out).files.map((f: { path: string }) => f.path);
+    expect(paths).not.toContain('first.log');
+    expect(paths).not.toContain('sp.log');
+  });
+
   it('refuses two files of one name before adding either, and says when a file replaces one of its name', async () => {
     const other = join(tmp, 'host2');
     mkdirSync(other, { recursive: true });

@@ -107,6 +107,7 @@ describe('sandscope investigation says what to do at a terminal (S-191)', () => 
       not_awaiting_approval: true,
       forbidden_session: true,
       invalid_request: true,
+      question_too_long: true,
       payload_too_large: true,
       run_interrupted: true,
     } satisfies Record<ServiceErrorCode, true>;

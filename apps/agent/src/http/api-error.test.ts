@@ -1,4 +1,7 @@
-import { API_ERROR_CODES, API_ERRORS } from '@sandscope/api/errors';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_ERROR_CODES, API_ERRORS, isApiErrorCode } from '@sandscope/api/errors';
 import { ENGINE_ERROR_REMEDIES } from '@sandscope/engine';
 import { BudgetExceededError } from '@sandscope/engine/models';
 import { StoreError } from '@sandscope/store';
@@ -74,5 +77,34 @@ describe('toApiError', () => {
     expect(Object.keys(API_ERRORS).sort()).toEqual([...API_ERROR_CODES].sort());
     expect(API_ERRORS.budget_exceeded.remedy).toBe(ENGINE_ERROR_REMEDIES.budget_exceeded);
     expect(API_ERRORS.not_awaiting_approval.remedy).toBe(ENGINE_ERROR_REMEDIES.not_awaiting_approval);
+  });
+});
+
+/**
+ * S-212: a resumed turn stream sent `{ error: { code: 'interrupted', … } }`, written out by hand, and `interrupted` was
+ * in no table: a client that parses error bodies with the contract's schema (the website) could not read it. An error
+ * body made with ApiError is held to the table by the compiler; one written out by hand is held to it here.
+ */
+describe('error bodies written out by hand in the agent', () => {
+  const SOURCE = fileURLToPath(new URL('..', import.meta.url));
+  const HAND_WRITTEN = /error:\s*\{\s*code:\s*'([^']*)'/g;
+
+  function sources(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    });
+  }
+
+  it('name only codes of the table (a stream’s `event: error` included)', () => {
+    const found = sources(SOURCE).flatMap((path) => [...readFileSync(path, 'utf8').matchAll(HAND_WRITTEN)].map((m) => ({ path, code: m[1]! })));
+    expect(found.length, 'the pattern still finds the hand-written bodies it is meant to').toBeGreaterThan(0);
+    expect(found.filter(({ code }) => !isApiErrorCode(code))).toEqual([]);
+  });
+
+  it('finds a body written across lines, as turn-stream.ts wrote its `interrupted`', () => {
+    const [match] = "out.send('error', {\n  error: {\n    code: 'interrupted',\n    message,\n  },\n});".matchAll(HAND_WRITTEN);
+    expect(match?.[1]).toBe('interrupted');
   });
 });

@@ -11,6 +11,8 @@ import type { HealthReport } from '../service/health.ts';
 import type { ServiceMetrics } from '../service/metrics.ts';
 import type { RunReader } from '../service/run-reader.ts';
 import type { RunService } from '../service/run-service.ts';
+import { echoed } from '../service/service-error.ts';
+import { methodsServing } from './allowed-methods.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { agentBearerAuth } from './bearer-auth.ts';
 import { clientAddress, nodeSocketAddress, type SocketAddress } from './client-address.ts';
@@ -115,8 +117,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (isBug) log(`${c.req.method} ${new URL(c.req.url).pathname} failed: ${error.stack ?? error.message}`);
     return c.json(apiError.body(), apiError.status);
   });
+  // S-212: a path some route serves, asked with another method, is a 405 naming the methods it serves (read from the
+  // router when asked, so every route registered below counts); only a path no route serves is a 404.
   app.notFound((c) => {
-    const error = new ApiError('not_found', `There is no route ${c.req.method} ${new URL(c.req.url).pathname}.`);
+    const path = c.req.path;
+    const allow = methodsServing(app, path);
+    if (allow.length > 0) {
+      const error = new ApiError('method_not_allowed', `${c.req.method} is not served at ${echoed(path)}; it serves ${allow.join(', ')}.`);
+      return c.json(error.body(), error.status, { Allow: allow.join(', ') });
+    }
+    const error = new ApiError('not_found', `There is no route ${c.req.method} ${echoed(path)}.`);
     return c.json(error.body(), error.status);
   });
 
@@ -157,7 +167,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/v1/runs/:id', async (c) => {
     const detail = await deps.reader.get(c.req.param('id'), c.get('sessionId'));
-    if (!detail) throw new ApiError('not_found', `run ${c.req.param('id')} does not exist.`);
+    if (!detail) throw new ApiError('not_found', `run ${echoed(c.req.param('id'))} does not exist.`);
     return c.json(detail);
   });
 

@@ -8,6 +8,7 @@ import { describeIssue } from './run-request.ts';
 import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
 import type { HeldTokens } from '../limits/limit-middleware.ts';
 import { chargeTurn, providerTokenMeter, streamTurn, streamTurnEvents, turnErrorBody } from './turn-stream.ts';
+import { FILE_ROUTE, requestedFileName } from './upload-name.ts';
 
 /** `POST /v1/investigations` and `PATCH /v1/investigations/:id` bodies. Strict, like every request body. */
 const TitleSchema = z.strictObject({ title: requestText() });
@@ -70,14 +71,17 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
 
   app.get('/:id/files', async (c) => c.json({ files: await investigations.listFiles(c.req.param('id')) }));
   const file = boundedBody(investigations.settings.fileMaxBytes, { noun: 'file', setting: 'INVESTIGATION_FILE_MAX_BYTES' });
-  app.put('/:id/files/:path{.+}', file, async (c) => {
+  // The name is read (decoded once, kept exactly or refused: upload-name.ts) before the body is.
+  app.put(FILE_ROUTE, file, async (c) => {
+    const path = requestedFileName(c);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    return c.json({ file: await investigations.addFile(c.req.param('id'), c.req.param('path'), bytes) }, 201);
+    return c.json({ file: await investigations.addFile(c.req.param('id'), path, bytes) }, 201);
   });
-  app.get('/:id/files/:path{.+}', async (c) => c.json({ file: await investigations.readFile(c.req.param('id'), c.req.param('path')) }));
-  app.delete('/:id/files/:path{.+}', async (c) => {
-    await investigations.removeFile(c.req.param('id'), c.req.param('path'));
-    return c.json({ deleted: c.req.param('path') });
+  app.get(FILE_ROUTE, async (c) => c.json({ file: await investigations.readFile(c.req.param('id'), requestedFileName(c)) }));
+  app.delete(FILE_ROUTE, async (c) => {
+    const path = requestedFileName(c);
+    await investigations.removeFile(c.req.param('id'), path);
+    return c.json({ deleted: path });
   });
 
   // JSON by default; `Accept: text/event-stream` streams the turn as runs stream (turn-stream.ts).

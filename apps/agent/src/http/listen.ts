@@ -1,8 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Env, Hono } from 'hono';
-import { answerClientError } from './client-error.ts';
+import { answerClientError, refusalsBeforeTheApp, unreadableRequest } from './client-error.ts';
 
 export interface Listening {
   readonly url: string;
@@ -16,29 +16,40 @@ export interface Listening {
 }
 
 /**
- * The only place a socket is opened: `@hono/node-server` serving the web-standard app. `log` hears a request Node's
- * HTTP parser refused before the app saw it (S-206, client-error.ts); default: not logged.
+ * The only place a socket is opened: `@hono/node-server`'s listener serving the web-standard app on a node:http
+ * server. What Node or node-server would answer before the app sees a request is answered in the API's error shape
+ * instead (client-error.ts): a request the parser refuses (S-206), and one with no Host, an `Expect` other than
+ * 100-continue, or a target that is not a path (S-212) — so the server is made here, not by node-server's `serve`,
+ * which passes neither its `errorHandler` nor these listeners. `log` hears each such refusal; default: not logged.
  */
 export function listen<E extends Env>(app: Hono<E>, options: { port: number; host: string; log?: (line: string) => void }): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
+    const requests = getRequestListener(app.fetch, { hostname: options.host, errorHandler: unreadableRequest(options.log) });
+    const before = refusalsBeforeTheApp(requests, options.log);
+    // Host is still required of HTTP/1.1: by `before.request`, which says so in the API's shape, where Node's own check
+    // answered a bare 400.
+    const server = createServer({ requireHostHeader: false }, before.request);
+    server.on('checkContinue', before.checkContinue);
+    server.on('checkExpectation', before.checkExpectation);
+    server.on('clientError', answerClientError(options.log));
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      const info = server.address() as AddressInfo;
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
         close: (graceMs = 10_000) =>
           new Promise<void>((done) => {
-            const timer = setTimeout(() => (server as Server).closeAllConnections?.(), graceMs);
+            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
             timer.unref();
-            (server as Server).closeIdleConnections?.();
+            server.closeIdleConnections();
             server.close(() => {
               clearTimeout(timer);
               done();
             });
           }),
       });
-    }) as Server;
-    server.on('clientError', answerClientError(options.log));
-    server.once('error', reject);
+    });
   });
 }

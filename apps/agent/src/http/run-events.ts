@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RunReader } from '../service/run-reader.ts';
+import { echoed } from '../service/service-error.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
 
@@ -30,7 +31,19 @@ export async function streamRunEvents(c: Context, o: RunEventsOptions): Promise<
   const after = parseLastEventId(o.lastEventId);
   // Looked up before the stream opens, so an unknown run is a 404, not a 200 with an error inside.
   const first = await o.reader.get(o.runId, o.sessionId);
-  if (!first) throw new ApiError('not_found', `run ${o.runId} does not exist.`);
+  if (!first) throw new ApiError('not_found', `run ${echoed(o.runId)} does not exist.`);
+  // S-212: an id past the run's newest span, while it ran, was followed silently: the stream skipped every span up to
+  // that id and ended at the run's end, a client's mistake (another run's id, a counter of its own) turned into a gap
+  // with no word said. A span is stored before any stream sends it (RunRecorder), so no stream can have sent an id the
+  // record does not hold yet: it is refused before the stream opens. A run that is over ends at once with its state (as
+  // a turn resumed past its end ends at once), since nothing after the id will ever come.
+  const newest = first.spans.reduce((max, span) => Math.max(max, span.seq), 0);
+  if (after > newest && first.run.status === 'running') {
+    throw new ApiError(
+      'invalid_request',
+      `Last-Event-ID ${after} is past run ${first.run.id}'s newest event (${newest}): send the id of the last event you received, or none to replay the run from its start.`,
+    );
+  }
   return streamSSE(c, async (stream) => {
     const out = sseQueue(stream);
     const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
@@ -75,7 +88,7 @@ export function parseLastEventId(raw: string | undefined): number {
   if (!/^\d{1,9}$/.test(raw.trim())) {
     throw new ApiError(
       'invalid_request',
-      `Last-Event-ID must be the id of an event this stream sent (a whole number such as 3); got ${JSON.stringify(raw.slice(0, 40))}.`,
+      `Last-Event-ID must be the id of an event this stream sent (a whole number such as 3); got ${JSON.stringify(echoed(raw, 40))}.`,
     );
   }
   return Number(raw.trim());

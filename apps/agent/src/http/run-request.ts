@@ -30,15 +30,34 @@ export interface RunRequest {
   readonly failProviders: readonly string[];
 }
 
+/** The highest page asked for: far past any list, and its offset (page × pageSize) still a safe integer. */
+const MAX_PAGE = 1_000_000_000;
+
+/**
+ * A query number written in plain decimal digits, then held to [min, max]. S-212: read with `Number`, `page=0x10` was
+ * page 16, and `1e1`, ` 2`, `+3` and `1.0` were pages too; a link with a typo must not quietly read another page.
+ */
+function queryWholeNumber(min: number, max: number, fallback: number) {
+  return (
+    z
+      .string({ error: 'must be a whole number written in digits, such as 2' })
+      .regex(/^\d+$/, 'must be a whole number written in digits, such as 2')
+      .transform(Number)
+      // Digits past a double's range read as Infinity, which z.number refuses: also too big.
+      .pipe(
+        z
+          .number({ error: `must be at most ${max}` })
+          .min(min, `must be at least ${min}`)
+          .max(max, `must be at most ${max}`),
+      )
+      .default(fallback)
+  );
+}
+
 /** `GET /v1/runs` query. */
 export const RunPageSchema = z.object({
-  page: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(1),
-  pageSize: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(100, 'must be at most 100')
-    .default(20),
+  page: queryWholeNumber(1, MAX_PAGE, 1),
+  pageSize: queryWholeNumber(1, 100, 20),
 });
 
 /** Unknown fields named in a message before the rest are only counted (issue 12, defect 8). */

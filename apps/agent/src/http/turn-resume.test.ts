@@ -1,3 +1,4 @@
+import { API_ERRORS, apiErrorBodySchema } from '@sandscope/api/errors';
 import { perMillionTokens } from '@sandscope/engine/models';
 import { createHttpModel } from '@sandscope/engine/models';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
@@ -147,5 +148,9 @@ describe('an investigation turn resumed on another replica with Last-Event-ID', 
     expect(ended).toEqual([
       { event: 'error', data: { error: { code: 'interrupted', message: expect.stringMatching(/stopped without an answer.*ask again/) } } },
     ]);
+    // S-212: `interrupted` was not in the error table, so a client parsing error bodies with the contract's schema (the
+    // website does) could not read this event; it is a code of the one vocabulary, its message ending with its remedy.
+    const { error } = apiErrorBodySchema.parse(ended[0]!.data);
+    expect(error.message).toBe(`Turn ${orphan.id} had no event for 600 s and no answer. ${API_ERRORS.interrupted.remedy}`);
   });
 });

@@ -2,10 +2,10 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
-import { toApiError } from './api-error.ts';
+import { echoed } from '../service/service-error.ts';
+import { ApiError, toApiError } from './api-error.ts';
 import { parseLastEventId, streamErrorBody } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
-import { ApiError } from './api-error.ts';
 
 export interface TurnStreamOptions {
   readonly investigations: InvestigationService;
@@ -100,7 +100,10 @@ export async function streamTurnEvents(
   const after = parseLastEventId(o.lastEventId);
   // An id that is no turn number was looked up as turn -1, and the answer named "turn -1" (a colleague's test, 2026-12-05).
   if (!/^\d{1,15}$/.test(o.turnId))
-    throw new ApiError('not_found', `investigation ${o.id} has no turn ${JSON.stringify(o.turnId)}: a turn id is the number its turn's stream sent (turnId).`);
+    throw new ApiError(
+      'not_found',
+      `investigation ${echoed(o.id)} has no turn ${JSON.stringify(echoed(o.turnId))}: a turn id is the number its turn's stream sent (turnId).`,
+    );
   const turnId = Number(o.turnId);
   const now = o.now ?? Date.now;
   const first = await o.investigations.turnEvents(o.id, turnId, after);
@@ -124,12 +127,12 @@ export async function streamTurnEvents(
         }
         if (ended || stream.aborted) break;
         if (now() - lastActivity > (o.staleMs ?? TURN_STALE_MS)) {
-          out.send('error', {
-            error: {
-              code: 'interrupted',
-              message: `Turn ${turnId} stopped without an answer (no event for ${Math.round((o.staleMs ?? TURN_STALE_MS) / 1000)} s; its process may have ended). Your message is kept: ask again.`,
-            },
-          });
+          // A code of the one vocabulary, as every error body: this one was written out by hand as `interrupted`, a code
+          // the table did not have, so a client parsing error bodies with apiErrorBodySchema could not read it (S-212).
+          out.send(
+            'error',
+            new ApiError('interrupted', `Turn ${turnId} had no event for ${Math.round((o.staleMs ?? TURN_STALE_MS) / 1000)} s and no answer.`).body(),
+          );
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? TURN_FOLLOW_POLL_MS));

@@ -2,7 +2,7 @@ import { type Database, type FeedbackLabel, type FeedbackMark, type FeedbackReco
 import { errorCodeOf } from '@sandscope/engine';
 import { type CacheStore, scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { isUuid } from '@sandscope/store/values';
-import { ServiceError } from './service-error.ts';
+import { echoed, ServiceError } from './service-error.ts';
 
 /**
  * The write and read side of people's marks on runs (issue 9, part D), in the
@@ -34,14 +34,14 @@ export class FeedbackService {
   /** Marks a run, replacing its previous mark (one per run). */
   async mark(runId: string, input: { readonly label: FeedbackLabel; readonly note?: string | null }): Promise<FeedbackRecord> {
     // Like GET /v1/runs/:id: an id that cannot be a run is a run that does not exist.
-    if (!isUuid(runId)) throw new ServiceError('not_found', `run ${runId} does not exist.`);
+    if (!isUuid(runId)) throw new ServiceError('not_found', `run ${echoed(runId)} does not exist.`);
     let saved: FeedbackRecord;
     try {
       saved = await markRun(this.#db, { runId, label: input.label, note: input.note == null ? null : this.#scrub(input.note) });
     } catch (error) {
       // The store's refusals, told apart by code (issue 13, item 8); anything else is a bug.
       const code = errorCodeOf(error);
-      if (code === 'run_not_found') throw new ServiceError('not_found', `run ${runId} does not exist.`);
+      if (code === 'run_not_found') throw new ServiceError('not_found', `run ${echoed(runId)} does not exist.`);
       if (code === 'run_without_verdict') {
         throw new ServiceError('invalid_request', `${(error as Error).message}: only a run that answered, answered partially or refused can be marked.`);
       }

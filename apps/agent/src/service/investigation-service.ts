@@ -46,7 +46,7 @@ import {
   type TurnMetrics,
 } from '@sandscope/store';
 import { decodeCorpusText } from '../corpus-text.ts';
-import { ServiceError } from './service-error.ts';
+import { echoed, MAX_ECHOED_CHARS, ServiceError } from './service-error.ts';
 
 /** Writes of a turn's `result` or `error` event before it is given up (a blip, not an outage), and the first wait between them. */
 const TERMINAL_EVENT_WRITE_ATTEMPTS = 3;
@@ -140,7 +140,7 @@ export class InvestigationService {
   }
 
   create(title: unknown): Promise<InvestigationRecord> {
-    return converted(() => createInvestigation(this.#db, { title: title as string }));
+    return converted(async () => createInvestigation(this.#db, { title: oneLine(title) as string }));
   }
 
   list(): Promise<InvestigationSummary[]> {
@@ -156,7 +156,7 @@ export class InvestigationService {
   }
 
   rename(id: string, title: unknown): Promise<InvestigationRecord> {
-    return converted(() => renameInvestigation(this.#db, id, title as string));
+    return converted(async () => renameInvestigation(this.#db, id, oneLine(title) as string));
   }
 
   remove(id: string): Promise<void> {
@@ -351,11 +351,9 @@ export class InvestigationService {
     if (text === '')
       throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
     const length = [...text].length;
+    // S-212: the same code and words as POST /v1/runs for a question over the same limit; this was `invalid_request`.
     if (length > this.settings.maxMessageChars) {
-      throw new ServiceError(
-        'invalid_request',
-        `the message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS). Ask one specific question.`,
-      );
+      throw new ServiceError('question_too_long', `The message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS).`);
     }
     return text;
   }
@@ -496,7 +494,7 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
     if (!(error instanceof StoreError)) throw error;
     if (error.code === 'investigation_not_found' || error.code === 'file_not_found' || error.code === 'turn_not_found')
       // What lists them is the remedy's to say, per surface (S-191): the API's names the route, the CLI's the command.
-      throw new ServiceError('not_found', `${capitalised(error.message)}.`);
+      throw new ServiceError('not_found', `${capitalised(echoedWords(error.message))}.`);
     if (error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;
   }
@@ -505,13 +503,58 @@ async function converted<T>(fn: () => Promise<T>): Promise<T> {
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
+ * A not-found message with each run of over MAX_ECHOED_CHARS characters without a space or a quote cut to that, with an
+ * ellipsis. The store names the id (and the path) the request gave, whole: an id of 5,000 characters filled the API's
+ * 500-character detail, and the message never said there is no such investigation (S-212). A real id is 36 characters.
+ */
+const LONG_WORD = new RegExp(`[^\\s"]{${MAX_ECHOED_CHARS + 1},}`, 'gu');
+const echoedWords = (message: string) => message.replace(LONG_WORD, (word) => echoed(word));
+
+/**
+ * Control characters — C0 (tab, line feed, carriage return, escape …), DEL and C1 (U+0080–U+009F, the 8-bit CSI among
+ * them) — and the Unicode line and paragraph separators (U+2028, U+2029).
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** What a person calls the control characters they are likeliest to paste. */
+const CONTROL_NAMES: ReadonlyMap<string, string> = new Map([
+  ['\t', 'tab'],
+  ['\n', 'line feed'],
+  ['\r', 'carriage return'],
+  ['\u001b', 'escape'],
+  ['\u007f', 'delete'],
+]);
+
+/**
+ * The title unchanged, or a refusal naming the first control character inside it (around it, the title is trimmed as
+ * ever). S-212: a title kept ESC, CR and LF, so `\x1b[31m` came back in every list — painted in a terminal that lists
+ * investigations (`sandscope investigation list` prints titles raw), a second line in a one-line list. A title is one
+ * line of plain text: refused rather than stripped, so nothing sent is changed unseen. A tab is refused with the rest:
+ * in a one-line list it is a jump of no fixed width, and a workspace path refuses it too (the engine's one rule).
+ */
+function oneLine(title: unknown): unknown {
+  if (typeof title !== 'string') return title;
+  const lead = title.length - title.trimStart().length;
+  const found = CONTROL_CHARACTER.exec(title.trim());
+  if (!found) return title;
+  const at = lead + found.index;
+  const codeUnit = title.charCodeAt(at);
+  const name = CONTROL_NAMES.get(title.charAt(at));
+  const hex = codeUnit.toString(16).toUpperCase().padStart(4, '0');
+  throw new ServiceError(
+    'invalid_request',
+    `The title contains a control character (U+${hex}${name ? `, ${name}` : ''}) at character ${[...title.slice(0, at)].length + 1}; a title is one line of plain text: remove it.`,
+  );
+}
+
+/**
  * A title as an investigation keeps it, or the refusal `create` would give (empty, blank, over the limit), said the
  * same way. `sandscope investigation new` asks it before it opens the database: it made .sandscope/ in the folder it
  * ran in and only then refused the title, so a typo left an empty database behind.
  */
 export function investigationTitle(title: unknown): string {
   try {
-    return normalizeTitle(title);
+    return normalizeTitle(oneLine(title));
   } catch (error) {
     if (error instanceof StoreError && error.code === 'invalid_argument') throw new ServiceError('invalid_request', `${capitalised(error.message)}.`);
     throw error;

@@ -17,7 +17,7 @@ import {
 import type { ServiceMetrics } from './metrics.ts';
 import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
 import { runResultView, type RunResultView } from './run-views.ts';
-import { ServiceError } from './service-error.ts';
+import { echoed, ServiceError } from './service-error.ts';
 import { RUN_SPAN_ATTRIBUTES } from './span-attributes.ts';
 import { NO_RUN_TELEMETRY, type RunTelemetry, type RunTrace } from '../telemetry/otlp-tracing.ts';
 
@@ -201,7 +201,7 @@ export class RunService {
     const { db, lease, metrics } = this.#o;
     lease.assertHeld();
     const gated = await getRunRecord(db, input.runId);
-    if (!gated) throw new ServiceError('not_found', `run ${input.runId} does not exist.`);
+    if (!gated) throw new ServiceError('not_found', `run ${echoed(input.runId)} does not exist.`);
     if (gated.status !== 'completed' || gated.terminal !== 'await_approval' || !isRunResultView(gated.result)) {
       throw new ServiceError(
         'not_awaiting_approval',

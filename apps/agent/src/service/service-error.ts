@@ -11,7 +11,7 @@ import { API_ERRORS, type ApiErrorCode } from '@sandscope/api/errors';
  */
 export type ServiceErrorCode = Extract<
   ApiErrorCode,
-  'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'payload_too_large' | 'run_interrupted'
+  'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'question_too_long' | 'payload_too_large' | 'run_interrupted'
 >;
 
 export class ServiceError extends Error {
@@ -23,4 +23,17 @@ export class ServiceError extends Error {
   ) {
     super(`${detail} ${API_ERRORS[code].remedy}`);
   }
+}
+
+/** The most of a request's own text (an id, a path, a header) a refusal quotes back, in characters (code points). */
+export const MAX_ECHOED_CHARS = 80;
+
+/**
+ * `text` as a refusal quotes it back: whole up to MAX_ECHOED_CHARS characters, else its first ones and an ellipsis,
+ * cut between characters (code points), never inside one. S-212: a run id of 5,000 characters was quoted whole, so the
+ * message's 500-character cap (MAX_ERROR_DETAIL_CHARS) fell inside it: "run aaaa…" never said the run does not exist.
+ */
+export function echoed(text: string, max = MAX_ECHOED_CHARS): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
