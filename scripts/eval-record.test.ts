@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
+import { foldsInWorkers } from 'sandscope/folds-in-workers';
 import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -67,10 +68,14 @@ describe('the evaluation record', () => {
         const corpora = await loadEvalCorpora(join(root, 'eval-corpora'), (name) => !excluded.has(name), typedSeed === undefined ? {} : { typedSeed });
         const groups = corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
         const shipped = JSON.parse(read('packages/engine/src/answerability/answerability-model.json'));
-        const fresh = evaluateLeaveOneCorpusOut(
-          corpora.map((c, i) => ({ ...groups[i]!, ...(c.typed ? { typed: c.typed } : {}), ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}) })),
-          { alwaysTrainOn: [generated], shippedBands: shipped.bands, ...(typedSeed === undefined ? {} : { typedSeed }) },
-        );
+        const held = corpora.map((c, i) => ({ ...groups[i]!, ...(c.typed ? { typed: c.typed } : {}), ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}) }));
+        const folds = await foldsInWorkers(held, { alwaysTrainOn: [generated] });
+        const fresh = evaluateLeaveOneCorpusOut(held, {
+          alwaysTrainOn: [generated],
+          shippedBands: shipped.bands,
+          folds,
+          ...(typedSeed === undefined ? {} : { typedSeed }),
+        });
         const { generatedAt: _a, excluded: _b, askP50Ms: _c, generated: _d, ...rest } = recorded;
         expect(JSON.parse(JSON.stringify(fresh))).toEqual(rest);
         const model = trainModel([generated, ...groups]).model;

@@ -22,6 +22,7 @@ import {
   toJsonl,
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
+import { foldsInWorkers } from 'sandscope/folds-in-workers';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
@@ -72,17 +73,16 @@ await runScript('eval:report', async () => {
       `${missing.map((c) => c.name).join(', ')}: ${missing[0]!.missing}. The report covers every corpus or none; pass --exclude to leave one out on purpose.`,
     );
   const generated = await loadGeneratedSet(join(root, 'corpus'));
-  const loco = evaluateLeaveOneCorpusOut(
-    corpora.map((c) => ({
-      name: c.name,
-      measured: c.measured!,
-      status: c.status,
-      evidenceErrors: c.evidenceErrors,
-      ...(c.typed ? { typed: c.typed } : {}),
-      ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}),
-    })),
-    { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED },
-  );
+  const held = corpora.map((c) => ({
+    name: c.name,
+    measured: c.measured!,
+    status: c.status,
+    evidenceErrors: c.evidenceErrors,
+    ...(c.typed ? { typed: c.typed } : {}),
+    ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}),
+  }));
+  const folds = await foldsInWorkers(held, { alwaysTrainOn: [generated] });
+  const loco = evaluateLeaveOneCorpusOut(held, { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED, folds });
   const { questions: _, ...cv } = crossValidateSet(generated.measured, { folds: 5, evidenceErrors: generated.evidenceErrors });
   const askP50Ms = await askP50(
     kb,

@@ -14,7 +14,7 @@ import {
 import type { AskedAgain } from './asked-again.ts';
 import type { EvidenceError } from './evidence.ts';
 import { assignFolds } from './folds.ts';
-import { type HeldOutGroup, type LeaveOneCorpusOut, leaveOneCorpusOut } from './loco.ts';
+import { type Fold, type HeldOutGroup, type LeaveOneCorpusOut, type LeaveOneCorpusOutOptions, leaveOneCorpusOut } from './loco.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
 import { outcomeOf } from './outcome.ts';
@@ -213,7 +213,7 @@ export function crossValidateSet(
  */
 export function evaluateLeaveOneCorpusOut(
   corpora: readonly (HeldOutGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
-  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; shippedBands: Bands; heldOut?: ReadonlySet<string>; typedSeed?: number },
+  options: LeaveOneCorpusOutOptions & { shippedBands: Bands; typedSeed?: number; folds?: readonly Fold[] },
 ): EvaluationReport {
   const loco = leaveOneCorpusOut(corpora, options);
   const scored = corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name));

@@ -39,6 +39,26 @@ export interface LeaveOneCorpusOut {
  */
 export type HeldOutGroup = TrainingGroup & { readonly typed?: readonly Measured[]; readonly askedAgain?: readonly Measured[] };
 
+/** One held-out corpus's share of the run: everything `poolFolds` needs, plain data (it crosses to a worker and back). */
+export interface Fold {
+  readonly held: HeldOutCorpus;
+  readonly outcomes: readonly Outcome[];
+  readonly decided: ReturnType<typeof decidedOutside>;
+  readonly typed?: readonly Outcome[];
+  readonly askedAgain?: AskedAgain;
+}
+
+export interface LeaveOneCorpusOutOptions {
+  readonly alwaysTrainOn?: readonly TrainingGroup[];
+  readonly budgets?: Budgets;
+  /** The corpora to score (all when absent); the rest only train. */
+  readonly heldOut?: ReadonlySet<string>;
+}
+
+/** The corpora a run scores, in the order their folds are pooled. */
+export const heldOutNames = (corpora: readonly HeldOutGroup[], options: LeaveOneCorpusOutOptions = {}): string[] =>
+  corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name)).map((c) => c.name);
+
 /**
  * The headline measurement (issue 9 B): for each corpus, train the whole
  * procedure — weights and bands — on every OTHER corpus, then score it. A corpus
@@ -46,50 +66,62 @@ export type HeldOutGroup = TrainingGroup & { readonly typed?: readonly Measured[
  * runs on every call, not just in a test. `alwaysTrainOn` groups (the generated
  * set) are in every training set and never scored here.
  * `heldOut` names the corpora to score (all when absent); the rest only train.
+ * `folds`, when given, are this run's folds computed elsewhere (in worker processes, `heldOutFold` on the same
+ * input): each fold depends on nothing but its input, so where it ran changes no bit of the result.
  */
-export function leaveOneCorpusOut(
-  corpora: readonly HeldOutGroup[],
-  options: { alwaysTrainOn?: readonly TrainingGroup[]; budgets?: Budgets; heldOut?: ReadonlySet<string> } = {},
-): LeaveOneCorpusOut {
-  const extra = options.alwaysTrainOn ?? [];
-  const held: HeldOutCorpus[] = [];
-  const outcomes: Outcome[] = [];
-  const decided: ReturnType<typeof decidedOutside>[] = [];
-  const typedOutcomes: Outcome[] = [];
-  const askedAgain: AskedAgain[] = [];
+export function leaveOneCorpusOut(corpora: readonly HeldOutGroup[], options: LeaveOneCorpusOutOptions & { folds?: readonly Fold[] } = {}): LeaveOneCorpusOut {
   // `heldOut` scores only the named corpora — each still by a model trained on every OTHER corpus, so its
   // figures are exactly its folds of the whole run, at a fraction of the cost (an experiment's judge group).
-  for (const corpus of corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name))) {
-    const trained = trainModel([...extra, ...corpora.filter((c) => c !== corpus)], options.budgets ?? BUDGETS);
-    if (trained.trainedOn.includes(corpus.name)) throw new Error(`leave-one-corpus-out leak: ${corpus.name} was in its own training set`);
-    const own = corpus.measured.map((m: Measured) => outcomeOf(m, trained.model));
-    outcomes.push(...own);
-    // The same model reads the same questions as typed: what one slip of the keys costs, held out as the rest is.
-    const typed = corpus.typed?.map((m) => outcomeOf(m, trained.model));
-    typedOutcomes.push(...(typed ?? []));
-    // …and a typed question it refuses, asked again as its refusal offers: by the same model, as the person would be.
-    if (typed && corpus.askedAgain) {
-      const again = new Map(corpus.askedAgain.map((m) => [m.question.id, outcomeOf(m, trained.model)]));
-      askedAgain.push(countAskedAgain(typed, again, new Map(own.map((o) => [o.id, o]))));
-    }
-    const scored: Scored[] = corpus.measured.map((m) => ({ m, ratings: rate(m.features, trained.model) }));
-    const adjudicatedBands = trained.model.adjudicatedBands!;
-    const outside = decidedOutside(scored, adjudicatedBands);
-    decided.push(outside);
-    held.push({
+  const names = heldOutNames(corpora, options);
+  const folds = options.folds ?? names.map((name) => heldOutFold(corpora, name, options));
+  if (folds.map((f) => f.held.corpus).join('\u0000') !== names.join('\u0000'))
+    throw new Error(`leave-one-corpus-out: the folds given score ${folds.map((f) => f.held.corpus).join(', ')}, not ${names.join(', ')}`);
+  return poolFolds(folds);
+}
+
+/** One corpus held out: the whole procedure trained on every other corpus, then this one scored. */
+export function heldOutFold(corpora: readonly HeldOutGroup[], name: string, options: LeaveOneCorpusOutOptions = {}): Fold {
+  const corpus = corpora.find((c) => c.name === name);
+  if (!corpus) throw new Error(`leave-one-corpus-out: no corpus named ${name}`);
+  const trained = trainModel([...(options.alwaysTrainOn ?? []), ...corpora.filter((c) => c !== corpus)], options.budgets ?? BUDGETS);
+  if (trained.trainedOn.includes(corpus.name)) throw new Error(`leave-one-corpus-out leak: ${corpus.name} was in its own training set`);
+  const own = corpus.measured.map((m: Measured) => outcomeOf(m, trained.model));
+  // The same model reads the same questions as typed: what one slip of the keys costs, held out as the rest is.
+  const typed = corpus.typed?.map((m) => outcomeOf(m, trained.model));
+  // …and a typed question it refuses, asked again as its refusal offers: by the same model, as the person would be.
+  const askedAgain =
+    typed && corpus.askedAgain
+      ? countAskedAgain(typed, new Map(corpus.askedAgain.map((m) => [m.question.id, outcomeOf(m, trained.model)])), new Map(own.map((o) => [o.id, o])))
+      : undefined;
+  const scored: Scored[] = corpus.measured.map((m) => ({ m, ratings: rate(m.features, trained.model) }));
+  const adjudicatedBands = trained.model.adjudicatedBands!;
+  const decided = decidedOutside(scored, adjudicatedBands);
+  return {
+    held: {
       corpus: corpus.name,
       workable: trained.bandFit.feasible,
       bands: trained.model.bands,
-      adjudicated: { ...outside, bands: adjudicatedBands },
+      adjudicated: { ...decided, bands: adjudicatedBands },
       ...computeMetrics(own),
       ...(typed ? { typed: computeMetrics(typed) } : {}),
-    });
-  }
+    },
+    outcomes: own,
+    decided,
+    ...(typed ? { typed } : {}),
+    ...(askedAgain ? { askedAgain } : {}),
+  };
+}
+
+/** The folds' figures pooled, in the order given. */
+export function poolFolds(folds: readonly Fold[]): LeaveOneCorpusOut {
+  const outcomes = folds.flatMap((f) => f.outcomes);
+  const typedOutcomes = folds.flatMap((f) => f.typed ?? []);
+  const askedAgain = folds.flatMap((f) => (f.askedAgain ? [f.askedAgain] : []));
   return {
-    corpora: held,
+    corpora: folds.map((f) => f.held),
     pooled: computeMetrics(outcomes),
     outcomes,
-    adjudicated: poolDecided(decided),
+    adjudicated: poolDecided(folds.map((f) => f.decided)),
     ...(typedOutcomes.length ? { typed: computeMetrics(typedOutcomes) } : {}),
     ...(askedAgain.length ? { askedAgain: poolAskedAgain(askedAgain) } : {}),
   };

@@ -1,0 +1,52 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type Fold, type HeldOutGroup, heldOutFold, heldOutNames, type LeaveOneCorpusOutOptions } from '@sandscope/eval';
+
+type Reply = { ready: true } | { name: string; fold: Fold } | { name: string; error: string };
+
+/**
+ * The leave-one-corpus-out folds, scored in worker threads (S-217). Each fold trains the whole procedure on the
+ * other corpora and depends on nothing but its input, so the folds are the ones `leaveOneCorpusOut` computes in
+ * turn, bit for bit; only the wall time changes. The record's fresh run was most of CI's time on one core while the
+ * other idled. Folds go to whichever worker is free (a fold's cost follows its training set, not its order).
+ */
+export async function foldsInWorkers(
+  corpora: readonly HeldOutGroup[],
+  options: LeaveOneCorpusOutOptions = {},
+  threads = availableParallelism(),
+): Promise<Fold[]> {
+  const names = heldOutNames(corpora, options);
+  const count = Math.min(threads, names.length);
+  if (count <= 1) return names.map((name) => heldOutFold(corpora, name, options));
+  const done = new Map<string, Fold>();
+  const queue = [...names];
+  const workers = Array.from({ length: count }, () => new Worker(new URL('./folds-worker.js', import.meta.url), { workerData: { corpora, options } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const next = () => {
+              const name = queue.shift();
+              if (name === undefined) resolve();
+              else worker.postMessage(name);
+            };
+            worker.on('message', (reply: Reply) => {
+              if ('error' in reply) reject(new Error(`leave-one-corpus-out fold ${reply.name}: ${reply.error}`));
+              else {
+                if ('fold' in reply) done.set(reply.name, reply.fold);
+                next();
+              }
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => {
+              if (code !== 0) reject(new Error(`a leave-one-corpus-out worker stopped with code ${code}`));
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return names.map((name) => done.get(name)!);
+}
