@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { remedyOf } from '@sandscope/api/errors';
-import { citationLabel, exactFileName } from '@sandscope/engine/workspace';
+import { citationLabel, exactFileName, printableName } from '@sandscope/engine/workspace';
 import type { Store } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
@@ -88,7 +88,7 @@ export async function investigationCommand(argv: string[]): Promise<number> {
       // folder's name), so a refusal comes before any file is added, not after the first ones. The API's rule for a
       // kept name (S-213): a bidi control or a name the store would trim is refused, not kept or kept as another.
       const named = exactFileName(storedName(file));
-      if (!named.ok) throw new UserError(`${file} was not added: ${named.reason}. Add it from its own folder, or copy it to a plain name.`);
+      if (!named.ok) throw new UserError(`${printableName(file)} was not added: ${named.reason}. Add it from its own folder, or copy it to a plain name.`);
       let size: number;
       try {
         const stat = statSync(file);

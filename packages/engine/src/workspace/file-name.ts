@@ -55,6 +55,14 @@ function hiddenCharacter(char: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A name as typed, for the start of a message: itself, unless it holds a character that cannot be seen, then quoted as
+ * `shown` quotes it. The CLI's refusal began with the name as typed, so a bidi control reordered the line that refused it.
+ */
+export function printableName(name: string): string {
+  return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name) ? shown(name) : name;
+}
+
 /** The name quoted with what cannot be seen written out (`\u202e`), so the refusal itself is not shown reordered. */
 function shown(name: string): string {
   const chars = [...name];

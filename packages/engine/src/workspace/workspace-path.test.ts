@@ -27,6 +27,8 @@ describe('workspace paths', () => {
       ['..\\secret', /backslash/],
       ['file:///etc/passwd', /URL or a drive/],
       ['app.log\u0000.txt', /control character/],
+      ['app\u009b31m.log', /control character/],
+      ['app\u0085.log', /control character/],
       ['', /empty/],
       ['/root', /workspace itself/],
       ['x'.repeat(300), /the limit is 255/],

@@ -22,7 +22,8 @@ export function resolveWorkspacePath(input: unknown): WorkspacePath {
   if (typeof input !== 'string') return refuse('a path must be text');
   let path = input.trim();
   if (path === '') return refuse('the path is empty; name a file, e.g. app.log (list_files lists them)');
-  if (/[\u0000-\u001f\u007f]/.test(path)) return refuse(`the path ${shown(input)} contains a control character; name the file as list_files shows it`);
+  // Every control, C1 too: U+009B is a terminal's CSI, as ESC [ is, and the name is shown in a terminal.
+  if (/\p{Cc}/u.test(path)) return refuse(`the path ${shown(input)} contains a control character; name the file as list_files shows it`);
   if (path.includes('\\')) return refuse(`the path ${shown(input)} contains a backslash; use / between folders, relative to the workspace`);
   if (/^[a-z][a-z0-9+.-]*:/i.test(path))
     return refuse(`the path ${shown(input)} is a URL or a drive, not a workspace path; name a file relative to the workspace, e.g. app.log`);
