@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startStubOpenAIServer, type StubOpenAIServer } from '@sandscope/engine/testing';
@@ -130,6 +131,21 @@ describe('sandscope serve on a real socket', () => {
 
     const detail = await fetch(`${base}/v1/runs/${result.runId}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(((await detail.json()) as { spans: unknown[] }).spans).toEqual(events.filter((e) => e.event === 'node').map((e) => e.data));
+
+    // A request answered before the app (here `OPTIONS *`, S-212) is counted in /metrics as the app's answers are (S-219).
+    const count400 = async () =>
+      Number(/^sandscope_http_responses_total\{status="400"[^}]*\} (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
+    const before = await count400();
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((done, fail) => {
+      let text = '';
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n'));
+      socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+      socket.on('close', () => done(text));
+      socket.on('error', fail);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await count400()).toBe(before + 1);
   }, 120_000);
 
   it('kill -9 mid-run: after a restart on the same data directory the run reads back as interrupted, with its spans', async () => {

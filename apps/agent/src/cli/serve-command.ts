@@ -45,7 +45,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const app = createApp(appDepsOf(agent, { log: serverLog }));
   let listening;
   try {
-    listening = await listen(app, { port: config.port, host: config.host, log: serverLog });
+    listening = await listen(app, { port: config.port, host: config.host, log: serverLog, counted: (status) => agent.metrics.response(status) });
   } catch (error) {
     await agent.close();
     const code = (error as NodeJS.ErrnoException).code;

@@ -68,13 +68,19 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
   let agent: AgentService;
   let server: Listening;
   const logged: string[] = [];
+  const counted: number[] = [];
 
   beforeAll(async () => {
     store = await startStore({ dataDir: 'memory://' });
     const parsed = loadConfig({ AGENT_TOKEN: TOKEN, IP_SALT: 'salt-for-tests-0123456789' }, { requireToken: true });
     if (!parsed.ok) throw new Error(parsed.message);
     agent = await startAgentService({ config: parsed.config, store, log: () => {} });
-    server = await listen(createApp(appDepsOf(agent)), { port: 0, host: '127.0.0.1', log: (line) => logged.push(line) });
+    server = await listen(createApp(appDepsOf(agent)), {
+      port: 0,
+      host: '127.0.0.1',
+      log: (line) => logged.push(line),
+      counted: (status) => counted.push(status),
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -105,6 +111,7 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
     expect(error.message).toContain('Send a well-formed HTTP/1.1 request.');
     expect(error.message.endsWith(API_ERRORS.invalid_request.remedy)).toBe(true);
     expect(logged.at(-1)).toBe(`refused a request Node's HTTP parser could not read (${parserCode}): 400 invalid_request`);
+    expect(counted.at(-1)).toBe(400);
   });
 
   it('answers headers over Node’s limit with 431 payload_too_large, naming the limit and the setting', async () => {
@@ -114,6 +121,7 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
     expect(error.message).toContain(`limit of ${maxHeaderSize} bytes`);
     expect(error.message).toContain('--max-http-header-size');
     expect(logged.at(-1)).toBe(`refused a request Node's HTTP parser could not read (HPE_HEADER_OVERFLOW): 431 payload_too_large`);
+    expect(counted.at(-1)).toBe(431);
   });
 
   // S-212: these three were answered before the app with a bare status and no body.
@@ -122,6 +130,8 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
     expect(error.code).toBe('invalid_request');
     expect(error.message).toBe(`An HTTP/1.1 request must carry a Host header; send one (e.g. Host: localhost). ${API_ERRORS.invalid_request.remedy}`);
     expect(logged.at(-1)).toBe('refused a request before the app (no Host header): 400 invalid_request');
+    // Counted for /metrics as the app's answers are: its middleware never sees these (S-219).
+    expect(counted.at(-1)).toBe(400);
     // An upload that waits for 100 Continue is refused without being asked for its body.
     const raw = await rawExchange(server.port, 'POST /v1/investigations HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n');
     expect(raw.toString('latin1')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
@@ -134,6 +144,7 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(/^The agent could not read the request: its target is not a path: .*\(OPTIONS \* asks about the server as a whole/);
     expect(logged.at(-1)).toBe('refused a request before the app (node-server: Invalid URL): 400 invalid_request');
+    expect(counted.at(-1)).toBe(400);
   });
 
   it('answers an Expect it cannot meet 417 in the API’s shape, and still meets Expect: 100-continue for an upload', async () => {
@@ -142,6 +153,7 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
     expect(error.message).toMatch(
       /^The request has an Expect header the agent cannot meet: it meets only Expect: 100-continue\. Send the request without it\. /,
     );
+    expect(counted.at(-1)).toBe(417);
 
     const auth = { authorization: `Bearer ${TOKEN}` };
     const created = await fetch(`${server.url}/v1/investigations`, {
@@ -163,8 +175,11 @@ describe('a request refused before the app sees it: by Node’s HTTP parser (S-2
   });
 
   it('leaves a well-formed request to the app', async () => {
+    const before = counted.length;
     const response = await exchange(server.port, `GET /v1/nothing HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`);
     expect(response.status).toBe(404);
     expect(apiErrorBodySchema.parse(JSON.parse(response.body.toString('utf8'))).error.code).toBe('not_found');
+    // The app's middleware counts this one; counting it here too would count it twice.
+    expect(counted.length).toBe(before);
   });
 });

@@ -68,13 +68,16 @@ function clientErrorResponse(errorCode: string | undefined): { readonly status: 
 /** The socket as node:http hands it to `clientError`: `_httpMessage` is the response in flight on it, if any. */
 type ClientSocket = Duplex & { _httpMessage?: { _headerSent?: boolean } | null };
 
+/** Hears each answer given before the app: the line to log, and the status answered (so /metrics counts it too). */
+type Heard = (line: string, status: number) => void;
+
 /**
  * A `clientError` listener for a node:http server. With one attached Node writes nothing and closes nothing itself, so
  * every path here ends the socket. A reset, or a socket whose response has begun, is only closed, as Node's own
  * handler does; a socket already refused here is left to close once its refusal is sent (the parser raises again on
  * each later chunk of the same bad request).
  */
-export function answerClientError(log?: (line: string) => void): (error: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientError(log?: Heard): (error: Error & { code?: string }, socket: Duplex) => void {
   const answered = new WeakSet<Duplex>();
   return (error, raw) => {
     const socket = raw as ClientSocket;
@@ -85,7 +88,7 @@ export function answerClientError(log?: (line: string) => void): (error: Error &
     }
     answered.add(socket);
     const { status, code, bytes } = clientErrorResponse(error.code);
-    log?.(`refused a request Node's HTTP parser could not read (${error.code ?? 'no code'}): ${status} ${code}`);
+    log?.(`refused a request Node's HTTP parser could not read (${error.code ?? 'no code'}): ${status} ${code}`, status);
     socket.end(bytes, () => socket.destroy());
   };
 }
@@ -99,15 +102,15 @@ export function answerClientError(log?: (line: string) => void): (error: Error &
  */
 
 /** Writes a refusal on a request Node has parsed: the JSON error body, its length, and the connection closed after it. */
-function refuse(res: ServerResponse, status: number, code: ApiErrorCode, detail: string, log: ((line: string) => void) | undefined, what: string): void {
+function refuse(res: ServerResponse, status: number, code: ApiErrorCode, detail: string, log: Heard | undefined, what: string): void {
   const body = errorBytes(code, detail);
-  log?.(`refused a request before the app (${what}): ${status} ${code}`);
+  log?.(`refused a request before the app (${what}): ${status} ${code}`, status);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length, Connection: 'close' });
   res.end(body);
 }
 
 /** RFC 9112 section 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header (HTTP/1.0 has none to send). */
-function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): boolean {
+function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, log?: Heard): boolean {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return false;
   refuse(res, 400, 'invalid_request', 'An HTTP/1.1 request must carry a Host header; send one (e.g. Host: localhost).', log, 'no Host header');
   return true;
@@ -122,7 +125,7 @@ function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, log?: (li
  */
 export function refusalsBeforeTheApp(
   requests: RequestListener,
-  log?: (line: string) => void,
+  log?: Heard,
 ): { readonly request: RequestListener; readonly checkContinue: RequestListener; readonly checkExpectation: RequestListener } {
   return {
     request: (req, res) => {
@@ -161,7 +164,7 @@ const UNREADABLE: Readonly<Record<string, string>> = {
  * anything else — a bug: the app converts its own errors in onError, so only its fetch throwing outright lands here —
  * a 500 `internal`. Without one node-server answered both with an empty body.
  */
-export function unreadableRequest(log?: (line: string) => void): (error: unknown) => Response {
+export function unreadableRequest(log?: Heard): (error: unknown) => Response {
   return (error) => {
     const unreadable = error instanceof RequestError;
     const code: ApiErrorCode = unreadable ? 'invalid_request' : 'internal';
@@ -173,6 +176,7 @@ export function unreadableRequest(log?: (line: string) => void): (error: unknown
         ? `refused a request before the app (node-server: ${error.message}): 400 invalid_request`
         : // Its name only: this log is not the app's scrubbed one (issue 12, defect 3), and a message may quote a secret.
           `a request failed before the app saw it (${error instanceof Error ? error.name : typeof error}): 500 internal`,
+      unreadable ? 400 : 500,
     );
     return new Response(JSON.stringify(new ApiError(code, detail).body()), {
       status: unreadable ? 400 : 500,
