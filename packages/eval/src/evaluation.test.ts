@@ -345,6 +345,16 @@ describe('quoted evidence', () => {
     expect(resolveEvidence([asked('r', 'queues#rollback')], twice).errors[0]!.message).toBe(
       'queues#rollback is a heading inside passages queues#orders, queues#billing (short sections are merged); name the one that answers, or quote the evidence text',
     );
+    // A repeated heading merged away, named as a passage's id would number it: the second Mitigation, inside Card.
+    const repeated = chunkDocument({
+      doc: 'pay.md',
+      title: 'Pay',
+      text: `# Pay\n\n## Mitigation\n\n${long('Fail over.')}\n\n## Card\n\n${long('Cards settle.')}\n\n### Mitigation\n\nRetry the card.\n`,
+    });
+    expect(repeated.map((c) => c.id)).toEqual(['pay#mitigation', 'pay#card']);
+    expect(resolveEvidence([asked('m2', 'pay#mitigation-2')], repeated).errors[0]!.message).toBe(
+      'pay#mitigation-2 is a heading inside passage pay#card (short sections are merged); name pay#card, or quote the evidence text',
+    );
   });
 
   it('asks a procedure answer for the steps of the section the writer quoted, not of every section merged into its passage', () => {

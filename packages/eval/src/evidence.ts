@@ -48,14 +48,31 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
   let mergedInto: Map<string, Chunk[]> | undefined;
   const holdersOf = (id: string): Chunk[] => {
     if (!mergedInto) {
-      mergedInto = new Map();
-      for (const c of chunks)
+      const into = new Map<string, Chunk[]>();
+      const hold = (key: string, c: Chunk) => {
+        const held = into.get(key) ?? [];
+        if (!held.includes(c)) into.set(key, [...held, c]);
+      };
+      // Each heading's place among the document's headings of its name, passages' own and merged alike: a repeated
+      // heading merged away is named as a passage's id would number it (`#mitigation-2`), and was matched only plain.
+      const seen = new Map<string, number>();
+      const counted = (base: string, heading: string) => {
+        const key = `${base}#${slugify(heading)}`;
+        const n = (seen.get(key) ?? 0) + 1;
+        seen.set(key, n);
+        return { key, n };
+      };
+      for (const c of chunks) {
+        const base = c.id.slice(0, c.id.lastIndexOf('#'));
+        counted(base, c.heading);
         for (const s of textSectionsOf(c.text)) {
           if (s.heading === null) continue;
-          const key = `${c.id.slice(0, c.id.lastIndexOf('#'))}#${slugify(s.heading)}`;
-          const held = mergedInto.get(key) ?? [];
-          if (!held.includes(c)) mergedInto.set(key, [...held, c]);
+          const { key, n } = counted(base, s.heading);
+          hold(key, c);
+          if (n > 1) hold(`${key}-${n}`, c);
         }
+      }
+      mergedInto = into;
     }
     return mergedInto.get(id) ?? [];
   };
