@@ -1,4 +1,4 @@
-import type { Bands, Ratings } from '@sandscope/engine';
+import type { Bands, BandVerdict, Ratings } from '@sandscope/engine';
 import type { Measured } from './measure.ts';
 import { verdictUnder } from './outcome.ts';
 
@@ -38,15 +38,23 @@ export interface BandFit {
 
 /** Rates of one pair of bands over scored questions, by the engine's own verdict arithmetic. */
 export function ratesUnder(items: readonly Scored[], bands: Bands) {
+  return countRates(
+    items,
+    (i) => i.m.question.label,
+    (i) => verdictUnder(i.m, i.ratings, bands),
+  );
+}
+
+function countRates<T>(items: readonly T[], labelOf: (item: T) => string, verdictOf: (item: T) => Pick<BandVerdict, 'band' | 'verdict'>) {
   let nA = 0;
   let nU = 0;
   let fa = 0;
   let fr = 0;
   let amb = 0;
-  for (const { m, ratings } of items) {
-    const v = verdictUnder(m, ratings, bands);
+  for (const item of items) {
+    const v = verdictOf(item);
     if (v.band === 'ambiguous') amb++;
-    if (m.question.label === 'answerable') {
+    if (labelOf(item) === 'answerable') {
       nA++;
       if (v.verdict === 'refused') fr++;
     } else {
@@ -55,6 +63,43 @@ export function ratesUnder(items: readonly Scored[], bands: Bands) {
     }
   }
   return { nA, nU, falseAnswerRate: nU ? fa / nU : 0, falseRefusalRate: nA ? fr / nA : 0, deferralRate: items.length ? amb / items.length : 0 };
+}
+
+/**
+ * A question's verdict in each of the three places a pair of bands can put its rating: below the lower line, between
+ * the lines, from the upper line. The bands reach the decision (`bandVerdict`) only through those two comparisons, so
+ * the three verdicts, taken once by the decision itself, are its verdict under every pair. S-217: the band sweep took
+ * each of ~950 pairs' verdicts afresh for every question, about a third of each leave-one-corpus-out fold's time.
+ */
+interface Placed {
+  readonly label: string;
+  readonly answerability: number | null;
+  readonly below: BandVerdict;
+  readonly between: BandVerdict;
+  readonly above: BandVerdict;
+}
+
+export function placed(items: readonly Scored[]): Placed[] {
+  return items.map(({ m, ratings }) => ({
+    label: m.question.label,
+    answerability: ratings?.answerability ?? null,
+    below: verdictUnder(m, ratings, { insufficientBelow: Number.POSITIVE_INFINITY, sufficientAbove: Number.POSITIVE_INFINITY }),
+    between: verdictUnder(m, ratings, { insufficientBelow: Number.NEGATIVE_INFINITY, sufficientAbove: Number.POSITIVE_INFINITY }),
+    above: verdictUnder(m, ratings, { insufficientBelow: Number.NEGATIVE_INFINITY, sufficientAbove: Number.NEGATIVE_INFINITY }),
+  }));
+}
+
+/** `ratesUnder` for questions already `placed`: the same counts. */
+export function placedRates(items: readonly Placed[], bands: Bands) {
+  return countRates(
+    items,
+    (i) => i.label,
+    (i) => {
+      const p = i.answerability;
+      if (p !== null && p < bands.insufficientBelow) return i.below;
+      return p !== null && p >= bands.sufficientAbove ? i.above : i.between;
+    },
+  );
 }
 
 const GRID = 40;
@@ -77,10 +122,11 @@ export function fitBands(items: readonly Scored[], budgets: Budgets = BUDGETS): 
   );
   let best: { bands: Bands; key: number[]; r: ReturnType<typeof ratesUnder> } | null = null;
   let feasibleFound = false;
+  const each = placed(items);
   for (let a = 0; a < grid.length; a++) {
     for (let b = a; b < grid.length; b++) {
       const bands = { insufficientBelow: grid[a]!, sufficientAbove: grid[b]! };
-      const r = ratesUnder(items, bands);
+      const r = placedRates(each, bands);
       const key = preferenceKey(r, budgets);
       if (key[0] === 0) feasibleFound = true;
       if (!best || lexLess(key, best.key)) best = { bands, key, r };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { bandVerdict, chunkDocument, decideAnswerability, draftExtractive, KnowledgeBase, NEAREST_NAMED, rate } from '@sandscope/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitAdjudicatedBands, fitBands, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
+import { fitAdjudicatedBands, fitBands, placed, placedRates, ratesUnder, type Scored, wilsonUpper } from './bands.ts';
 import { crossValidateSet } from './evaluate.ts';
 import { resolveEvidence } from './evidence.ts';
 import { parseGaps } from './gaps.ts';
@@ -425,6 +425,25 @@ describe('the answerability model and its training', () => {
     const counted = measured.map((m) => outcomeOf(m, trained.model));
     const fa = counted.filter((o) => o.label === 'unanswerable' && o.verdict !== 'refused').length / counted.filter((o) => o.label === 'unanswerable').length;
     expect(swept.falseAnswerRate).toBeCloseTo(fa, 10);
+  });
+
+  it('sweeps bands with each question placed once: the same rates as the decision gives under every pair (S-217)', () => {
+    const half = Math.floor(measured.length / 2);
+    const trained = trainModel([
+      { name: 'first', measured: measured.slice(0, half) },
+      { name: 'second', measured: measured.slice(half) },
+    ]);
+    // …and questions with no rating (a degraded run), which no line places.
+    const scored: Scored[] = [...trained.outOfGroup, ...measured.slice(0, 9).map((m) => ({ m, ratings: null }))];
+    const ps = scored.map((s) => s.ratings?.answerability ?? null).filter((p): p is number => p !== null);
+    // Lines at the ratings themselves (a rating on a line is the case a comparison can get wrong), between and outside.
+    const lines = [-1, 0, 1, 2, ...ps.filter((_, i) => i % 7 === 0), ...ps.filter((_, i) => i % 11 === 0).map((p) => p + 1e-9)];
+    const each = placed(scored);
+    for (const insufficientBelow of lines)
+      for (const sufficientAbove of lines.filter((b) => b >= insufficientBelow)) {
+        const bands = { insufficientBelow, sufficientAbove };
+        expect(placedRates(each, bands), JSON.stringify(bands)).toEqual(ratesUnder(scored, bands));
+      }
   });
 
   it("prints the out-of-corpus rows' verdicts as the product decides them, the best passage's checks included (S-083)", () => {
