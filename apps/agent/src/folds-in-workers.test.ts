@@ -34,6 +34,11 @@ describe('leave-one-corpus-out folds in worker threads (S-217)', () => {
     expect(JSON.stringify(leaveOneCorpusOut(groups, { heldOut, folds }))).toBe(JSON.stringify(leaveOneCorpusOut(groups, { heldOut })));
   });
 
+  it('fail with the fold named when a fold throws in its worker', async () => {
+    const broken = [...groups, { name: 'broken', measured: [{ question: { id: 'x' } } as unknown as Measured] }];
+    await expect(foldsInWorkers(broken, {}, 2)).rejects.toThrow(/^leave-one-corpus-out fold (one|two): TypeError/);
+  });
+
   it('are refused when they are not the run’s folds', async () => {
     const folds = await foldsInWorkers(groups, { heldOut: new Set(['one']) }, 2);
     expect(() => leaveOneCorpusOut(groups, { folds })).toThrow(/the folds given score one, not one, two, three/);
