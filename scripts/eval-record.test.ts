@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crossValidateSet, evaluateLeaveOneCorpusOut, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
+import { crossValidateSet, evaluationMarkdown, readmeBlock, README_BEGIN, README_END, trainModel } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEvalCorpora, loadGeneratedSet } from 'sandscope/corpus';
-import { foldsInWorkers } from 'sandscope/folds-in-workers';
+import { evaluateLeaveOneCorpusOutInWorkers } from 'sandscope/folds-in-workers';
 import { readRecord, renderExtras, withCurrentStatus } from './eval-render.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -69,11 +69,9 @@ describe('the evaluation record', () => {
         const groups = corpora.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
         const shipped = JSON.parse(read('packages/engine/src/answerability/answerability-model.json'));
         const held = corpora.map((c, i) => ({ ...groups[i]!, ...(c.typed ? { typed: c.typed } : {}), ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}) }));
-        const folds = await foldsInWorkers(held, { alwaysTrainOn: [generated] });
-        const fresh = evaluateLeaveOneCorpusOut(held, {
+        const fresh = await evaluateLeaveOneCorpusOutInWorkers(held, {
           alwaysTrainOn: [generated],
           shippedBands: shipped.bands,
-          folds,
           ...(typedSeed === undefined ? {} : { typedSeed }),
         });
         const { generatedAt: _a, excluded: _b, askP50Ms: _c, generated: _d, ...rest } = recorded;

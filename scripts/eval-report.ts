@@ -12,7 +12,6 @@ import type { KnowledgeBase } from '@sandscope/engine';
 import {
   crossValidateSet,
   type EvaluationReport,
-  evaluateLeaveOneCorpusOut,
   evaluationMarkdown,
   generateQuestions,
   parseGaps,
@@ -22,7 +21,7 @@ import {
   toJsonl,
 } from '@sandscope/eval';
 import { loadCorpusSource, knowledgeBaseOf } from 'sandscope/corpus';
-import { foldsInWorkers } from 'sandscope/folds-in-workers';
+import { evaluateLeaveOneCorpusOutInWorkers } from 'sandscope/folds-in-workers';
 import { UserError } from 'sandscope/user-error';
 import { corporaDir, excludedCorpora, GENERATED, loadEvalCorpora, loadGeneratedSet } from './corpora.ts';
 import { askLatencies } from './ask-latency.ts';
@@ -81,8 +80,7 @@ await runScript('eval:report', async () => {
     ...(c.typed ? { typed: c.typed } : {}),
     ...(c.askedAgain ? { askedAgain: c.askedAgain } : {}),
   }));
-  const folds = await foldsInWorkers(held, { alwaysTrainOn: [generated] });
-  const loco = evaluateLeaveOneCorpusOut(held, { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED, folds });
+  const loco = await evaluateLeaveOneCorpusOutInWorkers(held, { alwaysTrainOn: [generated], shippedBands: kb.model.bands, typedSeed: TYPED_SEED });
   const { questions: _, ...cv } = crossValidateSet(generated.measured, { folds: 5, evidenceErrors: generated.evidenceErrors });
   const askP50Ms = await askP50(
     kb,

@@ -1,7 +1,7 @@
-import { type HeldOutGroup, leaveOneCorpusOut, type Measured } from '@sandscope/eval';
+import { evaluateLeaveOneCorpusOut, type HeldOutGroup, leaveOneCorpusOut, type Measured } from '@sandscope/eval';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadGeneratedSet } from './cli/eval-corpora.ts';
-import { foldsInWorkers } from './folds-in-workers.ts';
+import { evaluateLeaveOneCorpusOutInWorkers, foldsInWorkers } from './folds-in-workers.ts';
 
 let groups: HeldOutGroup[];
 let always: { name: string; measured: Measured[] };
@@ -25,6 +25,12 @@ describe('leave-one-corpus-out folds in worker threads (S-217)', () => {
     const folds = await foldsInWorkers(groups, { alwaysTrainOn: [always] }, 2);
     expect(folds.map((f) => f.held.corpus)).toEqual(['one', 'two', 'three']);
     expect(JSON.stringify(leaveOneCorpusOut(groups, { alwaysTrainOn: [always], folds }))).toBe(JSON.stringify(serial));
+  });
+
+  it('make the report the serial run makes, its options given once for folds and report alike', async () => {
+    const options = { alwaysTrainOn: [always], shippedBands: { insufficientBelow: 0.5, sufficientAbove: 0.5 } };
+    const serial = evaluateLeaveOneCorpusOut(groups, options);
+    expect(JSON.stringify(await evaluateLeaveOneCorpusOutInWorkers(groups, options))).toBe(JSON.stringify(serial));
   });
 
   it('score only the corpora held out, each still trained without itself', async () => {

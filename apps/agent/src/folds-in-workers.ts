@@ -1,6 +1,14 @@
 import { availableParallelism, freemem } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { type Fold, type HeldOutGroup, heldOutFold, heldOutNames, type LeaveOneCorpusOutOptions } from '@sandscope/eval';
+import {
+  type EvaluationReport,
+  evaluateLeaveOneCorpusOut,
+  type Fold,
+  type HeldOutGroup,
+  heldOutFold,
+  heldOutNames,
+  type LeaveOneCorpusOutOptions,
+} from '@sandscope/eval';
 
 type Reply = { ready: true } | { name: string; fold: Fold } | { name: string; error: string };
 
@@ -45,6 +53,18 @@ export async function foldsInWorkers(corpora: readonly HeldOutGroup[], options: 
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return names.map((name) => done.get(name)!);
+}
+
+/**
+ * `evaluateLeaveOneCorpusOut` with its folds scored in worker threads: the options are given once, so the folds are
+ * trained as the report says they were (the same `alwaysTrainOn`, `budgets` and `heldOut`).
+ */
+export async function evaluateLeaveOneCorpusOutInWorkers(
+  corpora: Parameters<typeof evaluateLeaveOneCorpusOut>[0],
+  options: Omit<Parameters<typeof evaluateLeaveOneCorpusOut>[1], 'folds'>,
+): Promise<EvaluationReport> {
+  const { shippedBands: _, typedSeed: __, ...training } = options;
+  return evaluateLeaveOneCorpusOut(corpora, { ...options, folds: await foldsInWorkers(corpora, training) });
 }
 
 /**

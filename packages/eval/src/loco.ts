@@ -66,7 +66,7 @@ export const heldOutNames = (corpora: readonly HeldOutGroup[], options: LeaveOne
  * runs on every call, not just in a test. `alwaysTrainOn` groups (the generated
  * set) are in every training set and never scored here.
  * `heldOut` names the corpora to score (all when absent); the rest only train.
- * `folds`, when given, are this run's folds computed elsewhere (in worker processes, `heldOutFold` on the same
+ * `folds`, when given, are this run's folds computed elsewhere (in worker threads, `heldOutFold` on the same
  * input): each fold depends on nothing but its input, so where it ran changes no bit of the result.
  */
 export function leaveOneCorpusOut(corpora: readonly HeldOutGroup[], options: LeaveOneCorpusOutOptions & { folds?: readonly Fold[] } = {}): LeaveOneCorpusOut {

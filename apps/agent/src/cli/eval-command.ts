@@ -3,7 +3,6 @@ import { adjudicationOffline, confirmByModel, judgeByModel, type KnowledgeBase, 
 import {
   crossValidateSet,
   type EvaluationReport,
-  evaluateLeaveOneCorpusOut,
   evaluateModelAdjudicated,
   evaluateShipped,
   type ModelReader,
@@ -13,7 +12,7 @@ import {
 import { saveEvalRun } from '@sandscope/store';
 import { corpusDirOf } from '../corpus-source.ts';
 import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
-import { foldsInWorkers } from '../folds-in-workers.ts';
+import { evaluateLeaveOneCorpusOutInWorkers } from '../folds-in-workers.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
@@ -150,16 +149,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
         `--held-out names corpora to score; ${unknown.length ? `${unknown.join(', ')} is not one with its texts here` : 'it named none'}. Corpora here: ${present.map((c) => c.name).join(', ')}.`,
       );
     const generated = await loadGeneratedSet();
-    const held = present.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors }));
-    const folds = await foldsInWorkers(held, { alwaysTrainOn: [generated], ...(heldOut ? { heldOut } : {}) });
-    // Each fold fits its own bands; the report's own are the shipped model's, as in the record `npm run eval:report`
-    // writes, and `bandsFrom: 'per-fold'` says none of them scored the figures (S-084).
-    report = evaluateLeaveOneCorpusOut(held, {
-      alwaysTrainOn: [generated],
-      shippedBands: shippedAnswerabilityModel().bands,
-      folds,
-      ...(heldOut ? { heldOut } : {}),
-    });
+    report = await evaluateLeaveOneCorpusOutInWorkers(
+      present.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
+      // Each fold fits its own bands; the report's own are the shipped model's, as in the record `npm run eval:report`
+      // writes, and `bandsFrom: 'per-fold'` says none of them scored the figures (S-084).
+      { alwaysTrainOn: [generated], shippedBands: shippedAnswerabilityModel().bands, ...(heldOut ? { heldOut } : {}) },
+    );
     bandsFrom = 'per-fold';
     const scored = heldOut ? present.filter((c) => heldOut.has(c.name)) : present;
     origin = heldOut
