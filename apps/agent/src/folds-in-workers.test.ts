@@ -2,6 +2,7 @@ import { evaluateLeaveOneCorpusOut, type HeldOutGroup, leaveOneCorpusOut, type M
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadGeneratedSet } from './cli/eval-corpora.ts';
 import { evaluateLeaveOneCorpusOutInWorkers, foldsInWorkers } from './folds-in-workers.ts';
+import { UserError } from './user-error.ts';
 
 let groups: HeldOutGroup[];
 let always: { name: string; measured: Measured[] };
@@ -22,7 +23,7 @@ beforeAll(async () => {
 describe('leave-one-corpus-out folds in worker threads (S-217)', () => {
   it('are the folds computed in turn, to the last bit, pooled in the same order', async () => {
     const serial = leaveOneCorpusOut(groups, { alwaysTrainOn: [always] });
-    const folds = await foldsInWorkers(groups, { alwaysTrainOn: [always] }, 2);
+    const folds = await foldsInWorkers(groups, { alwaysTrainOn: [always] }, { threads: 2 });
     expect(folds.map((f) => f.held.corpus)).toEqual(['one', 'two', 'three']);
     expect(JSON.stringify(leaveOneCorpusOut(groups, { alwaysTrainOn: [always], folds }))).toBe(JSON.stringify(serial));
   });
@@ -35,18 +36,30 @@ describe('leave-one-corpus-out folds in worker threads (S-217)', () => {
 
   it('score only the corpora held out, each still trained without itself', async () => {
     const heldOut = new Set(['three', 'one']);
-    const folds = await foldsInWorkers(groups, { heldOut }, 2);
+    const folds = await foldsInWorkers(groups, { heldOut }, { threads: 2 });
     expect(folds.map((f) => f.held.corpus)).toEqual(['one', 'three']);
     expect(JSON.stringify(leaveOneCorpusOut(groups, { heldOut, folds }))).toBe(JSON.stringify(leaveOneCorpusOut(groups, { heldOut })));
   });
 
   it('fail with the fold named when a fold throws in its worker', async () => {
     const broken = [...groups, { name: 'broken', measured: [{ question: { id: 'x' } } as unknown as Measured] }];
-    await expect(foldsInWorkers(broken, {}, 2)).rejects.toThrow(/^leave-one-corpus-out fold (one|two): TypeError/);
+    await expect(foldsInWorkers(broken, {}, { threads: 2 })).rejects.toThrow(/^leave-one-corpus-out fold (one|two): TypeError/);
+  });
+
+  it('say what to do, as one line a person can act on, when a worker runs out of memory', async () => {
+    const run = foldsInWorkers(
+      groups,
+      { alwaysTrainOn: [always] },
+      { threads: 2, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 } },
+    );
+    await expect(run).rejects.toBeInstanceOf(UserError);
+    await expect(run).rejects.toThrow(
+      /^leave-one-corpus-out (fold (one|two)|a fold): its worker ran out of memory \(2 workers at once, .*Free memory, or score fewer corpora at once \(--held-out a,b or --exclude a,b\), and run again\.$/,
+    );
   });
 
   it('are refused when they are not the run’s folds', async () => {
-    const folds = await foldsInWorkers(groups, { heldOut: new Set(['one']) }, 2);
+    const folds = await foldsInWorkers(groups, { heldOut: new Set(['one']) }, { threads: 2 });
     expect(() => leaveOneCorpusOut(groups, { folds })).toThrow(/the folds given score one, not one, two, three/);
   });
 });

@@ -1,5 +1,5 @@
 import { availableParallelism, freemem } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import {
   type EvaluationReport,
   evaluateLeaveOneCorpusOut,
@@ -9,6 +9,7 @@ import {
   heldOutNames,
   type LeaveOneCorpusOutOptions,
 } from '@sandscope/eval';
+import { UserError } from './user-error.ts';
 
 type Reply = { ready: true } | { name: string; fold: Fold } | { name: string; error: string };
 
@@ -18,22 +19,30 @@ type Reply = { ready: true } | { name: string; fold: Fold } | { name: string; er
  * turn, bit for bit; only the wall time changes. The record's fresh run was most of CI's time on one core while the
  * other idled. Folds go to whichever worker is free (a fold's cost follows its training set, not its order).
  */
-export async function foldsInWorkers(corpora: readonly HeldOutGroup[], options: LeaveOneCorpusOutOptions = {}, threads = defaultThreads()): Promise<Fold[]> {
+export async function foldsInWorkers(
+  corpora: readonly HeldOutGroup[],
+  options: LeaveOneCorpusOutOptions = {},
+  { threads = defaultThreads(), resourceLimits }: { threads?: number; resourceLimits?: ResourceLimits } = {},
+): Promise<Fold[]> {
   const names = heldOutNames(corpora, options);
   const count = Math.min(threads, names.length);
   if (count <= 1) return names.map((name) => heldOutFold(corpora, name, options));
   const done = new Map<string, Fold>();
   const queue = [...names];
-  const workers = Array.from({ length: count }, () => new Worker(new URL('./folds-worker.js', import.meta.url), { workerData: { corpora, options } }));
+  const workers = Array.from(
+    { length: count },
+    () => new Worker(new URL('./folds-worker.js', import.meta.url), { workerData: { corpora, options }, ...(resourceLimits ? { resourceLimits } : {}) }),
+  );
   try {
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
+            let scoring: string | undefined;
             const next = () => {
-              const name = queue.shift();
-              if (name === undefined) resolve();
-              else worker.postMessage(name);
+              scoring = queue.shift();
+              if (scoring === undefined) resolve();
+              else worker.postMessage(scoring);
             };
             worker.on('message', (reply: Reply) => {
               if ('error' in reply) reject(new Error(`leave-one-corpus-out fold ${reply.name}: ${reply.error}`));
@@ -42,9 +51,9 @@ export async function foldsInWorkers(corpora: readonly HeldOutGroup[], options: 
                 next();
               }
             });
-            worker.on('error', reject);
+            worker.on('error', (error) => reject(workerDied(error, scoring, count)));
             worker.on('exit', (code) => {
-              if (code !== 0) reject(new Error(`a leave-one-corpus-out worker stopped with code ${code}`));
+              if (code !== 0) reject(new Error(`a leave-one-corpus-out worker stopped with code ${code}${scoring ? ` while scoring fold ${scoring}` : ''}`));
             });
           }),
       ),
@@ -53,6 +62,19 @@ export async function foldsInWorkers(corpora: readonly HeldOutGroup[], options: 
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return names.map((name) => done.get(name)!);
+}
+
+/**
+ * A worker that runs out of memory is something a person can act on, not a bug: it was reported as the CLI's
+ * last-resort "internal error … This is a bug" line with the worker's exit code, naming no fold and no way out.
+ */
+function workerDied(error: unknown, scoring: string | undefined, workers: number): Error {
+  const where = scoring ? `fold ${scoring}` : 'a fold';
+  if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new UserError(
+      `leave-one-corpus-out ${where}: its worker ran out of memory (${workers} workers at once, each holding its own copy of the measured corpora). Free memory, or score fewer corpora at once (--held-out a,b or --exclude a,b), and run again.`,
+    );
+  return new Error(`leave-one-corpus-out ${where}: its worker failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 }
 
 /**
