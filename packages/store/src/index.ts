@@ -27,3 +27,4 @@ export * from './database-spend-ledger.ts';
 export * from './investigation-turn-repository.ts';
 export * from './index-snapshot-repository.ts';
 export * from './pglite-data-dir.ts';
+export { livePgliteOwner } from './pglite-owner.ts';

@@ -39,6 +39,16 @@ export function claimPgliteOwner(dataDir: string): () => void {
   throw new StoreError('database_in_use', `the database at ${dataDir} is being opened by another process`);
 }
 
+/**
+ * The live process, other than this one, that holds the embedded database in `dataDir`, if any: what a command asks
+ * before it opens the folder. PGlite's `postmaster.pid` cannot tell (S-228: a CLI command stopped by Ctrl-C left it
+ * behind, and every later command was refused as if a server had the folder open).
+ */
+export function livePgliteOwner(dataDir: string): string | null {
+  const holder = readHolder(`${dataDir}.owner`);
+  return holder !== null && holder !== String(process.pid) && alive(Number(holder)) ? holder : null;
+}
+
 function readHolder(file: string): string | null {
   try {
     const pid = readFileSync(file, 'utf8').trim();

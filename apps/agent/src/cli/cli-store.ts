@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStore, type Store, StoreError } from '@sandscope/store';
+import { livePgliteOwner, startStore, type Store, StoreError } from '@sandscope/store';
 import { loadConfig } from '../config.ts';
 import { UserError } from '../user-error.ts';
 
@@ -17,7 +17,10 @@ type Env = Readonly<Record<string, string | undefined>>;
  *   "run not found" would then be a lie about where the runs are;
  * - the database is open in another process (`npm start` is running): PGlite
  *   has one owner per data directory, and a second writer would corrupt it.
- *   PGlite leaves `postmaster.pid` in the directory while it is open.
+ *   The owner's pid is recorded beside the folder (`livePgliteOwner`). PGlite's
+ *   own `postmaster.pid` was the sign once, and a command stopped by Ctrl-C left
+ *   it behind: every later command was refused until a person deleted it (S-228).
+ *   Opened again, PGlite takes over a dead owner's folder and removes it.
  *
  * A Postgres server has no such limits: the CLI takes its own lease there, as
  * any replica does, and start-up recovery leaves live owners' runs alone.
@@ -34,10 +37,11 @@ export async function openCliStore(env: Env = process.env, options: { readonly c
           'Ask a question there first, or set SANDSCOPE_DATA_DIR (or DATABASE_URL) to where the agent keeps its runs.',
       );
     }
-    if (existsSync(join(database.dir, 'postmaster.pid'))) {
+    const owner = livePgliteOwner(database.dir);
+    if (owner !== null) {
       throw new UserError(
-        `the database at ${database.dir} is open in another process (is \`npm start\` or \`npx sandscope serve\` running?). ` +
-          `Stop it and run this again, or use the website's run page. If nothing is running, a crash left ${join(database.dir, 'postmaster.pid')} behind: delete it.`,
+        `the database at ${database.dir} is open in another process (pid ${owner}: is \`npm start\` or \`npx sandscope serve\` running?). ` +
+          `Stop it and run this again, or use the website's run page.`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuestionsJsonl } from '@sandscope/eval';
@@ -190,15 +190,26 @@ describe('bad input against a database gets one line and a non-zero exit', () =>
   });
 
   it('a database another process has open is refused before it is touched', async () => {
-    const pid = join(dataDir, 'pglite', 'postmaster.pid');
-    writeFileSync(pid, '-42\n');
+    // The owner recorded beside the folder is alive (this test's parent process stands in for a running agent).
+    const owner = join(dataDir, 'pglite.owner');
+    writeFileSync(owner, `${process.ppid}\n`);
     try {
       expect(await main(['feedback', answeredId, '--label', 'right'])).toBe(2);
       oneLine();
-      expect(io.err).toMatch(/is open in another process \(is `npm start` or `npx sandscope serve` running\?\)/);
+      expect(io.err).toMatch(new RegExp(`is open in another process \\(pid ${process.ppid}: is \`npm start\` or \`npx sandscope serve\` running\\?\\)`));
     } finally {
-      rmSync(pid);
+      rmSync(owner);
     }
+  });
+
+  // S-228: a command stopped by Ctrl-C left PGlite's postmaster.pid and its own dead pid behind, and every later command
+  // was refused as if a server had the folder open, until a person deleted the file.
+  it('a database a stopped command left behind is opened, not refused', async () => {
+    const pid = join(dataDir, 'pglite', 'postmaster.pid');
+    writeFileSync(pid, '-42\n');
+    writeFileSync(join(dataDir, 'pglite.owner'), '999999999\n');
+    expect(await main(['feedback', answeredId, '--label', 'right', '--note', 'cites the change policy'])).toBe(0);
+    expect(existsSync(pid)).toBe(false);
   });
 
   it('no marks yet: eval --feedback and --export say how to add some', async () => {
