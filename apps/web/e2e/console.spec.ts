@@ -52,8 +52,11 @@ test.describe('console, JavaScript on', () => {
     await expect(page.locator('.live-run[data-done="true"]')).toBeVisible({ timeout: 60_000 });
     const verdict = page.locator('.live-run .outcome-banner');
     await expect(verdict).toHaveAttribute('data-verdict', 'refused');
-    await expect(verdict).toContainText('Refused — the library does not answer this');
-    await expect(verdict).toHaveAttribute('data-refusal', 'absent');
+    // S-222: rated far below the line, it claims no absence (on the record that claim was false one time in eight); it
+    // says the model rates no passage likely and names the closest to read.
+    await expect(verdict).toContainText('Refused — not answered: the model is unsure whether the library answers this');
+    await expect(verdict).toHaveAttribute('data-refusal', 'unsure');
+    await expect(page.locator('.live-run .refusal .reasons li').first()).toContainText('the model rates no passage likely to answer this');
     await expect(page.locator('.live-run .claims')).toHaveCount(0);
     await expect(page.locator('.live-run .refusal .reasons li').first()).toBeVisible();
     // a sentence first; the model's numbers only behind "The numbers" (issue 13, item 3)

@@ -44,10 +44,11 @@ export type Verdict = 'answered' | 'partial' | 'refused';
  * What a refusal claims (S-108). "Refused — the library does not answer this" headed every refusal, also the two in
  * three offline where the model is unsure and its reasons say to read the closest passage: most of those questions are
  * answerable (docs/EVALUATION.md counts them), so the headline said the opposite of what the gate knew.
- * - `absent`: the library does not answer this — nothing matched, the model rated it below the line where it is sure
- *   (the adjudicated lower line), or a reader read the passages and found none answers;
- * - `unsure`: the model cannot tell, and nobody read the passages for it (the ambiguous band, or the insufficient band
- *   at or above the adjudicated lower line);
+ * - `absent`: the library does not answer this — nothing matched, or a reader read the passages and found none answers
+ *   (S-222: a rating below the adjudicated lower line claimed it too, and was wrong for one such refusal in eight on
+ *   libraries the model was not trained on; so was a question none of whose words the library uses, 3 times in 5);
+ * - `unsure`: the model cannot tell, and nobody read the passages for it (the ambiguous band, or the insufficient band:
+ *   near the line it is unsure, further below it rates no passage likely, and neither is a claim of absence);
  * - `conflict`: the library disagrees with itself;
  * - `unread`: the question has words the index cannot read (another script, an accented letter), so no rating of it
  *   stands (S-109);

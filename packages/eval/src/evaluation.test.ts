@@ -195,9 +195,9 @@ describe('what a refusal claims (S-108)', () => {
     const metrics = computeMetrics(outcomes);
     expect(metrics.refusalsClaimingAbsent).toBe(absent.length);
     expect(metrics.answerableClaimedAbsent).toBe(absent.filter((o) => o.label === 'answerable').length);
-    // Both claims occur, so neither count is every refusal.
-    expect(metrics.refusalsClaimingAbsent).toBeGreaterThan(0);
+    // S-222: a rating, however low, claims no absence; only nothing retrieved at all does (offline).
     expect(outcomes.some((o) => o.refusal === 'unsure')).toBe(true);
+    for (const [i, o] of outcomes.entries()) if (o.refusal === 'absent') expect(measured[i]!.features.passages, o.id).toEqual([]);
   });
 
   it('gives an answered question no claim', () => {

@@ -113,11 +113,17 @@ describe('false refusals that name the labelled passage (S-106)', () => {
       corpora: [withAnswers(corpus('a', 3), 1), withAnswers(corpus('b', 2), 0)],
     } as EvaluationReport;
     const sentence =
-      'What a refusal claims: 4 of the 12 refusals (33.3%) said the library does not answer the question, and 1 of those (25.0%) were of answerable questions, where the claim was false. The other 8 said the model was unsure';
+      'What a refusal claims: 4 of the 12 refusals (33.3%) said the library does not answer the question, each where nothing in it matched (S-222: a rating alone, however low, no longer claims it), and 1 of those (25.0%) were of answerable questions, where the claim was false. The other 8 said the model was unsure or rated no passage likely';
     expect(evaluationMarkdown(record)).toContain(sentence);
     expect(evaluationMarkdown(record)).toContain('4 of the 5 false refusals were among them');
     expect(readmeBlock(record)).toContain(sentence);
     expect(evaluationMarkdown({ ...record, refusalsClaimingAbsent: undefined } as unknown as EvaluationReport)).not.toContain('What a refusal claims');
+    // S-222: where no refusal claims absence, the sentence says so rather than "0 of those (0.0%)".
+    const none = evaluationMarkdown({ ...record, refusalsClaimingAbsent: 0, answerableClaimedAbsent: 0 } as EvaluationReport);
+    expect(none).toContain(
+      "What a refusal claims: none of the 12 refusals said the library does not answer the question; offline a refusal says so only where nothing in the library matched, never on the model's rating alone, however low (S-222). Each said the model was unsure",
+    );
+    expect(none).not.toContain('0 of those');
   });
 });
 

@@ -167,9 +167,10 @@ function askedAgainSentence(t: TypedFigures): string {
 }
 
 /**
- * What the refusals claim (S-108): a refusal says the library does not answer only where nothing matched or the model is
- * sure (below the adjudicated lower line); elsewhere it says the model is unsure and names the passage to read. How often
- * the claim of absence was false is counted: before S-108 every refusal made it.
+ * What the refusals claim (S-108, S-222): a refusal says the library does not answer only where nothing matched;
+ * elsewhere it says the model is unsure or rates no passage likely, and
+ * names the passage to read. How often the claim of absence was false is counted: before S-108 every refusal made it,
+ * and before S-222 every refusal rated below the adjudicated lower line.
  */
 function claimLine(r: EvaluationReport): string[] {
   if (r.refusalsClaimingAbsent === undefined || r.answerableClaimedAbsent === undefined) return [];
@@ -177,8 +178,16 @@ function claimLine(r: EvaluationReport): string[] {
   const falseRefusals = pooledFalseRefusals(r);
   const claimed = r.refusalsClaimingAbsent;
   const wrong = r.answerableClaimedAbsent;
+  const history = `Until S-108 every refusal was headed "the library does not answer this", a claim false for all ${falseRefusals} false refusals (${pct(refusals ? falseRefusals / refusals : 0)} of the refusals); until S-222, every refusal the model rated below the adjudicated lower line.`;
+  const others = `said the model was unsure or rated no passage likely (or that the library disagrees with itself), named the passage to read, and claimed nothing about the library`;
+  // Offline a refusal claims absence only where nothing in the library matched, which no question of the record meets.
+  if (claimed === 0)
+    return [
+      `What a refusal claims: none of the ${refusals} refusals said the library does not answer the question; offline a refusal says so only where nothing in the library matched, never on the model's rating alone, however low (S-222). Each ${others}. ${history}`,
+      '',
+    ];
   return [
-    `What a refusal claims: ${claimed} of the ${refusals} refusals (${pct(refusals ? claimed / refusals : 0)}) said the library does not answer the question, and ${wrong} of those (${pct(claimed ? wrong / claimed : 0)}) were of answerable questions, where the claim was false. The other ${refusals - claimed} said the model was unsure (or that the library disagrees with itself), named the passage to read, and claimed nothing about the library; ${falseRefusals - wrong} of the ${falseRefusals} false refusals were among them. Until S-108 every refusal was headed "the library does not answer this", a claim false for all ${falseRefusals} false refusals (${pct(refusals ? falseRefusals / refusals : 0)} of the refusals).`,
+    `What a refusal claims: ${claimed} of the ${refusals} refusals (${pct(refusals ? claimed / refusals : 0)}) said the library does not answer the question, each where nothing in it matched (S-222: a rating alone, however low, no longer claims it), and ${wrong} of those (${pct(claimed ? wrong / claimed : 0)}) were of answerable questions, where the claim was false. The other ${refusals - claimed} ${others}; ${falseRefusals - wrong} of the ${falseRefusals} false refusals were among them. ${history}`,
     '',
   ];
 }

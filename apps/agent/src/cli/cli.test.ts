@@ -66,17 +66,23 @@ describe('sandscope ask', () => {
 
   // S-108: every refusal was headed "the library does not answer this", also where the model is unsure and its reasons
   // say to read the closest passage. The headline claims what the gate knows, and --json says which claim it makes.
-  it('heads a refusal by what it claims: absence only where the model is sure, unsure where it is not', async () => {
+  it('heads a refusal by what it claims: never absence on a rating alone (S-222), unsure where the model cannot tell', async () => {
     // The output of this test so far: each call's begins where the last ended.
     const next = async (args: string[]) => {
       const from = io.out.length;
       expect(await main(args)).toBe(0);
       return io.out.slice(from);
     };
-    const absent = await next(['ask', 'How do we rotate DNS records for the storefront?']);
-    expect(absent.split('\n')[0]).toMatch(/^REFUSED — the library does not answer this {2}\[/);
-    // A refusal sure of absence offers no passage to read: its reasons already say the closest is no answer.
-    expect(absent).not.toContain('Read before concluding');
+    // Rated far below the line, a refusal claimed absence, and on the record that claim was false for one such refusal
+    // in eight: now the model rates no passage likely, and says to read the closest. So does a question about words
+    // the library never uses at all (claimed absent, false for 3 of the record's 5).
+    for (const question of ['Why is zookeeper flapping?', 'How do we rotate DNS records for the storefront?']) {
+      const refused = await next(['ask', question]);
+      expect(refused.split('\n')[0]).toMatch(/^REFUSED — not answered: the model is unsure whether the library answers this {2}\[/);
+      expect(refused).toContain('Not answered: the model rates no passage likely to answer this.');
+      expect(refused).not.toMatch(/does not answer this/);
+      expect(refused).toContain('Read before concluding the library is silent');
+    }
     const unsure = await next(['ask', 'What do I do when OrdersDbPoolSaturated fires?']);
     expect(unsure.split('\n')[0]).toMatch(/^REFUSED — not answered: the model is unsure whether the library answers this {2}\[/);
     expect(unsure).not.toMatch(/does not answer this/);

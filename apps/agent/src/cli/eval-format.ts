@@ -121,7 +121,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
     // S-108: what the refusals claimed; "the library does not answer this" was false wherever the question was answerable.
     ...(r.refusalsClaimingAbsent !== undefined && r.answerableClaimedAbsent !== undefined
       ? [
-          `  refusals said "the library does not answer this" ${r.refusalsClaimingAbsent} times, ${r.answerableClaimedAbsent} of them of answerable questions; the rest said the model was unsure (or that the library disagrees)`,
+          `  refusals said "the library does not answer this" ${r.refusalsClaimingAbsent} times, ${r.answerableClaimedAbsent} of them of answerable questions; the rest said the model was unsure or rated no passage likely (or that the library disagrees)`,
         ]
       : []),
     r.answerable + r.unanswerable === 0

@@ -196,8 +196,8 @@ export function Report({ view, below, above }: { view: ReportView; below: number
           // S-108: what the refusals claimed, the figure behind each refusal's headline.
           <p className="muted" data-testid="refusal-claims">
             What a refusal claims: <b>{p.refusalsClaimingAbsent}</b> refusals said the library does not answer the question, <b>{p.answerableClaimedAbsent}</b>{' '}
-            of them of answerable questions, where that was false; the others said the model was unsure (or that the library disagrees with itself) and named
-            the passage to read
+            of them of answerable questions, where that was false; the others said the model was unsure or rated no passage likely (or that the library
+            disagrees with itself) and named the passage to read
             {p.refusalsNamingLabelled !== undefined ? (
               <>
                 , and <b>{p.refusalsNamingLabelled}</b> false refusals named the labelled passage as that passage

@@ -283,16 +283,17 @@ export function decideAnswerability(
     probabilities: ratings?.probabilities ?? [],
   };
   const best = v.bestIndex >= 0 ? f.passages[v.bestIndex]! : null;
-  // S-163: a refusal offline says "the library does not answer this" below the adjudicated lower line and "unsure" above
+  // S-163: a refusal offline said "the library does not answer this" below the adjudicated lower line and "unsure" above
   // it (S-089), and only the two offline lines were printed: a colleague saw 19% called absent and 21% unsure, and
-  // nothing said where the claim changes. A refusal's numbers now give that line too.
+  // nothing said where the claim changes. A refusal's numbers now give that line too (since S-222 the words below it
+  // say the model rates no passage likely, not that the library does not answer).
   const claimLine = v.band === 'insufficient' && !read && model.adjudicatedBands ? model.adjudicatedBands.insufficientBelow : null;
   const lines = [bands.insufficientBelow, bands.sufficientAbove, ...(claimLine === null ? [] : [claimLine])];
   const apart = v.answerability === null ? 0 : decimalsApart(v.answerability, lines);
   const numbers =
     v.answerability === null || !best
       ? null
-      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}${claimLine === null ? '' : `; below ${pct(claimLine, apart)} a refusal says the library does not answer, above it that the model is unsure`}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}${claimLine === null ? '' : `; below ${pct(claimLine, apart)} a refusal says the model rates no passage likely, above it that the model is unsure`}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   // An answer that stands on part of the question says which part it does not: "how do I book annual leave?" was
   // answered from the edge gateway's steps, "leave" being a word the library uses in another sense, and the reasons
   // said only that the passage "carries what the question asks about" (S-075). What the library never mentions is
@@ -367,12 +368,19 @@ export function decideAnswerability(
     const unsure = model.adjudicatedBands !== undefined && v.answerability !== null && v.answerability >= model.adjudicatedBands.insufficientBelow;
     // S-100: with a reader the refusal is read before it stands, so it claims only the model's rating; the reader's
     // judgement follows it, and may answer from a passage.
+    // S-222: below the adjudicated lower line the refusal said "No passage in the library answers this", and on the
+    // leave-one-corpus-out record that claim was false for 62 of its 470 refusals (13.2%): on a library it was not
+    // trained on, no line on the model's rating makes it true 95 times in 100 (below 0.05 still 8.1% answerable). So
+    // the rating claims no absence; only a reader's reading, or nothing retrieved at all, does. Nor does a library that
+    // uses none of the question's topic words: claimed so, it was false for 3 of the record's 5 such refusals (a
+    // question worded otherwise than its runbook). It still says the model rates no passage likely, and what the
+    // closest plainly fails (the words the library never uses among them).
     const lead = read
       ? `The model rates no passage likely to answer this. The closest, ${where(best)}, seems no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}. A reader reads the passages before it is refused.`
       : unsure
         ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
-        : `No passage in the library answers this. The closest, ${where(best)}, is no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}.`;
-    return refuse(assessment(withNumbers(lead)), unsure ? 'unsure' : 'absent');
+        : `Not answered: the model rates no passage likely to answer this. The closest, ${where(best)}, seems no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}. A rating this low is still wrong now and then, so read that passage if it looks like what you asked.`;
+    return refuse(assessment(withNumbers(lead)), 'unsure');
   }
   if (v.conflict) {
     const one = v.conflict.of;

@@ -296,12 +296,15 @@ describe('the answerability decision on the failure classes of issue 9', () => {
       expect(r.answer).not.toMatch(/does not answer this/);
     });
 
-    it('below where a reader would be asked, it says no passage answers', async () => {
+    // S-222: it said "No passage in the library answers this", headed "the library does not answer this"; on the
+    // leave-one-corpus-out record that claim was false for one such refusal in eight.
+    it('below where a reader would be asked, it says the model rates no passage likely, and claims no absence', async () => {
       const { r } = await refusedWith(0.999);
-      expect(r.reasons[0]).toMatch(/^No passage in the library answers this\./);
-      expect(r.refusal).toBe('absent');
-      expect(outcomeWords('refused', r.refusal).title).toBe('Refused — the library does not answer this');
-      expect(r.answer).toMatch(/^The library does not answer this\./);
+      expect(r.reasons[0]).toMatch(/^Not answered: the model rates no passage likely to answer this\. The closest, .+, seems no answer: /);
+      expect(r.reasons[0]).toMatch(/read that passage if it looks like what you asked\.$/);
+      expect(r.refusal).toBe('unsure');
+      expect(outcomeWords('refused', r.refusal).title).toBe('Refused — not answered: the model is unsure whether the library answers this');
+      expect(r.answer).not.toMatch(/does not answer this|No passage in the library answers/);
     });
 
     it('the numbers carry the decimals that tell the rating from the line', async () => {
@@ -313,13 +316,13 @@ describe('the answerability decision on the failure classes of issue 9', () => {
     });
 
     // S-163: a colleague saw one refusal at 19% claim absence and one at 21% say unsure, and no line between them.
-    it('a refusal’s numbers say where its claim changes from "does not answer" to "unsure"', async () => {
+    it('a refusal’s numbers say where its words change from "rates no passage likely" to "unsure"', async () => {
       for (const lower of [0, 0.999]) {
         const { r } = await refusedWith(lower);
         const numbers = r.reasons.find((x) => x.startsWith(NUMBERS_PREFIX))!;
         // Printed with the decimals the other lines need to tell the rating from them: "0%", or "0.0%" beside 93.6%.
         const printed = lower ? '(?:100|99\\.9)' : '0(?:\\.0)?';
-        expect(numbers).toMatch(new RegExp(`; below ${printed}% a refusal says the library does not answer, above it that the model is unsure\\)`));
+        expect(numbers).toMatch(new RegExp(`; below ${printed}% a refusal says the model rates no passage likely, above it that the model is unsure\\)`));
       }
     });
   });

@@ -86,7 +86,7 @@ export const OUTCOME_WORDS: Readonly<Record<Outcome, OutcomeWords>> = {
  * A refusal's words by what it claims (S-108). `OUTCOME_WORDS.refused` said "the library does not answer this" over
  * every refusal, also where the reasons below it said the model was unsure and named the passage to read — on the
  * leave-one-corpus-out record most such refusals are of answerable questions. The headline now claims no more than the
- * gate knows: absence only where nothing matched, the model is sure, or a reader read the passages.
+ * gate knows: absence only where nothing matched or a reader read the passages (S-222: not on the model's rating alone).
  */
 /** Every claim a refusal makes, for the contract's schema (the type is the decision's, `RefusalClaim`). */
 export const REFUSAL_CLAIMS = ['absent', 'unsure', 'conflict', 'unread', 'unasked'] as const satisfies readonly RefusalClaim[];

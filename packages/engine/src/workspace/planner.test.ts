@@ -146,10 +146,12 @@ describe('the offline planner', () => {
   });
 
   it('says what neither the files nor the runbooks support is unknown, and makes no claim about it', async () => {
+    // S-222: the runbook gate's rating claims no absence, however low.
     const a = await turn('Why did the kafka-broker-7 certificate expire?');
     expect(a.claims).toEqual([]);
     expect(a.unknown.join(' ')).toMatch(/No line of the investigation's files mentions "kafka-broker-7"/);
-    expect(a.answer).toMatch(/Unknown: .*runbook library does not answer this either.*so it is unknown/s);
+    expect(a.answer).toMatch(/Unknown: .*runbook library gave no answer either \(Not answered: the model rates no passage likely.*so it is unknown/s);
+    expect(a.answer).not.toMatch(/does not answer this/);
   });
 
   // S-108: where the runbook gate refused unsure, the turn does not say the library does not answer, only that it gave no answer.
