@@ -5,6 +5,7 @@ import { runAgent } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs, questionFrom } from './args.ts';
 import { closestPassagesOf, formatRunResult } from './format.ts';
+import { terminalText } from './terminal-text.ts';
 
 /**
  * `sandscope ask [--workload triage|change|postmortem] [--trace] [--json]
@@ -39,7 +40,8 @@ export async function askCommand(argv: string[]): Promise<number> {
     return JSON.stringify({ outcome, ...rest }, null, 2);
   };
   const closest = closestPassagesOf(result, (id) => kb.chunk(id));
-  process.stdout.write(values.json ? `${json()}\n` : `${formatRunResult(result, { trace: values.trace, closest })}\n`);
+  // S-229: a library's sentences and the question are printed safe for a terminal (terminal-text.ts).
+  process.stdout.write(terminalText(values.json ? `${json()}\n` : `${formatRunResult(result, { trace: values.trace, closest })}\n`));
   // The run id above names no stored run: `ask` records nothing, so its stop could not be approved anywhere (S-137).
   if (result.outcome === 'awaiting_approval') {
     process.stderr.write(

@@ -78,6 +78,43 @@ describe('sandscope investigation', () => {
     expect(io.out).toContain(`${id}  checkout 502s  (2 files, 4 messages)`);
   });
 
+  // S-229: a User-Agent is the client's to write; quoted raw, it set the terminal's title and cleared its screen.
+  it('prints a file line holding terminal escapes written out, as text and as JSON', async () => {
+    const hostile = join(tmp, 'ua.log');
+    writeFileSync(
+      hostile,
+      '10.0.0.9 - - [14/May/2024:03:12:06 +0000] "GET /api/checkout HTTP/1.1" 502 0 "-" "\x1b]0;pwned\x07\x1b[2J\x9b31m evil-agent\u202e"\n',
+    );
+    io.out = '';
+    expect(await main(['investigation', 'new', 'escapes'])).toBe(0);
+    const escapes = io.out.trim();
+    expect(await main(['investigation', 'add', escapes, hostile])).toBe(0);
+    for (const json of [false, true]) {
+      io.out = '';
+      expect(await main(['investigation', 'ask', escapes, 'what returned 502?', ...(json ? ['--json'] : [])])).toBe(0);
+      expect(io.out).toContain('\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m evil-agent\\u202e');
+      expect(io.out).not.toMatch(/[\x1b\x07\x9b\u202e]/);
+      if (json) expect(JSON.parse(io.out).answer).toContain('\x1b]0;pwned');
+    }
+  });
+
+  // S-231: `add ID ok.log b.bin` said only that b.bin was not added; ok.log was not added either.
+  it('says that none of the files was added when it refuses one of several', async () => {
+    io.out = '';
+    expect(await main(['investigation', 'new', 'several'])).toBe(0);
+    const several = io.out.trim();
+    io.err = '';
+    expect(await main(['investigation', 'add', several, log, binary])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/^sandscope: heap\.bin .* None of the 2 files was added\.\n$/);
+    io.out = '';
+    expect(await main(['investigation', 'show', several, '--json'])).toBe(0);
+    expect(JSON.parse(io.out).files).toEqual([]);
+    io.err = '';
+    expect(await main(['investigation', 'add', several, binary])).toBe(2);
+    expect(io.err).not.toContain('None of');
+  });
+
   it('refuses bad input in one line, before anything is written', async () => {
     for (const argv of [
       ['investigation', 'add', id, binary],

@@ -15,6 +15,7 @@ import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 import { embeddedDatabaseAt, openCliStore } from './cli-store.ts';
 import { fsErrorWords } from './fs-error.ts';
+import { terminalText } from './terminal-text.ts';
 
 const USAGE = 'Usage: npx sandscope investigation new TITLE | list | show ID [--json] | rename ID TITLE | rm ID | add ID FILE... | ask ID MESSAGE [--json]';
 
@@ -73,44 +74,52 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   }
   // Local files are checked before the database is opened: a typo costs milliseconds.
   if (sub === 'add') {
-    // An investigation keeps files by name: `host1/app.log host2/app.log` kept only the second, and the next turn
-    // found no 502 in the log that had four (a colleague's black-box test, 2026-12-05). Refused before anything is added.
-    const byName = new Map<string, Set<string>>();
-    for (const file of args.slice(1)) byName.set(storedName(file), (byName.get(storedName(file)) ?? new Set()).add(file));
-    const clash = [...byName].find(([, files]) => files.size > 1);
-    if (clash) {
-      throw new UserError(
-        `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. ${sameNameAdvice(args[0]!, [...clash[1]], dataDir)}, or copy each to its own name.`,
-      );
-    }
-    for (const file of args.slice(1)) {
-      // The name it would be kept under is checked here too (a relative path over 255 characters, a backslash in a
-      // folder's name), so a refusal comes before any file is added, not after the first ones. The API's rule for a
-      // kept name (S-213): a bidi control or a name the store would trim is refused, not kept or kept as another.
-      const named = exactFileName(storedName(file));
-      if (!named.ok) throw new UserError(`${printableName(file)} was not added: ${named.reason}. Add it from its own folder, or copy it to a plain name.`);
-      let size: number;
-      try {
-        const stat = statSync(file);
-        if (!stat.isFile()) throw new UserError(`${file} is not a file. Add files one by one (logs, configs, command output).`);
-        size = stat.size;
-      } catch (error) {
-        if (error instanceof UserError) throw error;
-        throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
-      }
-      if (size > config.workspace.fileMaxBytes) {
+    // S-231: a refusal of one file left the others unadded too, and said so of none: `add ID ok.log b.bin` printed only
+    // that b.bin was not added, and ok.log was not there either.
+    try {
+      // An investigation keeps files by name: `host1/app.log host2/app.log` kept only the second, and the next turn
+      // found no 502 in the log that had four (a colleague's black-box test, 2026-12-05). Refused before anything is added.
+      const byName = new Map<string, Set<string>>();
+      for (const file of args.slice(1)) byName.set(storedName(file), (byName.get(storedName(file)) ?? new Set()).add(file));
+      const clash = [...byName].find(([, files]) => files.size > 1);
+      if (clash) {
         throw new UserError(
-          `${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`,
+          `${[...clash[1]].join(' and ')} are both named ${clash[0]}: an investigation keeps one file per name, so the last would replace the others. ${sameNameAdvice(args[0]!, [...clash[1]], dataDir)}, or copy each to its own name.`,
         );
       }
-      // Binary or not UTF-8: refused here, before any file is added, as the service would refuse it after the others.
-      try {
-        investigationFileText(storedName(file), readFileSync(file), config.workspace.fileMaxBytes);
-      } catch (error) {
-        if (error instanceof ServiceError) throw cliError(error);
-        // Found by stat, not readable (permissions): said as stat's failures are, not as a bug.
-        throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
+      for (const file of args.slice(1)) {
+        // The name it would be kept under is checked here too (a relative path over 255 characters, a backslash in a
+        // folder's name), so a refusal comes before any file is added, not after the first ones. The API's rule for a
+        // kept name (S-213): a bidi control or a name the store would trim is refused, not kept or kept as another.
+        const named = exactFileName(storedName(file));
+        if (!named.ok) throw new UserError(`${printableName(file)} was not added: ${named.reason}. Add it from its own folder, or copy it to a plain name.`);
+        let size: number;
+        try {
+          const stat = statSync(file);
+          if (!stat.isFile()) throw new UserError(`${file} is not a file. Add files one by one (logs, configs, command output).`);
+          size = stat.size;
+        } catch (error) {
+          if (error instanceof UserError) throw error;
+          throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
+        }
+        if (size > config.workspace.fileMaxBytes) {
+          throw new UserError(
+            `${file} is ${size} bytes; the limit is ${config.workspace.fileMaxBytes} (INVESTIGATION_FILE_MAX_BYTES). Add a smaller excerpt, or raise the limit.`,
+          );
+        }
+        // Binary or not UTF-8: refused here, before any file is added, as the service would refuse it after the others.
+        try {
+          investigationFileText(storedName(file), readFileSync(file), config.workspace.fileMaxBytes);
+        } catch (error) {
+          if (error instanceof ServiceError) throw cliError(error);
+          // Found by stat, not readable (permissions): said as stat's failures are, not as a bug.
+          throw new UserError(`cannot read ${file}: ${fsErrorWords(error)}. Check the path.`);
+        }
       }
+    } catch (error) {
+      const files = args.length - 1;
+      if (error instanceof UserError && files > 1) throw new UserError(`${error.message} None of the ${files} files was added.`, error.exitCode);
+      throw error;
     }
   }
 
@@ -149,7 +158,8 @@ export async function investigationCommand(argv: string[]): Promise<number> {
 }
 
 async function run(service: InvestigationService, store: Store, sub: string, args: string[], json: boolean): Promise<number> {
-  const out = (text: string) => process.stdout.write(`${text}\n`);
+  // S-229: files' lines, titles and messages are printed safe for a terminal, JSON included (terminal-text.ts).
+  const out = (text: string) => process.stdout.write(`${terminalText(text)}\n`);
   switch (sub) {
     case 'new': {
       out((await service.create(args.join(' '))).id);

@@ -12,6 +12,7 @@ import { questionsCommand } from './questions-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { startCommand } from './start-command.ts';
 import { toolsCommand } from './tools-command.ts';
+import { diskFullLine } from './disk-full.ts';
 
 const INTRO = `sandscope — an evidence-gated, cited on-call assistant
 
@@ -160,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`sandscope: ${error.message}\n`);
       return error.exitCode;
     }
-    process.stderr.write(internalErrorLine(error));
+    process.stderr.write(diskFullLine(error) ?? internalErrorLine(error));
     if (process.env.SANDSCOPE_DEBUG) console.error(error);
     return 1;
   }
