@@ -34,6 +34,9 @@ export async function toolsCommand(argv: string[]): Promise<number> {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOTDIR')
         throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir} (${e.code}); point TOOLS_DIR at a writable directory.`);
+      // S-237: TOOLS_DIR naming a file was "internal error: EEXIST: file already exists, mkdir … This is a bug".
+      if (e.code === 'EEXIST')
+        throw new UserError(`TOOLS_DIR ${config.tools.dir} is a file, not a folder; point TOOLS_DIR at a directory (it is made if missing).`);
       throw error;
     }
     for (const t of built) out(`built ${t.name} (${t.files} files) in ${t.dir}`);
