@@ -2,6 +2,7 @@ import { isWorkload } from '@sandscope/api';
 import { cookies } from 'next/headers';
 import { ProblemPanel } from '@/components/problem';
 import { attempt, getLibrary, getProviders } from '@/lib/agent';
+import { CUT_PARAM, cutNotice } from '@/lib/kept-text';
 import { libraryName, readsBundledLibrary } from '@/lib/library';
 import { problemFromQuery } from '@/lib/problems';
 import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
@@ -23,6 +24,7 @@ export default async function ConsolePage({ searchParams }: { searchParams: Sear
   const library = read.ok ? read.value : null;
   const bundled = readsBundledLibrary(library);
   const workload = first(params.workload);
+  const initialQuestion = (first(params.q) ?? '').slice(0, KEPT_QUESTION_CHARS);
   return (
     <>
       <header className="page-head">
@@ -33,12 +35,17 @@ export default async function ConsolePage({ searchParams }: { searchParams: Sear
         </p>
       </header>
       {problem ? <ProblemPanel problem={problem} context={consoleRefusal(problem.code)} /> : null}
+      {problem && first(params[CUT_PARAM]) === '1' && initialQuestion ? (
+        <p className="notice question-cut" data-cut="question">
+          {cutNotice(initialQuestion, 'question')}
+        </p>
+      ) : null}
       {!providers.ok ? (
         <ProblemPanel problem={providers.problem} context="The provider list could not be loaded, so providers cannot be broken for a run." />
       ) : null}
       <ConsoleForm
         providers={providers.ok ? providers.value.filter((p) => p.configured !== false) : []}
-        initialQuestion={(first(params.q) ?? '').slice(0, KEPT_QUESTION_CHARS)}
+        initialQuestion={initialQuestion}
         initialWorkload={isWorkload(workload) ? workload : 'triage'}
         presets={bundled}
       />

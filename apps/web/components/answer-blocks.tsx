@@ -21,6 +21,10 @@ function listsOf<C>(parts: readonly AnswerPart<C>[]): AnswerBlock<C>[] {
  * as its numbered steps on both: list items as a list numbered as in the passage, a command's lines as one block
  * with its citations after it, and prose as one paragraph (or, with `proseApart`, a paragraph per claim: a
  * workspace's findings on file lines are separate facts, not one sentence run).
+ *
+ * A paragraph is a `<div>`, not a `<p>` (S-225): a claim's footnote is a `<details>` holding the passage's blocks, which
+ * a `<p>` cannot hold. The browser's parser closed the `<p>` before it, so every run page with a cited answer threw
+ * React's hydration error #418, and with JavaScript off each "[1]" fell onto a line of its own between sentences.
  */
 export function AnswerBlocks<C extends { readonly text: string }>({
   parts,
@@ -62,15 +66,15 @@ export function AnswerBlocks<C extends { readonly text: string }>({
     return proseApart ? (
       <Fragment key={key}>
         {block.claims.map((c, i) => (
-          <p key={i} className="claim-prose">
+          <div key={i} className="claim-prose">
             {claim(c, i)}
-          </p>
+          </div>
         ))}
       </Fragment>
     ) : (
-      <p key={key} className="claim-prose">
+      <div key={key} className="claim-prose">
         {block.claims.map(claim)}
-      </p>
+      </div>
     );
   });
 }

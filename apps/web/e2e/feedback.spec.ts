@@ -81,7 +81,8 @@ test('a run marked wrong-answer on its page shows the mark, and the eval --feedb
   // A hand-made post with a label the agent does not know is refused and said so; the mark stands.
   const bad = await page.request.post(`/api/runs/${runId}/feedback`, { form: { label: 'meh', note: 'x' }, maxRedirects: 0 });
   expect(bad.status()).toBe(303);
-  expect(bad.headers().location).toBe(`/runs/${runId}?error=invalid_request&during=feedback#feedback`);
+  // S-224: the note comes back with the refusal (the label too, where it is one the run admits).
+  expect(bad.headers().location).toBe(`/runs/${runId}?error=invalid_request&during=feedback&note=x#feedback`);
   await page.goto(bad.headers().location!);
   await expect(feedback.locator('[data-problem="invalid_request"]')).toContainText('The mark was not saved');
   await expect(feedback.locator('.feedback-current')).toHaveAttribute('data-label', 'wrong-answer');

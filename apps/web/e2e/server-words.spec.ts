@@ -141,7 +141,8 @@ test('a mark the agent refuses says its reason beside the form, with the website
   const res = await page.request.post(`/api/runs/${encodeURIComponent(runId)}/feedback`, { form: { label: 'right', note: 'a\u0000b' }, maxRedirects: 0 });
   expect(res.status()).toBe(303);
   const location = res.headers().location ?? '';
-  expect(location).toBe(`/runs/${encodeURIComponent(runId)}?error=invalid_request&during=feedback#feedback`);
+  // S-224: the choice and the note come back with the refusal, so nothing typed is lost.
+  expect(location).toBe(`/runs/${encodeURIComponent(runId)}?error=invalid_request&during=feedback&label=right&note=a%00b#feedback`);
   await page.goto(location);
   const refused = page.locator('section.feedback [data-problem="invalid_request"]');
   await expect(refused).toContainText('The mark was not saved');

@@ -34,6 +34,7 @@ import type { z } from 'zod';
 import { problemFromResponse } from './agent-problem';
 import type { Problem } from './problems';
 import { currentWebConfig } from './web-config';
+import { AGENT_SILENCE_MS, silenceLimit } from './sse';
 
 /*
  * The backend-for-frontend's one door to the agent. This module is the ONLY code
@@ -142,7 +143,7 @@ function networkProblem(error: unknown): AgentProblem {
 
 async function send(
   path: string,
-  init: { method?: string; body?: unknown; raw?: Uint8Array<ArrayBuffer>; caller?: Caller | null; timeoutMs?: number; accept?: string },
+  init: { method?: string; body?: unknown; raw?: Uint8Array<ArrayBuffer>; caller?: Caller | null; timeoutMs?: number; accept?: string; signal?: AbortSignal },
 ): Promise<Response> {
   const config = agentConfig();
   const url = new URL(path.replace(/^\//, ''), config.base.href.endsWith('/') ? config.base : new URL(`${config.base.href}/`));
@@ -157,7 +158,9 @@ async function send(
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : init.raw !== undefined ? { body: init.raw } : {}),
       cache: 'no-store',
       redirect: 'error',
-      signal: AbortSignal.timeout(init.timeoutMs ?? READ_TIMEOUT_MS),
+      signal: init.signal
+        ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs ?? READ_TIMEOUT_MS)])
+        : AbortSignal.timeout(init.timeoutMs ?? READ_TIMEOUT_MS),
     });
   } catch (error) {
     throw networkProblem(error);
@@ -237,10 +240,19 @@ export const getEvalLatest = (): Promise<EvalLatest | null> => orNone(() => getP
  * open; a refusal before that (429, 402, 503, 401 …) is thrown as an AgentProblem.
  */
 export async function startRun(body: RunRequest, caller: Caller): Promise<Response> {
-  const res = await send('/v1/runs', { method: 'POST', body, caller, accept: 'text/event-stream', timeoutMs: RUN_TIMEOUT_MS });
+  // S-227: the agent answers a run's headers at once; a hung one never does, and this waited the run's whole 5 minutes.
+  const silence = new AbortController();
+  const timer = setTimeout(() => silence.abort(new DOMException('The agent did not open the run.', 'TimeoutError')), AGENT_SILENCE_MS);
+  let res: Response;
+  try {
+    res = await send('/v1/runs', { method: 'POST', body, caller, accept: 'text/event-stream', timeoutMs: RUN_TIMEOUT_MS, signal: silence.signal });
+  } finally {
+    clearTimeout(timer);
+  }
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
   if (!res.body) throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent opened the run without a response body.' });
-  return res;
+  // And once open, a stream with nothing on it — not even the agent's heartbeat — is a hung agent (lib/sse.ts).
+  return new Response(silenceLimit(res.body, AGENT_SILENCE_MS), { status: res.status, headers: res.headers });
 }
 
 /** Approve a gated run; the agent creates a new run pointing back at it (seed ADR-0006). */

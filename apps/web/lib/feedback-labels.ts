@@ -1,4 +1,5 @@
-import type { FeedbackLabel } from '@sandscope/api';
+import type { FeedbackLabel, Verdict } from '@sandscope/api';
+import { labelsFitting } from '@sandscope/store/feedback-fit';
 
 /**
  * The three answers to "Was this right?", in the words a person reads on the
@@ -21,4 +22,14 @@ export function isFeedbackLabel(value: unknown): value is FeedbackLabel {
 
 export function feedbackText(label: FeedbackLabel): string {
   return FEEDBACK_CHOICES.find((c) => c.label === label)!.text;
+}
+
+/**
+ * The answers a run with this verdict can be given: the agent's own rule (the store's `labelsFitting`, which markRun
+ * enforces), not a copy. S-224: the form offered all three, and Wrong answer on a refusal (or Wrong refusal on an
+ * answer) was refused every time, the note typed with it lost.
+ */
+export function choicesFor(verdict: Verdict): readonly { readonly label: FeedbackLabel; readonly text: string }[] {
+  const fitting: readonly FeedbackLabel[] = labelsFitting(verdict);
+  return FEEDBACK_CHOICES.filter((c) => fitting.includes(c.label));
 }

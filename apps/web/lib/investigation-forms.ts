@@ -1,4 +1,5 @@
 import { type Problem, problemQuery } from './problems';
+import { CUT_PARAM, keptForUrl } from './kept-text';
 import { refusalWordsCookie } from './refusal-words';
 
 /*
@@ -34,7 +35,10 @@ export const KEPT_MESSAGE_CHARS = 4000;
  * message over the agent's limit came back as an empty box, the engineer's 1,500 characters lost.
  */
 export function backWithProblem(page: string, problem: Problem, during: InvestigationForm, anchor: string, kept?: string): Response {
-  const message = kept ? `&${new URLSearchParams({ message: kept.slice(0, KEPT_MESSAGE_CHARS) })}` : '';
+  // Cut by its encoded length too: 2,000 Chinese characters made a Location of 18 KB, which the browser could not load
+  // back (431), the message lost (S-223). The page says when it was cut.
+  const fits = kept ? keptForUrl(kept, KEPT_MESSAGE_CHARS) : null;
+  const message = fits?.text ? `&${new URLSearchParams({ message: fits.text, ...(fits.cut ? { [CUT_PARAM]: '1' } : {}) })}` : '';
   // The agent's reason ("the path … leaves the workspace") rides in a cookie, not the URL (S-197).
   return seeOther(`${page}?${problemQuery(problem)}&during=${during}${message}#${anchor}`, [refusalWordsCookie(problem, during)]);
 }

@@ -67,3 +67,46 @@ export function mapSse(body: ReadableStream<Uint8Array>, map: (message: SseMessa
     }),
   );
 }
+
+/**
+ * How long a run's stream may say nothing at all — no event, not even the heartbeat the agent writes every 15 s
+ * (apps/agent/src/http/run-stream.ts, HEARTBEAT_MS) — before the website stops waiting for it (S-227). A run that is
+ * slow but alive keeps its stream busy with heartbeats and is never cut by this; a hung agent (a process stopped with
+ * SIGSTOP, a deadlock) sends nothing, and the console showed "Running…" until the run's 5-minute limit, or forever.
+ */
+export const AGENT_SILENCE_MS = 45_000;
+
+/** The stream went silent for longer than the limit: the agent is taken to be hung (S-227). */
+export class SilentStream extends Error {
+  override readonly name = 'SilentStream';
+  constructor(readonly ms: number) {
+    super(`The agent sent nothing for ${ms / 1000} seconds.`);
+  }
+}
+
+/**
+ * `body` passed on as it is, failing with SilentStream (and the agent's stream cancelled) once a read waits longer than
+ * `ms`. The clock runs only while a reader waits: a reader that is slow itself is not the agent's silence.
+ */
+export function silenceLimit(body: ReadableStream<Uint8Array>, ms: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new SilentStream(ms)), ms);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), silent]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        if (error instanceof SilentStream) reader.cancel(error).catch(() => {});
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

@@ -45,7 +45,7 @@ describe('the run page’s answer', () => {
     expect(html.slice(0, html.indexOf('<h3'))).toBe(
       [
         '<section class="answer answer-answered" aria-label="Answer"><div class="claims">',
-        `<p class="claim-prose">${claim('Restore with the mapping flag.')}</p>`,
+        `<div class="claim-prose">${claim('Restore with the mapping flag.')}</div>`,
         `<ol class="claim-list"><li value="1">${claim('Stop the writers.')}</li><li value="2">${claim('Run the restore:')}</li></ol>`,
         '<div class="claim claim-code"><pre class="claim-text"><code>velero restore create r1 \\\n  --from-backup b1</code></pre>[1]</div>',
         `<ol class="claim-list"><li value="3">${claim('Check the pods.')}</li></ol>`,
@@ -67,6 +67,6 @@ describe('the run page’s answer', () => {
       ),
     );
     expect(html).toContain('<li value="1"><span class="claim"><span class="claim-text">Stop the writers.</span> [1] </span></li><li value="3">');
-    expect(html).toContain('<p class="claim-prose"><span class="claim"><span class="claim-text">Said elsewhere.</span> [2] </span></p>');
+    expect(html).toContain('<div class="claim-prose"><span class="claim"><span class="claim-text">Said elsewhere.</span> [2] </span></div>');
   });
 });

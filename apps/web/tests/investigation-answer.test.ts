@@ -95,6 +95,6 @@ describe('runbook claims in a turn', () => {
   it('are lines of their own when the turn was stored without its passages (before they were kept)', () => {
     const html = render([]);
     expect(html).not.toMatch(/<li value=/);
-    expect(html.match(/<p class="claim-prose">/g)).toHaveLength(6);
+    expect(html.match(/<div class="claim-prose">/g)).toHaveLength(6);
   });
 });

@@ -270,7 +270,7 @@ describe('POST /api/runs/:id/feedback — a refused mark says why', () => {
     agent.mockResolvedValue(json({ error: { code: 'invalid_request', message: `${reason} ${API_ERRORS.invalid_request.remedy}` } }, 400));
     const res = await mark({ label: 'right', note: 'a\u0000b' });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=invalid_request&during=feedback#feedback`);
+    expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=invalid_request&during=feedback&label=right&note=a%00b#feedback`);
     const html = await pageAfter(res);
     const feedback = html.slice(html.indexOf('id="feedback"'));
     expect(feedback).toContain('The mark was not saved');
@@ -278,6 +278,19 @@ describe('POST /api/runs/:id/feedback — a refused mark says why', () => {
     expect(html).not.toContain('docs/API.md');
     // Said next to the form, not as the run's own problem.
     expect(html).not.toContain('The approval was refused.');
+  });
+
+  // S-224: the page came back with no answer chosen and the note's box empty.
+  it('a mark the agent refuses anyway comes back with the choice and the note as posted', async () => {
+    const reason = `run ${RUN} answered, and wrong-refusal says it refused what the library answers: a run that answered is marked wrong-answer or right.`;
+    agent.mockResolvedValue(json({ error: { code: 'invalid_request', message: reason } }, 400));
+    const res = await mark({ label: 'wrong-answer', note: 'the replica runbook says otherwise' });
+    const html = await pageAfter(res);
+    const feedback = html.slice(html.indexOf('id="feedback"'));
+    expect(feedback).toMatch(/name="label" checked="" value="wrong-answer"/);
+    expect(feedback).toContain('>the replica runbook says otherwise</textarea>');
+    // The gated run answered: Wrong refusal is not offered at all.
+    expect(feedback).not.toContain('value="wrong-refusal"');
   });
 
   it('a refusal the website makes itself (a label it does not know) asks nothing of the agent and clears any earlier words', async () => {

@@ -1,16 +1,10 @@
 import type { Verdict } from '@sandscope/engine';
 import type { Queryable } from './database.ts';
+import { CONTRADICTED, FEEDBACK_LABELS, type FeedbackLabel, labelsFitting } from './feedback-fit.ts';
 import { StoreError } from './store-error.ts';
 import { iso, isUuid, requireUuid } from './values.ts';
 
-/**
- * What a person says about a run (issue 9, part D): it answered what the
- * library cannot answer, it refused what the library does answer, or it was
- * right. The same three words as migration 0017's CHECK.
- */
-export type FeedbackLabel = 'wrong-answer' | 'wrong-refusal' | 'right';
-
-export const FEEDBACK_LABELS: readonly FeedbackLabel[] = ['wrong-answer', 'wrong-refusal', 'right'];
+export { FEEDBACK_LABELS, type FeedbackLabel, labelsFitting } from './feedback-fit.ts';
 
 /** The longest note, in characters (code points, as Postgres's char_length counts them). */
 export const MAX_FEEDBACK_NOTE_CHARS = 2000;
@@ -60,23 +54,6 @@ export function normalizeFeedback(label: unknown, note: unknown): { label: Feedb
     throw new StoreError('invalid_argument', `the note is ${length} characters; the limit is ${MAX_FEEDBACK_NOTE_CHARS}`);
   }
   return { label, note: length === 0 ? null : trimmed };
-}
-
-/**
- * The verdicts a label contradicts: `wrong-refusal` says the run refused what the library answers, `wrong-answer` that
- * it answered what the library cannot answer. Stored on a run that did the other, the mark became a question labelled
- * against what the person saw (S-210: a cited answer marked wrong-refusal was exported answerable with no evidence,
- * its passage lost). A partial answer is both an answer and a withheld one: every label fits it.
- */
-const CONTRADICTED: Readonly<Record<FeedbackLabel, readonly Verdict[]>> = {
-  'wrong-answer': ['refused'],
-  'wrong-refusal': ['answered'],
-  right: [],
-};
-
-/** The labels that fit a run's verdict, in FEEDBACK_LABELS's order. */
-export function labelsFitting(verdict: Verdict): FeedbackLabel[] {
-  return FEEDBACK_LABELS.filter((label) => !CONTRADICTED[label].includes(verdict));
 }
 
 interface FeedbackRow {

@@ -108,7 +108,9 @@ export function ConsoleForm({
 
   async function ask(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running || !question.trim()) return;
+    // A question of spaces goes to /api/runs like any other (S-226): it was dropped here without a word, while the
+    // same question without JavaScript, and the Investigations form, say "question: type a question first.".
+    if (running) return;
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;

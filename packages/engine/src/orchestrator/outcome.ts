@@ -1,5 +1,8 @@
 import type { RefusalClaim, Terminal, Verdict } from '../types.ts';
 
+// The verdict's type, for a module that reads this file without the engine's index (the store's feedback rule, S-224).
+export type { Verdict };
+
 /*
  * Imports types only, on purpose: the website reads this file through
  * @sandscope/api, so it must stay free of anything but words and one function.

@@ -5,10 +5,11 @@ import { problemFromStreamError } from '@/lib/agent-problem';
 import type { RunResult } from '@sandscope/api';
 import { type Problem, problemQuery } from '@/lib/problems';
 import { readBoundedBody } from '@/lib/bounded-body';
+import { CUT_PARAM, keptForUrl } from '@/lib/kept-text';
 import { refusalWordsCookie } from '@/lib/refusal-words';
 import { KEPT_QUESTION_CHARS, MAX_RUN_BODY_BYTES, parseRunRequest } from '@/lib/run-request';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
-import { mapSse, readSse, type SseMessage } from '@/lib/sse';
+import { mapSse, readSse, SilentStream, type SseMessage } from '@/lib/sse';
 
 /*
  * POST /api/runs — the console's one door to a run.
@@ -60,6 +61,31 @@ function forPage(m: SseMessage): SseMessage {
   return { ...m, data: JSON.stringify({ error: problemFromStreamError(data) }) };
 }
 
+/** S-227: the agent said nothing for too long (lib/sse.ts silenceLimit): the run's end as /runs says a hung agent's. */
+const silentAgent = (error: SilentStream): Problem => ({ code: 'agent_timeout', status: 504, detail: error.message });
+
+/**
+ * The enhanced console's stream, ended with an `event: error` naming the problem when the agent went silent (S-227),
+ * rather than cut: a cut stream read as "the connection dropped", and a hung agent's showed "Running…" until then.
+ */
+function endingSaid(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (!(error instanceof SilentStream)) throw error;
+        controller.enqueue(new TextEncoder().encode(`event: error\ndata: ${JSON.stringify({ error: silentAgent(error) })}\n\n`));
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
 /** What the console's form (or the enhanced console's JSON) sent, from a body already read within its limit. */
 async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string, streaming: boolean) {
   let fields: { question?: unknown; workload?: unknown; failProviders?: unknown };
@@ -94,7 +120,11 @@ export async function POST(request: Request): Promise<Response> {
   const typed = typeof fields.question === 'string' ? fields.question.trim() : '';
   const backToConsole = (problem: Problem) => {
     const q = new URLSearchParams(problemQuery(problem));
-    if (typed) q.set('q', typed.slice(0, KEPT_QUESTION_CHARS));
+    // Cut to fit the URL by its encoded length, not its characters: 2,000 Chinese characters made a Location the
+    // browser could not load back (431), and the text was lost (S-223). The page says when it was cut.
+    const kept = keptForUrl(typed, KEPT_QUESTION_CHARS);
+    if (kept.text) q.set('q', kept.text);
+    if (kept.cut) q.set(CUT_PARAM, '1');
     q.set('workload', isWorkload(fields.workload) ? fields.workload : 'triage');
     return redirect(`/?${q.toString()}`, [refusalWordsCookie(problem, 'console')]);
   };
@@ -123,7 +153,7 @@ export async function POST(request: Request): Promise<Response> {
       'x-accel-buffering': 'no',
     });
     for (const c of setCookies) headers.append('set-cookie', c);
-    return new Response(mapSse(upstream.body!, forPage), { status: 200, headers });
+    return new Response(endingSaid(mapSse(upstream.body!, forPage)), { status: 200, headers });
   }
 
   // JavaScript off: run to the end here, then show the finished run.
@@ -150,8 +180,8 @@ export async function POST(request: Request): Promise<Response> {
         /* a malformed event is skipped; the result decides */
       }
     });
-  } catch {
-    failure ??= { code: 'stream_broken', status: 502 };
+  } catch (error) {
+    failure ??= error instanceof SilentStream ? silentAgent(error) : { code: 'stream_broken', status: 502 };
   }
   const finished = result as RunResult | null;
   if (!finished) failure ??= { code: 'stream_broken', status: 502 };

@@ -6,6 +6,7 @@ import { ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigation } from '@/lib/agent';
 import { when } from '@/lib/format';
 import { formFromQuery, type InvestigationForm, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
+import { CUT_PARAM, cutNotice } from '@/lib/kept-text';
 import { type Problem, problemFromQuery } from '@/lib/problems';
 import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
 import NotFound from '@/app/not-found';
@@ -188,6 +189,11 @@ export default async function InvestigationPage({ params, searchParams }: { para
           </div>
         </form>
         {carried && during === 'turn' ? <FormProblem problem={carried} during="turn" context="Nothing was asked." /> : null}
+        {during === 'turn' && query[CUT_PARAM] === '1' && typeof query.message === 'string' ? (
+          <p className="notice message-cut" data-cut="message">
+            {cutNotice(query.message, 'message')}
+          </p>
+        ) : null}
         {carried && during === null ? <ProblemPanel problem={carried} /> : null}
       </section>
 

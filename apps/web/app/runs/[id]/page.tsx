@@ -11,6 +11,8 @@ import { closestPassages } from '@/lib/closest-passage';
 import { refusalClaim } from '@/lib/refusal-claim';
 import { askAgainOf } from '@/lib/ask-again';
 import { shortId, when } from '@/lib/format';
+import { isFeedbackLabel } from '@/lib/feedback-labels';
+import { CUT_PARAM } from '@/lib/kept-text';
 import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
 import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
@@ -68,6 +70,12 @@ export default async function RunPage({
   const { run, spans, claims, providerEvents, spend, parent, children, feedback } = detail.value;
   // A problem from the "Was this right?" form is shown next to the form, not as the run's own.
   const duringFeedback = form === 'feedback';
+  // A mark that was not saved: the choice and note as posted, carried back by the route (S-224).
+  const keptLabel = first(query.label);
+  const keptFeedback =
+    duringFeedback && carried
+      ? { label: isFeedbackLabel(keptLabel) ? keptLabel : null, note: first(query.note) ?? '', cut: first(query[CUT_PARAM]) === '1' }
+      : null;
   const awaiting = run.terminal === 'await_approval';
   const failover = failoverSummary(providerEvents);
   // Approved twice: the run the first approval created, as the agent named it (checked against this run's children).
@@ -216,7 +224,16 @@ export default async function RunPage({
         </p>
       ) : null}
 
-      {run.verdict ? <FeedbackForm runId={run.id} current={feedback ?? null} saved={query.marked === '1'} problem={duringFeedback ? carried : null} /> : null}
+      {run.verdict ? (
+        <FeedbackForm
+          runId={run.id}
+          verdict={run.verdict}
+          current={feedback ?? null}
+          saved={query.marked === '1'}
+          problem={duringFeedback ? carried : null}
+          kept={keptFeedback}
+        />
+      ) : null}
 
       <div className="run-grid">
         <section>

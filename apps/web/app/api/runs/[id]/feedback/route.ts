@@ -1,6 +1,7 @@
 import { sendToPage } from '@/lib/form-door';
 import { AgentProblem, callerFromRequest, markRun } from '@/lib/agent';
 import { isFeedbackLabel, MAX_NOTE_CHARS } from '@/lib/feedback-labels';
+import { CUT_PARAM, keptForUrl } from '@/lib/kept-text';
 import { type Problem, problemQuery } from '@/lib/problems';
 import { refusalWordsCookie } from '@/lib/refusal-words';
 import { crossSite, crossSiteRefusal } from '@/lib/same-origin';
@@ -31,7 +32,17 @@ function backToRun(id: string, query: string, setCookies: readonly string[] = []
  * the upload form's refusals carry theirs (lib/refusal-words.ts): a mark refused without JavaScript said "choose one of
  * the three answers" alone, never the agent's "note contains a NUL character …".
  */
-const failed = (id: string, problem: Problem) => backToRun(id, `${problemQuery(problem)}&during=feedback`, [refusalWordsCookie(problem, 'feedback')]);
+function failed(id: string, problem: Problem, posted: { label: unknown; note: unknown }): Response {
+  // What was posted goes back too (S-224): the form came back with no answer chosen and the note's box empty, the words
+  // lost. The note is cut to fit the URL by its encoded length, as a refused question is (S-223), and the page says so.
+  const query = new URLSearchParams(problemQuery(problem));
+  query.set('during', 'feedback');
+  if (isFeedbackLabel(posted.label)) query.set('label', posted.label);
+  const note = typeof posted.note === 'string' ? keptForUrl(posted.note, MAX_NOTE_CHARS * 2) : null;
+  if (note?.text) query.set('note', note.text);
+  if (note?.cut) query.set(CUT_PARAM, '1');
+  return backToRun(id, query.toString(), [refusalWordsCookie(problem, 'feedback')]);
+}
 
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   if (crossSite(request)) return crossSiteRefusal();
@@ -49,13 +60,13 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   }
   // Checked here too, so a hand-made post is refused in the site's words before it costs an agent call.
   const text = typeof note === 'string' ? note.trim() : '';
-  if (!isFeedbackLabel(label) || [...text].length > MAX_NOTE_CHARS) return failed(id, { code: 'invalid_request', status: 400 });
+  if (!isFeedbackLabel(label) || [...text].length > MAX_NOTE_CHARS) return failed(id, { code: 'invalid_request', status: 400 }, { label, note });
 
   try {
     const { setCookies } = await markRun(id, { label, note: text || null }, callerFromRequest(request));
     return backToRun(id, 'marked=1', setCookies);
   } catch (error) {
     if (!(error instanceof AgentProblem)) throw error;
-    return failed(id, error.problem);
+    return failed(id, error.problem, { label, note });
   }
 }
