@@ -13,6 +13,15 @@ import type { SearchHit } from './search-files.ts';
 import type { ToolCallRecord, WorkspaceToolbox } from './tools.ts';
 import type { TurnCitation } from './turn-citation.ts';
 import { turnAnswerText, uniqueCitations } from './turn-text.ts';
+import { inTimeOrder, type TimeOrdered } from './time-order.ts';
+import { lineTime } from './log-time.ts';
+import { filesNamed } from './named-files.ts';
+import { readWhole } from './read-whole.ts';
+import { singularForms } from './singular.ts';
+import { shapeOf } from './line-shape.ts';
+import { askedWindow, isWindowWord } from './time-window.ts';
+import { windowClaims } from './window-claims.ts';
+import { reportsTrouble } from './trouble.ts';
 
 export type { TurnCitation } from './turn-citation.ts';
 
@@ -89,13 +98,21 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const started = now();
   const input = turnInput(p.history, p.message, p.historyMaxMessages, p.historyMaxChars);
   const subject = resolveSubject(p.message, input);
-  const terms = [...subject.identifiers, ...subject.words].slice(0, MAX_TERMS);
   const weight = (t: string) => (subject.identifiers.includes(t) ? 3 : 1);
   const intent = timeIntentOf(p.message);
   const outputs: string[] = [];
 
   const listed = await p.toolbox.call('list_files', {});
   outputs.push(listed.text);
+  const listedFiles = listed.ok && listed.tool === 'list_files' ? listed.files : [];
+  // S-233: a file the question names is where to look, not a text to look for.
+  const namedFiles = filesNamed(p.message, listedFiles);
+  // S-234: a time of day the question asks about is a window on the lines' stamps, not a text ("03:11-03:13" included).
+  const window = askedWindow(p.message);
+  const terms = [...subject.identifiers, ...subject.words]
+    .filter((t) => !namedFiles.names.includes(t.toLowerCase()) && !(window !== null && ((/^[\d:.\s–-]+$/.test(t) && t.includes(':')) || isWindowWord(t))))
+    .slice(0, MAX_TERMS);
+  const scopes = namedFiles.paths.length > 0 ? namedFiles.paths : [undefined];
   // Every line any term hits, scored by the terms it holds (identifiers weigh more).
   // A line found only by similarity (worded differently from the question) counts for less than one
   // that holds the term, and ranks after every such line (rankHits): it fills the claims the words left.
@@ -105,15 +122,41 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   // Logs say a failure in their own words: "why are requests failing?" matched no line as written, and the lines
   // nearest it in meaning were `"code":"OK","msg":"request served"`, cited as the answer while 410 ERROR lines went
   // unmentioned (a colleague's test, 2026-12-05). A question about a failure searches for the word logs use too.
-  const patterns = FAILURE.test(p.message) && !terms.some((t) => /^err/i.test(t)) ? [...terms, 'error'] : terms;
+  // A window's lines are read whole (windowClaims), not searched for.
+  const patterns = window !== null ? [] : FAILURE.test(p.message) && !terms.some((t) => /^err/i.test(t)) ? [...terms, 'error'] : terms;
+  /** S-235: the singular a plural term was found as, where no line holds the plural. */
+  const forms = new Map<string, string>();
+  let capped = false;
+  /** The lines `pattern` is found in (every scope), and whether some line holds it as written. */
+  const search = async (pattern: string): Promise<{ found: boolean; hits: SearchHit[] }> => {
+    const hits: SearchHit[] = [];
+    for (const scope of scopes) {
+      const out = await p.toolbox.call('search_files', scope === undefined ? { pattern } : { pattern, path: scope });
+      outputs.push(out.text);
+      if (!out.ok || out.tool !== 'search_files') continue;
+      hits.push(...out.search.hits);
+      // S-236: lines past the search's cap match too, and are not among the hits to count.
+      if (out.search.totalHits > out.search.hits.filter((h) => h.match === 'text').length) capped = true;
+    }
+    return { found: hits.some((h) => h.match === 'text'), hits };
+  };
   for (const term of patterns) {
-    const out = await p.toolbox.call('search_files', { pattern: term });
-    outputs.push(out.text);
-    if (!out.ok || out.tool !== 'search_files') continue;
-    if (out.search.hits.some((h) => h.match === 'text')) written.add(term);
-    for (const hit of out.search.hits) {
+    let result = await search(term);
+    // S-235: a plural in no line is searched as its singular; what the plural found only by meaning is then dropped.
+    if (!result.found && subject.words.includes(term)) {
+      for (const form of singularForms(term)) {
+        const singular = await search(form);
+        if (!singular.found) continue;
+        forms.set(term, form);
+        result = singular;
+        break;
+      }
+    }
+    if (result.found) written.add(term);
+    for (const hit of result.hits) {
       const key = `${hit.path}\u0000${hit.line}`;
-      const entry = scored.get(key) ?? { hit, score: 0, literal: false, terms: new Set<string>() };
+      const entry = scored.get(key) ?? { hit, score: 0, literal: false, terms: new Set<string>(), similar: new Set<string>() };
+      if (hit.match === 'similar') entry.similar.add(term);
       if (hit.match === 'text' && !entry.literal) {
         entry.literal = true;
         entry.hit = hit;
@@ -125,11 +168,26 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
       scored.set(key, entry);
     }
   }
+  // S-233: a file named with nothing else to look for ("what does nginx.log show?") is read whole; its lines are the
+  // candidates, ranked as search hits are (a log's trouble first, a config's lines as they are).
+  if (patterns.length === 0 && window === null) {
+    for (const path of namedFiles.paths) {
+      for (const line of (await readWhole(p.toolbox, path, outputs)) ?? []) {
+        const hit: SearchHit = { path, line: line.line, text: line.text, match: 'text' };
+        scored.set(`${path}\u0000${line.line}`, { hit, score: 0, literal: true, terms: new Set(), similar: new Set() });
+      }
+    }
+  }
   const claims: TurnClaim[] = [];
   const cited: { path: string; start: number; end: number }[] = [];
-  for (const { hit, literal, terms: near } of rankHits([...scored.values()], intent)) {
+  const { ranked, timing } = rankHits([...scored.values()], intent);
+  for (const entry of ranked) {
+    const { hit, literal, terms: near } = entry;
     if (cited.length >= (intent === null ? MAX_FILE_CLAIMS : 1)) break;
-    if (cited.some((c) => c.path === hit.path && hit.line >= c.start - CONTEXT_LINES && hit.line <= c.end + CONTEXT_LINES)) continue;
+    // A line already in a cited range is cited; a line beside one is not. Skipping every hit within CONTEXT_LINES of a
+    // cited range left out events.jsonl's second and third errors after its first (S-233), and app.log's two 502s after
+    // the refusal a line before them (S-234).
+    if (cited.some((c) => c.path === hit.path && hit.line >= c.start && hit.line <= c.end)) continue;
     const out = await p.toolbox.call('read_file', {
       path: hit.path,
       offset: Math.max(1, hit.line - CONTEXT_LINES),
@@ -154,23 +212,51 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     // What the line is said to be about is what it holds: the question's first two terms were named whether or not
     // the line held them, so "when did the 502s start on web-2?" was answered "the earliest line … reporting trouble
     // about 502, web-2 is line 2011" of a line that never names web-2 (a colleague's test, 2026-12-05).
-    const held = terms.filter((t) => text.toLowerCase().includes(t.toLowerCase()));
+    const held = terms.filter((t) => text.toLowerCase().includes((forms.get(t) ?? t).toLowerCase()));
     const about = (held.length ? held : [...near]).slice(0, 2).join(', ');
-    const lead = !literal
-      ? `${hit.path} line ${start} does not use the words ${[...near].map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
-      : intent === 'first'
-        ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${start}: `
-        : intent === 'last'
-          ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
-          : `${hit.path} line ${start}: `;
-    if (!literal) for (const t of near) written.add(t); // its claim says the line words it differently
+    // A line can hold one term and say another in other words: "Was anything throttling requests?" finds "request
+    // throttled" by "request" once a plural is searched as its singular (S-235), and it still does not say "throttling".
+    const reworded = literal ? [...entry.similar].filter((t) => !held.includes(t)) : [...near];
+    const lead =
+      !literal || (intent === null && reworded.length > 0)
+        ? `${hit.path} line ${start} does not use the words ${reworded.map((t) => `"${t}"`).join(', ')} but says something similar in meaning: `
+        : intent !== null && acrossFiles(timing, entry)
+          ? `The ${intent === 'first' ? 'earliest' : 'latest'} line reporting trouble about ${about}, by timestamp across ${[...timing!.timedFiles].sort().join(', ')}, is ${hit.path} line ${intent === 'first' ? start : hit.line} (${(lineTime(text) ?? timing!.timeOf(entry)!).written}): `
+          : intent === 'first'
+            ? `The earliest line in ${hit.path} reporting trouble about ${about} is line ${start}: `
+            : intent === 'last'
+              ? `The latest line in ${hit.path} reporting trouble about ${about} is line ${hit.line}: `
+              : `${hit.path} line ${start}: `;
+    for (const t of reworded) written.add(t); // its claim says the line words it differently
     claims.push({ text: `${lead}${quoted}`, citations: [{ kind: 'file', path: hit.path, startLine: start, endLine: end }] });
   }
+
+  // S-236: the lines that match and no claim cites are counted, not dropped without a word: "what errors happened around
+  // 03:12?" quoted three of the eleven lines reporting trouble that minute and said nothing of the rest. A "first" or
+  // "last" asks for one line.
+  const uncited = ranked.filter((e) => e.literal && !cited.some((c) => c.path === e.hit.path && e.hit.line >= c.start && e.hit.line <= c.end));
+  let more = intent === null ? uncited.length : 0;
+  const windowUnknown: string[] = [];
+  if (window !== null) {
+    const found = await windowClaims({
+      toolbox: p.toolbox,
+      paths: namedFiles.paths.length > 0 ? namedFiles.paths : listedFiles.map((f) => f.path),
+      window,
+      // Errors asked for are what troubleOnly says; the question's other terms narrow the window's lines.
+      terms: terms.filter((t) => !FAILURE.test(t)),
+      troubleOnly: FAILURE.test(p.message),
+      outputs,
+    });
+    claims.push(...found.claims);
+    windowUnknown.push(...found.unknown);
+    more = found.more;
+  }
+  const shown = more > 0 ? [`${capped && window === null ? 'At least ' : ''}${more} more matching line${more === 1 ? '' : 's'} not shown.`] : [];
 
   // Seed #21: the jailed tools where they help (jq over a JSON file the question names, log_summary over a large log).
   const sandboxed = await consultSandbox({
     toolbox: p.toolbox,
-    files: listed.ok && listed.tool === 'list_files' ? listed.files : [],
+    files: listedFiles,
     message: p.message,
     terms,
   });
@@ -195,8 +281,11 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   }
 
   const unknown: string[] = [];
+  if (intent !== null && timing !== null && cited.length > 0) unknown.push(...uncompared(timing, intent));
   const searched = terms.length > 0 ? terms.map((t) => `"${t}"`).join(', ') : 'nothing (the message names no term to search for)';
-  if (cited.length === 0) unknown.push(`No line of the investigation's files mentions ${searched}.`);
+  const where = namedFiles.paths.length > 0 ? namedFiles.paths.join(', ') : "the investigation's files";
+  if (window !== null) unknown.push(...windowUnknown);
+  else if (cited.length === 0) unknown.push(`No line of ${where} mentions ${searched}.`);
   else {
     // The lines cited hold the question's other words, or say something like it: what no line holds is said, not left
     // for the reader to infer from a list of lines. "What is the CPU usage on orders-db?" cited pool errors and said
@@ -204,7 +293,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     // Only what the question names (its nouns and identifiers): "getting" is how it was asked, not what about.
     const named = new Set(questionNouns(p.message));
     const unwritten = terms.filter((t) => !written.has(t) && (subject.identifiers.includes(t) || named.has(stem(t.toLowerCase()))));
-    if (unwritten.length > 0) unknown.push(`No line of the investigation's files mentions ${unwritten.map((t) => `"${t}"`).join(', ')}.`);
+    if (unwritten.length > 0) unknown.push(`No line of ${where} mentions ${unwritten.map((t) => `"${t}"`).join(', ')}.`);
   }
   if (claims.length === 0) {
     // S-108: "does not answer" only where the gate claims absence; an unsure refusal gave no answer, and says why.
@@ -212,11 +301,13 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
     unknown.push(`The runbook library ${library}${runbookRefusal ? ` (${runbookRefusal.replace(/\.$/, '')})` : ''}, so it is unknown.`);
   }
   const citations = uniqueCitations(claims);
-  const answer = turnAnswerText(claims, unknown, (id) => p.kb.chunk(id));
+  const answer = turnAnswerText(claims, unknown, (id) => p.kb.chunk(id), shown);
   // S-200: a follow-up is searched with an earlier question's subject, and said nothing of it: "?!?" after "why is
   // checkout getting 502s?" was answered about 502s and checkout as if asked. What it was read with is said.
-  const notes =
-    subject.from === 'history' ? [`Read as a follow-up to “${clip(subject.earlier, 120)}”: searched for ${terms.map((t) => `"${t}"`).join(', ')}.`] : [];
+  const notes = [
+    ...(subject.from === 'history' ? [`Read as a follow-up to “${clip(subject.earlier, 120)}”: searched for ${terms.map((t) => `"${t}"`).join(', ')}.`] : []),
+    ...shown,
+  ];
   const promptText = [...input.map((m) => m.content), ...outputs].join('\n');
   return {
     answer,
@@ -266,24 +357,51 @@ function resolveSubject(
  * it stop" the last; otherwise the lines holding the most (and the weightiest)
  * terms, trouble first, in file order on a tie.
  */
-function rankHits(entries: ScoredHit[], intent: 'first' | 'last' | null): ScoredHit[] {
+function rankHits(entries: ScoredHit[], intent: 'first' | 'last' | null): { ranked: ScoredHit[]; timing: TimeOrdered<ScoredHit> | null } {
   const order = (a: { hit: SearchHit }, b: { hit: SearchHit }) => (a.hit.path === b.hit.path ? a.hit.line - b.hit.line : a.hit.path < b.hit.path ? -1 : 1);
-  const severity = (e: { hit: SearchHit }) => (SEVERE.test(e.hit.text) ? 1 : 0);
+  const severity = (e: { hit: SearchHit }) => (reportsTrouble(e.hit.text) ? 1 : 0);
   if (intent !== null) {
     // Lines holding the terms first; lines only similar in meaning when none does.
     const literal = entries.filter((e) => e.literal);
     const from = literal.length > 0 ? literal : entries;
     const troubled = from.filter((e) => severity(e) === 1);
-    const pool = (troubled.length > 0 ? troubled : from).sort(order);
-    return intent === 'first' ? pool : pool.reverse();
+    // S-232: by the time each line states, across the files, not by file name then line.
+    const timing = inTimeOrder(troubled.length > 0 ? troubled : from, (e) => e.hit, intent === 'first' ? 'earliest' : 'latest');
+    return { ranked: [...timing.ordered], timing };
   }
   // In a file whose lines report trouble, only those are evidence: "checkout-api request ok status=200" was cited
   // beside a 502 for holding "checkout" and "request" (a colleague's test of the website, 2026-12-05). A file with no
   // such line (a config) keeps its lines.
   const troubledFiles = new Set(entries.filter((e) => e.literal && severity(e) === 1).map((e) => e.hit.path));
-  return entries
+  const ranked = entries
     .filter((e) => !troubledFiles.has(e.hit.path) || severity(e) === 1)
     .sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || severity(b) - severity(a) || order(a, b));
+  return { ranked, timing: null };
+}
+
+/** S-232: the line was ordered by its time among lines of more than one file, so the answer says it compared times. */
+function acrossFiles(timing: TimeOrdered<ScoredHit> | null, entry: ScoredHit): boolean {
+  return timing !== null && timing.timedFiles.length > 1 && timing.timeOf(entry)?.at != null;
+}
+
+/**
+ * S-232: what could not be compared by time, said: the lines of a file that state no time that can be read (none of
+ * its lines found does) were not placed among the others, and where no line's time could be read at all, "first" is
+ * only the first in file order. A file whose other lines are dated has its undated ones (a stack trace's) in place.
+ */
+function uncompared(timing: TimeOrdered<ScoredHit>, intent: 'first' | 'last'): string[] {
+  const files = [...new Set(timing.ordered.map((e) => e.hit.path))];
+  const undated = [...new Set(timing.untimed.map((e) => e.hit.path))].filter((f) => !timing.timedFiles.includes(f));
+  if (undated.length === 0 || files.length < 2) return [];
+  const which = intent === 'first' ? 'earliest' : 'latest';
+  if (timing.timedFiles.length === 0) {
+    return [
+      `No line found in ${files.join(', ')} states a time that could be read, so their times could not be compared: the ${which} line is taken in file order, not by time.`,
+    ];
+  }
+  return [
+    `The lines found in ${undated.join(', ')} state no time that could be read, so they could not be compared by time with the others; one of them may be ${intent === 'first' ? 'earlier' : 'later'}.`,
+  ];
 }
 
 /** A line some term's search returned, with how much the terms it answers weigh. */
@@ -293,21 +411,12 @@ interface ScoredHit {
   /** It holds at least one term verbatim; otherwise it was found by similarity only. */
   literal: boolean;
   terms: Set<string>;
+  /** The terms that found it by similarity only (it does not hold them). */
+  similar: Set<string>;
 }
 
 /** A question about something going wrong. */
 const FAILURE = /\b(?:fail\w*|error\w*|broken|break(?:s|ing)?|crash\w*|down|wrong|outage)\b/i;
-/** A log line reporting trouble. */
-const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
-
-/** What a log line says, its leading timestamp and every number aside: two lines of one burst have the same shape. */
-function shapeOf(line: string): string {
-  return line
-    .trim()
-    .replace(/^\S*\d\S*\s+/, '')
-    .replace(/\d+/g, '#')
-    .toLowerCase();
-}
 
 function clip(text: string, max = 300): string {
   return clipText(text, max);

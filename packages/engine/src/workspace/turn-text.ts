@@ -39,7 +39,13 @@ export function turnPassages(citations: readonly TurnCitation[], chunkOf: (id: s
  * procedure lost its numbers and a multi-line command could not be pasted — the defect S-049 mended for runs,
  * left in the workspace (S-063). A claim on file lines stays a line of its own: each is a separate finding.
  */
-export function turnAnswerText(claims: readonly TurnClaim[], unknown: readonly string[], chunkOf: (id: string) => Chunk | undefined): string {
+export function turnAnswerText(
+  claims: readonly TurnClaim[],
+  unknown: readonly string[],
+  chunkOf: (id: string) => Chunk | undefined,
+  /** Said after the claims, before what is unknown: how many matching lines the claims leave out (S-236). */
+  said: readonly string[] = [],
+): string {
   const cites = (group: readonly TurnClaim[]) => `[${uniqueCitations(group).map(citationLabel).join('; ')}]`;
   const parts = answerLayout(claims, (claim) => {
     const first = claim.citations[0];
@@ -51,5 +57,5 @@ export function turnAnswerText(claims: readonly TurnClaim[], unknown: readonly s
     if (part.kind === 'item') return `${part.step === null ? '-' : `${part.step}.`} ${part.claims.map((c) => `${c.text} ${cites([c])}`).join(' ')}`;
     return part.claims.map((c) => `${c.text} ${cites([c])}`).join('\n');
   });
-  return [...lines, ...unknown.map((u) => `Unknown: ${u}`)].join('\n');
+  return [...lines, ...said, ...unknown.map((u) => `Unknown: ${u}`)].join('\n');
 }
