@@ -114,9 +114,11 @@ export function AnswerabilityDistribution({ rows, bands }: { rows: readonly Dist
       <figcaption>
         Each bar counts questions in an answerability bin of 0.02: answerable up, unanswerable down. Left of the red line the gate refuses; from the green line
         on it answers
+        {/* S-238: "so nothing is deferred" stood beside a table deferring 0.2%: a question rated from the line on whose
+            closest passage fails a check (a name it never gives, no value for what was asked) is adjudicated too. */}
         {insufficientBelow === sufficientAbove
-          ? ' (here the two lines coincide: there is no ambiguous band, so nothing is deferred)'
-          : '; between them is the ambiguous band, where adjudication decides'}
+          ? ' (here the two lines coincide: there is no ambiguous band, and only a question rated from the line whose closest passage fails a check is deferred to adjudication)'
+          : '; between them is the ambiguous band, where adjudication decides, as it does for a question rated from the green line whose closest passage fails a check'}
         .
         {unscored > 0
           ? ` ${unscored} question${unscored === 1 ? '' : 's'} had no answerability (degraded retrieval or nothing found) and ${unscored === 1 ? 'is' : 'are'} not drawn.`

@@ -321,6 +321,13 @@ describe('the server render (what a browser without JavaScript gets)', () => {
     expect(html).toContain('1 question had no answerability');
   });
 
+  // S-238: the caption said "nothing is deferred" where the lines coincide, beside a table that deferred 0.2%.
+  it('where the lines coincide, says what is still deferred rather than that nothing is', () => {
+    const html = renderToStaticMarkup(createElement(AnswerabilityDistribution, { rows, bands: { insufficientBelow: 0.5, sufficientAbove: 0.5 } }));
+    expect(html).not.toContain('nothing is deferred');
+    expect(html).toContain('only a question rated from the line whose closest passage fails a check is deferred to adjudication');
+  });
+
   it('the band explorer draws the chart at ITS bands, not the report’s (the slider moves the lines)', () => {
     const explorerRows = [
       {
