@@ -9,6 +9,7 @@ import {
   type TurnResult,
 } from '@sandscope/api/investigations';
 import { chunkHref } from '@/lib/anchors';
+import { isolateQuoted } from '@/lib/bidi';
 import { ms, tokens, usd } from '@/lib/format';
 import { AnswerBlocks } from './answer-blocks';
 
@@ -137,7 +138,7 @@ export function InvestigationAnswer({ investigationId, message }: { investigatio
         <ul className="unknowns">
           {result.unknown.map((u, i) => (
             <li key={i}>
-              <b>Unknown:</b> {u}
+              <b>Unknown:</b> {isolateQuoted(u)}
             </li>
           ))}
         </ul>
@@ -145,7 +146,8 @@ export function InvestigationAnswer({ investigationId, message }: { investigatio
       {result && result.notes.length > 0 ? (
         <ul className="turn-notes muted">
           {result.notes.map((n, i) => (
-            <li key={i}>{n}</li>
+            // A note quotes the message's words and the files' lines: each isolated for direction (S-240).
+            <li key={i}>{isolateQuoted(n)}</li>
           ))}
         </ul>
       ) : null}

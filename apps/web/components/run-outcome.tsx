@@ -5,6 +5,7 @@ import { score as fmtScore } from '@/lib/format';
 import { chunkHref } from '@/lib/anchors';
 import { consoleHref } from '@/lib/ask-again';
 import { splitReasons } from '@/lib/reasons';
+import { isolateQuoted } from '@/lib/bidi';
 import { renderInline } from '@/lib/markdown';
 import { Answer, type AnswerClaim, numberSources, sourceAnchor } from './answer';
 import { OutcomeBanner } from './outcome';
@@ -116,7 +117,8 @@ function Reasons({ reasons }: { reasons: readonly string[] }) {
     <>
       <ul className="reasons">
         {plain.map((r, i) => (
-          <li key={i}>{r}</li>
+          // The question's words it quotes, each isolated for direction (S-240).
+          <li key={i}>{isolateQuoted(r)}</li>
         ))}
       </ul>
       {numbers.length > 0 ? (
@@ -215,7 +217,7 @@ export function RunOutcome({ view }: { view: OutcomeView }) {
                 <Fragment key={q}>
                   {i > 0 ? ' or ' : null}
                   <a href={consoleHref(q, view.workload ?? 'triage')} data-ask-again={q}>
-                    {q}
+                    <bdi>{q}</bdi>
                   </a>
                 </Fragment>
               ))}

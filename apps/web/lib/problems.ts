@@ -18,9 +18,10 @@ export type ProblemCode = ApiErrorCode | WebProblemCode;
 /**
  * Problems the website meets itself, with no agent answer to carry a code — and `already_approved`, the website's
  * reading of the agent's 409 `not_awaiting_approval` for a gated run that an earlier approval used up (lib/approvals.ts):
- * "Only a run that stopped at the approval gate can be approved" misled a person who had just approved it.
+ * "Only a run that stopped at the approval gate can be approved" misled a person who had just approved it. And
+ * `website_unreachable`, the enhanced console's own: its request to this website got no response at all (S-241).
  */
-export type WebProblemCode = 'agent_unreachable' | 'agent_timeout' | 'bad_gateway' | 'stream_broken' | 'already_approved';
+export type WebProblemCode = 'agent_unreachable' | 'agent_timeout' | 'bad_gateway' | 'stream_broken' | 'already_approved' | 'website_unreachable';
 
 /** A problem as it crosses from the BFF to a page: the code, the agent's own words, and when to retry. */
 export interface Problem {
@@ -160,6 +161,15 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
     title: 'The agent hit a bug',
     remedy: 'Nothing you did caused this. Try again; if it repeats, the agent’s logs have the details.',
     who: 'operator',
+  },
+  // S-241: the console's fetch of /api/runs rejected, no response at all (the site down, the connection gone). It was
+  // said as stream_broken "· HTTP 502", a status nothing answered, "The question was not run" beside "the run record
+  // may still be complete". Nothing answered, so the page cannot know more than that; the question is in the box.
+  website_unreachable: {
+    title: 'The website could not be reached',
+    remedy:
+      'Your browser got no answer from this website: it, or your connection, is down. Your question is still in the box: ask again once the website answers. If it went down while you were asking, look for the question on the Runs page first, or it may be run twice.',
+    who: 'wait',
   },
   stream_broken: {
     title: 'The run’s stream ended before a result arrived',

@@ -1,7 +1,7 @@
 'use client';
 
 import { nodeEventSchema, providerEventSchema, runResultSchema } from '@sandscope/api';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { NodeEvent, ProviderEvent, RunResult, Workload } from '@sandscope/api';
 import type { Provider } from '@sandscope/api/providers';
 import { claimsFromResult } from '@/components/answer';
@@ -13,6 +13,7 @@ import { refusalClaim } from '@/lib/refusal-claim';
 import { askAgainOf } from '@/lib/ask-again';
 import { usd } from '@/lib/format';
 import { type Problem, problemFromBody, problemFromStreamEvent } from '@/lib/problems';
+import { consoleAddress } from '@/lib/run-address';
 import { readSse, type SseMessage } from '@/lib/sse';
 import { PRESETS, presetHref } from './presets';
 
@@ -75,6 +76,66 @@ export function withMessage(state: LiveRun, m: SseMessage): LiveRun {
   return state;
 }
 
+/** What the console posts to /api/runs. */
+export interface RunAsk {
+  readonly question: string;
+  readonly workload: Workload;
+  readonly failProviders: readonly string[];
+}
+
+const aborted = (error: unknown) => (error as Error | null)?.name === 'AbortError';
+
+/**
+ * One question asked through the BFF and streamed, each state of the run handed to `show` as it arrives; resolves
+ * with the last. Apart from the form, and exported, so a test can run it against a stubbed fetch.
+ *
+ * S-241: a fetch that got no response at all (a TypeError: the website down, the connection gone) was said as
+ * stream_broken "· HTTP 502", "The question was not run" beside "the run record may still be complete". The request
+ * and the stream are now told apart: no response is `website_unreachable`, with no status since none came; a stream
+ * that ends or breaks after the website answered is `stream_broken`, with no status either (the response was a 200,
+ * and the 502 was this code's own invention).
+ */
+export async function streamRun(ask: RunAsk, signal: AbortSignal, show: (live: LiveRun) => void): Promise<LiveRun> {
+  let state: LiveRun = { ...EMPTY, asked: ask.question.trim() };
+  show(state);
+  const update = (next: Partial<LiveRun>) => {
+    state = { ...state, ...next };
+    show(state);
+  };
+  let res: Response;
+  try {
+    res = await fetch('/api/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(ask),
+      signal,
+    });
+  } catch (error) {
+    if (!aborted(error)) update({ problem: { code: 'website_unreachable', status: 0 }, done: true });
+    return state;
+  }
+  try {
+    if (!res.ok || !res.body) {
+      let body: unknown = null;
+      try {
+        body = await res.json();
+      } catch {
+        /* not JSON: described by status */
+      }
+      update({ problem: problemFromBody(body, res.status), done: true });
+      return state;
+    }
+    await readSse(res.body, (m) => {
+      const next = withMessage(state, m);
+      if (next !== state) update(next);
+    });
+    update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 0 } }) });
+  } catch (error) {
+    if (!aborted(error)) update({ problem: { code: 'stream_broken', status: 0 }, done: true });
+  }
+  return state;
+}
+
 /**
  * The console form. Without JavaScript it is a plain form post to /api/runs, which
  * runs the question server-side and redirects to the finished run. With
@@ -86,12 +147,15 @@ export function ConsoleForm({
   initialQuestion,
   initialWorkload,
   presets,
+  shown,
 }: {
   providers: readonly Provider[];
   initialQuestion: string;
   initialWorkload: Workload;
   /** The presets ask about the bundled library's services; another library has none of them (S-149). */
   presets: boolean;
+  /** The run the address names (`/?run=<id>`), as the server read it back (S-239): shown until another is asked. */
+  shown?: ReactNode;
 }) {
   const [question, setQuestion] = useState(initialQuestion);
   const [workload, setWorkload] = useState<Workload>(initialWorkload);
@@ -106,6 +170,13 @@ export function ConsoleForm({
     return () => abort.current?.abort();
   }, []);
 
+  // S-239: the address names the run on the page once its id is known, and no other run while a new one has none yet.
+  const runId = live ? live.runId : undefined;
+  useEffect(() => {
+    if (runId === undefined) return;
+    window.history.replaceState(null, '', consoleAddress(window.location.href, runId));
+  }, [runId]);
+
   async function ask(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     // A question of spaces goes to /api/runs like any other (S-226): it was dropped here without a word, while the
@@ -115,36 +186,8 @@ export function ConsoleForm({
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
-    let state: LiveRun = { ...EMPTY, asked: question.trim() };
-    setLive(state);
-    const update = (next: Partial<LiveRun>) => {
-      state = { ...state, ...next };
-      setLive(state);
-    };
     try {
-      const res = await fetch('/api/runs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ question, workload, failProviders: broken }),
-        signal: controller.signal,
-      });
-      if (!res.ok || !res.body) {
-        let body: unknown = null;
-        try {
-          body = await res.json();
-        } catch {
-          /* not JSON: described by status */
-        }
-        update({ problem: problemFromBody(body, res.status), done: true });
-        return;
-      }
-      await readSse(res.body, (m) => {
-        const next = withMessage(state, m);
-        if (next !== state) update(next);
-      });
-      update({ done: true, ...(state.result || state.problem ? {} : { problem: { code: 'stream_broken', status: 502 } }) });
-    } catch (error) {
-      if ((error as Error).name !== 'AbortError') update({ problem: { code: 'stream_broken', status: 502 }, done: true });
+      await streamRun({ question, workload, failProviders: broken }, controller.signal, setLive);
     } finally {
       setRunning(false);
     }
@@ -183,6 +226,8 @@ export function ConsoleForm({
         <textarea
           id="question"
           name="question"
+          // Typed right to left or left to right, the box follows the question's own direction (S-240).
+          dir="auto"
           required
           rows={3}
           value={question}
@@ -232,7 +277,7 @@ export function ConsoleForm({
         </div>
       </form>
 
-      {live ? <LiveRunView live={live} running={running} /> : null}
+      {live ? <LiveRunView live={live} running={running} /> : (shown ?? null)}
     </>
   );
 }
@@ -308,6 +353,9 @@ export function LiveRunView({ live, running }: { live: LiveRun; running: boolean
  * the error vocabulary's for its code, not the stream's (a 200); without one the panel shows no HTTP status (S-207).
  */
 function problemContext(live: LiveRun): string {
+  // S-241: nothing answered, so nothing is known of the run; a stream that broke before the run's id may have started it.
+  if (live.problem?.code === 'website_unreachable') return 'Nothing came back from the website, so this page cannot tell whether the question reached it.';
+  if (!live.midStream && !live.runId && live.problem?.code === 'stream_broken') return 'The stream broke before the run was given an id: it may have started.';
   if (!live.midStream) return live.runId ? 'The run started but did not finish.' : 'The question was not run.';
   return live.runId ? 'The run started but did not finish: it failed while streaming.' : 'The run failed while streaming, before it was given an id.';
 }

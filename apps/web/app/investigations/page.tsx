@@ -30,7 +30,7 @@ export default async function InvestigationsPage({ searchParams }: { searchParam
           <label className="field-label" htmlFor="investigation-title">
             Title
           </label>
-          <input id="investigation-title" name="title" type="text" maxLength={200} placeholder="checkout 502s 2024-05-01" className="text-input" />
+          <input id="investigation-title" name="title" type="text" dir="auto" maxLength={200} placeholder="checkout 502s 2024-05-01" className="text-input" />
           <div className="form-actions">
             <button type="submit" className="button button-primary">
               Create
@@ -66,7 +66,10 @@ export default async function InvestigationsPage({ searchParams }: { searchParam
               {list.value.map((inv) => (
                 <tr key={inv.id} data-investigation-id={inv.id}>
                   <td>
-                    <a href={investigationHref(inv.id)}>{inv.title}</a>
+                    {/* A title's own direction, isolated from the table's (S-240). */}
+                    <a href={investigationHref(inv.id)}>
+                      <bdi>{inv.title}</bdi>
+                    </a>
                   </td>
                   <td className="num">{inv.fileCount}</td>
                   <td className="num">{inv.messageCount}</td>

@@ -81,7 +81,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       </a>
                     </td>
                     <td className="nowrap col-context">{when(r.createdAt).replace(' UTC', '')}</td>
-                    <td className="question-cell">{r.question}</td>
+                    {/* Isolated for direction, as on the run's page (S-240). */}
+                    <td className="question-cell" dir="auto">
+                      {r.question}
+                    </td>
                     <td className="col-context">{r.workload}</td>
                     <td>
                       <OutcomeCell run={r} approval={approvals.get(r.id)} />

@@ -82,7 +82,8 @@ export default async function InvestigationPage({ params, searchParams }: { para
         <p className="crumbs">
           <a href="/investigations">Investigations</a>
         </p>
-        <h1>{investigation.title}</h1>
+        {/* The title and the messages typed here keep their own direction, isolated (S-240). */}
+        <h1 dir="auto">{investigation.title}</h1>
         <p className="muted">
           Created {when(investigation.createdAt)} · <code>{investigation.id}</code>
         </p>
@@ -162,7 +163,13 @@ export default async function InvestigationPage({ params, searchParams }: { para
         <ol className="messages">
           {messages.map((m) => (
             <li key={m.id} id={`message-${m.id}`} className={`message message-${m.role}`} data-role={m.role}>
-              {m.role === 'user' ? <p className="message-text">{m.text}</p> : <InvestigationAnswer investigationId={id} message={m} />}
+              {m.role === 'user' ? (
+                <p className="message-text" dir="auto">
+                  {m.text}
+                </p>
+              ) : (
+                <InvestigationAnswer investigationId={id} message={m} />
+              )}
             </li>
           ))}
         </ol>
@@ -177,6 +184,7 @@ export default async function InvestigationPage({ params, searchParams }: { para
           <textarea
             id="turn-message"
             name="message"
+            dir="auto"
             rows={3}
             placeholder="why did checkout return 502?"
             defaultValue={during === 'turn' && typeof query.message === 'string' ? query.message : undefined}
@@ -206,7 +214,7 @@ export default async function InvestigationPage({ params, searchParams }: { para
             New title
           </label>
           {/* Not `required`: an empty title is refused by the server in words, the same with JavaScript on or off. */}
-          <input id="investigation-new-title" name="title" type="text" maxLength={200} defaultValue={investigation.title} className="text-input" />
+          <input id="investigation-new-title" name="title" type="text" dir="auto" maxLength={200} defaultValue={investigation.title} className="text-input" />
           <div className="form-actions">
             <button type="submit" className="button">
               Rename

@@ -3,13 +3,11 @@ import { cookies } from 'next/headers';
 import { TerminalTag } from '@/components/outcome';
 import { FeedbackForm } from '@/components/feedback-form';
 import { NotFoundHere } from '@/components/not-found-here';
+import { recordedOutcome } from '@/components/recorded-run';
 import { ProblemPanel } from '@/components/problem';
 import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { attempt, getRun } from '@/lib/agent';
-import { closestPassages } from '@/lib/closest-passage';
-import { refusalClaim } from '@/lib/refusal-claim';
-import { askAgainOf } from '@/lib/ask-again';
 import { shortId, when } from '@/lib/format';
 import { isFeedbackLabel } from '@/lib/feedback-labels';
 import { CUT_PARAM } from '@/lib/kept-text';
@@ -67,7 +65,7 @@ export default async function RunPage({
       </>
     );
   }
-  const { run, spans, claims, providerEvents, spend, parent, children, feedback } = detail.value;
+  const { run, spans, providerEvents, spend, parent, children, feedback } = detail.value;
   // A problem from the "Was this right?" form is shown next to the form, not as the run's own.
   const duringFeedback = form === 'feedback';
   // A mark that was not saved: the choice and note as posted, carried back by the route (S-224).
@@ -86,7 +84,10 @@ export default async function RunPage({
         <p className="crumbs">
           <a href="/runs">Runs</a> /
         </p>
-        <h1 className="run-question">{run.question}</h1>
+        {/* The question's own direction, isolated: an override in it reordered the heading (S-240). */}
+        <h1 className="run-question" dir="auto">
+          {run.question}
+        </h1>
         <dl className="run-meta">
           <div>
             <dt>run</dt>
@@ -164,25 +165,7 @@ export default async function RunPage({
         </p>
       ) : null}
 
-      <RunOutcome
-        view={{
-          runId: run.id,
-          outcome: run.outcome,
-          verdict: run.verdict,
-          band: run.band,
-          score: run.score,
-          terminal: run.terminal,
-          reasons: run.reasons,
-          claims: claims.map((c) => ({ text: c.text, citations: c.citations })),
-          answer: run.answer,
-          risk: run.risk,
-          action: run.action,
-          closest: closestPassages(spans),
-          refusal: refusalClaim(spans),
-          askAgain: askAgainOf(run.question, spans),
-          workload: run.workload,
-        }}
-      />
+      <RunOutcome view={recordedOutcome(detail.value)} />
 
       {awaiting ? (
         <section className="approval" aria-label="Approval">
