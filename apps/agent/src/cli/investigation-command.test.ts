@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { INCIDENT_CONFIG, incidentLog } from '@sandscope/engine/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { probeJail } from '../sandbox/bwrap-runner.ts';
 import { main } from './main.ts';
 import { captureOutput } from './testing/capture-output.ts';
 
@@ -224,5 +225,27 @@ describe('sandscope investigation', () => {
     io.out = '';
     expect(await main(['investigation', 'add', id, join(other, 'app.log')])).toBe(0);
     expect(io.out).toContain(`Replaced app.log in ${id}: it was ${statSync(log).size} bytes, it is now ${join(other, 'app.log')} (14 bytes).`);
+  });
+});
+
+// S-243: with the built jq deleted after `tools build`, ask called it, printed "jq (sandboxed) (refused)" and nothing
+// said a tool had failed or what to do. (A package broken after start-up, under `serve`: sandboxed-turn.int.test.ts.)
+describe.skipIf(!probeJail().ok)('sandscope investigation ask with a sandboxed tool broken', () => {
+  it('says the broken tool is not offered and to build the tools again', async () => {
+    const toolsDir = join(tmp, 'tools-broken');
+    vi.stubEnv('TOOLS_DIR', toolsDir);
+    vi.stubEnv('TOOLS_TEMPLATE', 'apps/agent/tools/templates/log-tools.json');
+    expect(await main(['tools', 'build'])).toBe(0);
+    io.out = '';
+    expect(await main(['investigation', 'new', 'broken jq'])).toBe(0);
+    const id = io.out.trim();
+    expect(await main(['investigation', 'add', id, config])).toBe(0);
+    rmSync(join(toolsDir, 'jq', 'bin', 'jq'));
+    io.out = '';
+    expect(await main(['investigation', 'ask', id, 'What is the pool max in values.json?'])).toBe(0);
+    // Its package is broken before the turn starts: jq is not offered, and that is said, with what to do.
+    expect(io.err).toContain('Not built (or broken), so not offered: jq — run `npx sandscope tools build`');
+    expect(io.out).toMatch(/\nTools: list_files/);
+    expect(io.out).not.toMatch(/\bjq\b/);
   });
 });

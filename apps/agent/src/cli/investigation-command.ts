@@ -128,7 +128,8 @@ export async function investigationCommand(argv: string[]): Promise<number> {
   const services = sub === 'ask' ? modelServicesFor(config) : null;
   // Seed #21: the template's jailed tools; where no jail can be made that is said here, once, and none is offered.
   const sandbox = sub === 'ask' ? sandboxToolsOf(config) : null;
-  if (sandbox?.option && 'unavailable' in sandbox.option) process.stderr.write(`${sandbox.note}\n`);
+  // A template's tool not offered because its package is not built or broken (S-243: the built jq deleted) is said too.
+  if (sandbox && ((sandbox.option && 'unavailable' in sandbox.option) || sandbox.notBuilt.length > 0)) process.stderr.write(`${sandbox.note}\n`);
   const fileEmbedder = fileEmbedderOf(config, globalThis.fetch);
   const store = await openCliStore(process.env, { create: sub === 'new' });
   try {

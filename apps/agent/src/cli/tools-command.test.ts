@@ -22,3 +22,19 @@ it('tools build with TOOLS_DIR naming a file says so in one line, and leaves the
   expect(io.err).toBe(`sandscope: TOOLS_DIR ${file} is a file, not a folder; point TOOLS_DIR at a directory (it is made if missing).\n`);
   expect(readFileSync(file, 'utf8')).toBe('mine\n');
 });
+
+// S-243: the built jq deleted after `tools build` was listed "built offered" (the manifest alone was checked), and
+// every jq call of a turn then failed.
+it('tools list says a package with a built file deleted is broken, not offered, and to build again', async () => {
+  const dir = join(tmp, 'tools');
+  vi.stubEnv('SANDSCOPE_DATA_DIR', join(tmp, 'data-broken'));
+  vi.stubEnv('TOOLS_DIR', dir);
+  vi.stubEnv('TOOLS_TEMPLATE', 'apps/agent/tools/templates/log-tools.json');
+  expect(await main(['tools', 'build'])).toBe(0);
+  rmSync(join(dir, 'jq', 'bin', 'jq'));
+  io.out = '';
+  expect(await main(['tools', 'list'])).toBe(0);
+  const jq = io.out.split('\n').find((l) => l.startsWith('  jq\t'));
+  expect(jq).toMatch(/^ {2}jq\tbroken \(missing bin\/jq; run `npx sandscope tools build` again\)\tnot offered\t/);
+  expect(io.out.split('\n').find((l) => l.startsWith('  log_summary\t'))).toMatch(/\tbuilt\t/);
+});

@@ -5,7 +5,7 @@ import { type AgentConfig, loadConfig } from '../config.ts';
 import { probeJail } from '../sandbox/bwrap-runner.ts';
 import { sandboxToolsOf } from '../sandbox/sandbox-tools-of.ts';
 import { TOOL_DECLARATIONS } from '../sandbox/tool-declarations.ts';
-import { buildTools, isBuilt, ToolBuildError } from '../sandbox/tools-build.ts';
+import { buildTools, packageState, ToolBuildError } from '../sandbox/tools-build.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
 
@@ -52,8 +52,10 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     const on = sandboxToolsOf(config);
     const offered = on.option && 'tools' in on.option ? on.option.tools.map((t) => t.name) : [];
     for (const t of TOOL_DECLARATIONS) {
+      const built = packageState(config.tools.dir, t.name);
+      const state = built.state === 'broken' ? `broken (missing ${built.missing.join(', ')}; run \`npx sandscope tools build\` again)` : built.state;
       out(
-        `  ${t.name}\t${isBuilt(config.tools.dir, t.name) ? 'built' : 'not built'}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`,
+        `  ${t.name}\t${state}\t${offered.includes(t.name) ? 'offered' : 'not offered'}\t${t.description.length > 100 ? `${t.description.slice(0, 100)}…` : t.description}`,
       );
     }
     out(on.note);

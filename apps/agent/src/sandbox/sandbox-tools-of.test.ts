@@ -25,7 +25,11 @@ describe('which sandboxed tools a process offers (seed #21)', () => {
   it('offers none, saying so, without TOOLS_TEMPLATE; TOOLS_DIR defaults under SANDSCOPE_DATA_DIR', () => {
     const config = configWith({});
     expect(config.tools).toEqual({ dir: join(dir, 'tools'), template: undefined });
-    expect(sandboxToolsOf(config)).toEqual({ option: undefined, note: expect.stringMatching(/^sandboxed tools: off \(TOOLS_TEMPLATE is not set/) });
+    expect(sandboxToolsOf(config)).toEqual({
+      option: undefined,
+      note: expect.stringMatching(/^sandboxed tools: off \(TOOLS_TEMPLATE is not set/),
+      notBuilt: [],
+    });
   });
 
   it('where bwrap is missing, offers none and says so plainly — nothing is run unjailed', () => {

@@ -19,6 +19,8 @@ export interface SandboxTools {
   readonly option: SandboxToolsOption | undefined;
   /** One line for start-up and `sandscope tools list`: what is offered, or plainly why not. */
   readonly note: string;
+  /** The template's tools whose package is not built or is broken (a built file deleted), so not offered. */
+  readonly notBuilt: readonly string[];
 }
 
 /**
@@ -34,18 +36,22 @@ export function sandboxToolsOf(config: AgentConfig, options: { bwrap?: string; m
     return {
       option: undefined,
       note: 'sandboxed tools: off (TOOLS_TEMPLATE is not set; apps/agent/tools/templates/log-tools.json turns on jq and log_summary).',
+      notBuilt: [],
     };
   const wanted = readTemplate(path);
   const jail = probeJail(options.bwrap);
-  if (!jail.ok) return { option: { unavailable: jail.reason }, note: `sandboxed tools: NOT OFFERED — ${jail.reason}` };
+  if (!jail.ok) return { option: { unavailable: jail.reason }, note: `sandboxed tools: NOT OFFERED — ${jail.reason}`, notBuilt: [] };
   const missing = wanted.filter((t) => !isBuilt(config.tools.dir, t.name)).map((t) => t.name);
   const tools = wanted.filter((t) => !missing.includes(t.name));
   const unbuilt =
-    missing.length === 0 ? '' : ` Not built, so not offered: ${missing.join(', ')} — run \`npx sandscope tools build\` (TOOLS_DIR=${config.tools.dir}).`;
+    missing.length === 0
+      ? ''
+      : ` Not built (or broken), so not offered: ${missing.join(', ')} — run \`npx sandscope tools build\` (TOOLS_DIR=${config.tools.dir}).`;
   if (tools.length === 0)
     return {
       option: { unavailable: `no package is built in ${config.tools.dir}; run \`npx sandscope tools build\`.` },
       note: `sandboxed tools: NOT OFFERED —${unbuilt}`,
+      notBuilt: missing,
     };
   // The bwrap the probe found is the one every run uses.
   const runner = new BwrapRunner({
@@ -56,6 +62,7 @@ export function sandboxToolsOf(config: AgentConfig, options: { bwrap?: string; m
   return {
     option: { runner, tools },
     note: `sandboxed tools: ${tools.map((t) => t.name).join(', ')} (bubblewrap jail, no network, /.tools read-only from ${config.tools.dir}).${unbuilt}`,
+    notBuilt: missing,
   };
 }
 

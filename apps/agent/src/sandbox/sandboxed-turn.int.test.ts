@@ -117,25 +117,38 @@ describe.skipIf(!jail.ok)('an investigation turn calling the sandboxed tools (se
       expect((await request('PUT', `/${investigation.id}/files/app.log`, incidentLog(), 'text/plain')).status).toBe(201);
       expect((await request('PUT', `/${investigation.id}/files/values.json`, INCIDENT_CONFIG, 'text/plain')).status).toBe(201);
       const before = stub.requests.length;
-      const res = await request('POST', `/${investigation.id}/turns`, JSON.stringify({ message: 'What is the pool max in values.json?' }));
-      const { turn } = (await res.json()) as {
-        turn: { mode: string; toolCalls: { tool: string; ok: boolean; sandboxed?: boolean }[]; claims: { text: string; citations: unknown[] }[] };
+      type Turn = {
+        mode: string;
+        toolCalls: { tool: string; ok: boolean; sandboxed?: boolean }[];
+        claims: { text: string; citations: unknown[] }[];
+        notes: string[];
       };
+      const ask = async (message: string) =>
+        ((await (await request('POST', `/${investigation.id}/turns`, JSON.stringify({ message }))).json()) as { turn: Turn }).turn;
+      const turn = await ask('What is the pool max in values.json?');
       expect(turn.mode).toBe('offline');
       expect(stub.requests.length).toBe(before);
-      expect(turn.toolCalls.filter((c) => c.sandboxed)).toEqual([
-        expect.objectContaining({ tool: 'jq', ok: true, sandboxed: true }),
-        expect.objectContaining({ tool: 'log_summary', ok: true, sandboxed: true }),
-      ]);
+      // S-242: a setting asked of another file gets no summary of app.log.
+      expect(turn.toolCalls.filter((c) => c.sandboxed)).toEqual([expect.objectContaining({ tool: 'jq', ok: true, sandboxed: true })]);
       expect(turn.claims).toContainEqual({
         text: 'values.json sets orders-db.pool.max = 100 (read with jq, run in the sandbox)',
         citations: [{ kind: 'file', path: 'values.json', startLine: 2, endLine: 2 }],
       });
-      const summary = turn.claims.find((c) => c.text.startsWith('log_summary (run in the sandbox) over app.log'));
+      expect(turn.notes).toEqual([]);
+      const logTurn = await ask('Any errors in app.log?');
+      expect(logTurn.toolCalls.filter((c) => c.sandboxed)).toEqual([expect.objectContaining({ tool: 'log_summary', ok: true, sandboxed: true })]);
+      const summary = logTurn.claims.find((c) => c.text.startsWith('log_summary (run in the sandbox) over app.log'));
       expect(summary?.text).toMatch(/5000 lines \(ERROR 8, INFO 4992\): its first error is line 4312 \(2024-05-01T11:35:52Z\)/);
       expect(summary?.citations).toEqual([
         { kind: 'file', path: 'app.log', startLine: 4312, endLine: 4312 },
         { kind: 'file', path: 'app.log', startLine: 4400, endLine: 4400 },
+      ]);
+      // S-243: the built jq deleted after start-up; the jailed call fails, and the turn says so and what to do.
+      rmSync(join(toolsDir, 'jq', 'bin', 'jq'));
+      const broken = await ask('What is the pool max in values.json?');
+      expect(broken.toolCalls.filter((c) => c.sandboxed)).toEqual([expect.objectContaining({ tool: 'jq', ok: false, sandboxed: true })]);
+      expect(broken.notes).toEqual([
+        expect.stringMatching(/^The sandboxed tool jq failed over values\.json \(jq failed \(exit \d+\): .*`npx sandscope tools build` again/),
       ]);
     } finally {
       await offline.close();

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import type { ToolDeclaration } from './tool-declarations.ts';
 
 /** Written last into a built package: its presence is what "built" means, so a half-built package is never offered. */
@@ -57,20 +57,44 @@ export function buildTools(toolsDir: string, declarations: readonly ToolDeclarat
       `#!/bin/sh\n# The launcher of ${tool.name}, written by \`sandscope tools build\`.\nTOOL=/.tools/${tool.name}\n${p.run}\n`,
     );
     chmodSync(join(staging, 'run'), 0o755);
-    writeFileSync(join(staging, MANIFEST), `${JSON.stringify({ name: tool.name, builtAt: new Date().toISOString(), kind: p.kind }, null, 2)}\n`);
+    // The package's files, so a file of it deleted since is seen (packageState): "built" was the manifest alone.
+    const packaged = filesUnder(staging).map((f) => relative(staging, f));
+    writeFileSync(
+      join(staging, MANIFEST),
+      `${JSON.stringify({ name: tool.name, builtAt: new Date().toISOString(), kind: p.kind, files: packaged }, null, 2)}\n`,
+    );
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
     return { name: tool.name, dir, files };
   });
 }
 
-/** Whether TOOLS_DIR holds a finished package of this tool. */
+/** Whether TOOLS_DIR holds a finished package of this tool, every file of it still there. */
 export function isBuilt(toolsDir: string, name: string): boolean {
+  return packageState(toolsDir, name).state === 'built';
+}
+
+/**
+ * A tool's package in TOOLS_DIR: built; not built (no manifest); or broken — built, then a file its manifest lists
+ * deleted (its binary, say), which a manifest-only check called "built" and offered, and every call of it failed.
+ * A manifest written before the files were listed is trusted as it was.
+ */
+export function packageState(toolsDir: string, name: string): { state: 'built' | 'not built' } | { state: 'broken'; missing: string[] } {
+  const dir = join(toolsDir, name);
+  let manifest: { name?: unknown; files?: unknown };
   try {
-    return JSON.parse(readFileSync(join(toolsDir, name, MANIFEST), 'utf8')).name === name;
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8'));
   } catch {
-    return false;
+    return { state: 'not built' };
   }
+  if (manifest.name !== name) return { state: 'not built' };
+  const listed = Array.isArray(manifest.files) ? manifest.files.filter((f): f is string => typeof f === 'string') : [];
+  const missing = listed.filter((f) => !existsSync(join(dir, f)));
+  return missing.length === 0 ? { state: 'built' } : { state: 'broken', missing };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 export class ToolBuildError extends Error {}

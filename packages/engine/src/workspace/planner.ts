@@ -21,7 +21,7 @@ import { singularForms } from './singular.ts';
 import { shapeOf } from './line-shape.ts';
 import { askedWindow, isWindowWord } from './time-window.ts';
 import { windowClaims } from './window-claims.ts';
-import { reportsTrouble } from './trouble.ts';
+import { FAILURE, reportsTrouble } from './trouble.ts';
 
 export type { TurnCitation } from './turn-citation.ts';
 
@@ -307,6 +307,7 @@ export async function planOffline(p: OfflinePlannerInput): Promise<TurnAnswer> {
   const notes = [
     ...(subject.from === 'history' ? [`Read as a follow-up to “${clip(subject.earlier, 120)}”: searched for ${terms.map((t) => `"${t}"`).join(', ')}.`] : []),
     ...shown,
+    ...sandboxed.notes,
   ];
   const promptText = [...input.map((m) => m.content), ...outputs].join('\n');
   return {
@@ -414,9 +415,6 @@ interface ScoredHit {
   /** The terms that found it by similarity only (it does not hold them). */
   similar: Set<string>;
 }
-
-/** A question about something going wrong. */
-const FAILURE = /\b(?:fail\w*|error\w*|broken|break(?:s|ing)?|crash\w*|down|wrong|outage)\b/i;
 
 function clip(text: string, max = 300): string {
   return clipText(text, max);

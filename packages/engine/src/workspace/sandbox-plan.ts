@@ -1,4 +1,7 @@
+import { clipText } from './clip-text.ts';
+import { filesNamed } from './named-files.ts';
 import type { TurnCitation, TurnClaim } from './planner.ts';
+import { FAILURE } from './trouble.ts';
 import type { WorkspaceFileInfo } from './workspace-files.ts';
 import type { WorkspaceToolbox } from './tools.ts';
 
@@ -19,6 +22,30 @@ export interface SandboxFindings {
   readonly claims: readonly TurnClaim[];
   /** What the tools printed: part of what the turn read (its prompt-token estimate). */
   readonly outputs: readonly string[];
+  /**
+   * S-243: said beside the answer, one per sandboxed tool that failed: which, on what, why, and what to do. A failed
+   * call was only `ok: false` on the card, and the answer read as if the tool had found nothing.
+   */
+  readonly notes: readonly string[];
+}
+
+/**
+ * Trouble asked about in the logs as a whole: the planner's failure words (FAILURE), and the words people use for
+ * trouble that are not a failure's ("any problems?", "what went wrong?", "any exceptions or warnings?").
+ */
+const LOG_TROUBLE = /\b(?:trouble\w*|problems?|issues?|incidents?|exceptions?|warn(?:ings?|s)?|errs?)\b/i;
+
+/**
+ * S-242: the large logs worth a log_summary for this question. A log the question names; or, where it names no file,
+ * every large log when it asks about errors or trouble. A question that names another file ("what is the db
+ * timeout_ms in config.json?") or asks for a setting's value names no trouble, and is not answered with a summary of
+ * mid.log: each large log's summary was appended to every answer whatever was asked.
+ */
+export function logsToSummarise(message: string, files: readonly WorkspaceFileInfo[]): WorkspaceFileInfo[] {
+  const large = files.filter((f) => f.sizeBytes >= LARGE_LOG_BYTES && !/\.json$/i.test(f.path));
+  const named = filesNamed(message, files).paths;
+  if (named.length > 0) return large.filter((f) => named.includes(f.path));
+  return FAILURE.test(message) || LOG_TROUBLE.test(message) ? large : [];
 }
 
 /**
@@ -26,9 +53,10 @@ export interface SandboxFindings {
  * jail is here and the template turned them on; where it is not, nothing is
  * asked and the planner answers as it does without them. `jq` reads a JSON
  * file the question names and the settings that hold the question's terms are
- * quoted, each cited to its line; `log_summary` reads a large log once and the
- * first and last error lines are cited. Each claim says the tool ran in the
- * sandbox; a tool that fails is a refused call on the card and no claim.
+ * quoted, each cited to its line; `log_summary` reads a large log the question
+ * is about (logsToSummarise) once and the first and last error lines are cited.
+ * Each claim says the tool ran in the sandbox; a tool that fails is a refused
+ * call on the card, no claim, and a note saying so (S-243).
  */
 export async function consultSandbox(p: {
   readonly toolbox: WorkspaceToolbox;
@@ -38,25 +66,41 @@ export async function consultSandbox(p: {
 }): Promise<SandboxFindings> {
   const claims: TurnClaim[] = [];
   const outputs: string[] = [];
+  const notes: string[] = [];
   const lowered = p.message.toLowerCase();
   if (p.toolbox.offers('jq')) {
     for (const file of p.files.filter((f) => /\.json$/i.test(f.path) && lowered.includes(baseName(f.path).toLowerCase()))) {
       const out = await p.toolbox.call('jq', { filter: JSON_LEAVES_FILTER, path: file.path, raw: true });
       outputs.push(out.text);
-      if (!out.ok) continue;
+      if (!out.ok) {
+        notes.push(failedNote('jq', file.path, out.text));
+        continue;
+      }
       claims.push(...(await jsonClaims(p.toolbox, file.path, out.text, p.terms)));
     }
   }
   if (p.toolbox.offers('log_summary')) {
-    for (const file of p.files.filter((f) => f.sizeBytes >= LARGE_LOG_BYTES && !/\.json$/i.test(f.path))) {
+    for (const file of logsToSummarise(p.message, p.files)) {
       const out = await p.toolbox.call('log_summary', { path: file.path });
       outputs.push(out.text);
-      if (!out.ok) continue;
+      if (!out.ok) {
+        notes.push(failedNote('log_summary', file.path, out.text));
+        continue;
+      }
       const claim = summaryClaim(file.path, out.text);
       if (claim) claims.push(claim);
     }
   }
-  return { claims, outputs };
+  return { claims, outputs, notes };
+}
+
+/** S-243: a sandboxed tool that failed, said: which, over what, its own words (clipped), and the remedy. */
+function failedNote(tool: string, path: string, refusal: string): string {
+  const why = clipText(refusal.replace(/\s+/g, ' ').trim(), 200).replace(/\.$/, '');
+  return (
+    `The sandboxed tool ${tool} failed over ${path} (${why}); nothing it would have found is in this answer. ` +
+    'If its package is missing or broken, run `npx sandscope tools build` again (`npx sandscope tools list` shows what is built).'
+  );
 }
 
 /** The settings whose path or value holds a term (the file's own name is not a term here), each cited to its line. */

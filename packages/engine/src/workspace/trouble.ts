@@ -1,3 +1,6 @@
+/** A question about something going wrong (the planner searches for "error" too then; sandbox-plan.ts summarises the logs). */
+export const FAILURE = /\b(?:fail\w*|error\w*|broken|break(?:s|ing)?|crash\w*|down|wrong|outage)\b/i;
+
 /** A log line reporting trouble: a level, an exception, a failure word or a 5xx. */
 const SEVERE = /\b(error|err|warn|warning|fatal|crit|critical|panic|exception|fail(ed|ure)?|timeout|timed out|refused|exhausted|oomkilled|5\d\d)\b/i;
 
