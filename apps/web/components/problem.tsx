@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { isolateQuoted } from '@/lib/bidi';
 import { renderInline } from '@/lib/markdown';
 import { explain, type Problem, retryPhrase } from '@/lib/problems';
 
@@ -10,8 +11,13 @@ export function ProblemPanel({ problem, context, children }: { problem: Problem;
     <div className={`problem problem-${who}`} role="alert" data-problem={problem.code}>
       <strong className="problem-title">{title}</strong>
       {context ? <p className="problem-context">{context}</p> : null}
-      {problem.message ? <p className="problem-message">The agent says: “{problem.message}”</p> : null}
-      {problem.detail ? <p className="problem-message">{problem.detail}</p> : null}
+      {/* S-244: the agent's message often quotes the person's own text (a question, a file name): isolated like S-240's. */}
+      {problem.message ? (
+        <p className="problem-message">
+          The agent says: “<bdi>{problem.message}</bdi>”
+        </p>
+      ) : null}
+      {problem.detail ? <p className="problem-message">{isolateQuoted(problem.detail)}</p> : null}
       <p className="problem-remedy">
         {renderInline(remedy)}
         {retry ? ` You can try again ${retry}.` : ''}

@@ -39,7 +39,9 @@ test('evaluation: the held-out headline against its targets, every corpus, the u
   // S-108: what the refusals claimed, the committed record's counts (read from the file, not from the agent)
   const record = JSON.parse(readFileSync(RECORD, 'utf8')) as { refusalsClaimingAbsent: number; answerableClaimedAbsent: number };
   await expect(page.getByTestId('refusal-claims')).toContainText(
-    `${record.refusalsClaimingAbsent} refusals said the library does not answer the question, ${record.answerableClaimedAbsent} of them of answerable questions`,
+    record.refusalsClaimingAbsent === 0
+      ? 'none of the refusals said the library does not answer the question'
+      : `${record.refusalsClaimingAbsent} refusals said the library does not answer the question, ${record.answerableClaimedAbsent} of them of answerable questions`,
   );
   // one row per held-out corpus and the pooled row, each corpus with its status
   const corpora = page.locator('[data-testid="corpus-table"] tbody tr');

@@ -21,6 +21,7 @@ const { default: InvestigationPage } = await import('../app/investigations/[id]/
 const { RunOutcome } = await import('../components/run-outcome');
 const { InvestigationAnswer } = await import('../components/investigation-answer');
 const { ConsoleForm } = await import('../app/_console/console-form');
+const { ProblemPanel } = await import('../components/problem');
 
 /** The audit's question: Arabic, with "evil" inside a right-to-left override (U+202E … U+202C). */
 const ASKED = 'ما هو الحد الأقصى لمجمع الاتصالات لـ orders-db؟ \u202Eevil\u202C';
@@ -109,5 +110,17 @@ describe('an investigation’s title and messages are isolated for direction', (
     const page = await html(InvestigationPage({ params: Promise.resolve({ id: INVESTIGATION }), searchParams: none }));
     expect(page).toContain(`<h1 dir="auto">${ASKED}</h1>`);
     expect(page).toContain(`<p class="message-text" dir="auto">${ASKED}</p>`);
+  });
+});
+
+describe('S-244: a problem panel isolates the agent’s words, which often quote the person’s', () => {
+  it('its message in a <bdi> inside the quote marks, its detail’s quoted words each in one', () => {
+    const markup = renderToStaticMarkup(
+      createElement(ProblemPanel, {
+        problem: { code: 'invalid_request', status: 400, message: `question is too long: “${ASKED}”`, detail: `could not read "${ASKED}"` },
+      }),
+    );
+    expect(markup).toContain(`The agent says: “<bdi>question is too long: “${ASKED}”</bdi>”`);
+    expect(markup).toContain(`could not read &quot;<bdi>${ASKED}</bdi>&quot;`);
   });
 });

@@ -195,9 +195,20 @@ export function Report({ view, below, above }: { view: ReportView; below: number
         {p.refusalsClaimingAbsent !== undefined && p.answerableClaimedAbsent !== undefined ? (
           // S-108: what the refusals claimed, the figure behind each refusal's headline.
           <p className="muted" data-testid="refusal-claims">
-            What a refusal claims: <b>{p.refusalsClaimingAbsent}</b> refusals said the library does not answer the question, <b>{p.answerableClaimedAbsent}</b>{' '}
-            of them of answerable questions, where that was false; the others said the model was unsure or rated no passage likely (or that the library
-            disagrees with itself) and named the passage to read
+            {p.refusalsClaimingAbsent === 0 ? (
+              // S-244: with no claim of absence to count, "0 refusals …, 0 of them" read as a figure about nothing.
+              <>
+                What a refusal claims: <b>none</b> of the refusals said the library does not answer the question (offline a refusal says so only where nothing
+                in the library matched, never on the model’s rating alone); each said the model was unsure or rated no passage likely (or that the library
+                disagrees with itself) and named the passage to read
+              </>
+            ) : (
+              <>
+                What a refusal claims: <b>{p.refusalsClaimingAbsent}</b> refusals said the library does not answer the question,{' '}
+                <b>{p.answerableClaimedAbsent}</b> of them of answerable questions, where that was false; the others said the model was unsure or rated no
+                passage likely (or that the library disagrees with itself) and named the passage to read
+              </>
+            )}
             {p.refusalsNamingLabelled !== undefined ? (
               <>
                 , and <b>{p.refusalsNamingLabelled}</b> false refusals named the labelled passage as that passage

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import { perMillionTokens } from '../models/pricing.ts';
 import { ProviderHealth } from '../models/provider-health.ts';
@@ -9,6 +10,8 @@ import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
 import { answerTurn, type TurnEvent } from './agent-loop.ts';
 import type { TranscriptEntry } from './history.ts';
 import { INCIDENT_CONFIG, incidentLog } from './testing-incident-files.ts';
+import type { SandboxRunner } from './sandbox-runner.ts';
+import type { SandboxToolSpec } from './sandbox-tools.ts';
 import { WorkspaceToolbox } from './tools.ts';
 import { InMemoryWorkspaceFiles } from './workspace-files.ts';
 
@@ -171,6 +174,54 @@ describe('a turn with a provider configured: the tool-calling loop', () => {
     expect(sent.length).toBeLessThan(40_000);
     expect(sent).toContain('what is left of the turn’s RUN_TOKEN_BUDGET');
     expect(sent).toContain('To read on, call read_file with path=');
+  });
+
+  it('S-244: a sandboxed tool whose every call failed is a note for the person; one the model got to run is not', async () => {
+    const jq: SandboxToolSpec = {
+      name: 'jq',
+      description: 'jq',
+      parameters: z.strictObject({ filter: z.string(), path: z.string() }),
+      invoke: { argv: ['/.tools/jq/run', { arg: 'filter' }, { path: 'path' }] },
+    };
+    // The built jq deleted after `tools build`: its run script cannot exec it, whatever the filter.
+    const missing: SandboxRunner = {
+      async run() {
+        return { exitCode: 127, stdout: '', stderr: '/.tools/jq/run: 3: exec: /.tools/jq/bin/jq: not found', timedOut: false, truncated: false };
+      },
+    };
+    const script = (): StubBehaviour[] => [
+      { kind: 'tool-calls', calls: [{ name: 'jq', args: { filter: '.pool', path: 'values.json' } }] },
+      answer({ claims: [{ text: 'orders-db reported its connection pool exhausted (100/100)', citations: ['app.log:4312-4318'] }], unknown: [] }),
+    ];
+    const withRunner = async (runner: SandboxRunner) => {
+      const { candidate } = await provider('groq', [
+        { kind: 'tool-calls', calls: [{ name: 'read_file', args: { path: 'app.log', offset: 4310, limit: 10 } }] },
+        ...script(),
+      ]);
+      const events: TurnEvent[] = [];
+      const t = await answerTurn({
+        message: 'Why is checkout getting 502s from orders-db?',
+        history: [],
+        historyMaxMessages: 40,
+        toolbox: new WorkspaceToolbox({ files, kb, sandbox: { runner, tools: [jq] } }),
+        kb,
+        models: { candidates: [candidate], health: new ProviderHealth(), budgetUsd: 0.02, maxSteps: 6 },
+        onEvent: (e) => events.push(e),
+      });
+      return { t, events };
+    };
+    const broken = await withRunner(missing);
+    expect(broken.t.mode).toBe('provider');
+    expect(broken.t.toolCalls).toContainEqual({ tool: 'jq', args: { filter: '.pool', path: 'values.json' }, ok: false, sandboxed: true });
+    expect(broken.t.notes).toEqual([expect.stringMatching(/^The sandboxed tool jq failed over values\.json \(.*not found\).*`npx sandscope tools build`/)]);
+    expect(broken.events).toContainEqual({ type: 'note', text: broken.t.notes[0] });
+
+    const working: SandboxRunner = {
+      async run() {
+        return { exitCode: 0, stdout: '{"max":100}\n', stderr: '', timedOut: false, truncated: false };
+      },
+    };
+    expect((await withRunner(working)).t.notes).toEqual([]);
   });
 
   it('with no provider but the offline model, the deterministic planner answers as before', async () => {

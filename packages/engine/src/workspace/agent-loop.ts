@@ -10,6 +10,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS as ANSWER_TOKENS, SpendGuardedModel } from '.
 import type { SpendLedger } from '../models/spend-ledger.ts';
 import { round3 } from '../round.ts';
 import { clipText } from './clip-text.ts';
+import { failedNote } from './sandbox-plan.ts';
 import { storableText } from './storable-text.ts';
 import { type ReplayedMessage, type TranscriptEntry, turnInput } from './history.ts';
 import { OFFLINE_PROVIDER, planOffline, type TurnAnswer, type TurnCitation, type TurnClaim, type TurnMetrics } from './planner.ts';
@@ -164,6 +165,7 @@ async function providerLoop(
   }
   const ledger = new EvidenceLedger(request.kb);
   request.toolbox.observe((_call, outcome: ToolOutcome) => ledger.add(outcome));
+  const sandboxFailures = sandboxFailuresOf(request.toolbox);
 
   const input = turnInput(request.history, request.message, request.historyMaxMessages, request.historyMaxChars);
   const lastStep = models.maxSteps - 1;
@@ -210,6 +212,7 @@ async function providerLoop(
     unknown.push(...parsed.unknown);
     if (claims.length === 0 && unknown.length === 0) unknown.push('Nothing the tools returned supports an answer, so it is unknown.');
   }
+  notes.push(...sandboxFailures());
   for (const note of notes) emit({ type: 'note', text: note });
   const citations = uniqueCitations(claims);
   const answer = turnAnswerText(claims, unknown, (id) => request.kb.chunk(id));
@@ -231,6 +234,23 @@ async function providerLoop(
       provider: served.length > 0 ? served.join(',') : (router.lastServedBy ?? 'unknown'),
     },
   };
+}
+
+/**
+ * S-244: a sandboxed tool the model called in this turn and that never ran (every call failed: its package deleted,
+ * the jail broken, or only filters it could not correct) is a note for the person, as the offline planner's is
+ * (S-243). The model saw each failure as a tool result; without the note the person read an answer as if the tool
+ * had found nothing. A tool that ran once in the turn is not noted: the model corrected its call.
+ */
+function sandboxFailuresOf(toolbox: WorkspaceToolbox): () => string[] {
+  const failed = new Map<string, { path: string | undefined; text: string }>();
+  const ran = new Set<string>();
+  toolbox.observe((call, outcome) => {
+    if (!call.sandboxed) return;
+    if (outcome.ok) ran.add(call.tool);
+    else failed.set(call.tool, { path: typeof call.args.path === 'string' ? call.args.path : undefined, text: outcome.text });
+  });
+  return () => [...failed].filter(([tool]) => !ran.has(tool)).map(([tool, last]) => failedNote(tool, last.path, last.text));
 }
 
 /**

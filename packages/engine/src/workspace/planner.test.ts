@@ -178,3 +178,35 @@ describe('the offline planner', () => {
     expect(a.answer).toMatch(/3\. Terminate sessions[^\n]*\n+Do not restart `orders-db`/);
   });
 });
+
+describe('S-244: a value question over a config (the investigation CLI audit, item 5)', () => {
+  const yaml = [
+    '# service settings',
+    'db:',
+    '  # timeout_ms is how long a query may run before the pool gives up on it',
+    '  # raise timeout_ms only after checking slow queries',
+    '  timeout_ms: 2500',
+    '  pool_max: 40',
+  ].join('\n');
+  const log = '2024-05-01T03:00:00Z INFO start\n2024-05-01T03:00:01Z ERROR query cancelled after timeout_ms=2500';
+  const ask = (message: string) =>
+    planOffline({
+      message,
+      history: [],
+      historyMaxMessages: 40,
+      toolbox: new WorkspaceToolbox({ files: new InMemoryWorkspaceFiles({ 'config.yaml': yaml, 'app.log': log }, { embedder: new HashingEmbedder() }), kb }),
+      kb,
+    });
+
+  it('cites the line that sets the value before the comments that only name it', async () => {
+    const a = await ask('what is the timeout_ms?');
+    expect(a.citations).toContainEqual({ kind: 'file', path: 'config.yaml', startLine: 5, endLine: 5 });
+    expect(a.answer).toMatch(/config\.yaml line 5: "timeout_ms: 2500"/);
+  });
+
+  it('reads "set to" as the question’s frame, not a word to search for', async () => {
+    const a = await ask('what is timeout_ms set to in config.yaml?');
+    expect(a.answer.split('\n')[0]).toBe('config.yaml line 5: "timeout_ms: 2500" [config.yaml:5]');
+    expect(a.answer).not.toMatch(/"set"/);
+  });
+});

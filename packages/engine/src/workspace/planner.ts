@@ -374,10 +374,21 @@ function rankHits(entries: ScoredHit[], intent: 'first' | 'last' | null): { rank
   // beside a 502 for holding "checkout" and "request" (a colleague's test of the website, 2026-12-05). A file with no
   // such line (a config) keeps its lines.
   const troubledFiles = new Set(entries.filter((e) => e.literal && severity(e) === 1).map((e) => e.hit.path));
+  // S-244: of lines holding the same terms, a comment only talks about a setting; the line that sets it comes first.
+  // "what is the timeout_ms?" cited two comments naming the key and left `timeout_ms: 2500` among "1 more not shown".
+  const stated = (e: { hit: SearchHit }) => (isCommentLine(e.hit.text) ? 0 : 1);
   const ranked = entries
     .filter((e) => !troubledFiles.has(e.hit.path) || severity(e) === 1)
-    .sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || severity(b) - severity(a) || order(a, b));
+    .sort((a, b) => Number(b.literal) - Number(a.literal) || b.score - a.score || stated(b) - stated(a) || severity(b) - severity(a) || order(a, b));
   return { ranked, timing: null };
+}
+
+/**
+ * A line that is a comment in the config and script syntaxes an investigation holds: `#` (YAML, TOML, shell, INI),
+ * `;` (INI), `//` and `/*` (JSON5, HCL, code), `-- ` (SQL, Lua). A bare `--flag` is a command's argument, not a comment.
+ */
+function isCommentLine(text: string): boolean {
+  return /^\s*(?:#|;|\/\/|\/\*|--\s)/.test(text);
 }
 
 /** S-232: the line was ordered by its time among lines of more than one file, so the answer says it compared times. */

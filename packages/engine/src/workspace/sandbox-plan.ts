@@ -94,11 +94,14 @@ export async function consultSandbox(p: {
   return { claims, outputs, notes };
 }
 
-/** S-243: a sandboxed tool that failed, said: which, over what, its own words (clipped), and the remedy. */
-function failedNote(tool: string, path: string, refusal: string): string {
+/**
+ * S-243: a sandboxed tool that failed, said: which, over what, its own words (clipped), and the remedy. The provider
+ * loop says the same of a tool none of whose calls in the turn ran (S-244).
+ */
+export function failedNote(tool: string, path: string | undefined, refusal: string): string {
   const why = clipText(refusal.replace(/\s+/g, ' ').trim(), 200).replace(/\.$/, '');
   return (
-    `The sandboxed tool ${tool} failed over ${path} (${why}); nothing it would have found is in this answer. ` +
+    `The sandboxed tool ${tool} failed${path ? ` over ${path}` : ''} (${why}); nothing it would have found is in this answer. ` +
     'If its package is missing or broken, run `npx sandscope tools build` again (`npx sandscope tools list` shows what is built).'
   );
 }

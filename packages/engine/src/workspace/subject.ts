@@ -35,7 +35,9 @@ export function subjectOf(text: string): Subject {
   }
   const lowered = new Set(identifiers.map((i) => i.toLowerCase()));
   const content: string[] = [];
-  for (const w of words(text)) {
+  // S-244: "what is timeout_ms set to?" asks for a value; "set" was searched for and the answer said the setting's line
+  // "does not use the words "set"". The verb of a value question frames it; "replica set" keeps its noun.
+  for (const w of words(text.replace(/\b(?:set|configured)\s+(?=(?:to|as)\b)/gi, ' '))) {
     if (w.length < 3 || /\d/.test(w) || isStopword(w) || FRAME.has(w) || lowered.has(w) || [...lowered].some((i) => i.includes(w))) continue;
     add(content, w);
   }
