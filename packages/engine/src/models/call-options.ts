@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+import type { JSONValue, LanguageModelV3CallOptions, SharedV3ProviderMetadata } from '@ai-sdk/provider';
 
 /**
  * Sandscope's own per-call control plane, carried in `providerOptions.sandscope`
@@ -29,7 +29,18 @@ export interface SandscopeCallOptions {
    * and its verdict is no verdict about these.
    */
   readonly judgement?: boolean;
+  /**
+   * What the spend guard reserved for this call, and what each candidate it covers could cost (its prompt as priced
+   * and the output cap sent). S-249: a failed attempt that was billed (a timeout charged at its bound, an empty reply)
+   * spends part of the reservation, and failing over to the next candidate could spend past it — and past the run's
+   * and the day's ceilings (a colleague's audit: $0.022494 against a $0.02 ceiling). The router tries a later
+   * candidate only while what is left of the reservation covers it; the free offline model always is.
+   */
+  readonly reservation?: CallReservation;
 }
+
+/** A reservation as the router reads it (SandscopeCallOptions.reservation). A type, so it is JSON provider options can carry. */
+export type CallReservation = { readonly usd: number; readonly costs: Readonly<Record<string, number>> };
 
 /**
  * An attempt that failed after its provider reported usage — an empty reply, a
@@ -68,7 +79,23 @@ export function sandscopeOptions(options: LanguageModelV3CallOptions): Sandscope
   const judgement = raw['judgement'] === true;
   const eligibleRaw = raw['eligible'];
   const eligible = Array.isArray(eligibleRaw) ? eligibleRaw.filter((x): x is string => typeof x === 'string') : undefined;
-  return { correction, ...(deferCacheWrite ? { deferCacheWrite } : {}), ...(judgement ? { judgement } : {}), ...(eligible ? { eligible } : {}) };
+  const reservation = callReservation(raw['reservation']);
+  return {
+    correction,
+    ...(deferCacheWrite ? { deferCacheWrite } : {}),
+    ...(judgement ? { judgement } : {}),
+    ...(eligible ? { eligible } : {}),
+    ...(reservation ? { reservation } : {}),
+  };
+}
+
+/** A reservation read defensively: malformed is absent (the router then fails over as it did before S-249). */
+function callReservation(raw: unknown): CallReservation | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { usd, costs } = raw as Record<string, unknown>;
+  if (typeof usd !== 'number' || !Number.isFinite(usd) || typeof costs !== 'object' || costs === null) return undefined;
+  const priced = Object.entries(costs).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]));
+  return { usd, costs: Object.fromEntries(priced) };
 }
 
 /** Options with `providerOptions.sandscope` merged with `patch`. */
@@ -79,9 +106,10 @@ export function withSandscopeOptions(options: LanguageModelV3CallOptions, patch:
   if (patch.eligible !== undefined) next['eligible'] = [...patch.eligible];
   if (patch.deferCacheWrite !== undefined) next['deferCacheWrite'] = patch.deferCacheWrite;
   if (patch.judgement !== undefined) next['judgement'] = patch.judgement;
+  if (patch.reservation !== undefined) next['reservation'] = { usd: patch.reservation.usd, costs: { ...patch.reservation.costs } };
   return {
     ...options,
-    providerOptions: { ...options.providerOptions, [SANDSCOPE_KEY]: next as Record<string, string | boolean | string[]> },
+    providerOptions: { ...options.providerOptions, [SANDSCOPE_KEY]: next as Record<string, JSONValue> },
   };
 }
 

@@ -158,7 +158,7 @@ export class RouterModel implements PricedModel {
     const billed: BilledAttempt[] = [];
     const callOptions = withoutSandscopeOptions(options);
     for (const candidate of this.candidates) {
-      if (!this.admit(candidate, options, failures)) continue;
+      if (!this.admit(candidate, options, failures, billed)) continue;
       const started = this.health.now();
       let result: LanguageModelV3GenerateResult;
       try {
@@ -183,7 +183,7 @@ export class RouterModel implements PricedModel {
     const billed: BilledAttempt[] = [];
     const callOptions = withoutSandscopeOptions(options);
     candidates: for (const candidate of this.candidates) {
-      if (!this.admit(candidate, options, failures)) continue;
+      if (!this.admit(candidate, options, failures, billed)) continue;
       const started = this.health.now();
       let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
       try {
@@ -216,7 +216,7 @@ export class RouterModel implements PricedModel {
   }
 
   /** Skips (and records) a candidate that must not be tried for this call. */
-  private admit(candidate: RouterCandidate, options: LanguageModelV3CallOptions, failures: ProviderFailure[]): boolean {
+  private admit(candidate: RouterCandidate, options: LanguageModelV3CallOptions, failures: ProviderFailure[], billed: readonly BilledAttempt[]): boolean {
     if (this.failProviders.has(candidate.name)) {
       // T-6: behaves like a provider error for this run only; ProviderHealth is not touched.
       const message = 'failure injected for this run';
@@ -239,7 +239,30 @@ export class RouterModel implements PricedModel {
       failures.push({ provider: candidate.name, kind: 'outside_reservation', message });
       return false;
     }
+    const left = this.leftOfReservation(options, billed);
+    const cost = sandscopeOptions(options).reservation?.costs[candidate.name] ?? 0;
+    if (left !== undefined && cost > 0 && cost > left + 1e-12) {
+      // S-249: the attempts before it billed part of the reservation; this one could take the call past it.
+      const spent = (sandscopeOptions(options).reservation?.usd ?? 0) - left;
+      const message = `earlier attempts of this call billed $${spent.toFixed(6)} of its $${(spent + left).toFixed(6)} spend reservation; the $${left.toFixed(6)} left does not cover this provider's call (up to $${cost.toFixed(6)})`;
+      this.emit({ provider: candidate.name, kind: 'outside_reservation', message, latencyMs: 0 });
+      failures.push({ provider: candidate.name, kind: 'outside_reservation', message });
+      return false;
+    }
     return true;
+  }
+
+  /** What the spend guard's reservation has left after the attempts billed so far, or undefined when no reservation was sent. */
+  private leftOfReservation(options: LanguageModelV3CallOptions, billed: readonly BilledAttempt[]): number | undefined {
+    const reservation = sandscopeOptions(options).reservation;
+    if (!reservation) return undefined;
+    let spent = 0;
+    for (const attempt of billed) {
+      const pricing = this.pricingOf(attempt.provider);
+      // An attempt the router cannot price spent the whole reservation, as the guard settles it (fail safe).
+      spent += pricing ? attempt.inputTokens * pricing.inputUsdPerToken + attempt.outputTokens * pricing.outputUsdPerToken : reservation.usd;
+    }
+    return reservation.usd - spent;
   }
 
   private recordFailure(

@@ -77,6 +77,11 @@ function setup(options: { threshold?: number; corpusVersion?: string; workload?:
   return { model, inner, events, cache, store, embedder };
 }
 
+/** The namespace a draft of `question` is kept under in setup()'s scope. */
+const namespaceOf = (question: string) =>
+  new SemanticCache({ store: new InMemoryCacheStore(), embedder: new BagOfWordsEmbedder(0.8) }).describe({ corpusVersion: 'corpus-v1', workload: 'triage' }, draftCall(question))
+    .namespace;
+
 function textOf(result: Awaited<ReturnType<CachedModel['doGenerate']>>): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
@@ -119,7 +124,7 @@ describe('CachedModel', () => {
     const store = new InMemoryCacheStore();
     const { model, inner } = setup({ threshold: 0.8, store });
     await model.doGenerate(draftCall(Q));
-    const [candidate] = await store.scan('corpus-v1\u241ftriage');
+    const [candidate] = await store.scan(namespaceOf(Q));
     const vanishing: CacheStore = { get: async () => undefined, set: (e) => store.set(e), scan: (n) => store.scan(n), delete: (k) => store.delete(k) };
     const again = setup({ threshold: 0.8, store: vanishing });
     expect(candidate).toBeDefined();
@@ -127,6 +132,24 @@ describe('CachedModel', () => {
     expect(again.inner.calls).toHaveLength(1);
     expect(again.events[0]).toMatchObject({ kind: 'miss' });
     expect(inner.calls).toHaveLength(1);
+  });
+
+  it('S-248: a question asking another thing of the same things, or the same thing of more, is a miss at any similarity', async () => {
+    // The audit's pairs, under an embedder lenient enough to call each one the same question.
+    const { model, inner, events, embedder } = setup({ threshold: 0.5 });
+    const others = ['Should we raise the connection pool ceiling for orders-db?', 'What is the connection pool ceiling for orders-db replicas?'];
+    for (const other of others) {
+      const [a, b] = await embedder.embed([Q, other]);
+      expect(a!.reduce((s, x, i) => s + x * b![i]!, 0)).toBeGreaterThanOrEqual(0.5);
+    }
+    await model.doGenerate(draftCall(Q));
+    expect(textOf(await model.doGenerate(draftCall(others[0]!)))).toBe('answer-2');
+    expect(textOf(await model.doGenerate(draftCall(others[1]!)))).toBe('answer-3');
+    expect(inner.calls).toHaveLength(3);
+    expect(events.filter((e) => e.kind === 'hit')).toEqual([]);
+    // …while the same question reworded in its function words, inflection and order still hits.
+    expect(textOf(await model.doGenerate(draftCall('for orders-db, what is the connection pool ceilings')))).toBe('answer-1');
+    expect(inner.calls).toHaveLength(3);
   });
 
   it('miss below the threshold: a different question is asked of the model', async () => {
@@ -174,7 +197,7 @@ describe('CachedModel', () => {
     expect(textOf(await model.doGenerate(correction))).toBe('answer-2');
     expect(inner.calls).toHaveLength(2);
     expect(events.slice(2).map((e) => e.kind)).toEqual(['bypass', 'stored']);
-    const scanned = await store.scan('corpus-v1\u241ftriage');
+    const scanned = await store.scan(namespaceOf(Q));
     expect(scanned).toHaveLength(1);
     expect((await store.get(scanned[0]!.key))?.text).toBe('answer-2');
   });

@@ -8,7 +8,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { cosine, type Embedder } from '../retrieval/embedder.ts';
-import { words } from '../retrieval/tokenizer.ts';
+import { isStopword, stem, words } from '../retrieval/tokenizer.ts';
 import { SANDSCOPE_KEY, sandscopeOptions, withResultMetadata } from './call-options.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { tokenUsage } from './pricing.ts';
@@ -82,9 +82,10 @@ export class SemanticCache {
     const draft = parseDraftPrompt(options.prompt);
     const semanticText = draft ? normaliseText(draft.question) : normalised.map((m) => m.content).join('\n');
     const polarity = polarityOf(semanticText);
+    const asked = draft ? `\u241f${questionSignature(semanticText)}` : '';
     return {
       key,
-      namespace: `${scope.corpusVersion}\u241f${scope.workload}${polarity ? `\u241f${polarity}` : ''}`,
+      namespace: `${scope.corpusVersion}\u241f${scope.workload}${polarity ? `\u241f${polarity}` : ''}${asked}`,
       semanticText,
       evidenceIds: draft ? draft.passages.map((p) => p.id) : [],
       carriesFeedback: (draft?.feedback.length ?? 0) > 0,
@@ -337,6 +338,27 @@ const POLARITY_WORDS: ReadonlySet<string> = new Set([
 function polarityOf(text: string): string {
   return [...new Set(words(text).filter((w) => POLARITY_WORDS.has(w)))].sort().join(',');
 }
+
+/**
+ * The words that make a question that question: its content words, stemmed, and its question and modal words, sorted
+ * and de-duplicated. Part of the namespace, so a semantic match is looked for only among questions that ask the same
+ * thing of the same things, differing in inflection, contractions, function words or order ("what's the pool ceiling
+ * for orders-db" and "What is the connection pool ceiling…" are not one: "connection"). S-248 (a colleague's audit of
+ * the provider router, 2026-12-07): "Should we raise the connection pool ceiling for orders-db?" and "What is the
+ * connection pool ceiling for orders-db replicas?" were each served the answer to "What is the connection pool ceiling
+ * for orders-db?" at the hashing embedder's 0.92: one more word (an action asked about, another entity) moves a
+ * bag-of-words vector little, and a confident answer to another question is the failure this product exists to prevent.
+ * A miss costs one model call.
+ */
+function questionSignature(question: string): string {
+  const kept = words(question).filter((w) => QUESTION_WORDS.has(w) || !isStopword(w));
+  return [...new Set(kept.map((w) => (QUESTION_WORDS.has(w) ? w : stem(w))))].sort().join(',');
+}
+
+/** What a question asks (who, why, how…) and what it asks of the reader (should, can…): stopwords, but they set the question. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(
+  'what which who whom whose when where why how should can could would will may might must shall'.split(' '),
+);
 
 /** Whitespace collapsed and Unicode normalised: prompts that differ only in layout are the same prompt. */
 function normaliseText(text: string): string {

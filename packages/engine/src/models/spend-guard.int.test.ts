@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { perMillionTokens } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
-import { RouterModel } from './router.ts';
+import { type ProviderEvent, RouterModel } from './router.ts';
 import { BudgetExceededError, callCost, SpendGuard } from './spend-guard.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
@@ -108,39 +108,67 @@ describe('an attempt the provider billed, then failed, is settled at what it bil
     expect(guard.tokensSpent).toBe(1_200);
   });
 
-  /** groq then gemini, each on its own stub, under one guard. */
-  async function pair(groqScript: StubBehaviour, geminiScript: StubBehaviour) {
+  /**
+   * groq then gemini, each on its own stub, under one guard. gemini costs a hundredth of groq, so what is left of the
+   * reservation after groq's small billed attempt covers gemini's call (S-249).
+   */
+  const CHEAP = perMillionTokens(0.1, 0.01);
+  async function pair(groqScript: StubBehaviour, geminiScript: StubBehaviour, options: { budgetUsd?: number; timeoutMs?: number; events?: ProviderEvent[] } = {}) {
     const stubs = await Promise.all([startStubOpenAIServer({ script: [groqScript] }), startStubOpenAIServer({ script: [geminiScript] })]);
     servers.push(...stubs);
-    const candidates = (['groq', 'gemini'] as const).map((name, i) => ({
-      name,
-      model: createHttpModel(
-        { kind: 'http', name, baseURL: stubs[i]!.baseURL, model: `${name}-stub`, apiKey: 'stub-key', pricing: PRICE },
-        { fetch, timeoutMs: 5_000 },
-      ),
-      pricing: PRICE,
-    }));
-    const guard = new SpendGuard(1);
-    return { guard, model: new SpendGuardedModel(new RouterModel({ candidates, health: new ProviderHealth() }), guard) };
+    const candidates = (['groq', 'gemini'] as const).map((name, i) => {
+      const pricing = name === 'groq' ? PRICE : CHEAP;
+      return {
+        name,
+        model: createHttpModel(
+          { kind: 'http', name, baseURL: stubs[i]!.baseURL, model: `${name}-stub`, apiKey: 'stub-key', pricing },
+          { fetch, timeoutMs: options.timeoutMs ?? 5_000 },
+        ),
+        pricing,
+      };
+    });
+    const guard = new SpendGuard(options.budgetUsd ?? 1);
+    const router = new RouterModel({ candidates, health: new ProviderHealth(), ...(options.events ? { onEvent: (e) => options.events!.push(e) } : {}) });
+    return { guard, model: new SpendGuardedModel(router, guard), stubs };
   }
+  const small = JSON.stringify({ ...JSON.parse(noChoices), usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } });
 
   it('a billed failure, then another provider serves: the run is charged both', async () => {
     const { guard, model } = await pair(
-      { kind: 'status', status: 200, body: noChoices },
+      { kind: 'status', status: 200, body: small },
       { kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 100, completionTokens: 20 } },
     );
     await model.doGenerate(ask('What is the pool ceiling?'));
-    expect(guard.spent).toBeCloseTo(billed + callCost(PRICE, 100, 20), 12);
-    expect(guard.tokensSpent).toBe(1_200 + 120);
+    expect(guard.spent).toBeCloseTo(callCost(PRICE, 10, 2) + callCost(CHEAP, 100, 20), 12);
+    expect(guard.tokensSpent).toBe(12 + 120);
   });
 
   it('a billed empty stream, then another provider streams the answer: the run is charged both', async () => {
     const { guard, model } = await pair(
-      { kind: 'stream', chunks: [], usage: { promptTokens: 1_000, completionTokens: 200 } },
+      { kind: 'stream', chunks: [], usage: { promptTokens: 10, completionTokens: 2 } },
       { kind: 'stream', chunks: ['{"claims":[]}'], usage: { promptTokens: 100, completionTokens: 20 } },
     );
     const { text } = await drainStream((await model.doStream(ask('What is the pool ceiling?'))).stream);
     expect(text).toBe('{"claims":[]}');
-    expect(guard.spent).toBeCloseTo(billed + callCost(PRICE, 100, 20), 12);
+    expect(guard.spent).toBeCloseTo(callCost(PRICE, 10, 2) + callCost(CHEAP, 100, 20), 12);
+  });
+
+  it('S-249: a timeout charged at its bound leaves no reservation for failover, so the next provider is not called and the budget holds', async () => {
+    // The audit's case: groq hangs and is charged at its bound, the whole reservation; gemini would answer.
+    const events: ProviderEvent[] = [];
+    const budgetUsd = 0.02;
+    const { guard, model, stubs } = await pair({ kind: 'hang' }, { kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 100, completionTokens: 20 } }, {
+      budgetUsd,
+      timeoutMs: 300,
+      events,
+    });
+    await expect(model.doGenerate(ask('What is the pool ceiling?'))).rejects.toMatchObject({ code: 'all_providers_failed' });
+    expect(stubs[1]!.requests).toHaveLength(0);
+    expect(guard.spent).toBeLessThanOrEqual(budgetUsd);
+    expect(guard.overBudget).toBe(false);
+    expect(events.find((e) => e.provider === 'gemini')).toMatchObject({
+      kind: 'outside_reservation',
+      message: expect.stringMatching(/^earlier attempts of this call billed \$0\.\d{6} of its \$0\.\d{6} spend reservation/),
+    });
   });
 });

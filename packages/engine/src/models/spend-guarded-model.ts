@@ -242,11 +242,13 @@ export class SpendGuardedModel implements LanguageModelV3 {
       outputTokens: output,
     });
     const capped: LanguageModelV3CallOptions = { ...options, maxOutputTokens: output };
+    // S-249: what each covered candidate could cost, so failover after a billed attempt stays inside the reservation.
+    const costs = Object.fromEntries(priced.map((p) => [p.candidate.name, callCost(p.candidate.pricing, p.prompt, output)]));
     return {
       reservation,
       dearest: dearest?.candidate,
       promptBound: bound,
-      options: withSandscopeOptions(capped, { eligible: priced.map((p) => p.candidate.name) }),
+      options: withSandscopeOptions(capped, { eligible: priced.map((p) => p.candidate.name), reservation: { usd: reservation.usd, costs } }),
     };
   }
 
