@@ -79,8 +79,10 @@ function setup(options: { threshold?: number; corpusVersion?: string; workload?:
 
 /** The namespace a draft of `question` is kept under in setup()'s scope. */
 const namespaceOf = (question: string) =>
-  new SemanticCache({ store: new InMemoryCacheStore(), embedder: new BagOfWordsEmbedder(0.8) }).describe({ corpusVersion: 'corpus-v1', workload: 'triage' }, draftCall(question))
-    .namespace;
+  new SemanticCache({ store: new InMemoryCacheStore(), embedder: new BagOfWordsEmbedder(0.8) }).describe(
+    { corpusVersion: 'corpus-v1', workload: 'triage' },
+    draftCall(question),
+  ).namespace;
 
 function textOf(result: Awaited<ReturnType<CachedModel['doGenerate']>>): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');

@@ -356,9 +356,7 @@ function questionSignature(question: string): string {
 }
 
 /** What a question asks (who, why, how…) and what it asks of the reader (should, can…): stopwords, but they set the question. */
-const QUESTION_WORDS: ReadonlySet<string> = new Set(
-  'what which who whom whose when where why how should can could would will may might must shall'.split(' '),
-);
+const QUESTION_WORDS: ReadonlySet<string> = new Set('what which who whom whose when where why how should can could would will may might must shall'.split(' '));
 
 /** Whitespace collapsed and Unicode normalised: prompts that differ only in layout are the same prompt. */
 function normaliseText(text: string): string {

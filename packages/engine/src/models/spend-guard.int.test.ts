@@ -113,7 +113,11 @@ describe('an attempt the provider billed, then failed, is settled at what it bil
    * reservation after groq's small billed attempt covers gemini's call (S-249).
    */
   const CHEAP = perMillionTokens(0.1, 0.01);
-  async function pair(groqScript: StubBehaviour, geminiScript: StubBehaviour, options: { budgetUsd?: number; timeoutMs?: number; events?: ProviderEvent[] } = {}) {
+  async function pair(
+    groqScript: StubBehaviour,
+    geminiScript: StubBehaviour,
+    options: { budgetUsd?: number; timeoutMs?: number; events?: ProviderEvent[] } = {},
+  ) {
     const stubs = await Promise.all([startStubOpenAIServer({ script: [groqScript] }), startStubOpenAIServer({ script: [geminiScript] })]);
     servers.push(...stubs);
     const candidates = (['groq', 'gemini'] as const).map((name, i) => {
@@ -157,11 +161,15 @@ describe('an attempt the provider billed, then failed, is settled at what it bil
     // The audit's case: groq hangs and is charged at its bound, the whole reservation; gemini would answer.
     const events: ProviderEvent[] = [];
     const budgetUsd = 0.02;
-    const { guard, model, stubs } = await pair({ kind: 'hang' }, { kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 100, completionTokens: 20 } }, {
-      budgetUsd,
-      timeoutMs: 300,
-      events,
-    });
+    const { guard, model, stubs } = await pair(
+      { kind: 'hang' },
+      { kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 100, completionTokens: 20 } },
+      {
+        budgetUsd,
+        timeoutMs: 300,
+        events,
+      },
+    );
     await expect(model.doGenerate(ask('What is the pool ceiling?'))).rejects.toMatchObject({ code: 'all_providers_failed' });
     expect(stubs[1]!.requests).toHaveLength(0);
     expect(guard.spent).toBeLessThanOrEqual(budgetUsd);
