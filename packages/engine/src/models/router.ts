@@ -287,9 +287,18 @@ export class RouterModel implements PricedModel {
     // provider that answered slowly cost nothing on the ledger. It is charged at the most it could cost, as a stream
     // that breaks is (fail safe): its prompt's bound and the output it was allowed (S-141).
     const unanswered = described.status === undefined && described.errorClass === 'timeout';
-    const usage = billedUsageOf(error) ?? (unanswered ? tokenUsage(promptTokenBound(call), call.maxOutputTokens ?? 0) : undefined);
+    // S-255: a reply the client could not read (truncated JSON, usage as strings) was answered, so billed, and it was
+    // settled at $0. With no usage to read, it is charged at its bound like a timeout (fail safe).
+    const unreadable = described.errorClass === 'invalid_response';
+    const reported = billedUsageOf(error);
+    const atBound = reported === undefined && (unanswered || unreadable);
+    const usage = reported ?? (atBound ? tokenUsage(promptTokenBound(call), call.maxOutputTokens ?? 0) : undefined);
     const costUsd = this.bill(candidate, usage, billed);
-    const message = unanswered ? `${described.message}; charged at its bound, as a provider may bill a request it never answered` : described.message;
+    const message = !atBound
+      ? described.message
+      : unanswered
+        ? `${described.message}; charged at its bound, as a provider may bill a request it never answered`
+        : `${described.message}; charged at its bound, as the provider answered and its usage could not be read`;
     this.emit({
       provider: candidate.name,
       kind: 'failed',

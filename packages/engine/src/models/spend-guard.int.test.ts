@@ -100,6 +100,18 @@ describe('an attempt the provider billed, then failed, is settled at what it bil
   });
   const billed = callCost(PRICE, 1_000, 200);
 
+  it('S-255: a 200 whose body cannot be read (truncated JSON) was answered, so it is charged at its bound, not $0', async () => {
+    const { guard, model } = await guardedOverStub(1, {
+      kind: 'status',
+      status: 200,
+      body: '{"id":"c","object":"chat.completion","choices":[{"message":{"content":"The pool',
+    });
+    await expect(model.doGenerate(ask('What is the pool ceiling?'))).rejects.toMatchObject({ code: 'all_providers_failed' });
+    expect(guard.reserved).toBe(0);
+    expect(guard.spent).toBeGreaterThan(0);
+    expect(guard.spent).toBeLessThanOrEqual(1);
+  });
+
   it('every provider failed after reporting usage: the run is charged what was billed', async () => {
     const { guard, model } = await guardedOverStub(1, { kind: 'status', status: 200, body: noChoices });
     await expect(model.doGenerate(ask('What is the pool ceiling?'))).rejects.toMatchObject({ code: 'all_providers_failed' });
