@@ -259,6 +259,17 @@ describe('loadConfig error messages name the variable and the remedy', () => {
     expect(ok({ REDIS_URL: 'rediss://:pw@cache.example:6380', IP_SALT: SALT }).redisUrl).toBe('rediss://:pw@cache.example:6380');
   });
 
+  it('S-256: REDIS_URL names its database as a number in its path, never as ?db=', () => {
+    expect(failure({ REDIS_URL: 'redis://127.0.0.1:6379/abc', IP_SALT: SALT })).toBe(
+      'REDIS_URL names the Redis database "abc" in its path; a Redis database is a number (redis://host:6379/3), or none for database 0.',
+    );
+    expect(failure({ REDIS_URL: 'redis://127.0.0.1:6379?db=3', IP_SALT: SALT })).toBe(
+      'REDIS_URL names its database as ?db=3, which is not read; put the number in the path instead (redis://host:6379/3).',
+    );
+    expect(ok({ REDIS_URL: 'redis://127.0.0.1:6379/3', IP_SALT: SALT }).redisUrl).toBe('redis://127.0.0.1:6379/3');
+    expect(ok({ REDIS_URL: 'redis://127.0.0.1:6379/', IP_SALT: SALT }).redisUrl).toBe('redis://127.0.0.1:6379/');
+  });
+
   it('RATE_LIMIT_WINDOW_MS', () => {
     expect(failure({ RATE_LIMIT_WINDOW_MS: '60s' })).toBe(
       'RATE_LIMIT_WINDOW_MS must be a whole number of at least 1 (got "60s"). Set it to the sliding-window length in milliseconds, such as 60000 for one minute.',

@@ -284,18 +284,21 @@ function secretVar(name: string, remedy: string) {
   });
 }
 
-function urlVar(name: string, protocols: readonly string[], remedy: string) {
+function urlVar(name: string, protocols: readonly string[], remedy: string, check?: (url: URL) => string | null) {
   return envVar<string>({
     name,
     secret: true,
     parse: (raw) => {
-      let protocol: string | undefined;
+      let url: URL | undefined;
       try {
-        protocol = new URL(raw).protocol;
+        url = new URL(raw);
       } catch {
-        protocol = undefined;
+        url = undefined;
       }
-      if (protocol !== undefined && protocols.includes(protocol)) return { ok: true, value: raw };
+      if (url !== undefined && protocols.includes(url.protocol)) {
+        const problem = check?.(url) ?? null;
+        return problem === null ? { ok: true, value: raw } : { ok: false, problem };
+      }
       const schemes = protocols.map((p) => `${p}//`).join(' or ');
       return {
         ok: false,
@@ -303,6 +306,22 @@ function urlVar(name: string, protocols: readonly string[], remedy: string) {
       };
     },
   });
+}
+
+/**
+ * S-256: the database a REDIS_URL names is a number in its path. `/abc` reached Redis as `SELECT NaN` and stopped the
+ * start with ioredis's stack trace; `?db=3` was ignored, and every replica wrote database 0. The path and the query are
+ * shown: neither holds the password.
+ */
+function redisDatabaseProblem(url: URL): string | null {
+  const path = url.pathname.replace(/^\//, '');
+  if (path !== '' && !/^\d{1,5}$/.test(path)) {
+    return `names the Redis database "${path}" in its path; a Redis database is a number (redis://host:6379/3), or none for database 0.`;
+  }
+  if (url.searchParams.has('db')) {
+    return `names its database as ?db=${url.searchParams.get('db')}, which is not read; put the number in the path instead (redis://host:6379/3).`;
+  }
+  return null;
 }
 
 const textVar = (name: string) => envVar<string>({ name, parse: (raw) => ({ ok: true, value: raw }) });
@@ -419,6 +438,7 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
         'REDIS_URL',
         ['redis:', 'rediss:'],
         'Set it to the Redis connection string, or unset it to use the in-process rate limiter and keep the semantic cache in the database (a single replica only).',
+        redisDatabaseProblem,
       ),
       REDIS_KEY_PREFIX: textVar('REDIS_KEY_PREFIX'),
       RUN_BUDGET_USD: envVar<number>({

@@ -23,6 +23,7 @@ import { wordVectors } from '../word-vectors.ts';
 import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
+import { checkRedisDatabase } from '../limits/redis-database.ts';
 import { RedisSpendLedger } from '../spend/redis-spend-ledger.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
@@ -134,6 +135,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   wordNet().related('');
   wordVectors();
 
+  // S-256: a Redis database the server does not have stops the start here, before anything writes database 0.
+  if (config.redisUrl) await checkRedisDatabase(config.redisUrl);
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
