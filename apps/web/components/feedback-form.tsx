@@ -54,7 +54,12 @@ export function FeedbackForm({
         // left it (lib/refusal-words.ts): a note the agent refused read only "choose one of the three answers".
         <p className="notice notice-bad" role="alert" data-problem="invalid_request">
           The mark was not saved: choose one of the answers offered, and keep the note under {MAX_NOTE_CHARS} characters.
-          {problem.message ? <span className="problem-message"> The agent says: “{problem.message}”</span> : null}
+          {problem.message ? (
+            <span className="problem-message">
+              {' '}
+              The agent says: “<bdi>{problem.message}</bdi>”
+            </span>
+          ) : null}
           {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
         </p>
       ) : problem ? (

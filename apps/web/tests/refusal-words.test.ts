@@ -203,7 +203,7 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     );
     const html = await pageAfter(res);
     expect(html).toContain('The approval was refused.');
-    expect(html).toContain(`The agent says: “${reason} ${remedyOf('forbidden_session', 'web')}”`);
+    expect(html).toContain(`The agent says: “<bdi>${reason} ${remedyOf('forbidden_session', 'web')}</bdi>”`);
     expect(html).not.toContain('sandscope_session');
   });
 
@@ -211,7 +211,7 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     agent.mockResolvedValue(json({ error: { code: 'rate_limited', message: API_ERRORS.rate_limited.remedy } }, 429));
     const html = await pageAfter(await approve());
     expect(html).toContain('The approval was refused.');
-    expect(html).toContain(`The agent says: “${remedyOf('rate_limited', 'web')}”`);
+    expect(html).toContain(`The agent says: “<bdi>${remedyOf('rate_limited', 'web')}</bdi>”`);
     expect(html).not.toContain('Retry-After');
   });
 
@@ -220,7 +220,7 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     agent.mockResolvedValue(json({ error: { code: 'not_awaiting_approval', message: `${reason} ${API_ERRORS.not_awaiting_approval.remedy}` } }, 409));
     const res = await approve();
     expect(res.headers.get('location')).toBe(`/runs/${RUN}?error=already_approved&during=approval`);
-    expect(await pageAfter(res)).toContain(`The agent says: “${reason} ${remedyOf('not_awaiting_approval', 'web')}”`);
+    expect(await pageAfter(res)).toContain(`The agent says: “<bdi>${reason} ${remedyOf('not_awaiting_approval', 'web')}</bdi>”`);
   });
 
   it('a run the agent does not have: the runs list says the agent’s words; an id that names no run clears any earlier ones', async () => {
@@ -230,7 +230,7 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     expect(res.headers.get('location')).toBe('/runs?error=not_found&during=approval');
     const html = await pageAfter(res);
     expect(html).toContain('There is no such run to approve');
-    expect(html).toContain(`The agent says: “${reason} ${remedyOf('not_found', 'web')}”`);
+    expect(html).toContain(`The agent says: “<bdi>${reason} ${remedyOf('not_found', 'web')}</bdi>”`);
     expect(html).not.toContain('GET /v1/runs');
     expect((await approve('no such run')).headers.getSetCookie()).toEqual([`${REFUSAL_WORDS_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`]);
   });
@@ -247,7 +247,7 @@ describe('POST /api/runs/:id/approve — a refused approval says why', () => {
     jar.words = undefined;
     expect(html).toContain('data-problem="not_found"');
     expect(html).toContain('There is no such run to approve');
-    expect(html).toContain(`The agent says: “${reason} ${remedyOf('not_found', 'web')}”`);
+    expect(html).toContain(`The agent says: “<bdi>${reason} ${remedyOf('not_found', 'web')}</bdi>”`);
   });
 
   it('words left by an approval are not shown for the same code on a page no approval led to', async () => {
@@ -274,7 +274,7 @@ describe('POST /api/runs/:id/feedback — a refused mark says why', () => {
     const html = await pageAfter(res);
     const feedback = html.slice(html.indexOf('id="feedback"'));
     expect(feedback).toContain('The mark was not saved');
-    expect(feedback).toContain(`The agent says: “${reason} ${remedyOf('invalid_request', 'web')}”`);
+    expect(feedback).toContain(`The agent says: “<bdi>${reason} ${remedyOf('invalid_request', 'web')}</bdi>”`);
     expect(html).not.toContain('docs/API.md');
     // Said next to the form, not as the run's own problem.
     expect(html).not.toContain('The approval was refused.');
@@ -303,7 +303,7 @@ describe('POST /api/runs/:id/feedback — a refused mark says why', () => {
     agent.mockResolvedValue(json({ error: { code: 'store_unavailable', message: API_ERRORS.store_unavailable.remedy } }, 503));
     const html = await pageAfter(await mark({ label: 'right' }));
     expect(html).toContain('Your mark was not saved.');
-    expect(html).toContain(`The agent says: “${remedyOf('store_unavailable', 'web')}”`);
+    expect(html).toContain(`The agent says: “<bdi>${remedyOf('store_unavailable', 'web')}</bdi>”`);
     expect(html).not.toContain('/healthz');
   });
 });

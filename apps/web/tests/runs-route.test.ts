@@ -208,7 +208,7 @@ describe('POST /api/runs — a run that fails after its stream opened', () => {
     expect(html).toContain('<code>run_interrupted</code>');
     expect(html).toContain('The run failed while streaming, before it was given an id.');
     expect(html).toContain(explain({ code: 'run_interrupted' }).title);
-    expect(html).toContain('The agent says: “taken over by another instance.”');
+    expect(html).toContain('The agent says: “<bdi>taken over by another instance.</bdi>”');
     // A status that is no HTTP error status is not shown as one either.
     expect(problemFromStreamEvent({ error: { code: 'internal', status: '500' } }).status).toBe(0);
     expect(problemFromStreamEvent({ error: { code: 'store_unavailable', status: 503 } }).status).toBe(503);

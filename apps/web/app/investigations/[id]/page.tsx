@@ -27,7 +27,12 @@ function FormProblem({ problem, during, context }: { problem: Problem; during: I
   return refusal ? (
     <p className="notice notice-bad" role="alert" data-problem={problem.code}>
       {refusal}
-      {problem.message ? <span className="problem-message"> The agent says: “{problem.message}”</span> : null}
+      {problem.message ? (
+        <span className="problem-message">
+          {' '}
+          The agent says: “<bdi>{problem.message}</bdi>”
+        </span>
+      ) : null}
       {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
     </p>
   ) : (
