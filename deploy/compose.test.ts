@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SHUTDOWN_GRACE_MS } from '../apps/agent/src/cli/serve-command.ts';
+import { STOP_RUNS_TIMEOUT_MS } from '../apps/agent/src/service/runs-in-flight.ts';
 import { imageParts, REPO_ROOT } from './testing/manifests.ts';
 import { directives, type NginxDirective, parseNginx } from './testing/nginx.ts';
 
@@ -38,6 +40,13 @@ describe('compose.yaml: two agent replicas behind the proxy', () => {
     expect(agentNames).toHaveLength(2);
     const images = new Set(agentNames.map((n) => services[n]!.image));
     expect(images.size).toBe(1);
+  });
+
+  it("waits for an agent to stop its runs before killing it: its stop grace outlasts the runs' grace and their stopping (S-258)", () => {
+    // Docker's default is 10 s: SIGKILL at the moment the agent starts stopping the runs still going, none told or settled.
+    const seconds = (period: unknown) => Number(/^(\d+)s$/.exec(String(period))?.[1] ?? Number.NaN);
+    for (const name of agentNames)
+      expect(seconds(services[name]!.stop_grace_period), name).toBeGreaterThanOrEqual((SHUTDOWN_GRACE_MS + STOP_RUNS_TIMEOUT_MS) / 1000 + 5);
   });
 
   it('the proxy balances over exactly those two, by consistent hash of the investigation id', () => {

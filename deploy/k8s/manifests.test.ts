@@ -193,7 +193,11 @@ function environmentOf(objects: readonly K8sObject[], container: K8sObject): Rec
   for (const e of container.env ?? []) {
     if (e.value !== undefined) env[e.name] = e.value;
     else if (e.valueFrom?.secretKeyRef) {
-      env[e.name] = /_URL$/.test(e.name) ? `${e.name === 'REDIS_URL' ? 'redis' : 'postgres'}://user:secret@stand-in/db` : 'a-stand-in-secret-of-32-characters';
+      env[e.name] = /_URL$/.test(e.name)
+        ? e.name === 'REDIS_URL'
+          ? 'redis://user:secret@stand-in/0' // a Redis database is a number (S-256)
+          : 'postgres://user:secret@stand-in/db'
+        : 'a-stand-in-secret-of-32-characters';
     }
   }
   return env;

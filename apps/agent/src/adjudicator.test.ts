@@ -243,6 +243,99 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
     expect(r.refusal).toBe('unsure');
   });
 
+  // S-250: a reading the run's budget could not pay for was given unread, and the only trace was "No model read this
+  // answer (BudgetExceededError); answered as offline." — a class name, and nothing to do about it.
+  it('says in plain words why no model read: the run budget cannot pay for the reading, every provider failed (S-250)', async () => {
+    const answering = await answeringKb();
+    const before = judgementRequests().length;
+    const unpaid = await runAgent({
+      kb: answering,
+      question: QUESTION,
+      // The reading's prompt (some 5,300 tokens) at $5 a million input tokens is more than the run's $0.02.
+      services: modelServicesFromEnv({
+        GROQ_API_KEY: 'test-key',
+        GROQ_BASE_URL: stub.baseURL,
+        ADJUDICATOR: 'model',
+        GROQ_INPUT_USD_PER_MTOK: '5',
+        RUN_BUDGET_USD: '0.02',
+      }),
+    });
+    expect(judgementRequests().length).toBe(before);
+    const note = unpaid.reasons.find((line) => line.startsWith('No model read this answer'));
+    expect(note).toMatch(
+      /^No model read this answer: the run's budget \(RUN_BUDGET_USD \$0\.02\) cannot pay for the reading \(\$0\.0[2-9]\d* at groq's prices\); raise RUN_BUDGET_USD\. /,
+    );
+    const down = await runAgent({ kb, question: QUESTION, failProviders: ['groq', 'offline'], services: services() });
+    expect(JSON.stringify(adjudicateEnd(down))).toMatch(/No model judged this: every provider failed \(groq, offline\); check their keys and status/);
+    for (const r of [unpaid, down]) expect(r.reasons.join(' ')).not.toMatch(/[A-Z][a-z]+Error\b/);
+  });
+
+  // S-251: a judgement that says a passage answers and names none was reported as naming "a passage it was not shown".
+  it('says a reader named no passage when it says one answers and names none (S-251)', async () => {
+    stub.script(judgement({ answers: true, passage: null, reason: 'one of them does' }), { kind: 'json', text: '{"claims":[]}' });
+    const r = await runAgent({ kb, question: QUESTION, services: services() });
+    const end = JSON.stringify(adjudicateEnd(r));
+    expect(end).toMatch(/No model judged this: groq said a passage answers but named none\./);
+    expect(end).not.toMatch(/not shown/);
+  });
+
+  // S-252, S-254: a run with a reader that no model judged is decided under the offline bands. Its refusal advised
+  // configuring the reader it had, and its reasons gave the adjudicated bands and the offline bands, both unnamed.
+  const unjudgedRefusal = async () => {
+    const source = loadCorpusSource();
+    const unsure = await KnowledgeBase.build({
+      documents: source.documents,
+      estate: source.estate,
+      model: { ...shippedAnswerabilityModel(), adjudicatedBands: { insufficientBelow: 0.05, sufficientAbove: 1 } },
+      bands: { insufficientBelow: 1, sufficientAbove: 1 },
+    });
+    stub.script({ kind: 'json', text: 'Sure! The pool looks fine.' });
+    const r = await runAgent({ kb: unsure, question: QUESTION, services: services() });
+    expect(JSON.stringify(adjudicateEnd(r))).toMatch(/No model judged this/);
+    expect(r.verdict).toBe('refused');
+    return r;
+  };
+
+  it('does not advise configuring a reader in a run that has one (S-252)', async () => {
+    const r = await unjudgedRefusal();
+    expect(r.reasons.join(' ')).toMatch(/Not answered: the model is unsure whether the closest passage, .* Read that passage yourself\./);
+    expect(r.reasons.join(' ')).not.toMatch(/ADJUDICATOR=model/);
+  });
+
+  it('names which bands each numbers line is read against when a run states both (S-254)', async () => {
+    const r = await unjudgedRefusal();
+    const numbers = r.reasons.filter((line) => line.startsWith('The numbers: '));
+    expect(numbers).toHaveLength(2);
+    expect(numbers[0]).toMatch(/^The numbers: answerability \d+% \(adjudicated bands: refuse below 5%, answer from 100%\)/);
+    expect(numbers[1]).toMatch(/^The numbers: answerability \d+% \(offline bands: refuse below 100%, answer from 100%; below 5% /);
+  });
+
+  // S-253: the reader withheld an answer; the run was headed refused, but its first reason, and the refusal's text,
+  // were the gate's "Answered from “orders-db connection pool ceiling” …".
+  it("leads a withheld answer's reasons with the reader's, the gate's marked as said before it (S-253)", async () => {
+    const answering = await answeringKb();
+    stub.script(judgement({ answers: false, passage: null, reason: 'about another pool' }));
+    const refused = await runAgent({ kb: answering, question: QUESTION, services: services() });
+    expect(refused.verdict).toBe('refused');
+    expect(refused.reasons[0]).toBe('Answer withheld: groq read the passages and found none answers — about another pool.');
+    expect(refused.answer).toBe('The library does not answer this. Answer withheld: groq read the passages and found none answers — about another pool.');
+    expect(refused.reasons).toContainEqual(expect.stringMatching(/^Before the reader: Answered from “orders-db connection pool ceiling” in The Order Path/));
+    expect(refused.reasons.filter((line) => line.startsWith('Answered from'))).toEqual([]);
+
+    // Given partial from another passage the gate read (S-098): the first reason names that passage, not the gate's.
+    const retrieval = await answering.retrieve(QUESTION);
+    const gate = answering.decide(answering.features(QUESTION, retrieval), undefined, 'model');
+    const other = retrieval.results.map((r) => r.chunk.id).find((id) => !gate.evidence.some((c) => c.id === id))!;
+    stub.script(judgement({ answers: true, passage: other, reason: 'this one says it' }), {
+      kind: 'json',
+      text: JSON.stringify({ claims: [{ text: sentencesOf(answering.chunk(other)!.text)[0]!, citations: [other] }] }),
+    });
+    const moved = await runAgent({ kb: answering, question: QUESTION, services: services() });
+    expect(moved.verdict).toBe('partial');
+    expect(moved.reasons[0]).toMatch(/^Read by groq before answering: not the passage the gate answered from but /);
+    expect(moved.reasons.filter((line) => line.startsWith('Answered from'))).toEqual([]);
+  });
+
   it('is offline unless asked for, and a bad ADJUDICATOR says what to set', () => {
     expect(modelServicesFromEnv({}).adjudication).toBe('offline');
     expect(() => modelServicesFromEnv({ ADJUDICATOR: 'gpt' })).toThrow(UserError);

@@ -9,6 +9,7 @@ import {
   type FetchFunction,
   type RouterCandidate,
   type SecretScrubber,
+  type SpendLedger,
 } from '@sandscope/engine/models';
 import {
   createOrchestrator,
@@ -51,6 +52,11 @@ export interface ModelServicesOptions {
   readonly timeoutMs?: number;
   /** Replace the env's providers (a test's scripted or stub-server candidates). */
   readonly candidates?: readonly RouterCandidate[];
+  /**
+   * The daily spend ledger `serve` books on (S-260: the CLI's priced calls were booked nowhere). The CLI opens it
+   * with `openCliModelServices`; absent, only each run's RUN_BUDGET_USD bounds what is spent.
+   */
+  readonly ledger?: SpendLedger;
 }
 
 /**
@@ -69,7 +75,8 @@ export function modelServicesFor(config: AgentConfig, options: ModelServicesOpti
   const scrub = secretScrubberFor(config);
   const budgetUsd = config.runBudgetUsd;
   const adjudication = config.adjudication;
-  return { candidates, health, cache, budgetUsd, adjudication, scrub, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub }) };
+  const ledger = options.ledger ? { ledger: options.ledger } : {};
+  return { candidates, health, cache, budgetUsd, adjudication, scrub, models: stackModelFactory({ candidates, health, cache, budgetUsd, scrub, ...ledger }) };
 }
 
 /**
@@ -99,6 +106,16 @@ export interface RunAgentOptions {
   readonly env?: Env;
 }
 
+/** A provider name `--fail-provider` (or a run's failProviders) does not know is a UserError naming the choices. */
+export function checkFailProviders(names: readonly string[]): void {
+  const unknown = names.filter((p) => !INJECTABLE_PROVIDERS.includes(p));
+  if (unknown.length > 0) {
+    throw new UserError(
+      `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`,
+    );
+  }
+}
+
 let defaultServices: ModelServices | undefined;
 const orchestrators = new WeakMap<KnowledgeBase, WeakMap<ModelServices, Orchestrator>>();
 
@@ -119,12 +136,7 @@ export function orchestratorFor(kb: KnowledgeBase, services: ModelServices): Orc
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const workload = parseWorkload(options.workload);
   if (!workload.ok) throw new UserError(workload.message);
-  const unknown = (options.failProviders ?? []).filter((p) => !INJECTABLE_PROVIDERS.includes(p));
-  if (unknown.length > 0) {
-    throw new UserError(
-      `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`,
-    );
-  }
+  checkFailProviders(options.failProviders ?? []);
   const services = options.services ?? (defaultServices ??= modelServicesFromEnv(options.env ?? process.env));
   return orchestratorFor(options.kb, services).run({
     question: options.question,

@@ -46,6 +46,11 @@ export function Answer({ claims, verdict }: { claims: readonly AnswerClaim[]; ve
           <div className="passage-head">
             <span className="passage-heading">{s.heading}</span> <code className="chunk-id">{s.chunkId}</code>
           </div>
+          {s.textFrom === 'library' ? (
+            <p className="notice notice-warn" data-text-from="library">
+              This run’s record kept no copy of this passage: shown as the library reads it now, which may differ from what the run read.
+            </p>
+          ) : null}
           <div className="passage-body">{s.text ? <Markdown source={s.text} headingShift={3} /> : <p>The agent did not return this passage’s text.</p>}</div>
           <a className="passage-link" href={chunkHref(s.chunkId)}>
             Open in the library →

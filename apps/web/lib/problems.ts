@@ -95,6 +95,12 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
       'The agent that ran it lost its database connection, and another instance marked the run interrupted, so its answer was not kept. Ask again; operators: check the agent’s connection to the database (DATABASE_URL).',
     who: 'operator',
   },
+  // S-258: the replica running the question was stopped (a restart or a deployment) before the run finished.
+  shutting_down: {
+    title: 'The run was stopped: the agent was shutting down',
+    remedy: 'The agent answering it was restarting or being redeployed, so it stopped the run and kept no answer. Ask again in a moment.',
+    who: 'wait',
+  },
   // S-212: a resumed turn whose process stopped mid-turn (no event, no answer for 10 minutes).
   interrupted: {
     title: 'The turn stopped without an answer',

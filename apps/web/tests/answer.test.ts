@@ -69,4 +69,18 @@ describe('the run page’s answer', () => {
     expect(html).toContain('<li value="1"><span class="claim"><span class="claim-text">Stop the writers.</span> [1] </span></li><li value="3">');
     expect(html).toContain('<div class="claim-prose"><span class="claim"><span class="claim-text">Said elsewhere.</span> [2] </span></div>');
   });
+
+  it('says when a cited passage is the library’s text now rather than the one the run read (S-257)', () => {
+    const cite = (textFrom: 'record' | 'library' | undefined) =>
+      renderToStaticMarkup(
+        createElement(Answer, {
+          claims: [{ text: 'Restore with the mapping flag.', citations: [{ ...passage, ...(textFrom ? { textFrom } : {}) }] }],
+          verdict: 'answered',
+        }),
+      );
+    expect(cite('library')).toContain('data-text-from="library"');
+    expect(cite('library')).toContain('shown as the library reads it now, which may differ from what the run read');
+    expect(cite('record')).not.toContain('data-text-from');
+    expect(cite(undefined)).not.toContain('data-text-from');
+  });
 });

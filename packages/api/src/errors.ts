@@ -30,6 +30,7 @@ export const API_ERROR_CODES = [
   'store_unavailable',
   'run_interrupted',
   'interrupted',
+  'shutting_down',
   'budget_exceeded',
   'internal',
 ] as const;
@@ -73,6 +74,14 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, { readonly status: ApiErr
     status: 409,
     remedy:
       'The turn stopped without an answer, most likely because the agent process that ran it ended mid-turn. The message that asked it is kept: ask again.',
+  },
+  // S-258: a replica stopping (SIGTERM, a deploy) cut its open runs' streams with no word, and the runs went on writing
+  // to a store it had closed. A run still going when the grace ends is stopped, recorded interrupted and said so with
+  // this; 503, as the replica is unavailable, not the request wrong — asked again, another replica answers it.
+  shutting_down: {
+    status: 503,
+    remedy:
+      'This agent replica is shutting down (a restart or a deployment): a run it has not finished is stopped and its answer not kept. Ask again: another replica, or this one once it is back, answers it.',
   },
   budget_exceeded: { status: 402, remedy: ENGINE_ERROR_REMEDIES.budget_exceeded },
   internal: { status: 500, remedy: 'An internal error in the agent; it is logged on the server. Try again, and report it if it repeats.' },

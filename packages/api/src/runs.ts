@@ -47,8 +47,16 @@ export const WORKLOADS: readonly Workload[] = workloadSchema.options;
 export type RunStatus = z.infer<typeof runStatusSchema>;
 export type ProviderEventKind = z.infer<typeof providerEventKindSchema>;
 
-/** A cited passage. */
-export const sourceSchema = z.object({ chunkId: z.string(), doc: z.string(), heading: z.string(), text: z.string() });
+/**
+ * Where a cited passage of a run's record was read from (S-257): `record`, the passage as the run read it, kept with
+ * its record; `library`, the library's passage as it is now — a citation recorded before passages were kept, whose run
+ * left none, and which may differ from what the run read.
+ */
+export const citedTextFromSchema = z.enum(['record', 'library']);
+export type CitedTextFrom = z.infer<typeof citedTextFromSchema>;
+
+/** A cited passage. `textFrom` is set on a run's record (`GET /v1/runs/:id`); absent from a live result and from an agent older than S-257. */
+export const sourceSchema = z.object({ chunkId: z.string(), doc: z.string(), heading: z.string(), text: z.string(), textFrom: citedTextFromSchema.optional() });
 export type Source = z.infer<typeof sourceSchema>;
 
 /** The deterministic risk score on the proposed action; `factors` are readable lines. */

@@ -290,9 +290,18 @@ export class KnowledgeBase {
     return answerabilityFeatures(question, retrieval, this.knowledge);
   }
 
-  /** The one decision (the evaluation calls the same function on the same features). */
-  decide(features: AnswerabilityFeatures, model: AnswerabilityModel = this.model, mode: AdjudicationMode = 'offline'): Decision {
-    return decideAnswerability(features, model, bandsFor(model, mode), mode === 'model');
+  /**
+   * The one decision (the evaluation calls the same function on the same features). `reader` is the run's
+   * adjudicator when it differs from `mode`: a run with a reader that no model judged is decided offline, and says so
+   * (S-252, S-254).
+   */
+  decide(
+    features: AnswerabilityFeatures,
+    model: AnswerabilityModel = this.model,
+    mode: AdjudicationMode = 'offline',
+    reader: AdjudicationMode = mode,
+  ): Decision {
+    return decideAnswerability(features, model, bandsFor(model, mode), mode === 'model', reader === 'model');
   }
 
   async examine(question: string, options: { depth?: number; model?: AnswerabilityModel } = {}): Promise<Examination> {

@@ -76,12 +76,41 @@ export interface ModelAdjudicationFigures {
    * Prompts sent to a model, over every question: what a reader costs. Deferral counts only the band where the model
    * is unsure, and since S-096 and S-100 a reader also reads the answers and the refusals below it, and reads deeper
    * before it refuses (S-097): the deferral target no longer bounds the calls, so they are counted. Absent from
-   * summaries written before it.
+   * summaries written before it. S-261: with a reader that counts what reached a provider (`ModelReader.cost`), only
+   * the prompts a provider was sent: a prompt the spend guard refused was counted as sent, and "prompts sent to a
+   * model: 5" was printed of a run in which no request reached the provider.
    */
   readonly calls?: number;
+  /**
+   * S-261: the prompts the spend guard refused before any provider was sent them, and what the reader spent. Each
+   * question is a run with its own RUN_BUDGET_USD, and every priced call is booked against DAILY_SPEND_CEILING_USD as
+   * a run's is. `unjudged` and `unread` are the questions of `unavailable` and `answersRead.unavailable` whose every
+   * prompt was refused so: decided (or answered) as offline because of the budget, not a provider. Absent where the
+   * reader does not count its cost (a test's double, a summary written before it).
+   */
+  readonly budget?: {
+    readonly refusedByRunBudget: number;
+    readonly refusedByDailyCeiling: number;
+    readonly unjudged: number;
+    readonly unread: number;
+    readonly spentUsd: number;
+  };
+}
+
+/** What a reader's calls have cost so far (cumulative): read before and after each question. */
+export interface ReaderCost {
+  /** Prompts at least one provider (not the offline model) was sent. */
+  readonly sent: number;
+  /** Prompts the spend guard refused before sending: the run's budget (RUN_BUDGET_USD, or its token allowance). */
+  readonly refusedByRunBudget: number;
+  /** Prompts refused because the deployment's daily ceiling (DAILY_SPEND_CEILING_USD) could not take them. */
+  readonly refusedByDailyCeiling: number;
+  readonly spentUsd: number;
 }
 
 export type ModelAdjudicatedReport = EvaluationReport & { readonly modelAdjudication: ModelAdjudicationFigures };
+
+const budgetOf = (c: ReaderCost) => ({ refusedByRunBudget: c.refusedByRunBudget, refusedByDailyCeiling: c.refusedByDailyCeiling, spentUsd: c.spentUsd });
 
 /** What a reader does in an evaluation: `judgeByModel` and `confirmByModel` through the configured providers, or a test's doubles. */
 export interface ModelReader {
@@ -89,6 +118,16 @@ export interface ModelReader {
   readonly judge: (m: Measured, decision: Decision) => Promise<ModelJudgement>;
   /** One answer of the sufficient band, read before it is given (S-096). */
   readonly confirm: (m: Measured, decision: Decision) => Promise<ModelConfirmation>;
+  /** What its calls have cost so far (S-261); without it, `calls` counts every prompt the reader made, sent or not. */
+  readonly cost?: () => ReaderCost;
+}
+
+const NO_COST: ReaderCost = { sent: 0, refusedByRunBudget: 0, refusedByDailyCeiling: 0, spentUsd: 0 };
+
+/** Whether a question's reading was refused by the budget and never sent: refused prompts, and none sent. */
+function refusedUnsent(before: ReaderCost, after: ReaderCost): boolean {
+  const refused = after.refusedByRunBudget + after.refusedByDailyCeiling - before.refusedByRunBudget - before.refusedByDailyCeiling;
+  return refused > 0 && after.sent === before.sent;
 }
 
 /**
@@ -119,6 +158,8 @@ export async function evaluateModelAdjudicated(
   const moved = { answerable: 0, unanswerable: 0 };
   const refusalsRead = { answerable: 0, unanswerable: 0, answerableLetThrough: 0, unanswerableLetThrough: 0 };
   let calls = 0;
+  const cost = () => reader.cost?.() ?? NO_COST;
+  const budget = { unjudged: 0, unread: 0 };
   const fromDeeper = (m: Measured, d: Decision) => d.verdict === 'partial' && m.deeper.some((r) => r.chunk.id === d.evidence[0]?.id);
   for (const m of measured) {
     const decision = decideAnswerability(m.features, model, bands, true);
@@ -126,11 +167,15 @@ export async function evaluateModelAdjudicated(
     const step = readerStep(decision);
     if (step === 'confirm') {
       // S-096: as the graph does, the reader reads the answer before it is given.
+      const before = cost();
       const confirmation = await reader.confirm(m, decision);
       calls += confirmation.calls;
       read[label]++;
       if (confirmation.withheld?.decision === 'refuse') read[label === 'answerable' ? 'answerableWithheld' : 'unanswerableWithheld']++;
-      else if (confirmation.judgedBy === null) read.unavailable++;
+      else if (confirmation.judgedBy === null) {
+        read.unavailable++;
+        if (refusedUnsent(before, cost())) budget.unread++;
+      }
       const final = confirmed(decision, confirmation);
       if (fromDeeper(m, final)) deeper[label]++;
       else if (final.verdict === 'partial') moved[label]++;
@@ -145,11 +190,14 @@ export async function evaluateModelAdjudicated(
     const below = decision.assessment.band === 'insufficient';
     if (below) refusalsRead[label]++;
     else deferred[label]++;
+    const before = cost();
     const judgement = await reader.judge(m, decision);
     calls += judgement.calls;
     if (judgement.shown.length === 0) nothingToShow++;
-    else if (judgement.judgedBy === null) unavailable++;
-    else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
+    else if (judgement.judgedBy === null) {
+      unavailable++;
+      if (refusedUnsent(before, cost())) budget.unjudged++;
+    } else judgedBy[judgement.judgedBy] = (judgedBy[judgement.judgedBy] ?? 0) + 1;
     const final = settled(decision, judgement.adjudication);
     if (below) {
       if (final.verdict === 'partial') refusalsRead[label === 'answerable' ? 'answerableLetThrough' : 'unanswerableLetThrough']++;
@@ -175,7 +223,7 @@ export async function evaluateModelAdjudicated(
       answeredDeeper: deeper,
       answersMoved: moved,
       refusalsRead,
-      calls,
+      ...(reader.cost ? { calls: cost().sent, budget: { ...budgetOf(cost()), ...budget } } : { calls }),
     },
   };
 }

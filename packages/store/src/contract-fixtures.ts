@@ -1,4 +1,5 @@
 import type { Chunk, Estate, SourceDocument } from '@sandscope/engine';
+import type { CitedPassage } from './citation-repository.ts';
 import type { CorpusEmbeddings } from './corpus-repository.ts';
 
 /** A three-document corpus small enough to read, shaped like the real one. */
@@ -31,6 +32,9 @@ export const FIXTURE_CHUNKS: Chunk[] = [
   },
   { id: 'service-events-bus#retention', doc: 'service-events-bus.md', docTitle: 'events-bus', heading: 'Retention', text: 'Seven days.' },
 ];
+
+/** The fixture's passages as a run that read them names them (its result's `sources`): what completeRun keeps with each citation. */
+export const FIXTURE_PASSAGES: CitedPassage[] = FIXTURE_CHUNKS.map((c) => ({ chunkId: c.id, doc: c.doc, heading: c.heading, text: c.text }));
 
 export const FIXTURE_ESTATE: Estate = {
   company: 'Fixture Co',

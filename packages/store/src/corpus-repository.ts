@@ -98,6 +98,8 @@ async function loadEmbeddings(tx: Queryable, chunks: readonly Chunk[], embedding
  * without losing anything (NFR-005). A chunk that left the corpus is deleted
  * unless a stored citation points at it — a citation must keep resolving — and
  * a chunk whose text changed loses its stale embedding unless a new one is given.
+ * A changed chunk is rewritten in place, under the same id: a run's citation
+ * therefore keeps the passage it read (completeRun), never reads it from here (S-257).
  */
 export async function loadCorpus(
   db: Database,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   assertLedgerAmount,
   assertLedgerCeiling,
+  CeilingInForce,
   DEFAULT_HOLD_TTL_MS,
   type LedgerHold,
   NANO_PER_USD,
@@ -31,8 +32,9 @@ import type { Database } from './database.ts';
  * - the sweep charges expired holds in full the same way.
  */
 export class DatabaseSpendLedger implements SpendLedger {
-  readonly ceilingUsd: number;
+  readonly declaredCeilingUsd: number;
   readonly description: string;
+  readonly #inForce: CeilingInForce;
   readonly #db: Database;
   readonly #ceilingNano: number;
   readonly #ttlMs: number;
@@ -41,11 +43,17 @@ export class DatabaseSpendLedger implements SpendLedger {
   constructor(db: Database, options: SpendLedgerOptions) {
     assertLedgerCeiling(options.ceilingUsd);
     this.#db = db;
-    this.ceilingUsd = options.ceilingUsd;
+    this.declaredCeilingUsd = options.ceilingUsd;
     this.#ceilingNano = nanoDown(options.ceilingUsd);
     this.#ttlMs = options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS;
     this.#now = options.now ?? Date.now;
+    this.#inForce = new CeilingInForce(options.ceilingUsd, this.#now);
     this.description = db.dialect === 'postgres' ? 'database (shared by every replica on this server)' : 'database (embedded PGlite: this process only)';
+  }
+
+  /** Today's ceiling as `usage()` last read it: this replica's own, or another's lower one (S-144, S-259). */
+  get ceilingUsd(): number {
+    return this.#inForce.usd;
   }
 
   async reserve(usd: number): Promise<LedgerHold | null> {
@@ -90,12 +98,9 @@ export class DatabaseSpendLedger implements SpendLedger {
       [day],
     );
     const ceilingNano = Math.min(this.#ceilingNano, row?.ceiling ?? this.#ceilingNano);
-    return {
-      day,
-      spentUsd: (row?.spent ?? 0) / NANO_PER_USD,
-      reservedUsd: (row?.reserved ?? 0) / NANO_PER_USD,
-      ceilingUsd: ceilingNano === this.#ceilingNano ? this.ceilingUsd : ceilingNano / NANO_PER_USD,
-    };
+    const ceilingUsd = ceilingNano === this.#ceilingNano ? this.declaredCeilingUsd : ceilingNano / NANO_PER_USD;
+    this.#inForce.saw(day, ceilingUsd);
+    return { day, spentUsd: (row?.spent ?? 0) / NANO_PER_USD, reservedUsd: (row?.reserved ?? 0) / NANO_PER_USD, ceilingUsd };
   }
 
   /**

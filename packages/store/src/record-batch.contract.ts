@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { FIXTURE_PASSAGES } from './contract-fixtures.ts';
 import type { Database } from './database.ts';
 import { listProviderEvents } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
@@ -98,16 +99,22 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
       const { db, newRun } = context();
       const bad = await createRun(db, newRun());
       await expectStoreError(
-        completeRun(db, bad.id, { terminal: 'emit', verdict: 'answered' }, [
-          { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling'] },
-          { text: 'Retention is forever.', citations: ['service-events-bus#retention', 'service-events-bus#forever'] },
-        ]),
+        completeRun(
+          db,
+          bad.id,
+          { terminal: 'emit', verdict: 'answered' },
+          [
+            { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling'] },
+            { text: 'Retention is forever.', citations: ['service-events-bus#retention', 'service-events-bus#forever'] },
+          ],
+          [...FIXTURE_PASSAGES, { chunkId: 'service-events-bus#forever', doc: 'service-events-bus.md', heading: 'Forever', text: 'Made up.' }],
+        ),
         'citation_chunk_missing',
         /claim 1 cites chunk "service-events-bus#forever"/,
       );
       expect((await getRun(db, bad.id))?.run.status).toBe('running');
       expect(await rowCounts(db, bad.id)).toMatchObject({ citations: 0 });
-      await expectStoreError(completeRun(db, bad.id, {}, [{ text: 'uncited', citations: [] }]), 'claim_without_citation');
+      await expectStoreError(completeRun(db, bad.id, {}, [{ text: 'uncited', citations: [] }], FIXTURE_PASSAGES), 'claim_without_citation');
 
       const run = await createRun(db, newRun());
       await completeRun(
@@ -118,6 +125,7 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
           { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms', 'runbook-pool#ceiling'] },
           { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
         ],
+        FIXTURE_PASSAGES,
       );
       const detail = await getRun(db, run.id);
       expect(detail?.run).toMatchObject({
@@ -137,9 +145,9 @@ export function describeRecordBatchContract(context: () => RecordBatchContractCo
         [1, 'SEV1 is acknowledged in 5 minutes.', ['policy-paging#acknowledgement']],
       ]);
       // Once: a finished run is not completed again, and no citation is added to it.
-      await expectStoreError(completeRun(db, run.id, {}, [{ text: 'late', citations: ['runbook-pool#ceiling'] }]), 'run_not_running');
+      await expectStoreError(completeRun(db, run.id, {}, [{ text: 'late', citations: ['runbook-pool#ceiling'] }], FIXTURE_PASSAGES), 'run_not_running');
       expect(await rowCounts(db, run.id)).toMatchObject({ citations: 3 });
-      await expectStoreError(completeRun(db, randomUUID(), {}, []), 'run_not_found');
+      await expectStoreError(completeRun(db, randomUUID(), {}, [], []), 'run_not_found');
     });
   });
 }

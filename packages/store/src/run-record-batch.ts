@@ -1,4 +1,6 @@
 import type { Claim } from '@sandscope/engine';
+import type { CitedPassage } from './citation-repository.ts';
+import { citationRows } from './citation-rows.ts';
 import type { Queryable } from './database.ts';
 import type { ProviderEventInput } from './provider-event-repository.ts';
 import { outcomeValues, type RunOutcome, type SpanInput, type SpanRecord } from './run-repository.ts';
@@ -117,12 +119,16 @@ interface StoredSpanJson {
  * without its citations, nor citations on a run that did not complete. A claim
  * citing a chunk that does not exist is refused by the foreign key and nothing
  * is written: a citation pointing at nothing is not evidence (seed §Six).
+ * `passages` are the cited passages as the run read them (its result's
+ * `sources`), one for every cited chunk: each citation keeps its passage, so the
+ * record never changes when another corpus is written over the chunk table (S-257).
  */
 export async function completeRun(
   db: Queryable,
   runId: string,
   outcome: Omit<RunOutcome, 'status'>,
   claims: readonly Pick<Claim, 'text' | 'citations'>[],
+  passages: readonly CitedPassage[],
 ): Promise<void> {
   requireUuid(runId, 'run id');
   claims.forEach((claim, index) => {
@@ -130,9 +136,7 @@ export async function completeRun(
       throw new StoreError('claim_without_citation', `claim ${index} ("${claim.text.slice(0, 60)}") cites nothing; run ${runId} was not completed`);
     }
   });
-  const citations = claims
-    .flatMap((claim, index) => [...new Set(claim.citations)].map((chunkId) => ({ claim_index: index, claim_text: claim.text, chunk_id: chunkId })))
-    .map((c, i) => ({ ord: i + 1, ...c }));
+  const citations = citationRows(claims, passages, `run ${runId} was not completed`).map((c, i) => ({ ord: i + 1, ...c }));
   const rows = await db
     .query<{ id: string }>(
       `with u as (
@@ -143,9 +147,10 @@ export async function completeRun(
          returning id
        ),
        c as (
-         insert into citation (run_id, claim_index, claim_text, chunk_id)
-         select u.id, x.claim_index, x.claim_text, x.chunk_id
-         from u, jsonb_to_recordset($13::jsonb) as x(ord int, claim_index int, claim_text text, chunk_id text)
+         insert into citation (run_id, claim_index, claim_text, chunk_id, passage_doc, passage_heading, passage_text)
+         select u.id, x.claim_index, x.claim_text, x.chunk_id, x.passage_doc, x.passage_heading, x.passage_text
+         from u, jsonb_to_recordset($13::jsonb) as x(ord int, claim_index int, claim_text text, chunk_id text,
+                                                   passage_doc text, passage_heading text, passage_text text)
          order by x.ord
        )
        select id::text from u`,

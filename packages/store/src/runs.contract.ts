@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveClaims } from './citation-repository.ts';
+import { FIXTURE_PASSAGES } from './contract-fixtures.ts';
 import { recordProviderEvent } from './provider-event-repository.ts';
 import { getRun } from './run-detail.ts';
 import { appendSpan, createRun, finishRun, listRuns } from './run-repository.ts';
@@ -74,10 +75,15 @@ export function describeRunContract(context: () => StoreContractContext): void {
 
     it('getRun returns claims grouped with citations, router events, spend, and parent/child links', async () => {
       const gated = await createRun(db, newRun({ workload: 'change', question: 'restart orders-db?' }));
-      await saveClaims(db, gated.id, [
-        { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms'] },
-        { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
-      ]);
+      await saveClaims(
+        db,
+        gated.id,
+        [
+          { text: 'The ceiling is 100.', citations: ['runbook-pool#ceiling', 'runbook-pool#symptoms'] },
+          { text: 'SEV1 is acknowledged in 5 minutes.', citations: ['policy-paging#acknowledgement'] },
+        ],
+        FIXTURE_PASSAGES,
+      );
       await recordProviderEvent(db, gated.id, { provider: 'groq', kind: 'call', status: 'rate_limited', latencyMs: 40 });
       await recordProviderEvent(db, gated.id, { provider: 'gemini', kind: 'call', status: 'ok', tokens: 300, costUsd: 0.002 });
       await recordSpend(db, { runId: gated.id, kind: 'reserve', provider: 'mistral', usd: 0.02 });
@@ -92,14 +98,22 @@ export function describeRunContract(context: () => StoreContractContext): void {
           index: 0,
           text: 'The ceiling is 100.',
           citations: [
-            { chunkId: 'runbook-pool#ceiling', doc: 'runbook-pool.md', heading: 'Ceiling' },
-            { chunkId: 'runbook-pool#symptoms', doc: 'runbook-pool.md', heading: 'Symptoms' },
+            { chunkId: 'runbook-pool#ceiling', doc: 'runbook-pool.md', heading: 'Ceiling', text: 'orders-db allows 100 connections.', textFrom: 'record' },
+            { chunkId: 'runbook-pool#symptoms', doc: 'runbook-pool.md', heading: 'Symptoms', text: 'Waits climb.', textFrom: 'record' },
           ],
         },
         {
           index: 1,
           text: 'SEV1 is acknowledged in 5 minutes.',
-          citations: [{ chunkId: 'policy-paging#acknowledgement', doc: 'policy-paging.md', heading: 'Acknowledgement' }],
+          citations: [
+            {
+              chunkId: 'policy-paging#acknowledgement',
+              doc: 'policy-paging.md',
+              heading: 'Acknowledgement',
+              text: 'SEV1 pages are acknowledged within 5 minutes.',
+              textFrom: 'record',
+            },
+          ],
         },
       ]);
       expect(detail?.providerEvents.map((e) => [e.seq, e.provider, e.status, e.costUsd])).toEqual([

@@ -1,9 +1,10 @@
-import { parseWorkload } from '@sandscope/engine/orchestrator';
+import { parseWorkload, type RunResult } from '@sandscope/engine/orchestrator';
 import { corpusDirOf, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
-import { runAgent } from '../run-agent.ts';
+import { checkFailProviders, runAgent } from '../run-agent.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs, questionFrom } from './args.ts';
+import { openCliModelServices } from './cli-model-services.ts';
 import { closestPassagesOf, formatRunResult } from './format.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -33,7 +34,15 @@ export async function askCommand(argv: string[]): Promise<number> {
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean);
-  const result = await runAgent({ kb, question, workload: workload.workload, failProviders });
+  checkFailProviders(failProviders);
+  // S-260: priced calls are booked on the daily ceiling `serve` books on (DAILY_SPEND_CEILING_USD), not spent unbooked.
+  const models = await openCliModelServices(process.env, { unbookable: 'offline' });
+  let result: RunResult;
+  try {
+    result = await runAgent({ kb, question, workload: workload.workload, failProviders, services: models.services });
+  } finally {
+    await models.close();
+  }
   // `outcome` first, as the README shows it: it is the field to read first.
   const json = () => {
     const { outcome, ...rest } = result;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { adjudicationOffline, confirmByModel, judgeByModel, type KnowledgeBase, shippedAnswerabilityModel } from '@sandscope/engine';
+import { OFFLINE_PROVIDER, type ProviderEvent } from '@sandscope/engine/models';
+import type { RunModel } from '@sandscope/engine/orchestrator';
 import {
   crossValidateSet,
   type EvaluationReport,
@@ -7,11 +9,13 @@ import {
   evaluateShipped,
   type ModelReader,
   measureAll,
+  type ReaderCost,
   resolveEvidence,
 } from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
 import { corpusDirOf } from '../corpus-source.ts';
 import { type ModelServices, modelServicesFromEnv } from '../run-agent.ts';
+import { openCliModelServices } from './cli-model-services.ts';
 import { evaluateLeaveOneCorpusOutInWorkers } from '../folds-in-workers.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
@@ -102,7 +106,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
     );
   const model = values.model === undefined ? undefined : readModelFile(values.model);
   // No provider is a one-line error before the corpus is indexed and every question measured, not after.
-  const services = byModel ? judgingServices() : null;
+  if (byModel) requireJudges();
+  /** Where the reader's priced calls were booked (S-260), for the report. */
+  let bookedIn: string | null = null;
   const folds = parseFolds(values.folds);
   const seed = parseSeed(values.seed);
   let report: EvaluationReport;
@@ -181,7 +187,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
     report = byModel
-      ? await evaluateModelAdjudicated(measured, inputs.kb.model, modelReader(inputs.kb, services!), { name: inputs.origin, evidenceErrors: errors })
+      ? await adjudicatedByModel(measured, inputs.kb, { name: inputs.origin, evidenceErrors: errors }, (where) => (bookedIn = where))
       : inputs.external && !values.cv
         ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
         : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
@@ -225,7 +231,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(values.rows ? full : summary, null, 2)}\n`);
   } else {
     process.stdout.write(
-      `${formatEvaluation(report, library ? `${origin}, on the library at ${library}` : origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside })}\n`,
+      `${formatEvaluation(report, library ? `${origin}, on the library at ${library}` : origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside, ...(bookedIn ? { spendBookedIn: bookedIn } : {}) })}\n`,
     );
   }
   return 0;
@@ -242,22 +248,87 @@ function provenanceOf(report: EvaluationReport, how: { origin: string; modelFile
 }
 
 /**
- * Each deferred question judged as a run of the product would judge it: a model stack of its own (its budget, the
- * router's failover over the configured providers) and the graph's judgement (`judgeByModel`). With no provider
- * configured only the offline model would answer, so every question would be "decided as offline": refused up front.
+ * Each deferred question is judged as a run of the product would judge it (modelReader): a model stack of its own (its
+ * budget, the router's failover over the configured providers) and the graph's judgement (`judgeByModel`). With no
+ * provider configured only the offline model would answer, so every question would be "decided as offline": refused
+ * up front, before the corpus is indexed.
  */
-function judgingServices(): ModelServices {
-  const services = modelServicesFromEnv(process.env);
-  if (!services.candidates.some((c) => c.name !== 'offline'))
+function requireJudges(): void {
+  if (!modelServicesFromEnv(process.env).candidates.some((c) => c.name !== 'offline'))
     throw new UserError(
       '--adjudicator model needs a provider to judge: set a provider key (e.g. GROQ_API_KEY) or OLLAMA_BASE_URL. With none, nothing but the offline rules would decide.',
     );
-  return services;
 }
 
+/**
+ * The set scored with the reader, its priced calls booked on the deployment's daily ledger as a run's are (S-260: two
+ * evaluations made ten priced calls, $0.07, booked nowhere and printed no spend). The ledger is opened here, after the
+ * questions are read — `--feedback` reads them from the same embedded database, which has one owner at a time.
+ */
+async function adjudicatedByModel(
+  measured: Parameters<typeof evaluateModelAdjudicated>[0],
+  kb: KnowledgeBase,
+  options: Parameters<typeof evaluateModelAdjudicated>[3],
+  booked: (where: string) => void,
+): Promise<EvaluationReport> {
+  const opened = await openCliModelServices(process.env, { unbookable: 'refuse' });
+  try {
+    if (opened.bookedIn) booked(opened.bookedIn);
+    return await evaluateModelAdjudicated(measured, kb.model, modelReader(kb, opened.services), options);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Provider events that mean a request went to the provider: it answered, refused it, or failed it after it was sent. */
+const reachedProvider = (e: ProviderEvent) =>
+  e.provider !== OFFLINE_PROVIDER.name &&
+  (e.kind === 'served' || e.kind === 'rate_limited' || (e.kind === 'failed' && !(e.status === undefined && e.message?.startsWith('network'))));
+
+/**
+ * The reader through the product's model stack, one run per question, counting what it cost (S-261): the prompts a
+ * provider was actually sent, those the spend guard refused before sending (each question's RUN_BUDGET_USD, or the
+ * daily ceiling), and the money spent. `calls` counted every prompt made: with RUN_BUDGET_USD=0.001 it printed
+ * "prompts sent to a model: 5 for 5 questions" of a run in which no request reached the provider.
+ */
 function modelReader(kb: KnowledgeBase, services: ModelServices): ModelReader {
-  const modelOfRun = () => services.models({ runId: randomUUID(), workload: 'triage', corpusVersion: kb.version, failProviders: new Set(), sinks: {} }).model;
+  const cost = { sent: 0, refusedByRunBudget: 0, refusedByDailyCeiling: 0, spentUsd: 0 };
+  const modelOfRun = (): RunModel['model'] => {
+    let reached = 0;
+    const { model } = services.models({
+      runId: randomUUID(),
+      workload: 'triage',
+      corpusVersion: kb.version,
+      failProviders: new Set(),
+      sinks: {
+        provider: (e) => {
+          if (reachedProvider(e)) reached++;
+        },
+        spend: (e) => {
+          if (e.kind === 'refused') cost[e.reason === 'daily' ? 'refusedByDailyCeiling' : 'refusedByRunBudget']++;
+          else if (e.kind === 'settled') cost.spentUsd += e.actualUsd;
+        },
+      },
+    });
+    const counted = async <T>(call: () => PromiseLike<T>): Promise<T> => {
+      const before = reached;
+      try {
+        return await call();
+      } finally {
+        if (reached > before) cost.sent++;
+      }
+    };
+    return {
+      specificationVersion: model.specificationVersion,
+      provider: model.provider,
+      modelId: model.modelId,
+      supportedUrls: model.supportedUrls,
+      doGenerate: (options) => counted(() => model.doGenerate(options)),
+      doStream: (options) => counted(() => model.doStream(options)),
+    };
+  };
   return {
+    cost: (): ReaderCost => ({ ...cost, spentUsd: Math.round(cost.spentUsd * 1e9) / 1e9 }),
     judge: (m, decision) =>
       judgeByModel({
         question: m.question.question,

@@ -12,12 +12,16 @@ function line(c: CorpusFigures): string {
 const modelAdjudicated = (r: EvaluationReport): r is EvaluationReport & { modelAdjudication: ModelAdjudicationFigures } => 'modelAdjudication' in r;
 
 /** What the LLM adjudicator did (`eval --adjudicator model`): the figures above already count its judgements. */
-function modelAdjudicationLines(a: ModelAdjudicationFigures, questions: number): string[] {
+function modelAdjudicationLines(a: ModelAdjudicationFigures, questions: number, bookedIn?: string): string[] {
   const by = Object.entries(a.judgedBy);
   const judged = by.reduce((n, [, k]) => n + k, 0);
+  const b = a.budget;
+  // S-261: "decided as offline: 4" did not say that the budget, not a provider, was why.
+  const unsent = (n: number | undefined, them: string) =>
+    n ? ` (${n} of them never sent: the budget refused ${n === 1 ? 'its prompt' : `their ${them}`})` : '';
   return [
     `With the LLM adjudicator (ADJUDICATOR=model), counted in the figures above: the adjudicated bands (refuse below ${a.bands.insufficientBelow.toFixed(3)}, answer from ${a.bands.sufficientAbove.toFixed(3)}) left it ${a.deferredAnswerable + a.deferredUnanswerable} questions (${a.deferredAnswerable} answerable, ${a.deferredUnanswerable} unanswerable).`,
-    `  judged by a model: ${judged}${by.length ? ` (${by.map(([p, k]) => `${p} ${k}`).join(', ')})` : ''}; asked but no usable judgement, decided as offline: ${a.unavailable}; nothing to show, refused: ${a.nothingToShow}`,
+    `  judged by a model: ${judged}${by.length ? ` (${by.map(([p, k]) => `${p} ${k}`).join(', ')})` : ''}; asked but no usable judgement, decided as offline: ${a.unavailable}${unsent(b?.unjudged, 'prompts')}; nothing to show, refused: ${a.nothingToShow}`,
     `  let through as partial: ${a.answerableLetThrough} of ${a.deferredAnswerable} answerable, ${a.unanswerableLetThrough} of ${a.deferredUnanswerable} unanswerable (its false answers)`,
     ...(a.answerableRefusedUnshown === undefined
       ? []
@@ -25,7 +29,7 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures, questions: number):
     ...(a.answersRead === undefined
       ? []
       : [
-          `  answers of the sufficient band read before they were given (S-096): ${a.answersRead.answerable + a.answersRead.unanswerable}; withheld ${a.answersRead.unanswerableWithheld} of ${a.answersRead.unanswerable} unanswerable, ${a.answersRead.answerableWithheld} of ${a.answersRead.answerable} answerable; no usable reading, answered as offline: ${a.answersRead.unavailable}`,
+          `  answers of the sufficient band read before they were given (S-096): ${a.answersRead.answerable + a.answersRead.unanswerable}; withheld ${a.answersRead.unanswerableWithheld} of ${a.answersRead.unanswerable} unanswerable, ${a.answersRead.answerableWithheld} of ${a.answersRead.answerable} answerable; no usable reading, answered as offline: ${a.answersRead.unavailable}${unsent(b?.unread, 'prompts')}`,
         ]),
     ...(a.answeredDeeper === undefined
       ? []
@@ -46,6 +50,14 @@ function modelAdjudicationLines(a: ModelAdjudicationFigures, questions: number):
       ? []
       : [
           `  prompts sent to a model: ${a.calls} for ${questions} questions (${questions ? (a.calls / questions).toFixed(2) : '0.00'} each; answers, refusals and deeper reads included, which deferral does not count)`,
+        ]),
+    ...(b === undefined
+      ? []
+      : [
+          // S-261: a prompt the spend guard refused was counted as sent; it is counted here, apart, with what refused it.
+          `  refused by the budget before any provider was sent them: ${b.refusedByRunBudget + b.refusedByDailyCeiling} prompts (${b.refusedByRunBudget} by RUN_BUDGET_USD, each question's own run; ${b.refusedByDailyCeiling} by DAILY_SPEND_CEILING_USD, the deployment's day)`,
+          // S-260: what the reader spent, booked where the agent books its runs' spend.
+          `  spent on model calls: $${b.spentUsd.toFixed(6)}${bookedIn ? `, booked against DAILY_SPEND_CEILING_USD: ${bookedIn}` : ''}`,
         ]),
   ];
 }
@@ -79,11 +91,13 @@ export interface ScoredHow {
   readonly modelFile?: string;
   /** The corpus has a thresholds.json that `--model FILE`'s own bands were used instead of (S-085). */
   readonly corpusBandsSetAside?: boolean;
+  /** `--adjudicator model`: the ledger the reader's priced calls were booked on (DAILY_SPEND_CEILING_USD, S-260). */
+  readonly spendBookedIn?: string;
 }
 
 /** The human-readable evaluation: what was measured and how, every figure labelled held-out or not. */
 export function formatEvaluation(r: EvaluationReport, origin: string, scored: ScoredHow = {}): string {
-  const { bandsFrom, inSample = false, bandsInSample = false, modelFile, corpusBandsSetAside = false } = scored;
+  const { bandsFrom, inSample = false, bandsInSample = false, modelFile, corpusBandsSetAside = false, spendBookedIn } = scored;
   // S-085: the model is named as what it is: "the shipped model" was printed of a set scored with --model FILE.
   const model = modelFile ? `the model in ${modelFile}` : 'the shipped model';
   const bands =
@@ -149,7 +163,7 @@ export function formatEvaluation(r: EvaluationReport, origin: string, scored: Sc
           '',
         ]
       : []),
-    ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication, r.n), ''] : []),
+    ...(modelAdjudicated(r) ? [...modelAdjudicationLines(r.modelAdjudication, r.n, spendBookedIn), ''] : []),
     ...bandsLines(r),
     ...(r.evidenceErrors.length
       ? [

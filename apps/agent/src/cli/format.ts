@@ -1,4 +1,5 @@
 import { type NodeEvent, OUTCOME_WORDS, outcomeHasAnswer, outcomeWords, type RunEvent, type RunResult } from '@sandscope/engine/orchestrator';
+import { OFFLINE_PROVIDER } from '@sandscope/engine/models';
 import { passagesBeside } from '@sandscope/engine/passages-beside';
 
 /** The outcome's headline as the CLI prints it: the name upper-cased, the explanation after the dash as written. */
@@ -32,6 +33,26 @@ export function closestPassagesOf(r: RunResult, chunkOf: (id: string) => Omit<Cl
 const usd = (n: number) => `$${n.toFixed(6)}`;
 
 /**
+ * S-262: a configured provider that failed — a base URL missing /v1 (404), a key refused (401) — and the offline model
+ * answered in its place: plain `ask` printed ANSWERED and nothing else, and only `--trace` showed "HTTP 404 not_found".
+ * One line naming each provider that failed, with its first failure (and, where the settings are the likely cause, what
+ * to check: provider-error.ts), and which model answered instead. Null when no configured provider failed.
+ */
+function providerFailureNote(r: RunResult): string | null {
+  const failed = new Map<string, string>();
+  for (const e of r.providers) {
+    if (e.provider === OFFLINE_PROVIDER.name || failed.has(e.provider)) continue;
+    if (e.kind === 'failed') failed.set(e.provider, `${e.provider} failed (${e.message ?? `HTTP ${e.status ?? '?'}`})`);
+    else if (e.kind === 'rate_limited') failed.set(e.provider, `${e.provider} was rate-limited (${e.message ?? 'HTTP 429'})`);
+  }
+  if (failed.size === 0) return null;
+  const served = [...new Set(r.providers.filter((e) => e.kind === 'served').map((e) => e.provider))];
+  const named = served.map((p) => (p === OFFLINE_PROVIDER.name ? 'the offline model' : p));
+  const instead = named.length === 0 ? 'no model answered' : `${named.join(' and ')} answered${served.some((p) => failed.has(p)) ? '' : ' instead'}`;
+  return `Note: ${[...failed.values()].join('; ')}; ${instead}.`;
+}
+
+/**
  * A whole run, led by its outcome — one headline, never a verdict line and a
  * terminal line that can disagree (issue 13: an escalated run printed
  * ESCALATED then ANSWERED). Then the evidence, the answer with its footnotes
@@ -44,7 +65,10 @@ export function formatRunResult(r: RunResult, options: { trace?: boolean; closes
   // A held draft keeps the gate's flag: say it is partial, in the partial outcome's own words.
   if (r.outcome === 'awaiting_approval' && r.verdict === 'partial') lines.push(headline(OUTCOME_WORDS.partial.title));
   const score = r.score === null ? 'unscored' : `score ${r.score}`;
-  lines.push(words.detail, `Evidence: band ${r.band}, ${score}${r.degraded ? ', DEGRADED: lexical only' : ''}`, '');
+  lines.push(words.detail, `Evidence: band ${r.band}, ${score}${r.degraded ? ', DEGRADED: lexical only' : ''}`);
+  const note = providerFailureNote(r);
+  if (note) lines.push(note);
+  lines.push('');
   if (outcomeHasAnswer(r.outcome)) {
     lines.push(r.answer, '', 'Sources:');
     r.sources.forEach((s, i) => lines.push(`  [${i + 1}] ${s.doc} › ${s.heading}  (${s.chunkId})`));

@@ -6,16 +6,17 @@ import { startAgentService } from '../service/compose.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
 import { ensurePortFree } from './port-check.ts';
+import { stopServing } from './stop-serving.ts';
 
-/** Open runs get this long to finish after SIGINT/SIGTERM before their connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Open runs get this long to finish after SIGINT/SIGTERM before they are stopped (stop-serving.ts). */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * `AGENT_TOKEN=… npx sandscope serve [--port 7860] [--host 127.0.0.1] [--corpus DIR]`
  * — the agent service alone. The configuration is parsed once (config.ts); a
  * wrong or missing value stops start-up with one line per variable naming it.
- * Runs until SIGINT or SIGTERM, then drains open streams and releases the
- * database lease.
+ * Runs until SIGINT or SIGTERM, then drains open streams — stopping the runs
+ * still going when the grace ends, each told so — and releases the database lease.
  */
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandOptions('serve', argv, {
@@ -74,8 +75,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   log(`${signal}: stopping — open runs have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
-  await listening.close(SHUTDOWN_GRACE_MS);
-  await agent.close();
+  await stopServing({ listening, agent, graceMs: SHUTDOWN_GRACE_MS, log });
   log('stopped');
   return 0;
 }

@@ -198,7 +198,7 @@ describe('the agent API over the default (offline) stack', () => {
         for (const citation of claim.citations) {
           const chunk = agent.kb.chunk(citation.chunkId);
           expect(chunk, citation.chunkId).toBeDefined();
-          expect(citation).toEqual({ chunkId: chunk!.id, doc: chunk!.doc, heading: chunk!.heading, text: chunk!.text });
+          expect(citation).toEqual({ chunkId: chunk!.id, doc: chunk!.doc, heading: chunk!.heading, text: chunk!.text, textFrom: 'record' });
         }
       }
       expect(body.providerEvents).toEqual([expect.objectContaining({ runId: result.runId, seq: 1, provider: 'offline', kind: 'served' })]);

@@ -9,10 +9,19 @@ export interface Listening {
   readonly port: number;
   /**
    * Stops accepting, waits up to `graceMs` for open requests (a streaming run
-   * ends when its run does), then cuts what is left. A run cut here is marked
-   * interrupted by the next start-up.
+   * ends when its run does), then calls `whenGraceEnds` — the agent stops its
+   * runs there, each stream ending with its `event: error` (S-258) — and cuts
+   * what is still open `cutMs` after that. A connection is closed as soon as its
+   * response ends, not a keep-alive timeout later.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, options?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  /** Called once the grace is over with requests still open; the connections are cut only after it resolves. */
+  readonly whenGraceEnds?: () => Promise<unknown>;
+  /** How long what is open after `whenGraceEnds` has to end before it is cut (default 1000 ms). */
+  readonly cutMs?: number;
 }
 
 /**
@@ -38,6 +47,14 @@ export function listen<E extends Env>(
     // Host is still required of HTTP/1.1: by `before.request`, which says so in the API's shape, where Node's own check
     // answered a bare 400.
     const server = createServer({ requireHostHeader: false }, before.request);
+    // Once closing, a keep-alive connection is closed when its response ends: server.close() closes only the
+    // connections idle when it is called, and the rest kept the process 5 s (the keep-alive timeout) past their last byte.
+    let closing = false;
+    server.on('request', (_request, response) => {
+      response.once('finish', () => {
+        if (closing) setImmediate(() => server.closeIdleConnections());
+      });
+    });
     server.on('checkContinue', before.checkContinue);
     server.on('checkExpectation', before.checkExpectation);
     server.on('clientError', answerClientError(heard));
@@ -48,15 +65,24 @@ export function listen<E extends Env>(
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
-        close: (graceMs = 10_000) =>
+        close: (graceMs = 10_000, closeOptions: CloseOptions = {}) =>
           new Promise<void>((done) => {
-            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-            timer.unref();
-            server.closeIdleConnections();
+            let cut: NodeJS.Timeout | undefined;
+            const graceEnds = async () => {
+              await closeOptions.whenGraceEnds?.().catch(() => {});
+              server.closeIdleConnections();
+              cut = setTimeout(() => server.closeAllConnections(), closeOptions.cutMs ?? 1_000);
+              cut.unref();
+            };
+            const grace = setTimeout(() => void graceEnds(), graceMs);
+            grace.unref();
+            closing = true;
             server.close(() => {
-              clearTimeout(timer);
+              clearTimeout(grace);
+              clearTimeout(cut);
               done();
             });
+            server.closeIdleConnections();
           }),
       });
     });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
-import type { AdmittedRun } from '../service/run-service.ts';
+import { type AdmittedRun, RunStoppedError } from '../service/run-service.ts';
 import type { RunResultView } from '../service/run-views.ts';
 import { toApiError } from './api-error.ts';
 
@@ -27,38 +27,48 @@ export interface RunStreamOptions {
  *
  * After the run, its reservation is settled to the tokens it used (T-1; issue 12,
  * defect 1) — or, without a reservation, those tokens are charged.
+ *
+ * S-258: the whole of it — the run, its last event, the settlement — is held as
+ * one of the replica's runs in flight, so a replica shutting down stops the run
+ * (`event: error` `shutting_down`, the run recorded interrupted, its tokens
+ * settled to what its served calls used) and waits for all of it before it
+ * closes the store, the limiter and the spend ledger.
  */
 export function streamRun(c: Context, run: AdmittedRun, o: RunStreamOptions): Response {
-  return streamSSE(c, async (stream) => {
-    const out = sseQueue(stream);
-    const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
-    let used: number | undefined;
-    try {
-      // A node event's id is its span seq, so a client can resume with Last-Event-ID on any replica (GET /v1/runs/:id/events).
-      const result = await run.execute((event) => out.send(event.type, event.data, event.type === 'node' ? String(event.data.seq) : undefined));
-      out.send('result', result);
-      used = providerTokensOf(result);
-    } catch (error) {
-      const { apiError, isBug } = toApiError(error);
-      if (isBug) o.log(`POST /v1/runs failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      out.send('error', apiError.body());
-    } finally {
-      clearInterval(heartbeat);
-      // A run that failed may have spent tokens nobody counted: it is charged its whole reservation (fail safe).
-      const tokens = used ?? o.reservation?.tokens ?? 0;
-      const settled = o.reservation
-        ? o.limiter.settleTokens(o.reservation, tokens, o.now())
-        : tokens > 0
-          ? o.limiter.chargeTokens(o.clientKey, tokens, o.now())
-          : Promise.resolve();
-      await settled.catch((error: unknown) => {
-        // The run is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request,
-        // and the reservation is released by expiry.
-        o.log(`limiter: could not settle ${tokens} tokens for a run: ${error instanceof Error ? error.message : String(error)}`);
-      });
-      await out.flush();
-    }
-  });
+  return streamSSE(c, (stream) => run.hold((signal) => sendRun(stream, run, signal, o)));
+}
+
+async function sendRun(stream: SSEStreamingApi, run: AdmittedRun, signal: AbortSignal, o: RunStreamOptions): Promise<void> {
+  const out = sseQueue(stream);
+  const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+  let used: number | undefined;
+  try {
+    // A node event's id is its span seq, so a client can resume with Last-Event-ID on any replica (GET /v1/runs/:id/events).
+    const result = await run.execute((event) => out.send(event.type, event.data, event.type === 'node' ? String(event.data.seq) : undefined), signal);
+    out.send('result', result);
+    used = providerTokensOf(result);
+  } catch (error) {
+    // Stopped by the shutdown: what its served calls reported is known, and the call cut short was settled at $0 by its guard.
+    if (error instanceof RunStoppedError) used = providerTokensOf({ providers: error.providerEvents });
+    const { apiError, isBug } = toApiError(error);
+    if (isBug) o.log(`POST /v1/runs failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    out.send('error', apiError.body());
+  } finally {
+    clearInterval(heartbeat);
+    // A run that failed may have spent tokens nobody counted: it is charged its whole reservation (fail safe).
+    const tokens = used ?? o.reservation?.tokens ?? 0;
+    const settled = o.reservation
+      ? o.limiter.settleTokens(o.reservation, tokens, o.now())
+      : tokens > 0
+        ? o.limiter.chargeTokens(o.clientKey, tokens, o.now())
+        : Promise.resolve();
+    await settled.catch((error: unknown) => {
+      // The run is done and paid for by the spend guard; an unreachable limiter refuses the NEXT request,
+      // and the reservation is released by expiry.
+      o.log(`limiter: could not settle ${tokens} tokens for a run: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    await out.flush();
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   type SpendLedger,
 } from '@sandscope/engine/models';
 import { createOrchestrator, type GraphDescription, type Orchestrator, stackModelFactory } from '@sandscope/engine/orchestrator';
-import { DatabaseSpendLedger, loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
+import { loadCorpus, markInterrupted, startStore, type Store, StoreError } from '@sandscope/store';
 import { type OpenedCacheStore, openCacheStore } from '../cache/open-cache-store.ts';
 import { CONFIG_DEFAULTS, type ServeConfig } from '../config.ts';
 import { type CorpusSource, DEFAULT_CORPUS_DIR, loadCorpusSource } from '../corpus-source.ts';
@@ -24,7 +24,7 @@ import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
 import { checkRedisDatabase } from '../limits/redis-database.ts';
-import { RedisSpendLedger } from '../spend/redis-spend-ledger.ts';
+import { type OpenedSpendLedger, openSpendLedger } from '../spend/open-spend-ledger.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
 import { UserError } from '../user-error.ts';
@@ -95,7 +95,11 @@ export interface AgentService {
   readonly scrub: SecretScrubber;
   health(): Promise<HealthReport>;
   latestEvaluation(): Promise<EvalLatestView | null>;
-  /** Releases the limiter and (if it opened it) the store: the lease goes, so a restart can recover. */
+  /**
+   * Stops the runs still going (RunService.stop: each recorded interrupted, its client told, its reservations
+   * settled), then releases the limiter, the spend ledger and (if it opened it) the store: the lease goes, so a
+   * restart can recover.
+   */
   close(): Promise<void>;
 }
 
@@ -141,7 +145,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
   let cacheStore: OpenedCacheStore | undefined;
-  let spendLedger: { ledger: SpendLedger; close(): Promise<void> } | undefined;
+  let spendLedger: OpenedSpendLedger | undefined;
   let telemetry: RunTelemetry | undefined;
   try {
     say(`database: ${store.db.description}`);
@@ -211,7 +215,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     say(
       `providers (failover order): ${candidates.map((c) => `${c.name} (${c.model.modelId})`).join(' > ')}; ` +
         `budget $${config.runBudgetUsd} and ${config.runTokenBudget} tokens per run; ` +
-        `$${ledger.ceilingUsd} per UTC day for the deployment, booked in ${ledger.description}`,
+        `$${ledger.declaredCeilingUsd ?? ledger.ceilingUsd} per UTC day for the deployment, booked in ${ledger.description}`,
     );
 
     if (config.adjudication === 'model') {
@@ -241,7 +245,7 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       scrub,
       telemetry,
     });
-    const reader = new RunReader({ db: store.db, kb, budgetUsd: config.runBudgetUsd, scrub, ownerId: store.lease.ownerId });
+    const reader = new RunReader({ db: store.db, budgetUsd: config.runBudgetUsd, scrub, ownerId: store.lease.ownerId });
     // Issue 11 section 2: a replica killed mid-run leaves runs 'running'; every live replica sweeps for them
     // (those whose owner's lease is gone), so nobody has to read them or restart a replica to see them interrupted.
     const sweep = setInterval(() => {
@@ -304,6 +308,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       async close() {
         if (closed) return;
         closed = true;
+        // S-258: before anything a run writes to closes. `serve` has stopped them already when its grace ended.
+        const { unfinished } = await runs.stop();
+        if (unfinished > 0) log(`shutdown: ${unfinished} stopped run(s) had not ended in time; another replica marks them interrupted`);
         clearInterval(sweep);
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});
@@ -366,37 +373,8 @@ async function limiterFor(config: ServeConfig, log: (line: string) => void): Pro
   return limiter;
 }
 
-/**
- * Where the deployment's daily spend is booked (issue 11 section 2): REDIS_URL →
- * Redis; else the store's database (a Postgres server every replica shares, or
- * this process's PGlite). Never process memory on the service: a second replica
- * would spend the same "remaining" money again. A Redis that is down at start-up
- * does not stop the service; priced model calls are not made until it is back
- * (fail closed), free ones are unaffected.
- */
-async function spendLedgerFor(
-  config: ServeConfig,
-  store: Store,
-  injected: SpendLedger | undefined,
-  log: (line: string) => void,
-): Promise<{ ledger: SpendLedger; close(): Promise<void> }> {
-  const none = async () => {};
-  if (injected) return { ledger: injected, close: none };
-  const ceilingUsd = config.dailySpendCeilingUsd;
-  if (config.redisUrl) {
-    let reported = false;
-    const redis = new RedisSpendLedger({
-      url: config.redisUrl,
-      keyPrefix: `${config.redisKeyPrefix}spend:`,
-      ceilingUsd,
-      onConnectionError: (error) => {
-        if (reported) return;
-        reported = true;
-        log(`spend ledger: Redis connection failed (${error.message}); priced model calls are not made until it is reachable`);
-      },
-    });
-    await redis.ready().catch((error: unknown) => log(`spend ledger: ${error instanceof Error ? error.message : String(error)}`));
-    return { ledger: redis, close: () => redis.close() };
-  }
-  return { ledger: new DatabaseSpendLedger(store.db, { ceilingUsd }), close: none };
+/** The daily spend ledger: a test's, or the one REDIS_URL or the store selects (openSpendLedger, which the CLI opens too: S-260). */
+async function spendLedgerFor(config: ServeConfig, store: Store, injected: SpendLedger | undefined, log: (line: string) => void): Promise<OpenedSpendLedger> {
+  if (injected) return { ledger: injected, close: async () => {} };
+  return openSpendLedger(config, store.db, log);
 }

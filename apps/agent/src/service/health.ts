@@ -33,7 +33,7 @@ export interface HealthOptions {
   readonly candidates: readonly RouterCandidate[];
   readonly providerHealth: ProviderHealth;
   /** The deployment's daily spend ledger (DAILY_SPEND_CEILING_USD): unreachable or spent, no priced call is made. */
-  readonly spendLedger: Pick<SpendLedger, 'usage' | 'description' | 'ceilingUsd'>;
+  readonly spendLedger: Pick<SpendLedger, 'usage' | 'description' | 'ceilingUsd' | 'declaredCeilingUsd'>;
   readonly now?: () => number;
   /** A dependency slower than this to answer counts as down (default 1000 ms). */
   readonly timeoutMs?: number;
@@ -91,7 +91,8 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
         if (usage.spentUsd + usage.reservedUsd >= usage.ceilingUsd)
           return { status: 'degraded', detail: `${o.spendLedger.description}: today's ceiling is reached — priced model calls are refused until 00:00 UTC` };
         // S-144: the day holds the lowest ceiling any replica declared; a replica set higher says so, since its own setting is not what applies.
-        return usage.ceilingUsd < o.spendLedger.ceilingUsd
+        // S-259: compared with its own setting: the ledger's `ceilingUsd` reads the one in force once usage() has.
+        return usage.ceilingUsd < (o.spendLedger.declaredCeilingUsd ?? o.spendLedger.ceilingUsd)
           ? { status: 'ok', detail: `${o.spendLedger.description}: another replica's lower DAILY_SPEND_CEILING_USD holds today (this one is set higher)` }
           : { status: 'ok', detail: o.spendLedger.description };
       },

@@ -1,8 +1,11 @@
-import { type Outcome, terminalSchema, verdictSchema } from '@sandscope/api';
-import { citedHeadings, type KnowledgeBase } from '@sandscope/engine';
+import { type Outcome, type Source, sourceSchema, terminalSchema, verdictSchema } from '@sandscope/api';
+import { citedHeadings } from '@sandscope/engine';
 import { scrubDeep, type SecretScrubber } from '@sandscope/engine/models';
 import { outcomeOf } from '@sandscope/engine/orchestrator';
 import {
+  type CitationRecord,
+  type CitedTextFrom,
+  type ClaimRecord,
   type Database,
   type FeedbackLabel,
   getRun,
@@ -53,7 +56,12 @@ export interface RunDetailView {
     readonly finishedAt: string | null;
   };
   readonly spans: NodeEventView[];
-  readonly claims: { readonly index: number; readonly text: string; readonly citations: { chunkId: string; doc: string; heading: string; text: string }[] }[];
+  /** Each citation's passage as the run read it (`textFrom: 'record'`), or — kept nowhere — the library's now, said so (S-257). */
+  readonly claims: {
+    readonly index: number;
+    readonly text: string;
+    readonly citations: { chunkId: string; doc: string; heading: string; text: string; textFrom: CitedTextFrom }[];
+  }[];
   readonly providerEvents: ProviderEventView[];
   readonly spend: { readonly reservedUsd: number; readonly spentUsd: number; readonly ceilingUsd: number; readonly ledger: SpendEntry[] };
   readonly parent: { readonly id: string; readonly terminal: string | null } | null;
@@ -64,7 +72,6 @@ export interface RunDetailView {
 
 export interface RunReaderOptions {
   readonly db: Database;
-  readonly kb: KnowledgeBase;
   /** RUN_BUDGET_USD: the ceiling shown for a run that stopped before it reported its own. */
   readonly budgetUsd: number;
   /**
@@ -84,9 +91,9 @@ const money = (n: number) => Math.round(n * 1e9) / 1e9;
 
 /**
  * The read side of the run record, shaped as docs/API.md says. Everything comes
- * from the store — the spans as written (allowlisted), the citations as rows —
- * so a run read back months later shows what was recorded, not what the current
- * code would compute.
+ * from the store — the spans as written (allowlisted), the citations as rows with
+ * the passages the run read — so a run read back months later shows what was
+ * recorded, not what the current code (or this replica's corpus) would compute.
  */
 export class RunReader {
   readonly #o: RunReaderOptions;
@@ -113,13 +120,6 @@ export class RunReader {
     }
     const { run } = detail;
     const result = storedResult(run);
-    const texts = await this.#chunkTexts(detail.claims.flatMap((c) => c.citations.map((x) => x.chunkId)));
-    // Named as `ask` names them (S-142): a claim from a section merged into its passage cites that section's heading.
-    const storedHeadings = new Map(detail.claims.flatMap((c) => c.citations.map((x) => [x.chunkId, x.heading] as const)));
-    const headings = citedHeadings(
-      detail.claims.map((c) => ({ text: c.text, citations: c.citations.map((x) => x.chunkId) })),
-      (id) => (texts.has(id) ? { heading: storedHeadings.get(id)!, text: texts.get(id)! } : undefined),
-    );
     return this.#scrubbed<RunDetailView>({
       run: {
         ...listItem(run, run.score),
@@ -132,16 +132,7 @@ export class RunReader {
         finishedAt: run.finishedAt,
       },
       spans: detail.spans.map((s) => nodeEventView(run.id, s)),
-      claims: detail.claims.map((c) => ({
-        index: c.index,
-        text: c.text,
-        citations: c.citations.map((x) => ({
-          chunkId: x.chunkId,
-          doc: x.doc,
-          heading: headings.get(x.chunkId) ?? x.heading,
-          text: texts.get(x.chunkId) ?? '',
-        })),
-      })),
+      claims: citedPassages(detail.claims, run),
       providerEvents: detail.providerEvents.map((e) => storedProviderEventView(run.id, e)),
       spend: {
         reservedUsd: money(Math.max(0, detail.spend.reservedUsd - detail.spend.releasedUsd)),
@@ -165,22 +156,46 @@ export class RunReader {
     const rows = await this.#o.db.query<{ id: string; score: number | null }>('select id::text as id, score from run where id = any($1::uuid[])', [ids]);
     return new Map(rows.map((r) => [r.id, r.score]));
   }
+}
 
-  /** Passage text for each cited chunk: from the loaded corpus, else from the chunk table (a retained chunk a citation still points at). */
-  async #chunkTexts(ids: readonly string[]): Promise<Map<string, string>> {
-    const texts = new Map<string, string>();
-    const missing: string[] = [];
-    for (const id of new Set(ids)) {
-      const chunk = this.#o.kb.chunk(id);
-      if (chunk) texts.set(id, chunk.text);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      const rows = await this.#o.db.query<{ id: string; text: string }>('select id, text from chunk where id = any($1::text[])', [missing]);
-      for (const r of rows) texts.set(r.id, r.text);
-    }
-    return texts;
-  }
+/**
+ * S-257: the passage each citation shows is the one the run read. A citation recorded since keeps it; one recorded
+ * before kept only its chunk id, and the run's stored result still holds the passages it showed (`sources`, recorded
+ * with the run when it finished), so those are read from there. Only a citation found in neither reads the
+ * library as it is now — from the shared table, the same on every replica — named as `ask` names it (S-142) and
+ * marked `library`: it may not be what the run read. It used to be this replica's in-memory corpus first, so one
+ * record read differently on each replica after a corpus change.
+ */
+function citedPassages(claims: readonly ClaimRecord[], run: RunRecord): RunDetailView['claims'] {
+  const shown = shownSources(run);
+  const fromLibrary = (x: CitationRecord) => x.textFrom === 'library' && !shown.has(x.chunkId);
+  const library = new Map(claims.flatMap((c) => c.citations.filter(fromLibrary).map((x) => [x.chunkId, x] as const)));
+  const headings = citedHeadings(
+    claims.map((c) => ({ text: c.text, citations: c.citations.map((x) => x.chunkId) })),
+    (id) => library.get(id),
+  );
+  return claims.map((c) => ({
+    index: c.index,
+    text: c.text,
+    citations: c.citations.map((x) => {
+      if (x.textFrom === 'record') return { chunkId: x.chunkId, doc: x.doc, heading: x.heading, text: x.text, textFrom: 'record' as const };
+      const source = shown.get(x.chunkId);
+      if (source) return { chunkId: x.chunkId, doc: source.doc, heading: source.heading, text: source.text, textFrom: 'record' as const };
+      return { chunkId: x.chunkId, doc: x.doc, heading: headings.get(x.chunkId) ?? x.heading, text: x.text, textFrom: 'library' as const };
+    }),
+  }));
+}
+
+/** The passages a run's stored result showed (`sources`), by chunk id; those that do not parse are left out. */
+function shownSources(run: RunRecord): Map<string, Source> {
+  const sources = (run.result as { sources?: unknown } | null)?.sources;
+  if (!Array.isArray(sources)) return new Map();
+  return new Map(
+    sources.flatMap((s) => {
+      const parsed = sourceSchema.safeParse(s);
+      return parsed.success ? [[parsed.data.chunkId, parsed.data] as const] : [];
+    }),
+  );
 }
 
 function listItem(r: RunSummary, score: number | null): RunListItem {

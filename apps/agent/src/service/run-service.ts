@@ -10,13 +10,15 @@ import {
   finishRun,
   getApproval,
   getRunRecord,
+  interruptRuns,
   type OwnerLease,
   type Queryable,
   StoreError,
 } from '@sandscope/store';
 import type { ServiceMetrics } from './metrics.ts';
 import { RunRecorder, type RunStreamSink } from './run-recorder.ts';
-import { runResultView, type RunResultView } from './run-views.ts';
+import { type ProviderEventView, runResultView, type RunResultView } from './run-views.ts';
+import { ReplicaStoppingError, RunsInFlight } from './runs-in-flight.ts';
 import { echoed, ServiceError } from './service-error.ts';
 import { RUN_SPAN_ATTRIBUTES } from './span-attributes.ts';
 import { NO_RUN_TELEMETRY, type RunTelemetry, type RunTrace } from '../telemetry/otlp-tracing.ts';
@@ -71,9 +73,35 @@ export interface StartRunInput extends AdmitRunInput {
 /** A run the store has accepted — its row exists, `running` — and that has not started yet. */
 export interface AdmittedRun {
   readonly runId: string;
-  /** Runs it once; resolves when its outcome is recorded. `onEvent` is told each event after it is stored. */
-  execute(onEvent?: RunStreamSink): Promise<RunResultView>;
+  /**
+   * Runs it once; resolves when its outcome is recorded. `onEvent` is told each event after it is stored. An aborted
+   * `signal` stops it (S-258): it is recorded interrupted and rejects with the signal's reason (ReplicaStoppingError).
+   */
+  execute(onEvent?: RunStreamSink, signal?: AbortSignal): Promise<RunResultView>;
+  /**
+   * Runs `work` — the caller's whole handling of this run: executing it, telling its client, settling what was
+   * reserved for it — as one of the replica's runs in flight (RunService.stop), with the signal that stops it.
+   */
+  hold<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
+
+/**
+ * A run stopped because its replica is shutting down (S-258), after it was
+ * recorded interrupted. Carries what its calls were served, so the tokens
+ * reserved for it are settled to what it used.
+ */
+export class RunStoppedError extends ReplicaStoppingError {
+  constructor(
+    readonly runId: string,
+    /** The run's provider events as stored: the `served` ones say what it used. */
+    readonly providerEvents: readonly ProviderEventView[],
+  ) {
+    super(`Run ${runId} was stopped before it finished and is recorded interrupted.`);
+  }
+}
+
+/** Why a run a shutdown stopped reads `interrupted` (S-258). */
+export const INTERRUPTED_BY_SHUTDOWN = 'interrupted: its agent replica shut down before the run finished';
 
 export interface ApproveInput {
   readonly runId: string;
@@ -103,6 +131,7 @@ export class RunService {
   readonly #o: RunServiceOptions;
   readonly #allow: readonly string[];
   readonly #scrub: SecretScrubber;
+  readonly #inFlight = new RunsInFlight();
 
   constructor(options: RunServiceOptions) {
     this.#o = options;
@@ -112,7 +141,19 @@ export class RunService {
 
   /** Admits the run and executes it: what a caller that needs no answer before the run starts uses. */
   async start(input: StartRunInput): Promise<RunResultView> {
-    return (await this.admit(input)).execute(input.onEvent);
+    const run = await this.admit(input);
+    return run.hold((signal) => run.execute(input.onEvent, signal));
+  }
+
+  /**
+   * Stops this replica's runs before what they write to closes (S-258): admits
+   * no new one, aborts every run held — each is recorded interrupted, its client
+   * told `shutting_down`, and what was reserved for it settled — and waits up to
+   * `timeoutMs` for them. Resolves with how many it stopped, and how many had not
+   * ended in time.
+   */
+  stop(timeoutMs?: number): Promise<{ readonly stopped: number; readonly unfinished: number }> {
+    return this.#inFlight.stop(timeoutMs);
   }
 
   /**
@@ -125,6 +166,7 @@ export class RunService {
    */
   async admit(input: AdmitRunInput): Promise<AdmittedRun> {
     const { db, lease, kb } = this.#o;
+    if (this.#inFlight.stopping) throw new ReplicaStoppingError('No run was started.');
     lease.assertHeld();
     const run = await createRun(db, {
       sessionId: input.sessionId,
@@ -136,15 +178,16 @@ export class RunService {
     let executed = false;
     return {
       runId: run.id,
-      execute: (onEvent) => {
+      execute: (onEvent, signal) => {
         if (executed) return Promise.reject(new Error(`run ${run.id} was already executed`));
         executed = true;
-        return this.#execute(run.id, input, onEvent);
+        return this.#execute(run.id, input, onEvent, signal);
       },
+      hold: (work) => this.#inFlight.hold(work),
     };
   }
 
-  async #execute(runId: string, input: AdmitRunInput, onEvent: RunStreamSink | undefined): Promise<RunResultView> {
+  async #execute(runId: string, input: AdmitRunInput, onEvent: RunStreamSink | undefined, signal: AbortSignal | undefined): Promise<RunResultView> {
     const { db, executor, metrics } = this.#o;
     const runTrace = (this.#o.telemetry ?? NO_RUN_TELEMETRY).startRun(runId, input.workload);
     const recorder = new RunRecorder({
@@ -165,6 +208,7 @@ export class RunService {
           workload: input.workload,
           failProviders: input.failProviders ?? [],
           onEvent: recorder.sink,
+          ...(signal ? { signal } : {}),
         })
         .then(
           (result) => ({ ok: true as const, result }),
@@ -172,6 +216,12 @@ export class RunService {
         );
       // Whatever the graph did before it stopped is on the record before anything else is decided.
       await recorder.drain();
+      // S-258: stopped mid-run (the replica shutting down). A run that finished first keeps its answer.
+      if (!outcome.ok && signal?.aborted) {
+        runTrace.end({ status: 'failed' });
+        await this.#interrupt(runId);
+        throw new RunStoppedError(runId, recorder.providerEvents);
+      }
       if (!outcome.ok) throw outcome.error;
       const result = outcome.result;
       // Defect 3: claims, attempts and reasons can quote a provider or a draft; the stored and streamed result is scrubbed.
@@ -181,6 +231,8 @@ export class RunService {
       runTrace.end({ status: 'completed', terminal: view.terminal, verdict: view.verdict });
       return view;
     } catch (caught) {
+      // Recorded interrupted already, and no failure of the run's.
+      if (caught instanceof RunStoppedError) throw caught;
       const error = takenOver(runId, caught);
       runTrace.end({ status: 'failed' });
       await this.#fail(runId, error, 'run');
@@ -270,6 +322,23 @@ export class RunService {
     return view!;
   }
 
+  /**
+   * Records a run the shutdown stopped as interrupted (S-258), while the store is still open. Its record cannot be
+   * written (the database gone too): the lease marks it once it can, and another replica's sweep once the lease is gone.
+   */
+  async #interrupt(runId: string): Promise<void> {
+    const { db, metrics, log, lease } = this.#o;
+    metrics.runFailed('shutting_down');
+    try {
+      await interruptRuns(db, { ownerId: lease.ownerId, runIds: [runId], reason: INTERRUPTED_BY_SHUTDOWN });
+    } catch (error) {
+      lease.interruptWhenReachable(runId);
+      log?.(
+        this.#scrub(`run ${runId}: stopped by the shutdown, but could not be recorded interrupted (${error instanceof Error ? error.message : String(error)})`),
+      );
+    }
+  }
+
   /** An approval run whose record was rolled back with its claim: counted and logged, server-side only. */
   #approvalNotRecorded(runId: string, error: unknown): void {
     const { metrics, log } = this.#o;
@@ -284,7 +353,11 @@ export class RunService {
     );
   }
 
-  /** The outcome and the claims' citations in one statement (ADR-0004): never a completed run missing its citations. */
+  /**
+   * The outcome and the claims' citations in one statement (ADR-0004): never a completed run missing its citations.
+   * Each citation keeps its passage as this run read it — the result's sources, from this replica's corpus — never
+   * the shared chunk table's, which another replica's corpus may have written over (S-257).
+   */
   async #complete(view: RunResultView, q: Queryable = this.#o.db): Promise<void> {
     const tokens = tokensOf(view);
     await completeRun(
@@ -303,6 +376,7 @@ export class RunService {
         tokensOut: tokens.tokensOut,
       },
       view.claims,
+      view.sources,
     );
   }
 

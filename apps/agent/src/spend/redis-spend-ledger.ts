@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   assertLedgerAmount,
   assertLedgerCeiling,
+  CeilingInForce,
   DEFAULT_HOLD_TTL_MS,
   type LedgerHold,
   NANO_PER_USD,
@@ -128,8 +129,9 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
  * SpendLedgerUnavailableError and no model call is made (fail closed).
  */
 export class RedisSpendLedger implements SpendLedger {
-  readonly ceilingUsd: number;
+  readonly declaredCeilingUsd: number;
   readonly description = 'Redis (shared by every replica)';
+  readonly #inForce: CeilingInForce;
   readonly #redis: Redis;
   readonly #scripts: LedgerScripts;
   readonly #prefix: string;
@@ -141,10 +143,11 @@ export class RedisSpendLedger implements SpendLedger {
 
   constructor(options: RedisSpendLedgerOptions) {
     assertLedgerCeiling(options.ceilingUsd);
-    this.ceilingUsd = options.ceilingUsd;
+    this.declaredCeilingUsd = options.ceilingUsd;
     this.#ceilingNano = nanoDown(options.ceilingUsd);
     this.#ttlMs = options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS;
     this.#now = options.now ?? Date.now;
+    this.#inForce = new CeilingInForce(options.ceilingUsd, this.#now);
     this.#clockGiven = options.now !== undefined;
     this.#prefix = options.keyPrefix ?? 'sandscope:spend:';
     this.#redis = new Redis(options.url, {
@@ -160,6 +163,11 @@ export class RedisSpendLedger implements SpendLedger {
     this.#redis.defineCommand('sandscopeSpendSettle', { lua: SETTLE_LUA, numberOfKeys: 2 });
     this.#redis.defineCommand('sandscopeSpendUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
     this.#scripts = this.#redis as unknown as LedgerScripts;
+  }
+
+  /** Today's ceiling as `usage()` last read it: this replica's own, or another's lower one (S-144, S-259). */
+  get ceilingUsd(): number {
+    return this.#inForce.usd;
   }
 
   /** Resolves once connected, or rejects after `timeoutMs`; until then reservations fail closed. */
@@ -225,12 +233,9 @@ export class RedisSpendLedger implements SpendLedger {
       this.#scripts.sandscopeSpendUsage(this.#dayKey(day), this.#holdsKey(day), this.#at(now), this.#ceilingNano, KEY_TTL_MS),
     );
     const ceilingNano = Number(ceiling);
-    return {
-      day,
-      spentUsd: Number(spent) / NANO_PER_USD,
-      reservedUsd: Number(reserved) / NANO_PER_USD,
-      ceilingUsd: ceilingNano >= this.#ceilingNano ? this.ceilingUsd : ceilingNano / NANO_PER_USD,
-    };
+    const ceilingUsd = ceilingNano >= this.#ceilingNano ? this.declaredCeilingUsd : ceilingNano / NANO_PER_USD;
+    this.#inForce.saw(day, ceilingUsd);
+    return { day, spentUsd: Number(spent) / NANO_PER_USD, reservedUsd: Number(reserved) / NANO_PER_USD, ceilingUsd };
   }
 
   async close(): Promise<void> {

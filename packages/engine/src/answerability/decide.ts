@@ -271,6 +271,12 @@ export function decideAnswerability(
   bands: Bands = model.bands,
   /** A reader (`ADJUDICATOR=model`) reads the decision before it stands: a refusal below the lower line too (S-100). */
   read = false,
+  /**
+   * The run has a reader, though this decision is taken without it: one no model judged, decided under the offline
+   * bands. Its refusal does not advise configuring a reader (S-252), and its numbers, like a read decision's, name
+   * which bands they are read against: a run with a reader stated both (S-254).
+   */
+  withReader = read,
 ): Decision {
   const ratings = rate(f, model);
   const v = bandVerdict(f, ratings, bands);
@@ -290,10 +296,13 @@ export function decideAnswerability(
   const claimLine = v.band === 'insufficient' && !read && model.adjudicatedBands ? model.adjudicatedBands.insufficientBelow : null;
   const lines = [bands.insufficientBelow, bands.sufficientAbove, ...(claimLine === null ? [] : [claimLine])];
   const apart = v.answerability === null ? 0 : decimalsApart(v.answerability, lines);
+  // S-254: a run with a reader that no model judged gave "refuse below 20%" (the adjudicated bands, at assessment) and
+  // "refuse below 84%" (the offline bands it was then decided under) with nothing to tell them apart.
+  const which = withReader ? `${read ? 'adjudicated' : 'offline'} bands: ` : '';
   const numbers =
     v.answerability === null || !best
       ? null
-      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}${claimLine === null ? '' : `; below ${pct(claimLine, apart)} a refusal says the model rates no passage likely, above it that the model is unsure`}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
+      : `${NUMBERS_PREFIX}answerability ${pct(v.answerability, apart)} (${which}refuse below ${pct(bands.insufficientBelow, apart)}, answer from ${pct(bands.sufficientAbove, apart)}${claimLine === null ? '' : `; below ${pct(claimLine, apart)} a refusal says the model rates no passage likely, above it that the model is unsure`}); closest passage ${best.result.chunk.id} (${pct(ratings!.probabilities[v.bestIndex]!)} of the choice among the ${f.passages.length} retrieved, not a chance that it answers); product score ${f.score === null ? 'n/a' : f.score.toFixed(2)}`;
   // An answer that stands on part of the question says which part it does not: "how do I book annual leave?" was
   // answered from the edge gateway's steps, "leave" being a word the library uses in another sense, and the reasons
   // said only that the passage "carries what the question asks about" (S-075). What the library never mentions is
@@ -375,10 +384,12 @@ export function decideAnswerability(
     // uses none of the question's topic words: claimed so, it was false for 3 of the record's 5 such refusals (a
     // question worded otherwise than its runbook). It still says the model rates no passage likely, and what the
     // closest plainly fails (the words the library never uses among them).
+    // S-252: a run with a reader whose reader could not judge (over budget, every provider down) still advised "with a
+    // reader configured (ADJUDICATOR=model), a model would judge it": one was configured.
     const lead = read
       ? `The model rates no passage likely to answer this. The closest, ${where(best)}, seems no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}. A reader reads the passages before it is refused.`
       : unsure
-        ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself; with a reader configured (ADJUDICATOR=model), a model would judge it.`
+        ? `Not answered: the model is unsure whether the closest passage, ${where(best)}, answers this, and it answers only when sure${against.length ? ` (against it: ${against.join(', and ')})` : ''}. Read that passage yourself${withReader ? '' : '; with a reader configured (ADJUDICATOR=model), a model would judge it'}.`
         : `Not answered: the model rates no passage likely to answer this. The closest, ${where(best)}, seems no answer: ${against.length ? against.join(', and ') : 'it is only loosely related'}. A rating this low is still wrong now and then, so read that passage if it looks like what you asked.`;
     return refuse(assessment(withNumbers(lead)), 'unsure');
   }

@@ -6,6 +6,8 @@ import type { Chunk, ScoredChunk } from '../types.ts';
 import type { RefusalClaim } from '../types.ts';
 import type { Adjudication, Decision } from './decide.ts';
 import { type AnswerabilityFeatures, passes } from './features.ts';
+import { NUMBERS_PREFIX } from './reason-format.ts';
+import { whyNoReading } from './reader-unavailable.ts';
 
 export interface ModelJudgementInput {
   readonly question: string;
@@ -66,7 +68,7 @@ export interface ModelJudgement {
  * An LLM's judgement of a question in the ambiguous band (`ADJUDICATOR=model`): whether one of the passages the gate
  * read, the likeliest that fail no check first (S-092), answers it. Partial or refuse, never sufficient. Without a
  * usable judgement — every provider failed, only the offline model answered, the reply was not a judgement, or it
- * named a passage it was not shown — the question is decided as it would be offline: the adjudicator can only narrow
+ * named a passage it was not shown, or none — the question is decided as it would be offline: the adjudicator can only narrow
  * what is answered, never widen it. The graph's adjudicate node and `sandscope eval --adjudicator model` both call this, so the evaluation
  * scores the judgement the product takes.
  */
@@ -78,7 +80,7 @@ export async function judgeByModel(input: ModelJudgementInput): Promise<ModelJud
   if ('unavailable' in reading) {
     // Decided as offline, under the offline bands: what the run would have done without an adjudicator.
     const asOffline = input.decideOffline(f);
-    const note = `No model judged this (${reading.unavailable}); decided as offline.`;
+    const note = `No model judged this: ${reading.unavailable}. Decided as it would be without a reader.`;
     const carrier = asOffline.verdict === 'refused' ? null : (f.passages.find((p) => p.result.chunk.id === asOffline.evidence[0]?.id)?.result ?? null);
     const adjudication: Adjudication = carrier
       ? { decision: 'partial', carrier, reasons: [note, ...asOffline.reasons] }
@@ -124,7 +126,13 @@ export async function confirmByModel(
   if (candidates.length === 0) return { withheld: null, note: null, judgedBy: null, shown: [], calls: 0 };
   const { reading, shown, calls } = await read(input.question, candidates, input.deeper, input.model);
   if ('unavailable' in reading)
-    return { withheld: null, note: `No model read this answer (${reading.unavailable}); answered as offline.`, judgedBy: null, shown, calls };
+    return {
+      withheld: null,
+      note: `No model read this answer: ${reading.unavailable}. Given unread, as it would be without a reader.`,
+      judgedBy: null,
+      shown,
+      calls,
+    };
   if (reading.answers && !reading.deeper && input.evidence.some((c) => c.id === reading.carrier.chunk.id))
     return {
       withheld: null,
@@ -150,8 +158,24 @@ export async function confirmByModel(
 
 /** An answer as the reader's reading leaves it: settled by what replaces it when withheld, else the same answer with the reader's note. */
 export function confirmed(decision: Decision, confirmation: ModelConfirmation): Decision {
-  if (confirmation.withheld) return settled(decision, confirmation.withheld);
+  if (confirmation.withheld)
+    return { ...settled(decision, confirmation.withheld), reasons: withheldReasons(decision.assessment.reasons, confirmation.withheld.reasons) };
   return confirmation.note ? { ...decision, reasons: [...decision.reasons, confirmation.note] } : decision;
+}
+
+/** What marks a reason of the gate's answer that the reader withheld: what the gate would have said (S-253). */
+export const BEFORE_THE_READER = 'Before the reader: ';
+
+/**
+ * The reasons of an answer the reader withheld (S-253): the reader's first, then the gate's, each marked as said before
+ * the reader. A refusal of "What is the connection pool ceiling for orders-db?" headed "REFUSED" gave as its first
+ * reason, and in its answer text ("The library does not answer this. Answered from …"), the gate's "Answered from
+ * “orders-db connection pool ceiling” …", and the reader's reason came last. The numbers line stays as it is: it
+ * claims nothing, and the website finds it by its prefix. The graph's adjudicate node and `confirmed` both compose
+ * them here.
+ */
+export function withheldReasons(gate: readonly string[], reader: readonly string[]): string[] {
+  return [...reader, ...gate.map((r) => (r.startsWith(NUMBERS_PREFIX) || r.startsWith(BEFORE_THE_READER) ? r : `${BEFORE_THE_READER}${r}`))];
 }
 
 /**
@@ -285,13 +309,16 @@ async function judge(question: string, candidates: readonly Chunk[], model: Lang
   try {
     result = await model.doGenerate({ prompt: buildJudgementPrompt({ question, candidates }), providerOptions: { sandscope: { judgement: true } } });
   } catch (error) {
-    return { unavailable: error instanceof Error ? error.name : 'the call failed' };
+    // S-250: the error's class name was the reason ("No model read this answer (BudgetExceededError)").
+    return { unavailable: whyNoReading(error) };
   }
   const servedBy = readResultMetadata(result.providerMetadata).servedBy ?? 'a model';
   if (servedBy === 'offline') return { unavailable: 'only the offline model answered' };
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   const verdict = parseJudgement(text);
   if (!verdict) return { unavailable: `${servedBy} replied with no judgement` };
+  // S-251: `{"answers":true,"passage":null}` was reported as naming "a passage it was not shown".
+  if (verdict.answers && verdict.passage === null) return { unavailable: `${servedBy} said a passage answers but named none` };
   if (verdict.answers && !candidates.some((c) => c.id === verdict.passage)) return { unavailable: `${servedBy} named a passage it was not shown` };
   return { verdict, servedBy };
 }

@@ -42,6 +42,7 @@ export {
   type SpendEventSink,
 } from './spend-guard.ts';
 export {
+  CeilingInForce,
   InProcessSpendLedger,
   SpendLedgerUnavailableError,
   DEFAULT_HOLD_TTL_MS,

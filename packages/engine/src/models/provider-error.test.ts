@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { describeProviderError, excerptOf, MAX_PROVIDER_EXCERPT_CHARS } from './provider-error.ts';
+import { describeProviderError, excerptOf, MAX_PROVIDER_EXCERPT_CHARS, providerConfigurationHint, withProviderHint } from './provider-error.ts';
 import { createSecretScrubber } from './secret-scrubber.ts';
 
 const apiError = (statusCode: number | undefined, message: string, data?: unknown) =>
@@ -66,5 +66,27 @@ describe('describeProviderError', () => {
     const long = excerptOf('word '.repeat(1000), (t) => t);
     expect([...long].length).toBe(MAX_PROVIDER_EXCERPT_CHARS);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+/** S-262: what to check in the settings, beside the failure; a provider's HTTP is in providers.int.test.ts. */
+describe('providerConfigurationHint', () => {
+  const groq = (baseURL: string) => ({ name: 'groq', baseURL });
+
+  it('hints only where the settings are the likely cause', () => {
+    for (const root of ['https://api.groq.com/openai/v1', 'https://generativelanguage.googleapis.com/v1beta/openai', 'https://openrouter.ai/api/v1'])
+      expect(providerConfigurationHint(groq(root), 404), root).toBeUndefined();
+    for (const status of [401, 500, undefined]) expect(providerConfigurationHint(groq('http://127.0.0.1:8080'), status)).toBeUndefined();
+  });
+
+  it('never shows a password or a query a base URL carries, and the hint passes the excerpt’s redaction', () => {
+    const hint = providerConfigurationHint(groq('https://user:hunter2@proxy.example/openai?key=abc'), 404);
+    expect(hint).toBe(
+      'is GROQ_BASE_URL missing /v1? Calls went to https://proxy.example/openai/chat/completions (it is used as given; only OLLAMA_BASE_URL has /v1 added)',
+    );
+    const error = withProviderHint(apiError(404, 'not found'), 'check it: sk-proj-abcdefghijklmnop1234 and correct horse battery staple');
+    expect(describeProviderError(error, createSecretScrubber(['correct horse battery staple'])).message).toBe(
+      'HTTP 404 not_found: "not found"; check it: [redacted] and [redacted]',
+    );
   });
 });

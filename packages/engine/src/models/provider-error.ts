@@ -25,8 +25,63 @@ export interface ProviderErrorReport {
   readonly errorClass: ProviderErrorClass;
   /** The provider's message, scrubbed, redacted and capped; absent when nothing is left. */
   readonly excerpt?: string;
-  /** `HTTP 401 authentication: "Incorrect API key provided: [redacted]"` — what the trace stores. */
+  /**
+   * What to check in this deployment's settings, where they are the likely cause (S-262): `is GROQ_BASE_URL missing
+   * /v1?` beside a 404 from an API root without it. Redacted as the excerpt is; absent when nothing points there.
+   */
+  readonly hint?: string;
+  /** `HTTP 401 authentication: "Incorrect API key provided: [redacted]"` — what the trace stores, then the hint. */
   readonly message: string;
+}
+
+/** Hints attached to provider errors by the model that threw them (`withProviderHint`), read by describeProviderError. */
+const hints = new WeakMap<object, string>();
+
+/**
+ * Attaches to a provider's error what a person should check (`providerConfigurationHint`), for describeProviderError.
+ * The error itself is left as it is — its status, headers and body are what the router and the spend guard read.
+ */
+export function withProviderHint<E>(error: E, hint: string | undefined): E {
+  if (hint && typeof error === 'object' && error !== null) hints.set(error, hint);
+  return error;
+}
+
+/** The provider as configured, for providerConfigurationHint. */
+export interface ConfiguredProvider {
+  readonly name: string;
+  /** The API root calls are made under (`<baseURL>/chat/completions`), after any rewriting (Ollama's /v1). */
+  readonly baseURL: string;
+}
+
+/** An API root's path as OpenAI-compatible APIs end it: /v1, /openai/v1, Gemini's /v1beta/openai. */
+const VERSIONED_ROOT = /\/v\d+[a-z0-9]*(\/openai)?$/i;
+
+/**
+ * S-262: what a failure says about the deployment's settings. A base URL missing /v1 (`http://host:port`) or naming the
+ * endpoint (`…/v1/chat/completions`) is answered 404; the run fell back to the offline model and only `--trace` said
+ * `HTTP 404 not_found`, with nothing to say which variable was wrong. Only Ollama's bare server
+ * address has /v1 added (providers.ts, as people paste it from Ollama's docs); every other base URL is used as given,
+ * and the hint says so rather than rewriting it. The variable is named as the agent's config names it, `<NAME>_BASE_URL`.
+ */
+export function providerConfigurationHint(provider: ConfiguredProvider, status: number | undefined): string | undefined {
+  if (status !== 404) return undefined;
+  let url: URL;
+  try {
+    url = new URL(provider.baseURL);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  const shown = (p: string) => `${url.protocol}//${url.host}${p}`;
+  const variable = `${provider.name.toUpperCase()}_BASE_URL`;
+  if (/\/chat\/completions$/i.test(path))
+    return `${variable} names the endpoint: set the base URL, not the endpoint (${shown(path.replace(/\/chat\/completions$/i, ''))})`;
+  if (VERSIONED_ROOT.test(path)) return undefined;
+  const asGiven =
+    provider.name === 'ollama'
+      ? '/v1 is added only to a bare server address, such as http://127.0.0.1:11434'
+      : 'it is used as given; only OLLAMA_BASE_URL has /v1 added';
+  return `is ${variable} missing /v1? Calls went to ${shown(`${path}/chat/completions`)} (${asGiven})`;
 }
 
 /**
@@ -68,25 +123,34 @@ export function describeProviderError(error: unknown, scrub: SecretScrubber = (t
   const status = APICallError.isInstance(error) ? error.statusCode : undefined;
   const errorClass = classify(error, status);
   const excerpt = excerptOf(rawMessage(error), scrub);
+  const attached = typeof error === 'object' && error !== null ? hints.get(error) : undefined;
+  // Not capped with the excerpt: a provider's 404 page can fill the cap, and the hint is what a person acts on.
+  const hint = attached ? redacted(attached, scrub) : undefined;
   const head = `${status !== undefined ? `HTTP ${status} ` : ''}${errorClass}`;
   return {
     ...(status !== undefined ? { status } : {}),
     errorClass,
     ...(excerpt ? { excerpt } : {}),
-    message: excerpt ? `${head}: ${JSON.stringify(excerpt)}` : head,
+    ...(hint ? { hint } : {}),
+    message: `${excerpt ? `${head}: ${JSON.stringify(excerpt)}` : head}${hint ? `; ${hint}` : ''}`,
   };
 }
 
 /** The excerpt rules on their own: scrub, redact key shapes, strip control characters, cap. */
 export function excerptOf(text: string, scrub: SecretScrubber): string {
+  const out = redacted(text, scrub);
+  const chars = [...out];
+  return chars.length > MAX_PROVIDER_EXCERPT_CHARS ? `${chars.slice(0, MAX_PROVIDER_EXCERPT_CHARS - 1).join('')}…` : out;
+}
+
+/** Scrubbed, key shapes redacted, control characters stripped: the excerpt before its cap. */
+function redacted(text: string, scrub: SecretScrubber): string {
   let out = scrub(text);
   for (const [pattern, replacement] of KEY_SHAPES) out = out.replace(pattern, replacement);
-  out = out
+  return out
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const chars = [...out];
-  return chars.length > MAX_PROVIDER_EXCERPT_CHARS ? `${chars.slice(0, MAX_PROVIDER_EXCERPT_CHARS - 1).join('')}…` : out;
 }
 
 function classify(error: unknown, status: number | undefined): ProviderErrorClass {

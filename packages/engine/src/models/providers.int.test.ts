@@ -1,7 +1,8 @@
 import { APICallError, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { perMillionTokens } from './pricing.ts';
-import { createHttpModel, type HttpProviderConfig } from './providers.ts';
+import { describeProviderError } from './provider-error.ts';
+import { createHttpModel, type HttpProviderConfig, providerConfigs } from './providers.ts';
 import { startStubOpenAIServer, type StubOpenAIServer } from './testing/stub-openai-server.ts';
 import { drainStream } from './text-stream.ts';
 
@@ -98,6 +99,58 @@ describe('createHttpModel against the stub OpenAI-compatible server', () => {
     const result = await model.doGenerate(call);
     expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
     expect(seen).toEqual(['https://provider.invalid/v1/chat/completions']);
+  });
+});
+
+/**
+ * S-262: a base URL missing /v1, or naming the endpoint, is answered 404 by a provider, and the run fell back to the
+ * offline model; only --trace said "HTTP 404 not_found", with nothing naming the variable to fix.
+ */
+describe('a misconfigured base URL, against a stub that serves only /v1 as a provider does', () => {
+  const failure = async (baseURL: string, name: 'groq' | 'ollama' = 'groq') => {
+    const configured = providerConfigs({
+      [name]: { ...(name === 'ollama' ? {} : { apiKey: 'test-key' }), baseURL, model: 'stub-llama' },
+    })[0] as HttpProviderConfig;
+    const model = createHttpModel(configured, { fetch, timeoutMs: 2_000 });
+    return describeProviderError(await Promise.resolve(model.doGenerate(call)).catch((e: unknown) => e));
+  };
+
+  it('asks whether <NAME>_BASE_URL is missing /v1, and says it is used as given', async () => {
+    stub = await startStubOpenAIServer({ strictPaths: true });
+    const root = stub.baseURL.replace(/\/v1$/, '');
+    const said = await failure(root);
+    expect(stub.requests.map((r) => r.path)).toEqual(['/chat/completions']);
+    expect(said.message).toMatch(/^HTTP 404 not_found: "Unknown request URL: POST \/chat\/completions\. .*"; is GROQ_BASE_URL missing \/v1\?/);
+    expect(said.hint).toBe(`is GROQ_BASE_URL missing /v1? Calls went to ${root}/chat/completions (it is used as given; only OLLAMA_BASE_URL has /v1 added)`);
+  });
+
+  it('says to set the base URL, not the endpoint', async () => {
+    stub = await startStubOpenAIServer({ strictPaths: true });
+    const said = await failure(`${stub.baseURL}/chat/completions`);
+    expect(stub.requests.map((r) => r.path)).toEqual(['/v1/chat/completions/chat/completions']);
+    expect(said.hint).toBe(`GROQ_BASE_URL names the endpoint: set the base URL, not the endpoint (${stub.baseURL})`);
+  });
+
+  it('Ollama: a bare server address gets /v1, so nothing to hint; another path is asked about as the others are', async () => {
+    stub = await startStubOpenAIServer({ strictPaths: true, script: [{ kind: 'json', text: 'hi' }] });
+    const root = stub.baseURL.replace(/\/v1$/, '');
+    const configured = providerConfigs({ ollama: { baseURL: root, model: 'stub-llama' } })[0] as HttpProviderConfig;
+    const served = await createHttpModel(configured, { fetch, timeoutMs: 2_000 }).doGenerate(call);
+    expect(served.content).toEqual([{ type: 'text', text: 'hi' }]);
+    const said = await failure(`${root}/api`, 'ollama');
+    expect(said.hint).toBe(
+      `is OLLAMA_BASE_URL missing /v1? Calls went to ${root}/api/chat/completions (/v1 is added only to a bare server address, such as http://127.0.0.1:11434)`,
+    );
+  });
+
+  it('a right base URL that 404s (an unknown model) gets no hint', async () => {
+    stub = await startStubOpenAIServer({ strictPaths: true, script: [{ kind: 'status', status: 404 }] });
+    expect(await failure(stub.baseURL)).toEqual({
+      status: 404,
+      errorClass: 'not_found',
+      excerpt: 'stub: status 404',
+      message: 'HTTP 404 not_found: "stub: status 404"',
+    });
   });
 });
 

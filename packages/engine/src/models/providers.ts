@@ -1,7 +1,8 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV3 } from '@ai-sdk/provider';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { OfflineExtractiveModel } from './offline-model.ts';
 import { FREE, perMillionTokens, type Pricing } from './pricing.ts';
+import { providerConfigurationHint, withProviderHint } from './provider-error.ts';
 import type { RouterCandidate } from './router.ts';
 import { fetchWithTimeout, type FetchFunction } from './timeout-fetch.ts';
 
@@ -114,7 +115,29 @@ export function createHttpModel(config: HttpProviderConfig, options: HttpModelOp
     fetch: fetchWithTimeout(options.fetch, options.timeoutMs),
     includeUsage: true,
   });
-  return provider.chatModel(config.model);
+  return withConfigurationHints(provider.chatModel(config.model), config);
+}
+
+/**
+ * The model, its failures marked with what to check in the settings where those are the likely cause (S-262: a base
+ * URL missing /v1 was answered 404, and the run fell back to the offline model with nothing saying which variable was
+ * wrong). The error is rethrown as it came; describeProviderError reads the hint beside it.
+ */
+function withConfigurationHints(model: LanguageModelV3, config: HttpProviderConfig): LanguageModelV3 {
+  const configured = { name: config.name, baseURL: config.baseURL };
+  const hinted = (error: unknown): never => {
+    throw withProviderHint(error, APICallError.isInstance(error) ? providerConfigurationHint(configured, error.statusCode) : undefined);
+  };
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    doGenerate: (options) => Promise.resolve(model.doGenerate(options)).catch(hinted),
+    doStream: (options) => Promise.resolve(model.doStream(options)).catch(hinted),
+  };
 }
 
 /** Router candidates for a list of provider configs, in the same order. */

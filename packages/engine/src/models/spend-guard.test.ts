@@ -351,7 +351,7 @@ describe('the deployment daily ceiling shared by replicas (DAILY_SPEND_CEILING_U
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error.details.reason).toBe('daily');
     expect(error.message).toMatch(
-      /^Daily spend ceiling reached: .*only \$0\.\d+ of the deployment's \$0\.\d+ for this UTC day \(DAILY_SPEND_CEILING_USD, shared by every replica\) is left\. The call was not made\.$/,
+      /^Daily spend ceiling reached: .*only \$0\.\d+ of the deployment's \$0\.\d+ for this UTC day \(DAILY_SPEND_CEILING_USD, the lowest any replica has set, shared by every replica\) is left\. The call was not made\.$/,
     );
     expect(error.remedy).toMatch(/DAILY_SPEND_CEILING_USD/);
     expect(second.only.model.calls).toHaveLength(0);

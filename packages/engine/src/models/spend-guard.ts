@@ -82,10 +82,13 @@ function budgetMessage(d: BudgetExceededDetails): string {
     return `Run stopped: its model calls have ${tokens}, because a provider billed more than the call had reserved. No further model call is made in this run.`;
   }
   if (d.reason === 'daily') {
+    // S-259: the ceiling quoted is the one the call was refused under — the lowest any replica declared today (the
+    // ledger's `ceilingUsd`) — so a replica set higher no longer says "$3.23 of the deployment's $5" is left on a $2 day.
     const left = d.dailyCommittedUsd === undefined ? '' : `only $${fmt(Math.max(0, (d.dailyCeilingUsd ?? 0) - d.dailyCommittedUsd))} of `;
     return (
       `Daily spend ceiling reached: this model call could cost up to $${fmt(d.requestedUsd)}, but ${left}the deployment's ` +
-      `$${fmt(d.dailyCeilingUsd ?? 0)} for this UTC day (DAILY_SPEND_CEILING_USD, shared by every replica) is left. The call was not made.`
+      `$${fmt(d.dailyCeilingUsd ?? 0)} for this UTC day (DAILY_SPEND_CEILING_USD, the lowest any replica has set, shared by every replica) is left. ` +
+      'The call was not made.'
     );
   }
   if (d.reason === 'tokens') {

@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { perMillionTokens } from './pricing.ts';
+import { ProviderHealth } from './provider-health.ts';
+import { RouterModel } from './router.ts';
+import { BudgetExceededError, SpendGuard } from './spend-guard.ts';
+import { SpendGuardedModel } from './spend-guarded-model.ts';
 import type { SpendLedger, SpendLedgerOptions } from './spend-ledger.ts';
 import { contendedReservations } from './testing/contended-reservations.ts';
+import { ScriptedModel } from './testing/scripted-model.ts';
 
 /**
  * The one contract every `SpendLedger` keeps (STYLE rule 11): the in-process
@@ -125,6 +131,35 @@ export function describeSpendLedgerContract(name: string, harness: SpendLedgerCo
         c.ms += DAY_MS;
         expect(await high.reserve(0.09)).not.toBeNull();
         expect(await high.usage()).toMatchObject({ ceilingUsd: 0.1 });
+      });
+
+      it('a call refused on the replica set higher quotes the ceiling in force and what is left of it, not its own setting (S-259)', async () => {
+        const c = clock();
+        const low = await harness.create({ ceilingUsd: 0.05, now: c.now });
+        const high = await createReplica({ ceilingUsd: 0.1, now: c.now });
+        expect(high.ceilingUsd).toBe(0.1);
+        // The replica set to $0.05 books first, so the day is held to $0.05; it spends $0.04 of it.
+        await low.settle((await low.reserve(0.04))!, 0.04);
+        // The replica set to $0.10 asks for a call of up to $0.02 (1,000 tokens at $10/M in, 500 at $20/M out): refused.
+        const provider = new ScriptedModel('dear', [{ kind: 'text', text: 'never sent' }]);
+        const router = new RouterModel({ candidates: [{ name: 'dear', model: provider, pricing: perMillionTokens(10, 20) }], health: new ProviderHealth() });
+        const model = new SpendGuardedModel(router, new SpendGuard(1), { promptTokens: () => 1_000, ledger: high });
+        const call = { prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'q' }] }], maxOutputTokens: 500 };
+        const refused = await model.doGenerate(call).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(BudgetExceededError);
+        // It used to say "only $0.060000 of the deployment's $0.100000 … is left": its own setting, not the day's.
+        expect((refused as Error).message).toBe(
+          "Daily spend ceiling reached: this model call could cost up to $0.020000, but only $0.010000 of the deployment's $0.050000 for this UTC day " +
+            '(DAILY_SPEND_CEILING_USD, the lowest any replica has set, shared by every replica) is left. The call was not made.',
+        );
+        expect((refused as BudgetExceededError).details).toMatchObject({ reason: 'daily', dailyCeilingUsd: 0.05 });
+        expect(provider.calls).toHaveLength(0);
+        expect(high).toMatchObject({ ceilingUsd: 0.05, declaredCeilingUsd: 0.1 });
+        // The next day is held to each replica's own again, until a lower one is declared.
+        c.ms += DAY_MS;
+        expect(high.ceilingUsd).toBe(0.1);
+        expect(await high.usage()).toMatchObject({ ceilingUsd: 0.1 });
+        expect(high.ceilingUsd).toBe(0.1);
       });
 
       it('1,000 concurrent reservations over two ledgers never settle more than the ceiling', async () => {

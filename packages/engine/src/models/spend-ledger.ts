@@ -23,8 +23,20 @@ import { ENGINE_ERROR_REMEDIES } from '../errors.ts';
  *   it. Fail safe: the money is assumed spent, never handed back unseen.
  */
 export interface SpendLedger {
-  /** Dollars per UTC day, > 0. */
+  /**
+   * Dollars per UTC day, > 0: the ceiling today's calls book against, as this
+   * ledger last read it (`usage()`) — its own DAILY_SPEND_CEILING_USD, or a lower
+   * one another replica declared for the day (S-144). What a refusal quotes.
+   * S-259: it was always this replica's own setting, so a replica set to $5 on a
+   * day held to another's $2 refused a call saying "$3.23 of the deployment's $5
+   * is left".
+   */
   readonly ceilingUsd: number;
+  /**
+   * This replica's own DAILY_SPEND_CEILING_USD, where a ledger shared by replicas
+   * can hold a lower one (`ceilingUsd`); absent, the two are the same.
+   */
+  readonly declaredCeilingUsd?: number;
   /** Where it lives, for start-up and health lines. */
   readonly description: string;
   /**
@@ -80,6 +92,33 @@ export const nanoDown = (usd: number): number => Math.floor(usd * NANO_PER_USD);
 
 export function utcDayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * A shared ledger's `ceilingUsd` (S-259): the ceiling it last read in force for
+ * today, else its own. A day's ceiling only ever falls (the lowest any replica
+ * declares, S-144), so of two reads of one day the lower is the current one,
+ * whichever answered last; a new day starts from this replica's own again.
+ */
+export class CeilingInForce {
+  #seen: { readonly day: string; readonly usd: number } | undefined;
+
+  constructor(
+    /** This replica's DAILY_SPEND_CEILING_USD. */
+    readonly declaredUsd: number,
+    private readonly now: () => number,
+  ) {}
+
+  get usd(): number {
+    const seen = this.#seen;
+    return seen && seen.day === utcDayOf(this.now()) ? seen.usd : this.declaredUsd;
+  }
+
+  /** What a read of the ledger found in force on `day`. */
+  saw(day: string, usd: number): void {
+    const seen = this.#seen;
+    this.#seen = { day, usd: seen?.day === day ? Math.min(seen.usd, usd) : usd };
+  }
 }
 
 /** Checks the shared arguments once, so every implementation refuses the same nonsense the same way. */

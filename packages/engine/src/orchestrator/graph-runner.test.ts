@@ -39,6 +39,20 @@ describe('GraphRunner', () => {
     expect(final.visits).toEqual(['a', 'b', 'a', 'b', 'a', 'c']);
   });
 
+  it('stops before the next node once its signal is aborted, though the node that met the abort carried on (S-258)', async () => {
+    const stop = new AbortController();
+    const reason = new Error('the replica is shutting down');
+    // `a` meets the abort mid-node and, as the adjudicator does with a failed model call, returns as if nothing happened.
+    const carriesOn = { ...nodes, a: (state: S) => (stop.abort(reason), visit('a')(state)) };
+    const runner = new GraphRunner(
+      toy(() => 'c'),
+      carriesOn,
+      reduce,
+    );
+    await expect(runner.invoke({ visits: [] }, undefined, { stepLimit: 50, signal: stop.signal })).rejects.toBe(reason);
+    await expect(runner.invoke({ visits: [] }, undefined, { stepLimit: 50, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
   it('refuses a router that chooses a node it did not declare', async () => {
     const runner = new GraphRunner(
       toy(() => 'a'),

@@ -79,13 +79,18 @@ export class GraphRunner<S, U, Scope, Id extends string> {
     this.#reduce = reduce;
   }
 
-  /** Runs from the start node to END; returns the final state. */
-  async invoke(initial: S, scope: Scope, options: { readonly stepLimit: number }): Promise<S> {
+  /**
+   * Runs from the start node to END; returns the final state. An aborted `signal` stops the run before its next node,
+   * throwing the signal's reason (S-258: a node that meets the abort as a failed model call, as the adjudicator does,
+   * carries on, so the runner is where a stopped run stops).
+   */
+  async invoke(initial: S, scope: Scope, options: { readonly stepLimit: number; readonly signal?: AbortSignal }): Promise<S> {
     const { exits, start, name } = this.#declared;
     let state = initial;
     let at: Id | typeof END = start;
     const path: string[] = [];
     while (at !== END) {
+      options.signal?.throwIfAborted();
       if (path.length >= options.stepLimit) throw new GraphStepLimitError(name, options.stepLimit, path);
       path.push(at);
       state = this.#reduce(state, await this.#run[at](state, scope));

@@ -1,4 +1,5 @@
 import { round3 } from '../round.ts';
+import { abortableRunModel } from './abortable-model.ts';
 import type { AdjudicationMode } from '../answerability/model.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Workload } from '../types.ts';
@@ -37,6 +38,11 @@ export interface RunInput {
   /** This run's observer: the SSE stream, the CLI's --trace. */
   readonly onEvent?: RunEventSink;
   readonly runId?: string;
+  /**
+   * Stops the run from outside (S-258: the service shutting down): its model calls are aborted, and it throws the
+   * signal's reason before its next node instead of finishing.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -71,16 +77,22 @@ export class Orchestrator {
     const runId = input.runId ?? this.newRunId();
     const sinks = [this.options.sink, input.onEvent].filter((s): s is RunEventSink => s !== undefined);
     const trace = new TraceRecorder(runId, this.clock, sinks);
-    const model = this.options.models({
+    input.signal?.throwIfAborted();
+    const built = this.options.models({
       runId,
       workload,
       corpusVersion: kb.version,
       failProviders: new Set(input.failProviders ?? []),
       sinks: { provider: (e) => trace.provider(e), spend: (e) => trace.spend(e), cache: (e) => trace.cache(e) },
     });
+    const model = input.signal ? abortableRunModel(built, input.signal) : built;
     const startedAt = this.clock();
     const t0 = performance.now();
-    const final = await this.graph.invoke(initialRunState({ runId, question: input.question, workload }), { model, trace }, { stepLimit: RUN_STEP_LIMIT });
+    const final = await this.graph.invoke(
+      initialRunState({ runId, question: input.question, workload }),
+      { model, trace },
+      { stepLimit: RUN_STEP_LIMIT, ...(input.signal ? { signal: input.signal } : {}) },
+    );
     const totalMs = round3(performance.now() - t0);
     return toRunResult(final, kb, { corpusVersion: kb.version, trace: trace.events, spend: model.spend(), startedAt, endedAt: this.clock(), totalMs });
   }

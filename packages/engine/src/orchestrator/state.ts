@@ -84,7 +84,13 @@ export interface RunState {
 }
 
 /** What a node returns: only the fields it changed. List fields are appended by their reducers. */
-export type RunUpdate = Partial<RunState>;
+export type RunUpdate = Partial<RunState> & {
+  /**
+   * The update's `reasons` replace the record instead of adding to it, as LangGraph's `Overwrite` does a channel's.
+   * Only adjudicate sets it, for an answer the reader withheld (S-253): the reader's reason leads, the gate's follow.
+   */
+  readonly restatesReasons?: true;
+};
 
 /** The fields whose updates are appended, not replaced: the record of reasons, attempts and verifications. */
 const APPENDED = ['reasons', 'attempts', 'verifications'] as const satisfies readonly (keyof RunState)[];
@@ -96,12 +102,13 @@ export function initialRunState(input: Pick<RunState, 'runId' | 'question' | 'wo
   return { runId: input.runId, question: input.question, workload: input.workload, reasons: [], attempts: [], verifications: [] } as unknown as RunState;
 }
 
-/** Folds one node's update into the state: appended fields grow, the rest are replaced. Never mutates `state`. */
+/** Folds one node's update into the state: appended fields grow (`reasons` is replaced when restated), the rest are replaced. Never mutates `state`. */
 export function reduceRunState(state: RunState, update: RunUpdate): RunState {
-  const next: Record<string, unknown> = { ...state, ...update };
+  const { restatesReasons, ...fields } = update;
+  const next: Record<string, unknown> = { ...state, ...fields };
   for (const field of APPENDED) {
-    const added = update[field as AppendedField];
-    if (added !== undefined) next[field] = [...state[field], ...added];
+    const added = fields[field as AppendedField];
+    if (added !== undefined) next[field] = field === 'reasons' && restatesReasons ? [...added] : [...state[field], ...added];
   }
   return next as unknown as RunState;
 }

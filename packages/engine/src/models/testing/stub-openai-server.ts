@@ -104,7 +104,17 @@ export interface StubOptions {
    * replies, keyed by what was asked). Default: reply `{"claims":[]}`.
    */
   readonly fallback?: StubBehaviour | ((body: StubRequest['body']) => StubBehaviour);
+  /**
+   * Serve only `/v1/chat/completions` and `/v1/embeddings`, as a real provider does: any other path is a 404 with
+   * OpenAI's `unknown_url` error, recorded but consuming no scripted behaviour. Off by default (a stub answers every
+   * path). S-262: a base URL missing /v1, or naming the endpoint, reached a real provider's 404 and the run fell back to
+   * the offline model without a word; a test of that needs a stub that answers the wrong path as a provider would.
+   */
+  readonly strictPaths?: boolean;
 }
+
+/** The paths a provider serves under its API root, for `strictPaths`. */
+const PROVIDER_PATHS: ReadonlySet<string> = new Set(['/v1/chat/completions', '/v1/embeddings']);
 
 const DEFAULT_USAGE: StubUsage = { promptTokens: 100, completionTokens: 20 };
 
@@ -133,6 +143,18 @@ export async function startStubOpenAIServer(options: StubOptions = {}): Promise<
         body = {};
       }
       requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
+      if (options.strictPaths && !PROVIDER_PATHS.has((req.url ?? '/').split('?')[0]!)) {
+        const message = `Unknown request URL: ${req.method ?? 'GET'} ${req.url ?? '/'}. Please check the URL for typos.`;
+        respond(
+          { kind: 'status', status: 404, body: JSON.stringify({ error: { message, type: 'invalid_request_error', code: 'unknown_url' } }) },
+          body,
+          res,
+          timers,
+          req.headers,
+          ids,
+        );
+        return;
+      }
       const behaviour = queue.shift() ?? (typeof fallback === 'function' ? fallback(body) : fallback);
       respond(behaviour, body, res, timers, req.headers, ids);
     });

@@ -1,6 +1,6 @@
 import type { Adjudication } from '../../answerability/decide.ts';
 import { offerLines } from '../../answerability/ask-again.ts';
-import { adjudicationOffline, confirmByModel, DEEPER_DEPTH, judgeByModel, settled } from '../../answerability/model-judgement.ts';
+import { adjudicationOffline, confirmByModel, DEEPER_DEPTH, judgeByModel, settled, withheldReasons } from '../../answerability/model-judgement.ts';
 import type { ScoredChunk } from '../../types.ts';
 import type { NodeContext, NodeSpec } from '../node-context.ts';
 import type { RunState, RunUpdate } from '../state.ts';
@@ -62,7 +62,8 @@ async function judged(state: RunState, ctx: NodeContext, offline: Adjudication):
     probabilities: state.decision!.assessment.probabilities,
     offline,
     model: ctx.model.model,
-    decideOffline: (f) => ctx.kb.decide(f),
+    // Decided offline, in a run that has a reader: it neither advises configuring one nor leaves its bands unnamed (S-252, S-254).
+    decideOffline: (f) => ctx.kb.decide(f, ctx.kb.model, 'offline', ctx.adjudication),
     deeper: deeperOf(state, ctx),
   });
   return judgement.adjudication;
@@ -87,6 +88,11 @@ async function read(state: RunState, ctx: NodeContext): Promise<RunUpdate> {
     model: ctx.model.model,
     deeper: deeperOf(state, ctx),
   });
-  if (confirmation.withheld) return applied(confirmation.withheld, state);
+  if (confirmation.withheld) {
+    // S-253: the reader's reason leads, and the gate's answer reasons follow marked as said before it: the refusal's
+    // first reason, and its answer text, read "Answered from …".
+    const update = applied(confirmation.withheld, state);
+    return { ...update, reasons: withheldReasons(state.reasons, update.reasons ?? []), restatesReasons: true };
+  }
   return { reasons: confirmation.note ? [confirmation.note] : [] };
 }
