@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SHUTDOWN_GRACE_MS } from '../apps/agent/src/cli/serve-command.ts';
-import { STOP_RUNS_TIMEOUT_MS } from '../apps/agent/src/service/runs-in-flight.ts';
+import { SHUTDOWN_GRACE_MS, STOP_RUNS_TIMEOUT_MS } from 'sandscope/testing';
 import { imageParts, REPO_ROOT } from './testing/manifests.ts';
 import { directives, type NginxDirective, parseNginx } from './testing/nginx.ts';
 

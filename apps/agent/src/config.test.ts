@@ -119,6 +119,7 @@ describe('loadConfig defaults', () => {
           model: 'llama-3.1-8b-instant',
           apiKey: 'gsk-groq-key',
           pricing: KNOWN_PROVIDERS[0]!.pricing,
+          baseUrlVariable: 'GROQ_BASE_URL',
         },
         OFFLINE_PROVIDER,
       ],

@@ -406,6 +406,8 @@ function providerSettingsOf(env: Readonly<Record<string, unknown>>) {
       ...(model === undefined ? {} : { model }),
       ...(inputUsdPerToken === undefined ? {} : { inputUsdPerToken }),
       ...(outputUsdPerToken === undefined ? {} : { outputUsdPerToken }),
+      // S-262: named in a 404's hint ("is GROQ_BASE_URL missing /v1?"); the engine names no variable itself.
+      baseUrlVariable: vars.baseURL,
     };
   }
   return settings;

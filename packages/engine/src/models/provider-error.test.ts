@@ -71,7 +71,7 @@ describe('describeProviderError', () => {
 
 /** S-262: what to check in the settings, beside the failure; a provider's HTTP is in providers.int.test.ts. */
 describe('providerConfigurationHint', () => {
-  const groq = (baseURL: string) => ({ name: 'groq', baseURL });
+  const groq = (baseURL: string) => ({ name: 'groq', baseURL, baseUrlVariable: 'GROQ_BASE_URL' });
 
   it('hints only where the settings are the likely cause', () => {
     for (const root of ['https://api.groq.com/openai/v1', 'https://generativelanguage.googleapis.com/v1beta/openai', 'https://openrouter.ai/api/v1'])

@@ -51,6 +51,8 @@ export interface ConfiguredProvider {
   readonly name: string;
   /** The API root calls are made under (`<baseURL>/chat/completions`), after any rewriting (Ollama's /v1). */
   readonly baseURL: string;
+  /** The variable the deployment set it in, as the agent's config names it; absent, the hint says "the base URL". */
+  readonly baseUrlVariable?: string;
 }
 
 /** An API root's path as OpenAI-compatible APIs end it: /v1, /openai/v1, Gemini's /v1beta/openai. */
@@ -61,7 +63,7 @@ const VERSIONED_ROOT = /\/v\d+[a-z0-9]*(\/openai)?$/i;
  * endpoint (`…/v1/chat/completions`) is answered 404; the run fell back to the offline model and only `--trace` said
  * `HTTP 404 not_found`, with nothing to say which variable was wrong. Only Ollama's bare server
  * address has /v1 added (providers.ts, as people paste it from Ollama's docs); every other base URL is used as given,
- * and the hint says so rather than rewriting it. The variable is named as the agent's config names it, `<NAME>_BASE_URL`.
+ * and the hint says so rather than rewriting it. The variable is the one the agent's config names (`baseUrlVariable`).
  */
 export function providerConfigurationHint(provider: ConfiguredProvider, status: number | undefined): string | undefined {
   if (status !== 404) return undefined;
@@ -73,7 +75,7 @@ export function providerConfigurationHint(provider: ConfiguredProvider, status: 
   }
   const path = url.pathname.replace(/\/+$/, '');
   const shown = (p: string) => `${url.protocol}//${url.host}${p}`;
-  const variable = `${provider.name.toUpperCase()}_BASE_URL`;
+  const variable = provider.baseUrlVariable ?? 'the base URL';
   if (/\/chat\/completions$/i.test(path))
     return `${variable} names the endpoint: set the base URL, not the endpoint (${shown(path.replace(/\/chat\/completions$/i, ''))})`;
   if (VERSIONED_ROOT.test(path)) return undefined;

@@ -109,7 +109,13 @@ describe('createHttpModel against the stub OpenAI-compatible server', () => {
 describe('a misconfigured base URL, against a stub that serves only /v1 as a provider does', () => {
   const failure = async (baseURL: string, name: 'groq' | 'ollama' = 'groq') => {
     const configured = providerConfigs({
-      [name]: { ...(name === 'ollama' ? {} : { apiKey: 'test-key' }), baseURL, model: 'stub-llama' },
+      // The agent's config names the variable (S-262); the engine only repeats it.
+      [name]: {
+        ...(name === 'ollama' ? {} : { apiKey: 'test-key' }),
+        baseURL,
+        model: 'stub-llama',
+        baseUrlVariable: name === 'ollama' ? 'OLLAMA_BASE_URL' : 'GROQ_BASE_URL',
+      },
     })[0] as HttpProviderConfig;
     const model = createHttpModel(configured, { fetch, timeoutMs: 2_000 });
     return describeProviderError(await Promise.resolve(model.doGenerate(call)).catch((e: unknown) => e));

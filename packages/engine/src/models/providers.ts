@@ -17,6 +17,8 @@ export interface HttpProviderConfig {
   /** Absent only for a local server that needs none (Ollama). */
   readonly apiKey?: string;
   readonly pricing: Pricing;
+  /** The deployment variable its base URL is set in, as the composition root names it: a 404's hint names it (S-262). */
+  readonly baseUrlVariable?: string;
 }
 
 /** The always-available last resort. */
@@ -65,6 +67,8 @@ export interface ProviderSetting {
   readonly model?: string;
   readonly inputUsdPerToken?: number;
   readonly outputUsdPerToken?: number;
+  /** The variable the base URL is set in (`GROQ_BASE_URL`), named in a hint when the provider answers 404 (S-262). */
+  readonly baseUrlVariable?: string;
 }
 
 /** The providers a deployment turns on: a provider with no entry is off. */
@@ -93,6 +97,7 @@ export function providerConfigs(settings: ProviderSettings = {}): ProviderConfig
         inputUsdPerToken: setting.inputUsdPerToken ?? known.pricing.inputUsdPerToken,
         outputUsdPerToken: setting.outputUsdPerToken ?? known.pricing.outputUsdPerToken,
       },
+      ...(setting.baseUrlVariable === undefined ? {} : { baseUrlVariable: setting.baseUrlVariable }),
     });
   }
   configs.push(OFFLINE_PROVIDER);
@@ -124,7 +129,7 @@ export function createHttpModel(config: HttpProviderConfig, options: HttpModelOp
  * wrong). The error is rethrown as it came; describeProviderError reads the hint beside it.
  */
 function withConfigurationHints(model: LanguageModelV3, config: HttpProviderConfig): LanguageModelV3 {
-  const configured = { name: config.name, baseURL: config.baseURL };
+  const configured = { name: config.name, baseURL: config.baseURL, ...(config.baseUrlVariable ? { baseUrlVariable: config.baseUrlVariable } : {}) };
   const hinted = (error: unknown): never => {
     throw withProviderHint(error, APICallError.isInstance(error) ? providerConfigurationHint(configured, error.statusCode) : undefined);
   };
