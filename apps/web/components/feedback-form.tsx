@@ -3,7 +3,7 @@ import { choicesFor, feedbackText, MAX_NOTE_CHARS } from '@/lib/feedback-labels'
 import { when } from '@/lib/format';
 import { cutNotice } from '@/lib/kept-text';
 import type { Problem } from '@/lib/problems';
-import { ProblemPanel } from './problem';
+import { InlineProblemWords, ProblemPanel } from './problem';
 
 /**
  * "Was this right?" on a run page (issue 9, part D): the current mark, if any,
@@ -54,13 +54,7 @@ export function FeedbackForm({
         // left it (lib/refusal-words.ts): a note the agent refused read only "choose one of the three answers".
         <p className="notice notice-bad" role="alert" data-problem="invalid_request">
           The mark was not saved: choose one of the answers offered, and keep the note under {MAX_NOTE_CHARS} characters.
-          {problem.message ? (
-            <span className="problem-message">
-              {' '}
-              The agent says: “<bdi>{problem.message}</bdi>”
-            </span>
-          ) : null}
-          {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
+          <InlineProblemWords problem={problem} />
         </p>
       ) : problem ? (
         <ProblemPanel problem={problem} context="Your mark was not saved." />

@@ -30,3 +30,21 @@ export function ProblemPanel({ problem, context, children }: { problem: Problem;
     </div>
   );
 }
+
+/**
+ * A problem said inline after the site's own line (a form's refusal): the agent's words, direction-isolated (S-246),
+ * and what the website observed. Said once here; the feedback form and the investigation forms both use it.
+ */
+export function InlineProblemWords({ problem }: { problem: Problem }) {
+  return (
+    <>
+      {problem.message ? (
+        <span className="problem-message">
+          {' '}
+          The agent says: “<bdi>{problem.message}</bdi>”
+        </span>
+      ) : null}
+      {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
+    </>
+  );
+}

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { fileLinesHref, InvestigationAnswer } from '@/components/investigation-answer';
 import { NotFoundHere } from '@/components/not-found-here';
-import { ProblemPanel } from '@/components/problem';
+import { InlineProblemWords, ProblemPanel } from '@/components/problem';
 import { attempt, getInvestigation } from '@/lib/agent';
 import { when } from '@/lib/format';
 import { formFromQuery, type InvestigationForm, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
@@ -27,13 +27,7 @@ function FormProblem({ problem, during, context }: { problem: Problem; during: I
   return refusal ? (
     <p className="notice notice-bad" role="alert" data-problem={problem.code}>
       {refusal}
-      {problem.message ? (
-        <span className="problem-message">
-          {' '}
-          The agent says: “<bdi>{problem.message}</bdi>”
-        </span>
-      ) : null}
-      {problem.detail ? <span className="problem-message"> {problem.detail}</span> : null}
+      <InlineProblemWords problem={problem} />
     </p>
   ) : (
     <ProblemPanel problem={problem} context={context} />
