@@ -257,6 +257,7 @@ describe('the LLM adjudicator (ADJUDICATOR=model)', () => {
         GROQ_BASE_URL: stub.baseURL,
         ADJUDICATOR: 'model',
         GROQ_INPUT_USD_PER_MTOK: '5',
+        GROQ_OUTPUT_USD_PER_MTOK: '0.08',
         RUN_BUDGET_USD: '0.02',
       }),
     });

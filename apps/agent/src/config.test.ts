@@ -481,6 +481,25 @@ describe('loadConfig providers', () => {
     expect(ok({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434', OLLAMA_MODEL: 'qwen2.5' }).providers[0]).toMatchObject({ name: 'ollama', model: 'qwen2.5' });
   });
 
+  it("refuses one price without the other: the unset one would be the default model's list price, chosen by nobody", () => {
+    expect(failure({ GROQ_API_KEY: 'k', GROQ_INPUT_USD_PER_MTOK: '0.02' })).toBe(
+      "GROQ_INPUT_USD_PER_MTOK is set but GROQ_OUTPUT_USD_PER_MTOK is not: the spend guard books every call at both prices, and one left unset is the default model's list price. Set GROQ_OUTPUT_USD_PER_MTOK as well, in US dollars per million tokens, or unset GROQ_INPUT_USD_PER_MTOK.",
+    );
+    expect(failure({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434', OLLAMA_OUTPUT_USD_PER_MTOK: '1' })).toMatch(
+      /^OLLAMA_OUTPUT_USD_PER_MTOK is set but OLLAMA_INPUT_USD_PER_MTOK is not/,
+    );
+    // A provider that is off has no calls to book; both prices together are taken.
+    expect(ok({ GROQ_INPUT_USD_PER_MTOK: '0.02' }).providers.map((p) => p.name)).toEqual(['offline']);
+    expect(ok({ GROQ_API_KEY: 'k', GROQ_INPUT_USD_PER_MTOK: '0.02', GROQ_OUTPUT_USD_PER_MTOK: '0.04' }).providers[0]).toMatchObject({ name: 'groq' });
+  });
+
+  it('refuses a key with a space or line break inside it, without echoing it: no provider issues one, and it was sent as pasted', () => {
+    expect(failure({ GROQ_API_KEY: 'gsk_abc def' })).toBe(
+      'GROQ_API_KEY has a space or line break inside it (got 11 characters). Provider keys are one word: paste the key again on one line.',
+    );
+    expect(failure({ MISTRAL_API_KEY: 'abc\ndef' })).toMatch(/^MISTRAL_API_KEY has a space or line break inside it \(got 7 characters\)/);
+  });
+
   it('refuses a quoted key as it refuses every quoted value, without echoing it', () => {
     expect(failure({ GROQ_API_KEY: '"gsk-quoted-key"' })).toBe(
       'GROQ_API_KEY is wrapped in quotes (got 16 characters). Remove the surrounding quotes: environment values are taken literally, so the quotes would become part of the value.',

@@ -365,6 +365,22 @@ function pricePerMillion(name: string) {
   });
 }
 
+/**
+ * A provider's API key. No provider issues a key with a space or line break inside it, and one pasted across a
+ * wrapped line was sent as it was: every call refused with 401 and the run served offline, the cause named only in a
+ * trace (the provider-router audit). Refused here, without echoing the secret.
+ */
+function providerKey(name: string) {
+  return envVar<string>({
+    name,
+    secret: true,
+    parse: (raw) =>
+      /\s/.test(raw)
+        ? { ok: false, problem: `has a space or line break inside it (got ${shown(raw, true)}). Provider keys are one word: paste the key again on one line.` }
+        : { ok: true, value: raw },
+  });
+}
+
 type ProviderField = ReturnType<typeof textVar> | ReturnType<typeof pricePerMillion>;
 
 /** Every provider's variables, as schema fields (the provider list is data; its variables follow from it). */
@@ -372,7 +388,7 @@ function providerFields(): Record<string, ProviderField> {
   const fields: Record<string, ProviderField> = {};
   for (const { name } of KNOWN_PROVIDERS) {
     const vars = providerVariables(name);
-    if (vars.key) fields[vars.key] = envVar<string>({ name: vars.key, secret: true, parse: (raw) => ({ ok: true, value: raw }) });
+    if (vars.key) fields[vars.key] = providerKey(vars.key);
     fields[vars.baseURL] = urlVar(
       vars.baseURL,
       ['http:', 'https:'],
@@ -626,16 +642,31 @@ export function createAgentConfigSchema(options: LoadConfigOptions = {}) {
           const values = env as Readonly<Record<string, unknown>>;
           const model = values[vars.model];
           const on = typeof values[vars.key ?? vars.baseURL] === 'string';
+          const inputSet = values[vars.inputPrice] !== undefined;
+          const outputSet = values[vars.outputPrice] !== undefined;
+          // A price that failed to parse holds no number and has its own message already.
+          const unparsed = [vars.inputPrice, vars.outputPrice].some((name) => values[name] !== undefined && typeof values[name] !== 'number');
+          if (!on || unparsed || (inputSet && outputSet)) continue;
           const free = known.pricing.inputUsdPerToken === 0 && known.pricing.outputUsdPerToken === 0;
-          if (!on || free || typeof model !== 'string' || model === known.model) continue;
-          if (values[vars.inputPrice] !== undefined && values[vars.outputPrice] !== undefined) continue;
-          ctx.addIssue({
-            code: 'custom',
-            message:
-              `${vars.model} is ${model}, not the default ${known.model}, so ${vars.inputPrice} and ${vars.outputPrice} must be set: ` +
-              `the spend guard books every call at these prices, and unset they are ${known.model}'s. ` +
-              `Set both to ${model}'s list price in US dollars per million tokens, or unset ${vars.model}.`,
-          });
+          if (!free && typeof model === 'string' && model !== known.model) {
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                `${vars.model} is ${model}, not the default ${known.model}, so ${vars.inputPrice} and ${vars.outputPrice} must be set: ` +
+                `the spend guard books every call at these prices, and unset they are ${known.model}'s. ` +
+                `Set both to ${model}'s list price in US dollars per million tokens, or unset ${vars.model}.`,
+            });
+          } else if (inputSet !== outputSet) {
+            // One price alone left the other at the default model's list price without a word (the provider-router audit):
+            // a negotiated input price was booked beside a list output price nobody chose. Both or neither.
+            const [set, unset] = inputSet ? [vars.inputPrice, vars.outputPrice] : [vars.outputPrice, vars.inputPrice];
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                `${set} is set but ${unset} is not: the spend guard books every call at both prices, and one left unset is the default model's list price. ` +
+                `Set ${unset} as well, in US dollars per million tokens, or unset ${set}.`,
+            });
+          }
         }
         const maxBodyBytes = env.MAX_BODY_BYTES ?? CONFIG_DEFAULTS.maxBodyBytes;
         const maxQuestionChars = env.MAX_QUESTION_CHARS ?? CONFIG_DEFAULTS.maxQuestionChars;
