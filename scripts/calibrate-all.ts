@@ -10,9 +10,10 @@ import { UserError } from 'sandscope/user-error';
 import { EVAL_CORPORA_DIR } from './corpora.ts';
 import { runScript } from './script-boundary.ts';
 
+/** `calibrate --json`'s rates: null where nothing was counted (no unanswerable, or no answerable, question; S-281). */
 interface Rates {
-  falseAnswerRate: number;
-  falseRefusalRate: number;
+  falseAnswerRate: number | null;
+  falseRefusalRate: number | null;
 }
 interface Calibrated extends Rates {
   answerable: number;
@@ -52,8 +53,9 @@ await runScript('eval:calibrate', async () => {
     }
     return { name, r: JSON.parse(out) as Calibrated };
   });
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  const count = (rate: number, of: number) => Math.round(rate * of);
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+  // A null rate is over no question: none counted.
+  const count = (rate: number | null, of: number) => Math.round((rate ?? 0) * of);
   console.log('| corpus | answerable/unanswerable | refit, held out: false answers | false refusals | shipped bands: false answers | false refusals | kept |');
   console.log('|---|---|---|---|---|---|---|');
   for (const { name, r } of rows)

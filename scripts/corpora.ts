@@ -57,7 +57,8 @@ function firstRunOf(path: string): FirstRun['report'] {
   } catch {
     /* named below */
   }
-  const missing = FIRST_RUN_FIELDS.filter((f) => typeof report?.[f] !== 'number');
+  // A rate over no question is null in `eval --json` (S-281); a count is always a number.
+  const missing = FIRST_RUN_FIELDS.filter((f) => typeof report?.[f] !== 'number' && !(f.endsWith('Rate') && report?.[f] === null));
   if (report === null || missing.length)
     throw new UserError(
       `${path} is not a first run (${report === null ? 'not JSON' : `no number for ${missing.join(', ')}`}): it is the output of \`npx sandscope eval --corpus … --questions … --json\` at the commit its corpus README names; restore it with \`git checkout -- ${path}\`.`,

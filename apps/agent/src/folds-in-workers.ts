@@ -85,7 +85,7 @@ export async function evaluateLeaveOneCorpusOutInWorkers(
   corpora: Parameters<typeof evaluateLeaveOneCorpusOut>[0],
   options: Omit<Parameters<typeof evaluateLeaveOneCorpusOut>[1], 'folds'>,
 ): Promise<EvaluationReport> {
-  const { shippedBands: _, typedSeed: __, ...training } = options;
+  const { shippedBands: _, typedSeed: __, detail: ___, ...training } = options;
   return evaluateLeaveOneCorpusOut(corpora, { ...options, folds: await foldsInWorkers(corpora, training) });
 }
 

@@ -106,14 +106,33 @@ export interface RunAgentOptions {
   readonly env?: Env;
 }
 
-/** A provider name `--fail-provider` (or a run's failProviders) does not know is a UserError naming the choices. */
-export function checkFailProviders(names: readonly string[]): void {
+/**
+ * A provider name `--fail-provider` (or a run's failProviders) does not know is a UserError naming the choices; given
+ * the providers this deployment configured, so is one it has not configured (S-268, `unconfiguredToFail`).
+ */
+export function checkFailProviders(names: readonly string[], configured?: readonly string[]): void {
   const unknown = names.filter((p) => !INJECTABLE_PROVIDERS.includes(p));
   if (unknown.length > 0) {
     throw new UserError(
       `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((p) => `"${p}"`).join(', ')} to fail. Choose from: ${INJECTABLE_PROVIDERS.join(', ')}.`,
     );
   }
+  const unconfigured = configured ? unconfiguredToFail(names, configured, '--fail-provider') : undefined;
+  if (unconfigured) throw new UserError(unconfigured);
+}
+
+/**
+ * S-268: a run asked to fail a known provider this deployment has not configured (`mistral` with no MISTRAL_API_KEY)
+ * failed nothing — its router never calls that provider — and was served as any other run, from the shared cache when
+ * the question had been asked (a run that does fail a provider skips the cache, T-6): the outage it asked to see was
+ * simulated nowhere, and nothing said so. Such a request is refused, naming what could be failed. Undefined when every
+ * name is configured.
+ */
+export function unconfiguredToFail(names: readonly string[], configured: readonly string[], field: string): string | undefined {
+  const off = [...new Set(names.filter((p) => !configured.includes(p)))];
+  if (off.length === 0) return undefined;
+  const one = off.length === 1;
+  return `${field} names ${off.join(', ')}, which ${one ? 'is' : 'are'} not configured here, so failing ${one ? 'it' : 'them'} would change nothing. Configured: ${configured.join(', ')}.`;
 }
 
 let defaultServices: ModelServices | undefined;
@@ -138,6 +157,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   if (!workload.ok) throw new UserError(workload.message);
   checkFailProviders(options.failProviders ?? []);
   const services = options.services ?? (defaultServices ??= modelServicesFromEnv(options.env ?? process.env));
+  checkFailProviders(
+    options.failProviders ?? [],
+    services.candidates.map((c) => c.name),
+  );
   return orchestratorFor(options.kb, services).run({
     question: options.question,
     workload: workload.workload,

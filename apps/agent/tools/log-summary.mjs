@@ -42,7 +42,9 @@ let json = 0;
 let plain = 0;
 let firstError = null;
 let lastError = null;
-const lines = text.split(/\r?\n/);
+// Lines as the agent's read_file counts them (the engine's fileLines, which this jailed script cannot import): a bare
+// \r ends a line too (S-272). Split at \n and \r\n only, a CR-only log was one line here, its errors all "line 1".
+const lines = text.split(/\r\n|\r|\n/);
 if (lines.at(-1) === '') lines.pop();
 
 lines.forEach((line, i) => {

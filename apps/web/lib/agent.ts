@@ -2,6 +2,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import {
   approvalResponseSchema,
+  type CacheRemoval,
   type Feedback,
   type FeedbackLabel,
   feedbackResponseSchema,
@@ -268,12 +269,15 @@ export async function approveRun(id: string, caller: Caller): Promise<{ run: Run
   return { run: parseContract(approvalResponseSchema, body, 'approval').run, setCookies: setCookiesOf(res) };
 }
 
-/** Mark a run (`POST /v1/runs/:id/feedback`); the agent keeps one mark per run, so this replaces any earlier one. */
+/**
+ * Mark a run (`POST /v1/runs/:id/feedback`); the agent keeps one mark per run, so this replaces any earlier one. `cache`:
+ * what a wrong-answer mark did to the run's cached answer (null otherwise, and from an agent that does not say).
+ */
 export async function markRun(
   id: string,
-  body: { label: FeedbackLabel; note: string | null },
+  body: { label: FeedbackLabel; note: string | null; evidence: string | null },
   caller: Caller,
-): Promise<{ feedback: Feedback; setCookies: string[] }> {
+): Promise<{ feedback: Feedback; cache: CacheRemoval | null; replaced: Feedback | null; setCookies: string[] }> {
   const res = await send(`/v1/runs/${encodeURIComponent(id)}/feedback`, { method: 'POST', body, caller });
   if (!res.ok) throw new AgentProblem(await problemFromResponse(res));
   let saved: unknown;
@@ -282,7 +286,8 @@ export async function markRun(
   } catch {
     throw new AgentProblem({ code: 'bad_gateway', status: 502, detail: 'The agent saved the mark but did not answer with JSON.' });
   }
-  return { feedback: parseContract(feedbackResponseSchema, saved, 'saved mark').feedback, setCookies: setCookiesOf(res) };
+  const { feedback, cache, replaced } = parseContract(feedbackResponseSchema, saved, 'saved mark');
+  return { feedback, cache: cache ?? null, replaced: replaced ?? null, setCookies: setCookiesOf(res) };
 }
 
 /** A write's answer: non-2xx is the agent's refusal (a problem), a 2xx body is parsed against the contract. */

@@ -9,12 +9,21 @@ import { labelsFitting } from '@sandscope/store/feedback-fit';
  */
 export const FEEDBACK_CHOICES: readonly { readonly label: FeedbackLabel; readonly text: string }[] = [
   { label: 'right', text: 'Right — it answered, or refused, as it should' },
-  { label: 'wrong-answer', text: 'Wrong answer — it answered what the library cannot answer' },
+  { label: 'wrong-answer', text: 'Wrong answer — it answered what the library cannot answer, or from the wrong passage (name the right one below)' },
   { label: 'wrong-refusal', text: 'Wrong refusal — the library does answer this' },
 ];
 
+/**
+ * Where the mark's redirect tells the run page that a wrong-answer mark's cached answer could not be removed (the agent's
+ * `cache.removed: false`, S-264): the page said "no longer served from the cache" whatever the agent had managed.
+ */
+export const CACHE_NOT_REMOVED = { param: 'cache', value: 'not-removed' } as const;
+
 /** The agent's limit on a note, in characters (code points), after trimming. */
 export const MAX_NOTE_CHARS = 2000;
+
+/** The agent's limit on the passage a mark names as answering (its id, or a quotation of it), in characters (S-286). */
+export const MAX_EVIDENCE_CHARS = 2000;
 
 export function isFeedbackLabel(value: unknown): value is FeedbackLabel {
   return typeof value === 'string' && FEEDBACK_CHOICES.some((c) => c.label === value);
@@ -22,6 +31,11 @@ export function isFeedbackLabel(value: unknown): value is FeedbackLabel {
 
 export function feedbackText(label: FeedbackLabel): string {
   return FEEDBACK_CHOICES.find((c) => c.label === label)!.text;
+}
+
+/** The answer's name alone ("Wrong answer"), for a line that names a mark. */
+export function feedbackName(label: FeedbackLabel): string {
+  return feedbackText(label).split(' — ')[0]!;
 }
 
 /**

@@ -97,8 +97,10 @@ const EXPLANATIONS: Record<ProblemCode, Explanation> = {
   },
   // S-258: the replica running the question was stopped (a restart or a deployment) before the run finished.
   shutting_down: {
-    title: 'The run was stopped: the agent was shutting down',
-    remedy: 'The agent answering it was restarting or being redeployed, so it stopped the run and kept no answer. Ask again in a moment.',
+    // S-269: an investigation turn is stopped the same way, and its page showed "The run was stopped".
+    title: 'Stopped: the agent was shutting down',
+    remedy:
+      'The agent answering it was restarting or being redeployed, so it stopped the run or the turn and kept no answer (a question it stopped is kept, marked not answered). Ask again in a moment.',
     who: 'wait',
   },
   // S-212: a resumed turn whose process stopped mid-turn (no event, no answer for 10 minutes).

@@ -26,8 +26,10 @@ export const KEPT_QUESTION_CHARS = 2_000;
 export function parseRunRequest(input: { question?: unknown; workload?: unknown; failProviders?: unknown }): ParsedRunRequest {
   const question = typeof input.question === 'string' ? input.question.trim() : '';
   if (!question) return { ok: false, code: 'invalid_request', message: 'question: type a question first.' };
-  if (question.length > MAX_QUESTION_CHARS_HERE) {
-    return { ok: false, code: 'question_too_long', message: `question: ${question.length} characters; the console sends at most ${MAX_QUESTION_CHARS_HERE}.` };
+  // Characters (code points), as the agent counts its MAX_QUESTION_CHARS (S-288): an emoji is one, not two.
+  const length = [...question].length;
+  if (length > MAX_QUESTION_CHARS_HERE) {
+    return { ok: false, code: 'question_too_long', message: `question: ${length} characters; the console sends at most ${MAX_QUESTION_CHARS_HERE}.` };
   }
   const workload = input.workload === undefined || typeof input.workload === 'string' ? parseWorkload(input.workload) : null;
   if (!workload?.ok) return { ok: false, code: 'invalid_request', message: `workload: must be one of ${WORKLOADS.join(', ')}.` };

@@ -171,6 +171,14 @@ describe('readReport', () => {
     expect(view.corpora).toEqual([{ name: 'x', n: 4, status: 'not recorded', bands: { insufficientBelow: 0.3, sufficientAbove: 0.6 } }]);
   });
 
+  // S-281: a recorded run keeps a rate over no question as null; it is not measured, never a 0.
+  it('reads a rate recorded as null (nothing counted) as not measured', () => {
+    const view = readReport({ summary: { n: 4, unanswerable: 0, falseAnswerRate: null, corpora: [{ name: 'x', n: 4, rightSourceRate: null }] } as never });
+    expect(view.pooled.falseAnswerRate).toBeUndefined();
+    expect(againstTarget('falseAnswerRate', view.pooled.falseAnswerRate, 0.05)).toBe('not measured');
+    expect(view.corpora[0]?.rightSourceRate).toBeUndefined();
+  });
+
   it('reads the replayed reader once: each group’s words and pooled figures; a group missing a figure is left out; none, none shown', () => {
     const view = readReport({ summary: {}, questions: [], replayedReader: READER });
     expect(view.replayedReader).toEqual({

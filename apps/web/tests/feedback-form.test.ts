@@ -50,3 +50,26 @@ describe('a mark that was not saved comes back as it was posted', () => {
     expect(html).toContain('first 888 characters');
   });
 });
+
+describe('the passage that answers, the mark replaced, and the agent’s reason (S-286, S-289, S-290)', () => {
+  it('offers a box for the passage that answers, holding the one the current mark names', () => {
+    const html = render('answered', { current: { label: 'right', note: null, evidence: 'runbook-pool#ceiling', createdAt: '2026-12-07T10:00:00Z' } });
+    expect(html).toMatch(/<input [^>]*name="evidence" [^>]*value="runbook-pool#ceiling"/);
+    expect(html).toContain('The passage that answers: <code>runbook-pool#ceiling</code>');
+  });
+
+  it('a refusal with the agent’s reason says it in place of the site’s line; without one, the site’s line', () => {
+    const withReason = render('answered', { problem: { code: 'invalid_request', status: 400, message: 'the passage that answers matches 3 passages' } });
+    expect(withReason).toContain(
+      'The mark was not saved.<span class="problem-message"> The agent says: “<bdi>the passage that answers matches 3 passages</bdi>”',
+    );
+    expect(withReason).not.toContain('choose one of the answers offered');
+    expect(render('answered', { problem: { code: 'invalid_request', status: 400 } })).toContain('The mark was not saved: choose one of the answers offered');
+  });
+
+  it('a save that replaced a mark names it', () => {
+    const current = { label: 'wrong-answer' as const, note: null, createdAt: '2026-12-08T10:00:00Z' };
+    const html = render('answered', { current, saved: true, replaced: { label: 'right', note: 'good', createdAt: '2026-12-08T01:02:00Z' } });
+    expect(html).toContain('It replaced the earlier mark: Right, note “<bdi>good</bdi>”, made 2026-12-08 01:02:00 UTC.');
+  });
+});

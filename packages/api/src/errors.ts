@@ -101,6 +101,8 @@ const CLI_REMEDIES: Readonly<Partial<Record<ApiErrorCode, string>>> = {
   not_found: 'Check the id; `npx sandscope investigation list` lists the investigations in this database (SANDSCOPE_DATA_DIR, or DATABASE_URL).',
   forbidden_session: 'Approve the run from the website, in the browser session that asked the question.',
   payload_too_large: 'Add less: the message names the limit, and the setting that raises it.',
+  // S-270: a turn stopped at the command line (Ctrl-C) is no agent process that ended, as the API's remedy supposes.
+  interrupted: 'Your question is kept in the conversation, marked not answered (`npx sandscope investigation show ID`): ask it again.',
 };
 
 /**

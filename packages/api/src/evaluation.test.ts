@@ -21,6 +21,14 @@ describe('evalLatestSchema', () => {
     expect(older.questions[0]?.answerability).toBeUndefined();
   });
 
+  // S-281: `sandscope eval --record` keeps a rate over no question as null; the page failed to read such a run at all.
+  it('parses a recorded run whose rates counted nothing as null, pooled and per corpus', () => {
+    const none = { falseAnswerRate: null, rightSourceRate: null, stepsCoveredRate: null, partialRate: null, mrr: null, recallAt6: null };
+    const parsed = evalLatestSchema.parse({ ...latest, summary: { ...summary, ...none, corpora: [{ name: 'x', ...none }] } });
+    expect(parsed.summary.falseAnswerRate).toBeNull();
+    expect(parsed.summary.corpora?.[0]?.stepsCoveredRate).toBeNull();
+  });
+
   it('refuses a figure sent as text, and bands whose edge is renamed', () => {
     expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, falseAnswerRate: '3.8%' } }).success).toBe(false);
     expect(evalLatestSchema.safeParse({ ...latest, summary: { ...summary, refusalsNamingLabelled: '12' } }).success).toBe(false);

@@ -31,19 +31,26 @@ export const evalTargetsSchema = z.object({
 });
 export type EvalTargets = z.infer<typeof evalTargetsSchema>;
 
-/** Pooled (or one corpus's) figures; packages/eval's `Metrics`. */
+/**
+ * A rate: a fraction, or null where nothing was counted (no unanswerable question scored, no answer from a labelled
+ * passage, …). `sandscope eval --record` keeps such a rate as null (S-281: a 0 read as a measured perfect score); the
+ * committed record predates it and holds 0 there.
+ */
+const rate = z.number().nullable().optional();
+
+/** Pooled (or one corpus's) figures; packages/eval's `Metrics`, as `reportedEvaluation` prints them. */
 const figures = {
   n: z.number().optional(),
   answerable: z.number().optional(),
   unanswerable: z.number().optional(),
-  falseAnswerRate: z.number().optional(),
-  falseRefusalRate: z.number().optional(),
-  deferralRate: z.number().optional(),
-  partialRate: z.number().optional(),
+  falseAnswerRate: rate,
+  falseRefusalRate: rate,
+  deferralRate: rate,
+  partialRate: rate,
   wrongSourceAnswers: z.number().optional(),
-  rightSourceRate: z.number().optional(),
+  rightSourceRate: rate,
   procedureAnswers: z.number().optional(),
-  stepsCoveredRate: z.number().optional(),
+  stepsCoveredRate: rate,
   /** False refusals whose refusal names the labelled passage among the closest (S-106; at most three since S-172); absent from older records. */
   refusalsNamingLabelled: z.number().optional(),
   /** Wrong-source answers that name the labelled passage among the closest passages beside them (S-190); absent from older records. */
@@ -51,8 +58,8 @@ const figures = {
   /** Refusals claiming the library does not answer, and the answerable questions among them (S-108); absent from older records. */
   refusalsClaimingAbsent: z.number().optional(),
   answerableClaimedAbsent: z.number().optional(),
-  mrr: z.number().optional(),
-  recallAt6: z.number().optional(),
+  mrr: rate,
+  recallAt6: rate,
 };
 export const evalFiguresSchema = z.looseObject(figures);
 export type EvalFigures = z.infer<typeof evalFiguresSchema>;

@@ -51,6 +51,8 @@ export const turnCitationSchema = z.discriminatedUnion('kind', [
 export type TurnCitation = z.infer<typeof turnCitationSchema>;
 /** How the answer text and the CLI name a citation (`app.log:4312-4318`, or the passage id): the page names it so too. */
 export { citationLabel } from '@sandscope/engine/turn-citation';
+/** A file's lines as the tools count them and citations name them (S-272: a bare `\r` ends a line too): the file view numbers them so. */
+export { fileLines } from '@sandscope/engine/file-lines';
 
 export const turnClaimSchema = z.object({ text: z.string(), citations: z.array(turnCitationSchema) });
 export type TurnClaim = z.infer<typeof turnClaimSchema>;
@@ -102,7 +104,14 @@ export const turnSchema = turnResultSchema.extend({
 export type Turn = z.infer<typeof turnSchema>;
 export const turnResponseSchema = z.object({ turn: turnSchema });
 
-/** One message of the conversation; `result` and `metrics` are null on a user message. */
+/**
+ * Why a question has no answer and will get none (S-270): its turn was stopped (`shutting_down`), failed (`internal`,
+ * `store_unavailable`) or went silent (`interrupted`). `reason` is a sentence for the person who asked; ask again.
+ */
+export const turnInterruptionSchema = z.object({ code: z.string(), reason: z.string() });
+export type TurnInterruption = z.infer<typeof turnInterruptionSchema>;
+
+/** One message of the conversation; `result` and `metrics` are null on a user message, `interrupted` is on a question only. */
 export const investigationMessageSchema = z.object({
   id: z.number(),
   role: z.enum(['user', 'assistant']),
@@ -110,6 +119,7 @@ export const investigationMessageSchema = z.object({
   result: turnResultSchema.nullable(),
   metrics: turnMetricsSchema.nullable(),
   createdAt: z.string(),
+  interrupted: turnInterruptionSchema.optional(),
 });
 export type InvestigationMessage = z.infer<typeof investigationMessageSchema>;
 

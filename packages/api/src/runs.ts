@@ -175,11 +175,35 @@ export type RunList = z.infer<typeof runListSchema>;
 export const feedbackLabelSchema = z.enum(['wrong-answer', 'wrong-refusal', 'right']);
 export type FeedbackLabel = z.infer<typeof feedbackLabelSchema>;
 
-/** A run's one mark (`POST /v1/runs/:id/feedback`; marking again replaces it). */
-export const feedbackSchema = z.object({ label: feedbackLabelSchema, note: z.string().nullable(), createdAt: z.string() });
+/**
+ * A run's one mark (`POST /v1/runs/:id/feedback`; marking again replaces it). `evidence` (S-286): the id of the passage
+ * the person named as answering, null where they named none; absent from an agent before S-286.
+ */
+export const feedbackSchema = z.object({
+  label: feedbackLabelSchema,
+  note: z.string().nullable(),
+  evidence: z.string().nullable().optional(),
+  createdAt: z.string(),
+});
 export type Feedback = z.infer<typeof feedbackSchema>;
 
-export const feedbackResponseSchema = z.object({ feedback: feedbackSchema });
+/**
+ * What a `wrong-answer` mark did to the run's answer in the semantic cache (S-132, S-264): `removed` false where the
+ * cache could not be reached or refused; the answer is not served from it all the same, and `message` says so.
+ */
+export const cacheRemovalSchema = z.object({ removed: z.boolean(), message: z.string() });
+export type CacheRemoval = z.infer<typeof cacheRemovalSchema>;
+
+/**
+ * `POST /v1/runs/:id/feedback`. `cache` is null for another label or a run none of whose drafts was cached; absent from an
+ * agent before S-264. `replaced` (S-289): the mark this one replaced, as it was (null: the run had none); absent from an
+ * agent before S-289 — marking again replaced a colleague's mark without a word.
+ */
+export const feedbackResponseSchema = z.object({
+  feedback: feedbackSchema,
+  cache: cacheRemovalSchema.nullable().optional(),
+  replaced: feedbackSchema.nullable().optional(),
+});
 
 /** `GET /v1/runs/:id`. */
 export const runDetailSchema = z.object({

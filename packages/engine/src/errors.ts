@@ -21,6 +21,14 @@ export const ENGINE_ERROR_REMEDIES: Readonly<Record<EngineErrorCode, string>> = 
   spend_ledger_unavailable: 'Retry shortly; if it persists, check that the Redis (REDIS_URL) or database (DATABASE_URL) the replicas share is reachable.',
 };
 
+/**
+ * S-276: the codes a run records on a failed model call (`attempts[].error.code` of its result) rather than fail with:
+ * the run escalates and the request answers 200. docs/API.md said a run got `503 store_unavailable` with the spend
+ * ledger down, when it got this `spend_ledger_unavailable`; its table of them is held to this list
+ * (apps/agent/src/http/api-doc-codes.test.ts), and hypothesise records exactly these.
+ */
+export const ATTEMPT_ERROR_CODES = ['budget_exceeded', 'all_providers_failed', 'spend_ledger_unavailable'] as const satisfies readonly EngineErrorCode[];
+
 /** The `code` of an Error that carries a string one (ours, the store's, the limiter's); undefined for anything else. */
 export function errorCodeOf(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;

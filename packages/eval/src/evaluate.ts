@@ -17,7 +17,7 @@ import { assignFolds } from './folds.ts';
 import { type Fold, type HeldOutGroup, type LeaveOneCorpusOut, type LeaveOneCorpusOutOptions, leaveOneCorpusOut } from './loco.ts';
 import type { Measured } from './measure.ts';
 import { computeMetrics, type Metrics, type Outcome } from './metrics.ts';
-import { outcomeOf } from './outcome.ts';
+import { asksProcedure, outcomeOf, stepsOf } from './outcome.ts';
 import { type TrainingGroup, trainModel } from './train.ts';
 
 /** Issue 9's targets, beside the seed's budgets: what the report says is met or missed. */
@@ -58,6 +58,29 @@ export interface QuestionRow {
   /** The passages an answer cites, by id (`Outcome.cited`); null when refused. */
   readonly cited: readonly string[] | null;
   readonly rank: number | null;
+  /**
+   * The figure the row is counted in: its corpus (leave-one-corpus-out), its fold (cross-validated), or the set. This
+   * and the fields after it are on a row only when the caller asks for them (`detail`), as `sandscope eval` does: what
+   * a reader needs to recount every printed figure from the rows, denominators included (S-282). The committed
+   * record's rows have none of them.
+   */
+  readonly scoredIn?: string;
+  readonly intent?: string | null;
+  /** The labelled passage's id, else the labelled document; null when none (right source, MRR and steps leave it out). */
+  readonly labelled?: string | null;
+  /** Scored as a procedure question (intent `procedure`, or mechanism `what-to-do`): its answer is checked for steps. */
+  readonly procedure?: boolean;
+  /**
+   * The numbered or bulleted steps of its labelled passage's section (fewer than two count as none, and no answer is
+   * checked for them); null when no passage is labelled (none, or a document only).
+   */
+  readonly labelledSteps?: number | null;
+  /** For an answered procedure question with labelled steps: whether the answer carries every one; null otherwise. */
+  readonly stepsKept?: boolean | null;
+  /** What a refusal claims (`Outcome.refusal`); null when answered. */
+  readonly refusal?: Outcome['refusal'];
+  /** For a refused answerable question with a labelled passage: whether the refusal names it among the closest; null otherwise. */
+  readonly refusalNamesLabelled?: boolean | null;
 }
 
 /**
@@ -93,10 +116,25 @@ export interface EvaluationReport extends Omit<Metrics, 'falseAnswers' | 'falseR
  */
 export type TypedFigures = Omit<Metrics, 'byMechanism'> & { readonly seed: number; readonly untouched: number; readonly askedAgain?: AskedAgain };
 
-function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): QuestionRow[] {
+/** Which figure a question is counted in, when the rows are to carry their detail (`QuestionRow.scoredIn`). */
+type ScoredIn = (m: Measured) => string;
+
+function rows(measured: readonly Measured[], outcomes: readonly Outcome[], scoredIn?: ScoredIn): QuestionRow[] {
   const byKey = new Map(outcomes.map((o) => [`${o.corpus}\u0000${o.id}`, o]));
   return measured.map((m) => {
     const o = byKey.get(`${m.corpus}\u0000${m.question.id}`)!;
+    const detail: Partial<QuestionRow> = scoredIn
+      ? {
+          scoredIn: scoredIn(m),
+          intent: m.question.intent ?? null,
+          labelled: m.question.label === 'answerable' ? (m.question.evidence ?? m.question.doc ?? null) : null,
+          procedure: asksProcedure(m),
+          labelledSteps: m.goldChunk ? stepsOf(m.goldChunk, m.question.quoted).length : null,
+          stepsKept: o.stepsCovered,
+          refusal: o.refusal ?? null,
+          refusalNamesLabelled: o.refusalNamesLabelled ?? null,
+        }
+      : {};
     return {
       id: m.question.id,
       corpus: m.corpus,
@@ -112,6 +150,7 @@ function rows(measured: readonly Measured[], outcomes: readonly Outcome[]): Ques
       source: o.source,
       cited: o.cited ?? null,
       rank: m.rank,
+      ...detail,
     };
   });
 }
@@ -128,16 +167,22 @@ function report(
   measured: readonly Measured[],
   bands: Bands,
   evidenceErrors: EvaluationReport['evidenceErrors'],
+  scoredIn?: ScoredIn,
 ): EvaluationReport {
   const { falseAnswers: _a, falseRefusals: _r, ...pooled } = computeMetrics(outcomes);
-  return { mode, ...pooled, corpora, bands, budgets: BUDGETS, targets: DECISION_TARGETS, evidenceErrors, questions: rows(measured, outcomes) };
+  return { mode, ...pooled, corpora, bands, budgets: BUDGETS, targets: DECISION_TARGETS, evidenceErrors, questions: rows(measured, outcomes, scoredIn) };
+}
+
+/** `detail`: each row carries what its figures were counted from (`QuestionRow.scoredIn` and after); off, the record's rows. */
+export interface RowsDetail {
+  readonly detail?: boolean;
 }
 
 /** Score a set with a model as it is: nothing tuned on it (an external set, feedback, a foreign corpus). */
 export function evaluateShipped(
   measured: readonly Measured[],
   model: AnswerabilityModel,
-  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } & RowsDetail = {},
 ): EvaluationReport {
   return shippedReport(
     measured,
@@ -152,7 +197,7 @@ export function shippedReport(
   measured: readonly Measured[],
   outcomes: readonly Outcome[],
   bands: Bands,
-  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } & RowsDetail = {},
 ): EvaluationReport {
   const name = options.name ?? measured[0]?.corpus ?? 'corpus';
   return report(
@@ -162,6 +207,7 @@ export function shippedReport(
     measured,
     bands,
     (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+    options.detail ? () => name : undefined,
   );
 }
 
@@ -172,7 +218,7 @@ export function shippedReport(
  */
 export function crossValidateSet(
   measured: readonly Measured[],
-  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {},
+  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } & RowsDetail = {},
 ): EvaluationReport {
   const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
   const assignment = assignFolds(
@@ -202,8 +248,15 @@ export function crossValidateSet(
     measured,
     whole.model.bands,
     (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+    options.detail ? foldOf(assignment) : undefined,
   );
 }
+
+/** A question's fold by name, as its figures are named (`fold 1`, …). */
+const foldOf =
+  (assignment: ReadonlyMap<string, number>): ScoredIn =>
+  (m) =>
+    `fold ${assignment.get(m.question.id)! + 1}`;
 
 /**
  * The headline (issue 9 B): leave-one-corpus-out over hand-written corpora, the generated set always in training.
@@ -213,7 +266,7 @@ export function crossValidateSet(
  */
 export function evaluateLeaveOneCorpusOut(
   corpora: readonly (HeldOutGroup & { status?: string; evidenceErrors?: readonly EvidenceError[] })[],
-  options: LeaveOneCorpusOutOptions & { shippedBands: Bands; typedSeed?: number; folds?: readonly Fold[] },
+  options: LeaveOneCorpusOutOptions & { shippedBands: Bands; typedSeed?: number; folds?: readonly Fold[] } & RowsDetail,
 ): EvaluationReport {
   const loco = leaveOneCorpusOut(corpora, options);
   const scored = corpora.filter((c) => !options.heldOut || options.heldOut.has(c.name));
@@ -238,6 +291,7 @@ export function evaluateLeaveOneCorpusOut(
       scored.flatMap((c) => c.measured),
       options.shippedBands,
       errors,
+      options.detail ? (m) => m.corpus : undefined,
     ),
     adjudicated: loco.adjudicated,
     ...typed,
@@ -285,7 +339,7 @@ export interface Calibration {
 export function calibrateBands(
   measured: readonly Measured[],
   model: AnswerabilityModel,
-  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } = {},
+  options: { folds?: number; seed?: number; evidenceErrors?: readonly EvidenceError[] } & RowsDetail = {},
 ): Calibration {
   const k = Math.max(2, Math.min(options.folds ?? 5, measured.length));
   const assignment = assignFolds(
@@ -326,6 +380,7 @@ export function calibrateBands(
       measured,
       fit.bands,
       (options.evidenceErrors ?? []).map((e) => ({ corpus: name, ...e })),
+      options.detail ? foldOf(assignment) : undefined,
     ),
     fit,
   };

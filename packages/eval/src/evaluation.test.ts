@@ -313,6 +313,29 @@ describe('quoted evidence', () => {
 
   // S-215: an id made from a heading merged into another passage was refused as "the passage sharing most of its words
   // is payments#mitigation (a typo, or a word the page spells otherwise?)", which sent the writer looking for a misspelling.
+  it('says a passage id written with its file’s extension (file.md#id) leaves the extension out, and whether that id exists', () => {
+    const long = (s: string) => `${s} ${'The processor settles each card payment within two seconds of checkout. '.repeat(3)}`;
+    const chunks = chunkDocument({
+      doc: 'payments.md',
+      title: 'Payments',
+      text: `# Payments\n\n## Mitigation\n\n${long('Fail over to the standby processor.')}\n`,
+    });
+    const asked = (id: string, evidence: string) => ({ id, question: 'q', label: 'answerable' as const, mechanism: 'm', evidence });
+    const { errors } = resolveEvidence([asked('ext', 'payments.md#mitigation'), asked('none', 'payments.markdown#rollback')], chunks);
+    expect(errors).toEqual([
+      {
+        id: 'ext',
+        message:
+          'evidence "payments.md#mitigation" names a file with its extension: a passage id leaves it out (payments#mitigation, a passage of this corpus)',
+      },
+      {
+        id: 'none',
+        message:
+          'evidence "payments.markdown#rollback" names a file with its extension: a passage id leaves it out (payments#rollback; `sandscope passages` lists the ids)',
+      },
+    ]);
+  });
+
   it('says an id made from a merged heading names a heading inside another passage, and which, not a typo', () => {
     const long = (s: string) => `${s} ${'The processor settles each card payment within two seconds of checkout. '.repeat(3)}`;
     const text = `# Payments\n\n## Overview\n\nPayments takes card payments.\n\n## Symptoms\n\n${long('Checkout returns 502.')}\n\n## Mitigation\n\n${long('Fail over to the standby processor.')}\n\n### Rollback\n\nFail back to the primary processor.\n`;

@@ -25,6 +25,8 @@ const asRead = (s: string) =>
       .replace(/[*_`]/g, '')
       .replace(/^\s*["']+|["']+\s*$/g, ''),
   );
+/** `file.md#heading`: a passage id written with the file's markdown extension. */
+const FILE_AND_HEADING = /^([^\s#]+)\.(?:md|markdown|mdown|mkd|mkdn|markdn)#([^\s#]+)$/i;
 /** A file path as a question names it (`docs/foo.md`) and as the corpus does (`foo.md`). */
 const docKey = (doc: string) => doc.replace(/^\.?\/?/, '').replace(/^docs\//, '');
 
@@ -110,6 +112,17 @@ export function resolveEvidence(questions: readonly EvalQuestion[], chunks: read
       errors.push({
         id: q.id,
         message: `${q.evidence} is a heading inside passage${several ? 's' : ''} ${ids} (short sections are merged); name ${several ? 'the one that answers' : ids}, or quote the evidence text`,
+      });
+      continue;
+    }
+    // A passage id written with its file's extension (`ledger-db.md#backups`) was "matches no passage" with no word of
+    // the id form: the id is the file's path without it (`ledger-db#backups`).
+    const filed = hits.length === 0 ? FILE_AND_HEADING.exec(q.evidence.trim()) : null;
+    if (filed) {
+      const id = `${filed[1]}#${filed[2]}`;
+      errors.push({
+        id: q.id,
+        message: `evidence "${q.evidence.trim()}" names a file with its extension: a passage id leaves it out (${id}${byId.has(id) ? ', a passage of this corpus' : '; `sandscope passages` lists the ids'})`,
       });
       continue;
     }

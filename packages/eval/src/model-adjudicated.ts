@@ -10,7 +10,6 @@ import {
   settled,
 } from '@sandscope/engine';
 import { type EvaluationReport, shippedReport } from './evaluate.ts';
-import type { EvidenceError } from './evidence.ts';
 import { isGold, type Measured } from './measure.ts';
 import type { Outcome } from './metrics.ts';
 import { outcomeOfDecision } from './outcome.ts';
@@ -143,7 +142,7 @@ export async function evaluateModelAdjudicated(
   measured: readonly Measured[],
   model: AnswerabilityModel,
   reader: ModelReader,
-  options: { name?: string; evidenceErrors?: readonly EvidenceError[] } = {},
+  options: Parameters<typeof shippedReport>[3] = {},
 ): Promise<ModelAdjudicatedReport> {
   const bands = model.adjudicatedBands ?? model.bands;
   const outcomes: Outcome[] = [];

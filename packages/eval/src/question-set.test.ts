@@ -21,18 +21,87 @@ describe('external question files', () => {
     expect(bad[3]!.message).toMatch(/duplicate id "x"/);
   });
 
-  it('refuses a misspelt or miscased field of the format, naming the one meant; keeps other fields as notes (S-147)', () => {
+  it('refuses a misspelt or miscased field of the format, naming the one meant; keeps the note fields as notes (S-147)', () => {
     const text = [
       '{"question":"q1","label":"answerable","evidense":"the pool ceiling is 100"}',
       '{"question":"q2","label":"answerable","Evidence":"the pool ceiling is 100"}',
-      '{"question":"q3","label":"answerable","evidence":"the pool ceiling is 100","why":"stated in the runbook","notes":"seen"}',
+      '{"question":"q3","label":"answerable","evidence":"the pool ceiling is 100","why":"stated in the runbook","note":"seen"}',
+      '{"question":"q4","label":"answerable","evidence":"the pool ceiling is 100","notes":"seen"}',
     ].join('\n');
     const { questions, bad } = parseQuestionsJsonl(text);
     expect(bad).toEqual([
       { line: 1, message: expect.stringMatching(/^field "evidense" is not one this format reads: did you mean "evidence"\?/) },
       { line: 2, message: expect.stringMatching(/^field "Evidence" is not one this format reads: did you mean "evidence"\?/) },
+      { line: 4, message: expect.stringMatching(/^field "notes" is not one this format reads: did you mean "note"\?/) },
     ]);
     expect(questions.map((q) => q.id)).toEqual(['q3']);
+  });
+});
+
+describe('a question line the format cannot score as written', () => {
+  const line = (q: Record<string, unknown>) => JSON.stringify({ label: 'answerable', ...q });
+
+  // S-282: "answer", "source" or "expected_answer" holding the labelled passage were ignored like notes: the question
+  // was scored with no labelled passage, and right source, MRR and steps left it out without a word.
+  it('refuses a field the format does not read, saying where a labelled passage goes; keeps note and why', () => {
+    const { questions, bad } = parseQuestionsJsonl(
+      [
+        line({ question: 'q1', answer: 'edge-gateway#rate-limits' }),
+        line({ question: 'q2', source: 'edge-gateway#rate-limits' }),
+        line({ question: 'q3', evidence: 'edge-gateway#rate-limits', expected_answer: '2000' }),
+        line({ question: 'q4', evidence: 'edge-gateway#rate-limits', note: 'from feedback --export', why: 'a reason' }),
+      ].join('\n'),
+    );
+    expect(bad.map((b) => b.line)).toEqual([1, 2, 3]);
+    for (const b of bad)
+      expect(b.message).toMatch(/^field "(answer|source|expected_answer)" is not one this format reads: the answering passage goes in "evidence"/);
+    expect(questions.map((q) => q.question)).toEqual(['q4']);
+  });
+
+  // S-283: "Procedure" was not a procedure, and "procedur" nothing at all, and neither was said.
+  it('reads an intent in any case, and refuses one it does not know, naming those it does', () => {
+    const { questions, bad } = parseQuestionsJsonl(
+      [line({ question: 'q1', intent: 'Procedure' }), line({ question: 'q2', intent: ' VALUE ' }), line({ question: 'q3', intent: 'procedur' })].join('\n'),
+    );
+    expect(questions.map((q) => q.intent)).toEqual(['procedure', 'value']);
+    expect(bad).toEqual([
+      { line: 3, message: expect.stringMatching(/^intent "procedur" is not one this format reads: it is one of procedure, diagnosis, .*what-to-do/) },
+    ]);
+  });
+
+  // S-284: the same question twice was scored twice; labelled both ways, the pair made a false answer or refusal by itself.
+  it('refuses the same question again (case and spacing aside), and marks one labelled the other way as a contradiction', () => {
+    const { questions, bad } = parseQuestionsJsonl(
+      [
+        line({ id: 'a', question: 'what is the rate limit at the edge?' }),
+        line({ id: 'b', question: '  What is the  rate limit at the EDGE? ' }),
+        line({ id: 'c', question: 'what is the rate limit at the edge?', label: 'unanswerable' }),
+      ].join('\n'),
+    );
+    expect(questions.map((q) => q.id)).toEqual(['a']);
+    expect(bad).toEqual([
+      { line: 2, message: expect.stringMatching(/^the same question as line 1 \(case and spacing aside\): scored twice it would count twice/) },
+      { line: 3, contradicts: 1, message: expect.stringMatching(/^the same question as line 1 .*labelled unanswerable here and answerable there/) },
+    ]);
+  });
+
+  // S-285: evidence on an unanswerable question was ignored when it matched a passage, and dropped the question as
+  // "not scored" when it did not. Either way it contradicts the label.
+  it('refuses evidence or a document on an unanswerable question, whether or not it would match', () => {
+    const { questions, bad } = parseQuestionsJsonl(
+      [
+        line({ question: 'q1', label: 'unanswerable', evidence: 'edge-gateway#certificates' }),
+        line({ question: 'q2', label: 'unanswerable', evidence: 'words in no passage' }),
+        line({ question: 'q3', label: 'unanswerable', doc: 'edge-gateway.md' }),
+        line({ question: 'q4', label: 'unanswerable' }),
+      ].join('\n'),
+    );
+    expect(questions.map((q) => q.question)).toEqual(['q4']);
+    expect(bad.map((b) => [b.line, b.message.replace(/:.*/, '')])).toEqual([
+      [1, 'labelled unanswerable but names an answering passage in "evidence"'],
+      [2, 'labelled unanswerable but names an answering passage in "evidence"'],
+      [3, 'labelled unanswerable but names an answering document in "doc"'],
+    ]);
   });
 });
 

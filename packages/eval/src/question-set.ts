@@ -1,3 +1,4 @@
+import type { Intent } from '@sandscope/engine';
 import { z } from 'zod';
 
 export type Label = 'answerable' | 'unanswerable';
@@ -37,16 +38,60 @@ const ExternalQuestion = z.object({
 const FIELDS = Object.keys(ExternalQuestion.shape);
 
 /**
+ * Fields a writer keeps for people, which the parser carries past: `note` (what `feedback --export` writes beside a
+ * mark) and `why` (the development corpora's reason for a label). Any other field is an error line (S-282): a writer's
+ * `"answer"` or `"source"` holding the labelled passage was ignored like a note, the question was scored with no
+ * labelled passage, and it dropped out of right source, MRR and steps without a word (right source 94.4% → 100%).
+ */
+const NOTE_FIELDS = ['note', 'why'];
+
+/**
+ * The intents a question may be labelled with: the answerability model's (`questionIntent`), and `what-to-do`, which
+ * the development corpora use. Only `procedure` changes how a question is scored (its answer must carry the labelled
+ * section's steps); a value outside these, or one in another case, was not a procedure and said nothing (S-283).
+ */
+export const INTENTS = ['procedure', 'diagnosis', 'impact', 'cause', 'value', 'meaning', 'yes-no', 'lookup', 'what-to-do'] as const satisfies readonly (
+  | Intent
+  | 'what-to-do'
+)[];
+
+/**
+ * A question as compared with another: case, spacing and Unicode forms aside. The same question twice was scored twice
+ * (S-284), and calibrate records the questions it fitted bands on by this key, not by the file's path (S-280).
+ */
+export const questionKey = (question: string): string => question.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
  * A field that is one of the format's misspelt or in another case: `"evidense"` or `"Evidence"` was ignored like a
- * note, and the question was scored with no labelled passage (S-147). Other fields (a writer's `"why"`) stay notes.
+ * note, and the question was scored with no labelled passage (S-147). Any other field is refused by `unknownField`.
  */
 function misspeltField(value: Record<string, unknown>): string | null {
+  const known = [...FIELDS, ...NOTE_FIELDS];
   for (const key of Object.keys(value)) {
-    if (FIELDS.includes(key)) continue;
-    const meant = FIELDS.find((f) => f.toLowerCase() === key.toLowerCase() || (key.length >= 3 && oneEditApart(f, key.toLowerCase())));
-    if (meant) return `field "${key}" is not one this format reads: did you mean "${meant}"? (the fields are ${FIELDS.join(', ')})`;
+    if (known.includes(key)) continue;
+    const meant = known.find((f) => f.toLowerCase() === key.toLowerCase() || (key.length >= 3 && oneEditApart(f, key.toLowerCase())));
+    if (meant)
+      return `field "${key}" is not one this format reads: did you mean "${meant}"? (the fields are ${FIELDS.join(', ')}; notes go in ${NOTE_FIELDS.join(' or ')})`;
   }
   return null;
+}
+
+/** Any other field than the format's and its notes' (S-282): said with where a labelled passage goes, which is what such fields held. */
+function unknownField(value: Record<string, unknown>): string | null {
+  const key = Object.keys(value).find((k) => !FIELDS.includes(k) && !NOTE_FIELDS.includes(k));
+  return key === undefined
+    ? null
+    : `field "${key}" is not one this format reads: the answering passage goes in "evidence" (a passage id or a quotation of it), its file in "doc", a note in ${NOTE_FIELDS.map((f) => `"${f}"`).join(' or ')}`;
+}
+
+/** The intent as the format reads it, in any case; the reason, naming those it reads, when it is none of `INTENTS` (S-283). */
+function intentOf(raw: string): { intent: string } | { problem: string } {
+  const intent = raw.trim().toLowerCase();
+  return (INTENTS as readonly string[]).includes(intent)
+    ? { intent }
+    : {
+        problem: `intent "${raw}" is not one this format reads: it is one of ${INTENTS.join(', ')} (only "procedure" changes the scoring: the answer must carry the labelled section's steps)`,
+      };
 }
 
 /** One letter added, dropped, changed, or two neighbours swapped. */
@@ -65,6 +110,12 @@ function oneEditApart(a: string, b: string): boolean {
 export interface BadLine {
   readonly line: number;
   readonly message: string;
+  /**
+   * The earlier line this one labels the other way (the same question, answerable there and unanswerable here). Left
+   * out, either line would leave the other's label standing unchecked: such a pair stops the run even under
+   * `--skip-bad`, which cannot tell which label is wrong (S-284).
+   */
+  readonly contradicts?: number;
 }
 
 /**
@@ -80,6 +131,8 @@ export function parseQuestionsJsonl(
   const questions: EvalQuestion[] = [];
   const bad: BadLine[] = [];
   const ids = new Set<string>();
+  /** Each question's first line and label, by `questionKey`: a second is a duplicate or, labelled otherwise, a contradiction. */
+  const asked = new Map<string, { line: number; label: Label }>();
   text.split('\n').forEach((raw, i) => {
     const line = i + 1;
     if (!raw.trim()) return;
@@ -96,15 +149,30 @@ export function parseQuestionsJsonl(
       bad.push({ line, message: `${issue.path.join('.') || 'line'}: ${issue.message}` });
       return;
     }
-    const misspelt = misspeltField(value as Record<string, unknown>);
-    if (misspelt) {
-      bad.push({ line, message: misspelt });
+    const problem = misspeltField(value as Record<string, unknown>) ?? unknownField(value as Record<string, unknown>);
+    if (problem) {
+      bad.push({ line, message: problem });
       return;
     }
     const q = parsed.data;
+    const intent = q.intent === undefined ? undefined : intentOf(q.intent);
+    if (intent && 'problem' in intent) {
+      bad.push({ line, message: intent.problem });
+      return;
+    }
     const refused = options.refuse?.(q.question);
     if (refused) {
       bad.push({ line, message: refused });
+      return;
+    }
+    // S-285: an answering passage named for a question labelled unanswerable contradicts the label. It was ignored when
+    // it matched a passage and dropped the question as "not scored" when it did not: one file, two readings. Either
+    // the label or the evidence is wrong, and which one decides a false answer, so the writer is asked to choose.
+    if (q.label === 'unanswerable' && (q.evidence || q.doc)) {
+      bad.push({
+        line,
+        message: `labelled unanswerable but names an answering ${q.evidence ? 'passage in "evidence"' : 'document in "doc"'}: an unanswerable question has none. If the library answers it, label it answerable; if not, drop "${q.evidence ? 'evidence' : 'doc'}" (a note goes in "note")`,
+      });
       return;
     }
     const id = q.id ?? `q${line}`;
@@ -112,6 +180,23 @@ export function parseQuestionsJsonl(
       bad.push({ line, message: `duplicate id "${id}"` });
       return;
     }
+    // S-284: the same question twice was scored twice, its verdict counted double; labelled both ways, the pair made a
+    // false answer or a false refusal by itself, whatever the product did.
+    const key = questionKey(q.question);
+    const first = asked.get(key);
+    if (first) {
+      bad.push(
+        first.label === q.label
+          ? { line, message: `the same question as line ${first.line} (case and spacing aside): scored twice it would count twice; keep one` }
+          : {
+              line,
+              contradicts: first.line,
+              message: `the same question as line ${first.line} (case and spacing aside), labelled ${q.label} here and ${first.label} there: decide which is right and keep that line alone`,
+            },
+      );
+      return;
+    }
+    asked.set(key, { line, label: q.label });
     ids.add(id);
     questions.push({
       id,
@@ -121,7 +206,7 @@ export function parseQuestionsJsonl(
       ...(q.doc ? { doc: q.doc } : {}),
       ...(q.evidence ? { evidence: q.evidence } : {}),
       ...(q.group ? { group: q.group } : {}),
-      ...(q.intent ? { intent: q.intent } : {}),
+      ...(intent ? { intent: intent.intent } : {}),
     });
   });
   return { questions, bad };

@@ -1,8 +1,11 @@
+import type { Reported } from './counted-over.ts';
 import type { CorpusFigures, EvaluationReport, TypedFigures } from './evaluate.ts';
 import { type ReplayedReader, replayedReaderLine, replayedReaderSection } from './replayed-reader.ts';
 import { answersNotAnswering, type SourceAudit } from './source-audit.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A first run's rate, null where it counted nothing (S-281). */
+const measured = (x: number | null) => (x === null ? 'n/a' : pct(x));
 const f3 = (x: number) => x.toFixed(3);
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -32,7 +35,8 @@ export interface PreviousGate {
  */
 export interface FirstRun {
   readonly name: string;
-  readonly report: Pick<EvaluationReport, 'n' | 'answerable' | 'unanswerable' | 'falseAnswerRate' | 'falseRefusalRate' | 'rightSourceRate'>;
+  /** As `sandscope eval --json` wrote it: a rate over nothing is null there (S-281), and n/a in the table. */
+  readonly report: Reported<Pick<EvaluationReport, 'n' | 'answerable' | 'unanswerable' | 'falseAnswerRate' | 'falseRefusalRate' | 'rightSourceRate'>>;
 }
 
 export interface ReportExtras {
@@ -206,7 +210,8 @@ function adjudicatedLine(r: EvaluationReport): string[] {
 
 /** The first runs pooled: counts recovered from each run's rates and sizes (a rate times its denominator is a count). */
 function pooledFirstRuns(runs: readonly FirstRun[]) {
-  const count = (rate: number, of: number) => Math.round(rate * of);
+  // A null rate is over no question: none counted.
+  const count = (rate: number | null, of: number) => Math.round((rate ?? 0) * of);
   const unanswerable = runs.reduce((s, r) => s + r.report.unanswerable, 0);
   const answerable = runs.reduce((s, r) => s + r.report.answerable, 0);
   const falseAnswers = runs.reduce((s, r) => s + count(r.report.falseAnswerRate, r.report.unanswerable), 0);
@@ -217,7 +222,7 @@ function pooledFirstRuns(runs: readonly FirstRun[]) {
 function firstRunsLine(runs: readonly FirstRun[] | undefined, t: EvaluationReport['targets']): string[] {
   if (!runs?.length) return [];
   const p = pooledFirstRuns(runs);
-  const over = runs.filter((r) => r.report.falseAnswerRate > t.falseAnswerRate).length;
+  const over = runs.filter((r) => (r.report.falseAnswerRate ?? 0) > t.falseAnswerRate).length;
   const fa = p.falseAnswers / p.unanswerable;
   const fr = p.falseRefusals / p.answerable;
   return [
@@ -234,7 +239,7 @@ export function firstRunsTable(runs: readonly FirstRun[], t: EvaluationReport['t
     '|---|---|---|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.name} | ${r.report.n} (${r.report.answerable}/${r.report.unanswerable}) | ${pct(r.report.falseAnswerRate)} | ${pct(r.report.falseRefusalRate)} | ${pct(r.report.rightSourceRate)} |`,
+        `| ${r.name} | ${r.report.n} (${r.report.answerable}/${r.report.unanswerable}) | ${measured(r.report.falseAnswerRate)} | ${measured(r.report.falseRefusalRate)} | ${measured(r.report.rightSourceRate)} |`,
     ),
   ];
 }

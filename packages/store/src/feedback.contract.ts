@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { saveClaims } from './citation-repository.ts';
 import type { Database } from './database.ts';
+import { isCachedAnswerWithdrawn } from './cache-withdrawal-repository.ts';
 import { getFeedback, labelsFitting, listFeedback, MAX_FEEDBACK_NOTE_CHARS, markedCorpusVersions, markRun } from './feedback-repository.ts';
 import { getRun } from './run-detail.ts';
-import { createRun, finishRun, type NewRun, type RunRecord } from './run-repository.ts';
+import { appendSpan, createRun, finishRun, type NewRun, type RunRecord } from './run-repository.ts';
 import { expectStoreError, rejection } from './store-contract-context.ts';
 
 /** What the feedback cases need from the suite that runs them: its migrated database and its run template. */
@@ -36,8 +37,9 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
       expect(second).toMatchObject({ runId: run.id, label: 'wrong-answer', note: null });
       const [count] = await db.query<{ n: number }>('select count(*)::int as n from feedback where run_id = $1', [run.id]);
       expect(count?.n).toBe(1);
-      expect(await getFeedback(db, run.id)).toEqual(second);
-      expect((await getRun(db, run.id))?.feedback).toEqual(second);
+      const { replaced: _replaced, ...stored } = second;
+      expect(await getFeedback(db, run.id)).toEqual(stored);
+      expect((await getRun(db, run.id))?.feedback).toEqual(stored);
       expect(await getFeedback(db, randomUUID())).toBeNull();
       expect(await getFeedback(db, 'not-a-uuid')).toBeNull();
     });
@@ -149,6 +151,139 @@ export function describeFeedbackContract(context: () => FeedbackContractContext)
         { corpusVersion: 's210-library-a', marks: 2 },
         { corpusVersion: 's210-library-b', marks: 1 },
       ]);
+    });
+
+    it("a wrong-answer mark withdraws the cache keys its run's spans record, at the mark's time; another label withdraws none (S-263)", async () => {
+      const { db, newRun } = context();
+      const [served, stored, other] = [randomUUID(), randomUUID(), randomUUID()];
+      const drafted = async (...attributes: Record<string, unknown>[]) => {
+        const run = await createRun(db, newRun({ question: 'the pool ceiling?' }));
+        for (const a of attributes) await appendSpan(db, run.id, { node: 'hypothesise', kind: 'end', attributes: a });
+        const verdict = attributes.some((a) => a['refused']) ? 'refused' : 'answered';
+        return finishRun(db, run.id, { status: 'completed', terminal: verdict === 'refused' ? 'refuse' : 'emit', verdict, band: 'sufficient' });
+      };
+      // A first draft served from the cache, its correction stored under another key; a span with no key, one with a number.
+      const run = await drafted({ cache: 'hit:exact', cacheKey: served }, { cache: 'bypass', cacheKey: stored }, { cache: null }, { cacheKey: 42 });
+      const before = Date.now() - 60_000;
+      const withdrawn = (key: string, at: number) => isCachedAnswerWithdrawn(db, key, at);
+
+      await markRun(db, { runId: run.id, label: 'right' });
+      expect(await withdrawn(served, before)).toBe(false);
+      const mark = await markRun(db, { runId: run.id, label: 'wrong-answer' });
+      const markedAt = Date.parse(mark.createdAt);
+      expect(await withdrawn(served, before)).toBe(true);
+      expect(await withdrawn(stored, before)).toBe(true);
+      // Up to the mark's time, not after: an answer drafted afresh under the key after the mark is served.
+      expect(await withdrawn(served, markedAt)).toBe(true);
+      expect(await withdrawn(served, markedAt + 60_000)).toBe(false);
+      expect(await withdrawn(other, before)).toBe(false);
+      // An entry whose time cannot be read is not trusted under a withdrawn key.
+      expect(await withdrawn(served, Number.NaN)).toBe(true);
+      expect(await withdrawn(other, Number.NaN)).toBe(false);
+      const rows = await db.query<{ cache_key: string; run_id: string }>(
+        'select cache_key, run_id::text from cache_withdrawal where run_id = $1 order by cache_key',
+        [run.id],
+      );
+      expect(rows).toEqual([served, stored].sort().map((key) => ({ cache_key: key, run_id: run.id })));
+
+      // Another run served the same entry, marked later: the withdrawal moves to the later mark, and names that run.
+      const later = await drafted({ cache: 'hit:exact', cacheKey: served });
+      await db.query(`update cache_withdrawal set withdrawn_at = withdrawn_at - interval '1 hour' where cache_key = $1`, [served]);
+      const again = await markRun(db, { runId: later.id, label: 'wrong-answer' });
+      expect(await withdrawn(served, Date.parse(again.createdAt))).toBe(true);
+      expect(await db.query('select run_id::text from cache_withdrawal where cache_key = $1', [served])).toEqual([{ run_id: later.id }]);
+      // A mark refused (wrong-answer on a refusal) withdraws nothing.
+      const refused = await drafted({ cacheKey: other, refused: true });
+      await expectStoreError(markRun(db, { runId: refused.id, label: 'wrong-answer' }), 'mark_contradicts_verdict');
+      expect(await withdrawn(other, before)).toBe(false);
+    });
+
+    it('a mark says which mark it replaced, as it was: label, note, passage and time; none for a first mark (S-289)', async () => {
+      const { db } = context();
+      const run = await finished('answered', 'how long are backups kept?');
+      await saveClaims(db, run.id, [{ text: 'Kept for 14 days.', citations: ['runbook-pool#ceiling'] }]);
+      const first = await markRun(db, { runId: run.id, label: 'right', note: 'good', evidence: 'runbook-pool#ceiling' });
+      expect(first.replaced).toBeNull();
+      const second = await markRun(db, { runId: run.id, label: 'wrong-answer', note: 'a colleague disagrees' });
+      expect(second.replaced).toEqual({ label: 'right', note: 'good', evidence: 'runbook-pool#ceiling', createdAt: first.createdAt });
+      expect((await markRun(db, { runId: run.id, label: 'wrong-answer' })).replaced).toEqual({
+        label: 'wrong-answer',
+        note: 'a colleague disagrees',
+        evidence: null,
+        createdAt: second.createdAt,
+      });
+      // A refused mark replaces nothing, and says nothing of it.
+      await expectStoreError(markRun(db, { runId: run.id, label: 'wrong-refusal' }), 'mark_contradicts_verdict');
+      expect(await getFeedback(db, run.id)).toMatchObject({ label: 'wrong-answer', note: null });
+    });
+
+    it('two first marks of one run made at once: one replaced nothing, the other says it replaced that one (S-289)', async () => {
+      const { db } = context();
+      for (let i = 0; i < 5; i++) {
+        const run = await finished('answered', 'marked twice at once?');
+        const [a, b] = await Promise.all([
+          markRun(db, { runId: run.id, label: 'right', note: 'colleague A' }),
+          markRun(db, { runId: run.id, label: 'wrong-answer', note: 'colleague B' }),
+        ]);
+        const [earlier, later] = a.replaced === null ? [a, b] : [b, a];
+        expect(earlier.replaced).toBeNull();
+        expect(later.replaced).toEqual({ label: earlier.label, note: earlier.note, evidence: null, createdAt: earlier.createdAt });
+        // The later mark's time is when it was written, after the one it waited for, not when its transaction began.
+        expect(Date.parse(later.createdAt)).toBeGreaterThanOrEqual(Date.parse(earlier.createdAt));
+        expect(await getFeedback(db, run.id)).toMatchObject({ label: later.label, note: later.note });
+      }
+    });
+
+    it('keeps the passage a mark names as answering, and reads it back; marking again without one clears it (S-286)', async () => {
+      const { db } = context();
+      const run = await finished('answered', 'pool exhausted, what do I do?');
+      await saveClaims(db, run.id, [{ text: 'Fail over.', citations: ['runbook-pool#symptoms'] }]);
+      const marked = await markRun(db, { runId: run.id, label: 'wrong-answer', note: 'wrong section', evidence: '  runbook-pool#ceiling  ' });
+      expect(marked).toMatchObject({ label: 'wrong-answer', evidence: 'runbook-pool#ceiling' });
+      expect(await getFeedback(db, run.id)).toMatchObject({ evidence: 'runbook-pool#ceiling' });
+      expect((await getRun(db, run.id))?.feedback).toMatchObject({ evidence: 'runbook-pool#ceiling' });
+      expect((await listFeedback(db)).find((m) => m.runId === run.id)).toMatchObject({
+        label: 'wrong-answer',
+        evidence: 'runbook-pool#ceiling',
+        citedChunkIds: ['runbook-pool#symptoms'],
+      });
+      expect((await markRun(db, { runId: run.id, label: 'wrong-answer', evidence: '   ' })).evidence).toBeNull();
+      expect(await getFeedback(db, run.id)).toMatchObject({ evidence: null });
+      const refused = await finished('refused', 'rotate DNS?');
+      expect((await markRun(db, { runId: refused.id, label: 'wrong-refusal', evidence: 'policy-paging#acknowledgement' })).evidence).toBe(
+        'policy-paging#acknowledgement',
+      );
+    });
+
+    it('right naming a passage confirms the source: refused unless the run cited it, and on a refusal (S-286)', async () => {
+      const { db } = context();
+      const run = await finished('answered', 'the pool ceiling?');
+      await saveClaims(db, run.id, [
+        { text: 'It is 100.', citations: ['runbook-pool#symptoms'] },
+        { text: 'Raise it with care.', citations: ['runbook-pool#ceiling'] },
+      ]);
+      // Stored, a right answer from the wrong passage became a question scored right source by construction.
+      await expectStoreError(
+        markRun(db, { runId: run.id, label: 'right', evidence: 'policy-paging#acknowledgement' }),
+        'evidence_not_cited',
+        new RegExp(
+          `^run ${run.id} cited runbook-pool#symptoms, runbook-pool#ceiling, not policy-paging#acknowledgement: right with a passage confirms the one the run answered from\\. An answer from another passage than the one that answers is marked wrong-answer, with that passage$`,
+        ),
+      );
+      expect(await getFeedback(db, run.id)).toBeNull();
+      expect((await markRun(db, { runId: run.id, label: 'right', evidence: 'runbook-pool#ceiling' })).evidence).toBe('runbook-pool#ceiling');
+      expect((await markRun(db, { runId: run.id, label: 'wrong-answer', evidence: 'policy-paging#acknowledgement' })).evidence).toBe(
+        'policy-paging#acknowledgement',
+      );
+      const uncited = await finished('answered', 'cited nothing?');
+      await expectStoreError(markRun(db, { runId: uncited.id, label: 'right', evidence: 'runbook-pool#ceiling' }), 'evidence_not_cited', /cited no passage/);
+      const refused = await finished('refused', 'rotate certificates?');
+      await expectStoreError(
+        markRun(db, { runId: refused.id, label: 'right', evidence: 'runbook-pool#ceiling' }),
+        'mark_contradicts_verdict',
+        /refused, and right with the passage that answers \(runbook-pool#ceiling\) says the library answers it: .* marked wrong-refusal, with that passage$/,
+      );
+      expect(await getFeedback(db, refused.id)).toBeNull();
     });
 
     it('the table itself refuses an unknown label, a second row per run, a run that does not exist and an empty note', async () => {

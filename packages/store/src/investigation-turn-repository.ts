@@ -77,3 +77,32 @@ export async function listTurnEvents(db: Queryable, investigationId: string, tur
     lastEventAt: iso(state?.last_at ?? null),
   };
 }
+
+/** How a turn's events say it ended (S-270): with its `result`, with an `error` (its data), or not yet. */
+export interface TurnEnd {
+  readonly turnId: number;
+  /** Its `result` is stored: the turn answered. */
+  readonly answered: boolean;
+  /** Its last `error` event's data (the API's error body), or null when none is stored. */
+  readonly error: unknown;
+  /** When its newest event was stored. */
+  readonly lastEventAt: string;
+}
+
+/**
+ * How each of these turns of the investigation ended, by their stored events; a turn with no event stored is left
+ * out. One query for a whole conversation, by the events' key (turn_id), so opening an investigation does not read
+ * its turns one by one.
+ */
+export async function listTurnEnds(db: Queryable, investigationId: string, turnIds: readonly number[]): Promise<TurnEnd[]> {
+  const ids = turnIds.filter((id) => Number.isSafeInteger(id));
+  if (!isUuid(investigationId) || ids.length === 0) return [];
+  const rows = await db.query<{ turn_id: number; answered: boolean; error: unknown; last_at: Date }>(
+    `select turn_id::int as turn_id, bool_or(type = 'result') as answered,
+            (array_agg(data order by seq desc) filter (where type = 'error'))[1] as error, max(created_at) as last_at
+     from investigation_turn_event where turn_id = any($1::bigint[]) and investigation_id = $2
+     group by turn_id`,
+    [ids, investigationId],
+  );
+  return rows.map((r) => ({ turnId: r.turn_id, answered: r.answered, error: r.error ?? null, lastEventAt: iso(r.last_at) }));
+}

@@ -15,7 +15,7 @@ import {
   renameInvestigation,
   similarInvestigationPassages,
 } from './investigation-repository.ts';
-import { appendTurnEvent, listTurnEvents } from './investigation-turn-repository.ts';
+import { appendTurnEvent, listTurnEnds, listTurnEvents } from './investigation-turn-repository.ts';
 import { expectStoreError, rejection } from './store-contract-context.ts';
 
 /**
@@ -152,6 +152,36 @@ export function describeInvestigationContract(context: () => { readonly db: Data
       await deleteInvestigation(db, inv.id);
       const [left] = await db.query<{ n: number }>('select count(*)::int as n from investigation_turn_event where turn_id = $1', [turnId]);
       expect(left?.n).toBe(0);
+    });
+
+    it("S-270: how each turn of a conversation ended, in one read: answered, its last error's data, or not yet; another investigation's turns are not read", async () => {
+      const { db } = context();
+      const inv = await createInvestigation(db, { title: 'turn ends' });
+      const other = await createInvestigation(db, { title: 'someone else' });
+      const [answered, failed, going, silent] = [
+        await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'why 502?' }),
+        await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'and 503?' }),
+        await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'and 504?' }),
+        await appendInvestigationMessage(db, inv.id, { role: 'user', text: 'and 505?' }),
+      ];
+      const elsewhere = await appendInvestigationMessage(db, other.id, { role: 'user', text: 'not mine' });
+      const event = (turnId: number, seq: number, type: 'tool' | 'result' | 'error', data: unknown) =>
+        appendTurnEvent(db, { investigationId: inv.id, turnId, seq, type, data });
+      await event(answered!.id, 1, 'tool', { tool: 'list_files' });
+      await event(answered!.id, 2, 'result', { turn: {} });
+      await event(failed!.id, 1, 'error', { error: { code: 'internal', message: 'first' } });
+      await event(failed!.id, 2, 'error', { error: { code: 'shutting_down', message: 'last' } });
+      await event(going!.id, 1, 'tool', { tool: 'read_file' });
+      await appendTurnEvent(db, { investigationId: other.id, turnId: elsewhere.id, seq: 1, type: 'result', data: {} });
+      const ends = await listTurnEnds(db, inv.id, [answered!.id, failed!.id, going!.id, silent!.id, elsewhere.id]);
+      expect(ends.sort((a, b) => a.turnId - b.turnId).map(({ lastEventAt, ...rest }) => rest)).toEqual([
+        { turnId: answered!.id, answered: true, error: null },
+        { turnId: failed!.id, answered: false, error: { error: { code: 'shutting_down', message: 'last' } } },
+        { turnId: going!.id, answered: false, error: null },
+      ]);
+      for (const end of ends) expect(Number.isNaN(Date.parse(end.lastEventAt))).toBe(false);
+      expect(await listTurnEnds(db, inv.id, [])).toEqual([]);
+      expect(await listTurnEnds(db, 'not-a-uuid', [answered!.id])).toEqual([]);
     });
 
     it('refuses a path that leaves the workspace, and a file for an investigation that does not exist', async () => {

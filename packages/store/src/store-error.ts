@@ -20,6 +20,7 @@ export type StoreErrorCode =
   | 'run_not_running'
   | 'run_without_verdict'
   | 'mark_contradicts_verdict'
+  | 'evidence_not_cited'
   | 'vector_search_unavailable'
   | 'investigation_not_found'
   | 'file_not_found'
@@ -48,6 +49,8 @@ export const STORE_ERROR_REMEDIES: Readonly<Record<StoreErrorCode, string>> = {
   run_without_verdict: 'Mark a run that answered, answered partially or refused; a run still running, failed or interrupted has no verdict to judge.',
   mark_contradicts_verdict:
     'Mark a run that answered right or wrong-answer, one that refused right or wrong-refusal; one that answered partially takes any of the three.',
+  evidence_not_cited:
+    'Name the passage the run cited to confirm its source with right; to say another passage answers, mark the run wrong-answer with that passage.',
   vector_search_unavailable: "Use vectorSearch 'in-process'; the pgvector migration is not applied on this database.",
   investigation_not_found: 'Check the investigation id; listing the investigations shows the ones there are.',
   file_not_found: "Check the file's path; listing the investigation's files shows the ones there are.",

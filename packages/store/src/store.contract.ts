@@ -56,6 +56,8 @@ export const STORE_TABLES = [
   'investigation_file_passage',
   'investigation_turn_event',
   'index_snapshot',
+  'cache_withdrawal',
+  'spend_ledger_replica',
 ] as const;
 
 /**
@@ -93,7 +95,7 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
     });
 
     describe('migrations', () => {
-      it('apply in order, record every version, and create the 24 tables', async () => {
+      it('apply in order, record every version, and create the tables STORE_TABLES lists', async () => {
         const files = await readMigrations();
         const recorded = await appliedMigrations(db);
         expect(recorded.map((m) => m.version)).toEqual(files.map((f) => f.version));

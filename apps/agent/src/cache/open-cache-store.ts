@@ -1,7 +1,8 @@
 import { type CacheStore, InMemoryCacheStore } from '@sandscope/engine/models';
-import { DatabaseCacheStore, type Store } from '@sandscope/store';
+import { DatabaseCacheStore, isCachedAnswerWithdrawn, type Store } from '@sandscope/store';
 import type { AgentConfig } from '../config.ts';
 import { RedisCacheStore } from './redis-cache-store.ts';
+import { WithdrawnAnswerFilter } from './withdrawn-answer-filter.ts';
 
 export interface OpenedCacheStore {
   readonly store: CacheStore;
@@ -20,17 +21,30 @@ export interface OpenedCacheStore {
  * One function, so the service that serves answers and the CLI's `feedback`
  * that evicts a marked one (S-132) open the same cache from the same settings.
  * A Redis that is down does not stop either: reads miss, and the caller is told.
+ *
+ * Whichever it is, an answer a `wrong-answer` mark withdrew is not served from it (S-263; withdrawn-answer-filter.ts),
+ * checked against the marks in the store's database, the one every replica shares.
  */
 export async function openCacheStore(
   config: Pick<AgentConfig, 'redisUrl' | 'redisKeyPrefix'>,
   store: Store,
   options: { readonly injected?: CacheStore; readonly log?: (line: string) => void } = {},
 ): Promise<OpenedCacheStore> {
-  const none = async () => {};
   const log = options.log ?? (() => {});
-  if (options.injected) {
-    const description = options.injected instanceof InMemoryCacheStore ? 'in memory (this process only)' : 'supplied by the caller';
-    return { store: options.injected, description, close: none };
+  const opened = await openUnfiltered(config, store, options.injected, log);
+  return { ...opened, store: new WithdrawnAnswerFilter(opened.store, (key, createdAt) => isCachedAnswerWithdrawn(store.db, key, createdAt), log) };
+}
+
+async function openUnfiltered(
+  config: Pick<AgentConfig, 'redisUrl' | 'redisKeyPrefix'>,
+  store: Store,
+  injected: CacheStore | undefined,
+  log: (line: string) => void,
+): Promise<OpenedCacheStore> {
+  const none = async () => {};
+  if (injected) {
+    const description = injected instanceof InMemoryCacheStore ? 'in memory (this process only)' : 'supplied by the caller';
+    return { store: injected, description, close: none };
   }
   if (config.redisUrl) {
     let reported = false;

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { charCount } from '../char-count.ts';
 import { UserError } from '../user-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -89,10 +90,11 @@ export const MAX_QUESTION_CHARS = 1000;
 /**
  * What is wrong with the length of a (trimmed) question `ask` would be asked, or null: the one rule `ask` refuses by
  * and `eval --questions` reads each line's question by (a 900,000-character line was scored, and counted as a false
- * answer, where `ask` refused it).
+ * answer, where `ask` refused it). Counted in characters (code points) as the API counts them (charCount, S-288).
  */
 export function questionLengthProblem(question: string): string | null {
-  return question.length > MAX_QUESTION_CHARS ? `the question is ${question.length} characters; the limit is ${MAX_QUESTION_CHARS}` : null;
+  const length = charCount(question);
+  return length > MAX_QUESTION_CHARS ? `the question is ${length} characters; the limit is ${MAX_QUESTION_CHARS}` : null;
 }
 
 /** A question is one non-empty line of reasonable length; anything else is a clear error. */

@@ -197,6 +197,39 @@ describe('bad input gets one line and a non-zero exit', () => {
     expect(io.err).toMatch(/skipped 2 malformed line\(s\) — line 2: not JSON .*; line 3: label: [^\n]*\n/);
     expect(io.err).not.toMatch(/more/);
   });
+  // S-284: the same question twice was scored twice; labelled both ways, the pair made a false answer by itself.
+  it('the same question twice is a bad line; labelled both ways it stops the run even with --skip-bad, which cannot tell which label is right', async () => {
+    const file = join(tmp, 'twice.jsonl');
+    const pool = 'What is the pool ceiling for orders-db?';
+    writeFileSync(
+      file,
+      [
+        { question: pool, label: 'answerable' },
+        { question: ' what is the POOL ceiling for orders-db? ', label: 'answerable' },
+        { question: 'How do we rotate DNS?', label: 'unanswerable' },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
+    expect(await main(['eval', '--questions', file, '--json'])).toBe(2);
+    oneLine();
+    expect(io.err).toMatch(/1 malformed line\(s\).*line 2: the same question as line 1 \(case and spacing aside\)/);
+    io.err = '';
+    expect(await main(['eval', '--questions', file, '--json', '--skip-bad'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ n: 2, skipped: [{ line: 2, reason: expect.stringMatching(/^the same question as line 1/) }] });
+    writeFileSync(file, `${JSON.stringify({ question: pool, label: 'answerable' })}\n${JSON.stringify({ question: pool, label: 'unanswerable' })}\n`);
+    for (const skip of [[], ['--skip-bad']]) {
+      io.err = '';
+      io.out = '';
+      expect(await main(['eval', '--questions', file, '--json', ...skip])).toBe(2);
+      oneLine();
+      expect(io.out).toBe('');
+      expect(io.err).toMatch(
+        /1 question\(s\) in .* labelled both answerable and unanswerable — line 2: .*labelled unanswerable here and answerable there.*Fix the labels/,
+      );
+    }
+  });
+
   it('--skip-bad over thousands of bad lines names the first ten with their reasons and how many more; --json lists every one (S-210)', async () => {
     const file = join(tmp, 'many-bad.jsonl');
     const bad = Array.from({ length: 5000 }, (_, i) => `bad ${i}`);
@@ -311,7 +344,7 @@ describe('feedback: bad input is refused in one line before any database is open
       io.err = '';
       expect(await main(['feedback', '--export', empty])).toBe(2);
       oneLine();
-      expect(io.err).toBe('sandscope: --export was given an empty path. Pass --export with a file name, e.g. feedback.jsonl.\n');
+      expect(io.err).toBe('sandscope: --export was given an empty path. Pass --export with a file name, e.g. feedback.jsonl, or - for standard output.\n');
     }
   });
   it('no database where SANDSCOPE_DATA_DIR points: said, and none is created', async () => {

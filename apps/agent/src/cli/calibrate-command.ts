@@ -9,6 +9,7 @@ import {
   measureAll,
   type Metrics,
   type PreferencePlace,
+  reportedEvaluation,
   resolveEvidence,
 } from '@sandscope/eval';
 import { UserError } from '../user-error.ts';
@@ -17,11 +18,15 @@ import { parseCommandOptions } from './args.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { formatEvaluation } from './eval-format.ts';
 import { evalInputs, parseFolds, trainedOnCorpus } from './eval-support.ts';
+import { fittedOnDigests } from './fitted-on.ts';
 import { fsErrorWords } from './fs-error.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-type RatesOf = Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate'>;
-const rates = (m: RatesOf) => `false answers ${pct(m.falseAnswerRate)}, false refusals ${pct(m.falseRefusalRate)}, deferral ${pct(m.deferralRate)}`;
+type RatesOf = Pick<Metrics, 'falseAnswerRate' | 'falseRefusalRate' | 'deferralRate' | 'n' | 'answerable' | 'unanswerable'>;
+/** A rate over no question is n/a, not 0.0% (S-281). */
+const over = (x: number, of: number) => (of ? pct(x) : 'n/a');
+const rates = (m: RatesOf) =>
+  `false answers ${over(m.falseAnswerRate, m.unanswerable)}, false refusals ${over(m.falseRefusalRate, m.answerable)}, deferral ${over(m.deferralRate, m.n)}`;
 
 /**
  * `sandscope calibrate --corpus DIR [--questions FILE] [--folds 5] [--force | --dry-run] [--json]`:
@@ -64,19 +69,22 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     ground,
     unanswerablePerFold: perFold,
     certifiable,
-  } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors });
+  } = calibrateBands(measured, inputs.kb.model, { folds, evidenceErrors: errors, detail: true });
   const write = !values['dry-run'] && (keep === 'refit' || values.force);
   const path = inputs.source.thresholdsPath;
   if (write) {
     const file: BandsFile = {
       ...fit.bands,
       fittedOn: inputs.origin,
+      // S-280: what the bands were fitted on, by content, which `eval` compares with the questions it scores.
+      fittedOnQuestions: fittedOnDigests(measured.map((m) => m.question.question)),
       fittedAt: new Date().toISOString(),
       questions: report.n,
+      // S-281: a rate over no question is null here too, not a 0 that reads as a measured perfect score.
       heldOut: {
-        falseAnswerRate: report.falseAnswerRate,
-        falseRefusalRate: report.falseRefusalRate,
-        deferralRate: report.deferralRate,
+        falseAnswerRate: report.unanswerable ? report.falseAnswerRate : null,
+        falseRefusalRate: report.answerable ? report.falseRefusalRate : null,
+        deferralRate: report.n ? report.deferralRate : null,
         folds: report.corpora.length,
       },
     };
@@ -87,8 +95,13 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   const fewest = fewestToCertify(BUDGETS.falseAnswerRate);
   const kept = existsSync(path) && !write;
   if (values.json) {
-    const { questions: _, ...summary } = report;
-    const shippedFigures = { falseAnswerRate: shipped.falseAnswerRate, falseRefusalRate: shipped.falseRefusalRate, deferralRate: shipped.deferralRate };
+    // S-281: a rate over no question is null, in the folds' figures as in the pooled ones and the shipped bands'.
+    const { questions: _, ...summary } = reportedEvaluation(report);
+    const shippedFigures = {
+      falseAnswerRate: shipped.unanswerable ? shipped.falseAnswerRate : null,
+      falseRefusalRate: shipped.answerable ? shipped.falseRefusalRate : null,
+      deferralRate: shipped.n ? shipped.deferralRate : null,
+    };
     process.stdout.write(
       `${JSON.stringify({ ...summary, keep, forced: values.force && keep === 'shipped', shipped: { ...shippedFigures, inSample }, thresholdsFile: write ? path : null, ...(inputs.skipped ? { skipped: inputs.skipped } : {}) }, null, 2)}\n`,
     );

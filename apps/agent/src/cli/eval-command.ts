@@ -10,6 +10,7 @@ import {
   type ModelReader,
   measureAll,
   type ReaderCost,
+  reportedEvaluation,
   resolveEvidence,
 } from '@sandscope/eval';
 import { saveEvalRun } from '@sandscope/store';
@@ -21,8 +22,9 @@ import { UserError } from '../user-error.ts';
 import { parseCommandOptions } from './args.ts';
 import { openCliStore } from './cli-store.ts';
 import { DEFAULT_EVAL_CORPORA_DIR, evalCorpusNames, loadEvalCorpora, loadGeneratedSet, parseExclude } from './eval-corpora.ts';
-import { formatEvaluation } from './eval-format.ts';
-import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, type SkippedLine, trainedOnCorpus } from './eval-support.ts';
+import { type BandsFittedOn, formatEvaluation } from './eval-format.ts';
+import { fittedShare } from './fitted-on.ts';
+import { bandsFittedOnSet, evalInputs, parseFolds, parseSeed, readModelFile, type MarkLeftOutLine, type SkippedLine, trainedOnCorpus } from './eval-support.ts';
 
 /**
  * `sandscope eval [--loco [--corpora DIR] [--exclude a,b] [--held-out a,b]] [--corpus DIR] [--questions FILE.jsonl | --feedback]
@@ -118,9 +120,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let bandsFrom: string | undefined;
   let corpusBandsSetAside = false;
   let inSample = false;
+  /** The model scoring the set was trained on its corpus (the set's figures in-sample whatever the bands). */
+  let modelInSample = false;
   let bandsInSample = false;
+  /** Scored with the corpus's own bands: which of the questions calibrate fitted them on (S-280). */
+  let fittedOn: BandsFittedOn | undefined;
+  let bandsFittedOn: { file: string | null; questionsRecorded: number | null; scored: number; scoredFittedOn: number | null } | undefined;
   /** `--questions FILE --skip-bad`: the lines left out, with why; in the --json report and a record (S-210). */
   let skipped: readonly SkippedLine[] | undefined;
+  let marksLeftOut: readonly MarkLeftOutLine[] | undefined;
   if (values.loco) {
     if (values.questions || values.feedback || values.corpus)
       throw new UserError('--loco scores the development corpora (--corpora DIR); it takes no --corpus, --questions or --feedback.');
@@ -159,7 +167,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       present.map((c) => ({ name: c.name, measured: c.measured!, status: c.status, evidenceErrors: c.evidenceErrors })),
       // Each fold fits its own bands; the report's own are the shipped model's, as in the record `npm run eval:report`
       // writes, and `bandsFrom: 'per-fold'` says none of them scored the figures (S-084).
-      { alwaysTrainOn: [generated], shippedBands: shippedAnswerabilityModel().bands, ...(heldOut ? { heldOut } : {}) },
+      { alwaysTrainOn: [generated], shippedBands: shippedAnswerabilityModel().bands, ...(heldOut ? { heldOut } : {}), detail: true },
     );
     bandsFrom = 'per-fold';
     const scored = heldOut ? present.filter((c) => heldOut.has(c.name)) : present;
@@ -186,15 +194,17 @@ export async function evalCommand(argv: string[]): Promise<number> {
     }
     const measured = await measureAll(inputs.kb, questions, inputs.external ? 'external' : inputs.source.root);
     // An external set (a file, or the marks) is scored with what ships, never tuned on, unless --cv asks for that.
+    // `detail`: each row carries what its figures are counted over, which the text and --json say (S-282).
     report = byModel
-      ? await adjudicatedByModel(measured, inputs.kb, { name: inputs.origin, evidenceErrors: errors }, (where) => (bookedIn = where))
+      ? await adjudicatedByModel(measured, inputs.kb, { name: inputs.origin, evidenceErrors: errors, detail: true }, (where) => (bookedIn = where))
       : inputs.external && !values.cv
-        ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors })
-        : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors });
+        ? evaluateShipped(measured, inputs.kb.model, { name: inputs.origin, evidenceErrors: errors, detail: true })
+        : crossValidateSet(measured, { folds, ...(seed !== undefined ? { seed } : {}), evidenceErrors: errors, detail: true });
     // S-145: questions about a team's library, scored without --corpus, were scored on the bundled corpus — its
     // answerable ones dropped as evidence errors, a perfect score printed of the rest — and nothing named the library.
     origin = inputs.origin;
     skipped = inputs.skipped;
+    marksLeftOut = inputs.marksLeftOut;
     library = `${inputs.source.root}${corpus.from === 'bundled' ? ' (the bundled corpus: --corpus DIR or CORPUS_DIR names another)' : corpus.from === 'CORPUS_DIR' ? ' (CORPUS_DIR)' : ''}`;
     // S-091: a cross-validated run scores each fold with bands fitted on the other folds, never with the shipped
     // model's or this corpus's thresholds.json, which it said (`bandsFrom: 'shipped'` or `'corpus'`, "Bands in force").
@@ -207,14 +217,53 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // A development corpus scored with the shipped model is scored by a model that learned from it: say so.
     // Nor is a set scored with this corpus's own bands when calibrate chose them on that set: "nothing was tuned on
     // these questions" was printed of exactly the questions the bands were tuned on.
-    bandsInSample = inputs.external && !values.cv && !byModel && values.questions !== undefined && bandsFittedOnSet(inputs, values.questions);
-    inSample = (inputs.external && !values.cv && trainedOnCorpus(inputs)) || bandsInSample;
+    // S-280: by the questions' text, not the file's path: a copy of the file, the marks it was exported from, or a set
+    // sharing some of its questions were each "nothing was tuned on these questions".
+    const found =
+      inputs.external && !values.cv && !byModel
+        ? bandsFittedOnSet(
+            inputs,
+            measured.map((m) => m.question.question),
+            values.questions,
+          )
+        : null;
+    if (found) {
+      const share = fittedShare(found);
+      bandsInSample = share === 'all';
+      // Some of the set was fitted on: the rest, scored alone, is the held-out figure; the whole is not called held out.
+      const heldOut =
+        share === 'some' && found.recorded !== null
+          ? evaluateShipped(
+              measured.filter((m) => !found.isFitted(m.question.question)),
+              inputs.kb.model,
+              { name: 'held out of the bands', detail: true },
+            )
+          : undefined;
+      fittedOn =
+        share === 'unknown' || found.recorded === null
+          ? { share: 'unknown', ...(found.file ? { file: found.file } : {}) }
+          : { share, fitted: found.fitted, of: found.of, recorded: found.recorded, ...(heldOut ? { heldOut } : {}) };
+      bandsFittedOn = {
+        file: found.file ?? null,
+        questionsRecorded: found.recorded,
+        scored: measured.length,
+        scoredFittedOn: found.recorded === null ? (share === 'all' ? measured.length : null) : found.fitted,
+      };
+    }
+    modelInSample = inputs.external && !values.cv && trainedOnCorpus(inputs);
+    inSample = modelInSample || bandsInSample || fittedOn?.share === 'some';
   }
+  // S-281: every rate over no question is null, pooled and per corpus or fold alike, in --json and in a record.
+  const heldOutOfBands = fittedOn?.share === 'some' && fittedOn.heldOut ? reportedEvaluation(fittedOn.heldOut) : undefined;
   const full = {
-    ...report,
+    ...reportedEvaluation(report),
     ...(library ? { library } : {}),
     ...(skipped ? { skipped } : {}),
+    // S-287: the marks a newer mark of their question replaced in the set, each with the one kept.
+    ...(marksLeftOut ? { marksLeftOut } : {}),
     ...provenanceOf(report, { origin, ...(values.model ? { modelFile: values.model } : {}), ...(bandsFrom ? { bandsFrom } : {}), inSample }),
+    ...(bandsFittedOn ? { bandsFittedOn } : {}),
+    ...(heldOutOfBands ? { heldOutOfBands: withoutRows(heldOutOfBands) } : {}),
   };
   if (values.record) {
     // `create`: an evaluation may be the first thing recorded in a fresh data directory.
@@ -231,10 +280,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(values.rows ? full : summary, null, 2)}\n`);
   } else {
     process.stdout.write(
-      `${formatEvaluation(report, library ? `${origin}, on the library at ${library}` : origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside, ...(bookedIn ? { spendBookedIn: bookedIn } : {}) })}\n`,
+      `${formatEvaluation(report, library ? `${origin}, on the library at ${library}` : origin, { ...(bandsFrom ? { bandsFrom } : {}), inSample: modelInSample, bandsInSample, ...(values.model ? { modelFile: values.model } : {}), corpusBandsSetAside, ...(bookedIn ? { spendBookedIn: bookedIn } : {}), ...(fittedOn ? { fittedOn } : {}) })}\n`,
     );
   }
   return 0;
+}
+
+/** A report's figures without its rows: `heldOutOfBands` is a figure of the set's rows, which the report holds once. */
+function withoutRows<T extends { questions: unknown }>({ questions: _, ...figures }: T): Omit<T, 'questions' | 'corpora'> {
+  const { corpora: __, ...pooled } = figures as T & { corpora?: unknown };
+  return pooled as Omit<T, 'questions' | 'corpora'>;
 }
 
 /**

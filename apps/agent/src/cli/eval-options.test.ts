@@ -46,8 +46,14 @@ describe('eval: a set with one label says which rate it cannot measure, as the r
     const path = file('answerable.jsonl', 'answerable', ['What is the connection pool ceiling for orders-db?', 'How do I restart orders-db?']);
     expect(await main(['eval', '--questions', path])).toBe(0);
     expect(io.out).toMatch(/\n {2}false answers {6}n\/a /);
-    expect(io.err).toContain('sandscope: note: the set has only answerable questions, so false answers cannot be measured on it: shown as n/a (0 in --json).');
+    expect(io.err).toContain(
+      'sandscope: note: the set has only answerable questions, so false answers cannot be measured on it: shown as n/a (null in --json).',
+    );
     expect(io.err).not.toMatch(/reported as 0/);
+    // S-281: --json said 0, a measured perfect score, where the text said n/a.
+    io.out = '';
+    expect(await main(['eval', '--questions', path, '--json'])).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ falseAnswerRate: null, unanswerable: 0, corpora: [{ falseAnswerRate: null }] });
   });
 
   it('only unanswerable questions: false refusals and right source cannot be measured, and the report shows both n/a', async () => {
@@ -56,10 +62,12 @@ describe('eval: a set with one label says which rate it cannot measure, as the r
     expect(io.out).toMatch(/\n {2}false refusals {5}n\/a /);
     expect(io.out).toMatch(/\n {2}right source {7}n\/a /);
     expect(io.err).toContain(
-      'sandscope: note: the set has only unanswerable questions, so false refusals and right source cannot be measured on it: shown as n/a (0 in --json).',
+      'sandscope: note: the set has only unanswerable questions, so false refusals and right source cannot be measured on it: shown as n/a (null in --json).',
     );
     io.out = '';
     expect(await main(['eval', '--questions', path, '--json'])).toBe(0);
-    expect(JSON.parse(io.out)).toMatchObject({ falseRefusalRate: 0, answerable: 0 });
+    // S-281: every rate with no answerable question under it is null, pooled and on the set's line alike, not 0.
+    const none = { falseRefusalRate: null, rightSourceRate: null, stepsCoveredRate: null, mrr: null, recallAt6: null };
+    expect(JSON.parse(io.out)).toMatchObject({ ...none, answerable: 0, corpora: [none] });
   });
 });

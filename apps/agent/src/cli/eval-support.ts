@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { type AnswerabilityModel, corpusVersion, type KnowledgeBase, parseModel } from '@sandscope/engine';
 import { type BadLine, type EvalQuestion, generateQuestions, type Gap, parseGaps, parseQuestionsJsonl } from '@sandscope/eval';
 import { type CorpusSource, loadCorpusSource } from '../corpus-source.ts';
 import { knowledgeBaseOf } from '../knowledge-base-of.ts';
 import { shellArg } from '../shell-arg.ts';
 import { UserError } from '../user-error.ts';
-import { type FeedbackQuestionSet, loadFeedbackQuestions } from './feedback-marks.ts';
+import { type FeedbackQuestionSet, leftOutWords, loadFeedbackQuestions, unconfirmedSourceWords } from './feedback-marks.ts';
 import { questionLengthProblem } from './args.ts';
+import { type FittedOn, fittedOnOf } from './fitted-on.ts';
 import { fsErrorWords } from './fs-error.ts';
 
 export function gapsOf(source: CorpusSource): Gap[] {
@@ -50,6 +51,13 @@ export function readQuestionSet(path: string, skipBad: boolean): { questions: Ev
   // A UTF-8 byte-order mark (Notepad's and Excel's "UTF-8 with BOM") is not part of line 1: left in, it made the
   // first question "not JSON", a stop or, with --skip-bad, a question silently lost.
   const { questions, bad } = parseQuestionsJsonl(text.startsWith('\uFEFF') ? text.slice(1) : text, { refuse: questionLengthProblem });
+  // S-284: a question labelled both ways is not a line to skip: leaving either out keeps the other's label unchecked.
+  const contradictions = bad.filter((b) => b.contradicts !== undefined);
+  if (contradictions.length) {
+    throw new UserError(
+      `${contradictions.length} question(s) in ${path} labelled both answerable and unanswerable — ${badLinesWords(contradictions, 5)}. Fix the labels, then run again (--skip-bad does not skip these: leaving either line out would keep a label that may be the wrong one).`,
+    );
+  }
   if (bad.length && !skipBad) {
     throw new UserError(`${bad.length} malformed line(s) in ${path} — ${badLinesWords(bad, 5)}. Fix them, or pass --skip-bad to score the rest.`);
   }
@@ -72,7 +80,7 @@ function noteOneLabel(questions: readonly EvalQuestion[]): void {
   if (answerable === questions.some((q) => q.label === 'unanswerable')) return;
   const unmeasured = answerable ? 'false answers' : 'false refusals and right source';
   process.stderr.write(
-    `sandscope: note: the set has only ${answerable ? 'answerable' : 'unanswerable'} questions, so ${unmeasured} cannot be measured on it: shown as n/a (0 in --json).\n`,
+    `sandscope: note: the set has only ${answerable ? 'answerable' : 'unanswerable'} questions, so ${unmeasured} cannot be measured on it: shown as n/a (null in --json).\n`,
   );
 }
 
@@ -87,6 +95,18 @@ export interface EvalInputs {
   readonly bandsFrom: 'corpus' | 'shipped' | 'model';
   /** `--questions FILE --skip-bad`: the lines left out, and why (none left out: empty). */
   readonly skipped?: readonly SkippedLine[];
+  /** `--feedback`: the marks left out as a newer mark of their question is kept (S-287), for the `--json` report. */
+  readonly marksLeftOut?: readonly MarkLeftOutLine[];
+}
+
+/** A mark `eval --feedback` left out, as the `--json` report lists it (`marksLeftOut`). */
+export interface MarkLeftOutLine {
+  readonly runId: string;
+  readonly question: string;
+  readonly label: string;
+  readonly kind: 'conflict' | 'repeat';
+  readonly keptRunId: string;
+  readonly keptLabel: string;
 }
 
 /**
@@ -121,7 +141,16 @@ export async function evalInputs(options: {
   const base = { source, kb, bandsFrom: options.model ? 'model' : corpusBands ? 'corpus' : 'shipped' } as const;
   if (marked) {
     noteOneLabel(marked.questions);
-    return { ...base, questions: marked.questions, origin: marked.origin, external: true };
+    noteMarks(marked);
+    const marksLeftOut = marked.leftOut.map((m) => ({
+      runId: m.runId,
+      question: m.question,
+      label: m.label,
+      kind: m.kind,
+      keptRunId: m.kept.runId,
+      keptLabel: m.kept.label,
+    }));
+    return { ...base, questions: marked.questions, origin: marked.origin, external: true, marksLeftOut };
   }
   if (options.questions) {
     const { questions, skipped } = readQuestionSet(options.questions, options.skipBad);
@@ -146,6 +175,18 @@ export async function evalInputs(options: {
       `the ${questions.length} questions generated from ${source.root} are all answerable (the generator writes unanswerable ones only from a GAPS.md or an estate.json), so false answers cannot be measured on them. Write questions in your on-call engineers' words, some the library cannot answer, and pass --questions FILE.`,
     );
   return { ...base, questions, origin: `the questions generated from ${source.root}`, external: false };
+}
+
+/**
+ * What the marks' question set left out or leaves unscored, said on stderr as the export says it: a question's older
+ * marks (S-287: two marks of one question, one right and one wrong-answer, counted one answer as a false answer and a
+ * right answer), and right answers naming no passage (S-286).
+ */
+function noteMarks(marked: FeedbackQuestionSet): void {
+  const lines = leftOutWords(marked.leftOut);
+  const unconfirmed = unconfirmedSourceWords(marked.questions);
+  if (unconfirmed) lines.push(unconfirmed);
+  for (const line of lines) process.stderr.write(`sandscope: note: ${line.trimStart()}\n`);
 }
 
 const marksWords = (n: number) => `${n} mark${n === 1 ? '' : 's'}`;
@@ -198,12 +239,13 @@ export function trainedOnCorpus(inputs: Pick<EvalInputs, 'kb' | 'source'>): bool
 }
 
 /**
- * Whether the bands in force are this corpus's own (thresholds.json) and `calibrate` fitted them on this very question
- * file: its figures are then a memory of that set, not a measurement of it (the seed's D-001).
+ * When the bands in force are this corpus's own (thresholds.json): which of the questions scored `calibrate` fitted
+ * them on. Those figures are a memory of the set, not a measurement of it (the seed's D-001); matched by the questions'
+ * text, not by the file's path (S-280). Null when the bands are not the corpus's.
  */
-export function bandsFittedOnSet(inputs: Pick<EvalInputs, 'source' | 'bandsFrom'>, questionsFile: string): boolean {
-  const fittedOn = inputs.bandsFrom === 'corpus' ? inputs.source.thresholds?.fittedOn : undefined;
-  return fittedOn !== undefined && resolve(fittedOn) === resolve(questionsFile);
+export function bandsFittedOnSet(inputs: Pick<EvalInputs, 'source' | 'bandsFrom'>, questions: readonly string[], questionsFile?: string): FittedOn | null {
+  const thresholds = inputs.bandsFrom === 'corpus' ? inputs.source.thresholds : null;
+  return thresholds ? fittedOnOf(thresholds, questions, questionsFile) : null;
 }
 
 /**

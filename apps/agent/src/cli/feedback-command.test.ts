@@ -7,8 +7,10 @@ import { createRun, finishRun, getFeedback, markRun, saveClaims, startStore, typ
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { loadCorpusSource } from '../corpus-source.ts';
+import { freePort } from '../limits/private-redis-server.ts';
 import { startAgentService } from '../service/compose.ts';
 import type { RunResultView } from '../service/run-views.ts';
+import { shellArg } from '../shell-arg.ts';
 import { main } from './main.ts';
 import { captureOutput } from './testing/capture-output.ts';
 
@@ -90,7 +92,11 @@ const oneLine = () => {
 describe('sandscope feedback', () => {
   it('marks runs; marking again replaces the mark; --export writes what eval --questions reads, labels derived', async () => {
     expect(await main(['feedback', answeredId, '--label', 'right', '--note', 'cites the change policy'])).toBe(0);
-    expect(io.out).toMatch(new RegExp(`^Marked run ${answeredId} right \\(note: cites the change policy\\)`));
+    expect(io.out).toMatch(new RegExp(`^Marked run ${answeredId} right \\(note: cites the change policy\\)\\. It had no earlier mark\\.`));
+    // S-286: a right answer naming no passage is not labelled with its own citation; it is said how to confirm it.
+    expect(io.out).toContain(
+      `It names no passage that answers, so \`eval --feedback\` leaves its source unscored: the run's own citation would be right by construction. If ${citedChunks[0]}, which it cited, answers it, confirm it: \`npx sandscope feedback ${answeredId} --label right --evidence ${shellArg(citedChunks[0]!)}\`.`,
+    );
     expect(await main(['feedback', refusedId, '--label', 'right'])).toBe(0);
     expect(await main(['feedback', refusedId, '--label', 'wrong-refusal', '--note', 'the paging policy covers DNS'])).toBe(0);
     io.out = '';
@@ -102,19 +108,15 @@ describe('sandscope feedback', () => {
     io.out = '';
     expect(await main(['feedback', '--export', file])).toBe(0);
     expect(io.out).toMatch(/^Wrote 3 marks from marked runs in PGlite at .* \(2 answerable, 1 unanswerable\)/);
+    expect(io.out).toContain('1 answer marked right names no passage that answers: its source is not scored');
     const { questions, bad } = parseQuestionsJsonl(readFileSync(file, 'utf8'));
     expect(bad).toEqual([]);
     // Newest first; a re-marked run counts as marked when it was marked again.
     expect(questions).toEqual([
       { id: `feedback-${asked.runId}`, question: asked.question, label: 'unanswerable', mechanism: 'feedback-wrong-answer' },
       { id: `feedback-${refusedId}`, question: 'How do we rotate DNS records for the storefront?', label: 'answerable', mechanism: 'feedback-wrong-refusal' },
-      {
-        id: `feedback-${answeredId}`,
-        question: 'Who approves a production change?',
-        label: 'answerable',
-        mechanism: 'feedback-right',
-        evidence: citedChunks[0],
-      },
+      // S-286: not labelled with the run's own first citation, which eval would find again by construction.
+      { id: `feedback-${answeredId}`, question: 'Who approves a production change?', label: 'answerable', mechanism: 'feedback-right' },
     ]);
     const lines = readFileSync(file, 'utf8')
       .trim()
@@ -138,6 +140,33 @@ describe('sandscope feedback', () => {
     expect(Object.keys(fromMarks.byMechanism as object).sort()).toEqual(['feedback-right', 'feedback-wrong-answer', 'feedback-wrong-refusal']);
     for (const key of ['mode', 'n', 'falseAnswerRate', 'falseRefusalRate', 'deferralRate', 'mrr', 'recallAt6', 'byMechanism', 'bands', 'bandsFrom']) {
       expect(fromMarks[key], key).toEqual(fromFile[key]);
+    }
+  });
+
+  it('a wrong-answer mark whose cache cannot be reached says the answer could not be removed and will not be served (S-264)', async () => {
+    // A REDIS_URL nothing listens on: the cache's Redis is down (IP_SALT, as the settings require with REDIS_URL).
+    vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${await freePort()}/0`);
+    vi.stubEnv('IP_SALT', 'salt-for-tests-0123456789');
+    try {
+      io.out = '';
+      io.err = '';
+      expect(await main(['feedback', asked.runId, '--label', 'wrong-answer', '--note', 'the ceiling is for events-bus'])).toBe(0);
+      expect(io.out).toMatch(new RegExp(`^Marked run ${asked.runId} wrong-answer`));
+      expect(io.out).toMatch(
+        /\nThe cached answer could not be removed now \(Redis \(shared by every replica\) failed: [^)]+\); the mark is kept, and the answer will not be served from the cache again: every replica checks a cached answer against the marks before serving it\.\n$/,
+      );
+      // Not the old advice to mark it again once the cache is reachable: nothing is left to do.
+      expect(io.err).not.toMatch(/mark it again/);
+    } finally {
+      vi.stubEnv('REDIS_URL', undefined);
+    }
+    // What stops it being served: the mark, and with it the withdrawal of the keys its run drafted under.
+    const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+    try {
+      expect(await getFeedback(store.db, asked.runId)).toMatchObject({ label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+      expect(await store.db.query('select run_id::text from cache_withdrawal where run_id = $1', [asked.runId])).not.toEqual([]);
+    } finally {
+      await store.close();
     }
   });
 });
@@ -298,5 +327,139 @@ describe('eval --feedback on marks of runs answered from another corpus version 
     expect(io.err).toContain(
       `sandscope: note: 3 of the 4 marks are on runs answered from another corpus version than the library at ${bundled.root} (version ${bundledVersion}): ${OTHER} (2 marks), fedcba9876543210 (1 mark). They are scored on its text as it is now`,
     );
+  });
+});
+
+describe('a mark names the passage that answers, says what it replaced, and one question is scored once (S-286 to S-290)', () => {
+  const POOL_STEPS = 'runbook-connection-pool-exhaustion#confirm-the-pool-is-saturated';
+  const rowsOf = async (argv: string[]) => {
+    io.out = '';
+    io.err = '';
+    expect(await main(argv)).toBe(0);
+    return JSON.parse(io.out) as { n: number; questions: { id: string; question: string; label: string; source: string | null }[]; marksLeftOut?: unknown[] };
+  };
+
+  it('wrong-answer naming a quotation of the passage that answers: exported answerable with that passage, scored wrong source (S-286, S-289)', async () => {
+    io.out = '';
+    const evidence = 'Connect to the pooler admin console';
+    expect(await main(['feedback', asked.runId, '--label', 'wrong-answer', '--note', 'the steps are in the runbook', '--evidence', evidence])).toBe(0);
+    // The earlier mark is named as it was (S-289): a colleague's mark was replaced without a word.
+    expect(io.out).toMatch(
+      new RegExp(
+        `^Marked run ${asked.runId} wrong-answer \\(note: the steps are in the runbook\\) \\(the passage that answers: ${POOL_STEPS}\\)\\. It replaced the earlier mark: wrong-answer, note "the ceiling is for events-bus", made \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\. `,
+      ),
+    );
+    const { questions } = await rowsOf(['eval', '--feedback', '--json', '--rows']);
+    // Exported as an answerable question labelled with the passage named: the answer, from another passage, is wrong source.
+    expect(questions.find((q) => q.id === `feedback-${asked.runId}`)).toMatchObject({ label: 'answerable', source: 'wrong', labelled: POOL_STEPS });
+  });
+
+  it('a passage that matches none, or several, and right naming a passage the run did not cite: one line, nothing marked (S-286)', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['--label', 'wrong-answer', '--evidence', 'the pooler admin consoel'],
+        new RegExp(
+          `^sandscope: --evidence: the passage that answers matches no passage: "the pooler admin consoel"; the passage sharing most of its words is ${POOL_STEPS} .*Nothing was marked\\. Name the passage by its id \\(\`npx sandscope passages\` lists them\\), or quote a sentence only it holds\\.\\n$`,
+        ),
+      ],
+      [
+        ['--label', 'wrong-answer', '--evidence', 'orders-db'],
+        /^sandscope: --evidence: the passage that answers matches \d+ passages \(.*\); quote more of the answering one\. Nothing was marked\./,
+      ],
+      [
+        ['--label', 'right', '--evidence', POOL_STEPS],
+        new RegExp(
+          `^sandscope: run ${asked.runId} cited .*, not ${POOL_STEPS}: right with a passage confirms the one the run answered from\\. An answer from another passage than the one that answers is marked wrong-answer, with that passage\\. Nothing was marked\\.\\n$`,
+        ),
+      ],
+    ];
+    for (const [flags, expected] of cases) {
+      io.err = '';
+      expect(await main(['feedback', asked.runId, ...flags])).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(expected);
+    }
+    const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+    try {
+      expect(await getFeedback(store.db, asked.runId)).toMatchObject({ label: 'wrong-answer', evidence: POOL_STEPS });
+    } finally {
+      await store.close();
+    }
+    io.err = '';
+    expect(await main(['feedback', asked.runId, '--label', 'right', '--corpus', join(tmp, 'nowhere')])).toBe(2);
+    expect(io.err).toMatch(/--corpus names the library --evidence is matched against; without --evidence it does nothing/);
+  });
+
+  it('two runs of one question marked right and wrong-answer: the export and eval keep the newest, and say which they left out (S-287)', async () => {
+    const question = 'Who approves a production change?';
+    // A second run of answeredId's question, marked the other way, later.
+    const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+    let again: string;
+    try {
+      again = await finished(store, corpusVersion(loadCorpusSource().documents), 'WHO  approves a production change?', 'answered', citedChunks);
+      await markRun(store.db, { runId: again, label: 'wrong-answer', note: 'no, the CAB does' });
+    } finally {
+      await store.close();
+    }
+    const file = join(tmp, 'conflict.jsonl');
+    io.out = '';
+    expect(await main(['feedback', '--export', file])).toBe(0);
+    const exported = parseQuestionsJsonl(readFileSync(file, 'utf8'));
+    // One line for the question, the newest mark's; `eval --questions` reads the file whole (it refuses one question twice).
+    expect(exported.bad).toEqual([]);
+    expect(exported.questions.filter((q) => q.question.replace(/\s+/g, ' ').toLowerCase() === question.toLowerCase())).toEqual([
+      { id: `feedback-${again}`, question: 'WHO  approves a production change?', label: 'unanswerable', mechanism: 'feedback-wrong-answer' },
+    ]);
+    expect(io.out).toMatch(/^Wrote \d+ questions from the \d+ marks from marked runs in PGlite at /);
+    expect(io.out).toContain('1 mark left out (1 in conflict): a question is scored once, by its newest mark, as marking a run again replaces its mark.');
+    expect(io.out).toMatch(
+      new RegExp(
+        `\\n  conflict: "Who approves a production change\\?" — kept wrong-answer on run ${again} \\([^)]+ UTC\\); left out right on run ${answeredId} \\([^)]+ UTC\\), which says otherwise of what the library answers\\. If the older mark is the right one, mark run ${again} again to agree with it\\.\\n`,
+      ),
+    );
+    const report = await rowsOf(['eval', '--feedback', '--json', '--rows']);
+    expect(report.questions.filter((q) => q.id === `feedback-${answeredId}` || q.id === `feedback-${again}`).map((q) => q.id)).toEqual([`feedback-${again}`]);
+    expect(report.n).toBe(exported.questions.length);
+    expect(report.marksLeftOut).toEqual([{ runId: answeredId, question, label: 'right', kind: 'conflict', keptRunId: again, keptLabel: 'wrong-answer' }]);
+    expect(io.err).toContain('sandscope: note: 1 mark left out (1 in conflict): a question is scored once, by its newest mark');
+  });
+
+  it('--export - writes the marks to standard output and what it says of them to standard error; no file named - (S-290)', async () => {
+    const cwd = process.cwd();
+    const here = mkdtempSync(join(tmp, 'cwd-'));
+    process.chdir(here);
+    try {
+      io.out = '';
+      io.err = '';
+      expect(await main(['feedback', '--export', '-'])).toBe(0);
+      expect(existsSync(join(here, '-'))).toBe(false);
+      const { questions, bad } = parseQuestionsJsonl(io.out);
+      expect(bad).toEqual([]);
+      expect(questions.length).toBeGreaterThan(0);
+      expect(io.err).toMatch(/^sandscope: Wrote .* to standard output \(\d+ answerable, \d+ unanswerable\)\.\n/);
+      io.err = '';
+      expect(await main(['feedback', '--export', '-', '--force'])).toBe(2);
+      oneLine();
+      expect(io.err).toMatch(/--export - writes the marks to standard output, which --force has nothing to replace in/);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('a question of 1,000 emoji, which the API takes (1,000 characters), is read back from the export by eval --questions (S-288)', async () => {
+    const emoji = '🙂'.repeat(1000);
+    const store = await startStore({ dataDir: join(dataDir, 'pglite') });
+    let runId: string;
+    try {
+      runId = await finished(store, corpusVersion(loadCorpusSource().documents), emoji, 'refused');
+      await markRun(store.db, { runId, label: 'right' });
+    } finally {
+      await store.close();
+    }
+    const file = join(tmp, 'emoji.jsonl');
+    expect(await main(['feedback', '--export', file])).toBe(0);
+    // Refused before as "the question is 2000 characters; the limit is 1000": UTF-16 units, where the API counts characters.
+    const report = await rowsOf(['eval', '--questions', file, '--json', '--rows']);
+    expect(report.questions.find((q) => q.id === `feedback-${runId}`)).toMatchObject({ question: emoji, label: 'unanswerable' });
   });
 });

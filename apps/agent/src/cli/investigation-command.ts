@@ -185,6 +185,8 @@ async function run(service: InvestigationService, store: Store, sub: string, arg
       for (const m of detail.messages) {
         out(`\n${m.role === 'user' ? 'You' : 'Sandscope'}: ${m.text}`);
         if (m.metrics) out(`  — ${metricsLine(m.metrics)}`);
+        // S-270: a question whose turn was cut short read as if an answer were still coming.
+        if (m.interrupted) out(`  — Not answered: ${m.interrupted.reason} Ask it again: \`npx sandscope investigation ask ${detail.investigation.id} …\``);
       }
       return 0;
     }
@@ -214,7 +216,7 @@ async function run(service: InvestigationService, store: Store, sub: string, arg
       return 0;
     }
     case 'ask': {
-      const turn = await service.ask(args[0]!, args.slice(1).join(' '));
+      const turn = await askStoppably(service, args[0]!, args.slice(1).join(' '));
       // --json prints the turn as the API gives it (its `turn`): five of its fields left a script blind to what is
       // unknown, to the notes (a provider fallen back to offline) and to the turn id its events replay under.
       if (json) out(JSON.stringify(turn, null, 2));
@@ -228,6 +230,31 @@ async function run(service: InvestigationService, store: Store, sub: string, arg
     }
   }
   return 2;
+}
+
+/**
+ * A turn that Ctrl-C (or SIGTERM) stops rather than kills (S-270): killed outright, the command left its question in
+ * the conversation with no word for TURN_STALE_MS (ten minutes), as if an answer were still coming. Stopped, the turn
+ * stores why it ended — the question reads as not answered at once — and the command says so in one line (exit 130,
+ * a shell's number for Ctrl-C). A second Ctrl-C kills the command as ever: the handler is there for the first only.
+ */
+async function askStoppably(service: InvestigationService, id: string, message: string) {
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) =>
+    stop.abort(
+      new ServiceError('interrupted', `The turn was stopped at the command line (${signal === 'SIGINT' ? 'Ctrl-C' : signal}) before it was answered.`),
+    );
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    return await service.ask(id, message, { signal: stop.signal });
+  } catch (error) {
+    if (stop.signal.aborted && error instanceof ServiceError) throw new UserError(`${error.detail} ${remedyOf(error.code, 'cli')}`, 130);
+    throw error;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
 }
 
 function metricsLine(m: { promptTokens: number; completionTokens: number; elapsedMs: number; costUsd: number; provider: string }): string {

@@ -110,6 +110,7 @@ describe('sandscope investigation says what to do at a terminal (S-191)', () => 
       question_too_long: true,
       payload_too_large: true,
       run_interrupted: true,
+      interrupted: true,
     } satisfies Record<ServiceErrorCode, true>;
     for (const code of Object.keys(codes) as ServiceErrorCode[]) expect(remedyOf(code, 'cli'), code).not.toMatch(HTTP_ONLY);
   });

@@ -51,9 +51,14 @@ const USAGE: Record<string, string> = {
                                                          (npm run train -- --exclude NAME --out FILE)
 `,
   feedback: `  npx sandscope feedback RUN_ID --label wrong-answer|wrong-refusal|right [--note TEXT]
-                                                         mark a run (replaces its earlier mark)
-  npx sandscope feedback --export FILE.jsonl [--force]   every mark as a question file (eval --questions);
-                                                         --force replaces an existing file
+                     [--evidence PASSAGE_ID|TEXT [--corpus DIR]]
+                                                         mark a run (replaces its earlier mark, and says which);
+                                                         --evidence names the passage that answers (its id, or a
+                                                         quotation of it): wrong-answer with it is an answer from
+                                                         the wrong passage, right with it confirms the one cited
+  npx sandscope feedback --export FILE.jsonl|- [--force] every mark as a question file (eval --questions), one
+                                                         line per question (its newest mark); - for standard
+                                                         output; --force replaces an existing file
 `,
   calibrate: `  npx sandscope calibrate --corpus DIR [--questions FILE] [--force | --dry-run]
                                                          refit the bands on a corpus's own questions; writes

@@ -69,9 +69,12 @@ describe('sandscope passages', () => {
   it('the ids it lists are the ones eval takes, and an id made from a merged heading is refused naming its passage', async () => {
     const dir = library();
     const file = join(dir, 'q.jsonl');
-    const asked = (id: string, evidence: string) =>
-      JSON.stringify({ id, question: 'how do I fail back to the primary processor?', label: 'answerable', evidence });
-    writeFileSync(file, `${[asked('listed', 'payments#mitigation'), asked('merged', 'payments#rollback')].join('\n')}\n`);
+    // Two questions, not one asked twice: the same question twice is refused as counted twice (S-284).
+    const asked = (id: string, question: string, evidence: string) => JSON.stringify({ id, question, label: 'answerable', evidence });
+    writeFileSync(
+      file,
+      `${[asked('listed', 'how do I fail back to the primary processor?', 'payments#mitigation'), asked('merged', 'how do I roll back a payments change?', 'payments#rollback')].join('\n')}\n`,
+    );
     expect(await main(['eval', '--corpus', dir, '--questions', file, '--json']), io.err).toBe(0);
     const report = JSON.parse(io.out) as { n: number; evidenceErrors: { id: string; message: string }[] };
     expect(report.n).toBe(1);

@@ -74,7 +74,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  log(`${signal}: stopping — open runs have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
+  log(`${signal}: stopping — open runs and investigation turns have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
   await stopServing({ listening, agent, graceMs: SHUTDOWN_GRACE_MS, log });
   log('stopped');
   return 0;

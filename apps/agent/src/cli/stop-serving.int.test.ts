@@ -188,6 +188,76 @@ describe.skipIf(!ready)('a replica stopped mid-run (S-258)', () => {
     expect(said).toMatch(/1 run\(s\) still going after 0\.5 s stopped/);
   }, 120_000);
 
+  it('S-269: stops an investigation turn the same way: its stream told to ask again, its question recorded interrupted, its tokens and spend hold settled', async () => {
+    const r = await replica(15_000);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const created = await fetch(`${r.listening.url}/v1/investigations`, { method: 'POST', headers, body: JSON.stringify({ title: 'checkout 502s' }) });
+    const { investigation } = (await created.json()) as { investigation: { id: string } };
+    const id = investigation.id;
+    const upload = await fetch(`${r.listening.url}/v1/investigations/${id}/files/app.log`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: '2024-05-14T03:12:01Z ERROR upstream timeout to payments-api\n',
+    });
+    expect(upload.status).toBe(201);
+    const response = await fetch(`${r.listening.url}/v1/investigations/${id}/turns`, {
+      method: 'POST',
+      headers: { ...headers, accept: 'text/event-stream' },
+      body: JSON.stringify({ message: 'why did payments-api time out?' }),
+    });
+    expect(response.status).toBe(200);
+    const seen: SseEvent[] = [];
+    const stream = readSse(response, (event) => void seen.push(event)).then(
+      (events) => ({ events, cut: undefined }),
+      (error: unknown) => ({ events: seen, cut: error }),
+    );
+    const deadline = Date.now() + 20_000;
+    while (r.stub.requests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(r.stub.requests).toHaveLength(1);
+    expect(await limiterTokens(r, 'held')).toBe(RUN_TOKEN_BUDGET);
+    expect((await r.ledger.usage()).reservedUsd).toBeGreaterThan(0);
+
+    const started = Date.now();
+    await stopServing({ listening: r.listening, agent: r.agent, graceMs: GRACE_MS, log: r.log });
+    const tookMs = Date.now() - started;
+    r.log('stopped');
+    const { events, cut } = await stream;
+
+    // Told in the stream, before it ends (the old shutdown cut it: no event at all, curl rc=18).
+    expect(cut).toBeUndefined();
+    const last = events.at(-1);
+    expect(last?.event, JSON.stringify(events)).toBe('error');
+    const { error } = last!.data as { error: { code: string; message: string } };
+    expect(error.code).toBe('shutting_down');
+    expect(error.message).toMatch(
+      /^Turn (\d+) was stopped before it finished and is recorded interrupted; your question is kept\. This agent replica is shutting down .*Ask again/,
+    );
+    const turnId = Number(/^Turn (\d+)/.exec(error.message)![1]);
+    expect(tookMs).toBeLessThan(GRACE_MS + 3_000);
+
+    // Recorded before the store closed: the turn's `error` event, which marks its question interrupted (S-270), and no answer.
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    const { rows: ends } = await reader.query<{ type: string; code: string }>(
+      "select type, data->'error'->>'code' as code from investigation_turn_event where turn_id = $1 and type in ('result', 'error')",
+      [turnId],
+    );
+    const { rows: answers } = await reader.query("select id from investigation_message where investigation_id = $1 and role = 'assistant'", [id]);
+    await reader.end();
+    expect(ends).toEqual([{ type: 'error', code: 'shutting_down' }]);
+    expect(answers).toEqual([]);
+    // Nothing left held, and nothing charged for a call no provider answered.
+    expect(await limiterTokens(r, 'held')).toBe(0);
+    expect(await limiterTokens(r, 'tokens')).toBe(0);
+    expect((await r.ledger.usage()).reservedUsd).toBe(0);
+
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(r.lines.at(-1)).toBe('stopped');
+    const said = r.lines.join('\n');
+    expect(said).not.toMatch(/could not|Cannot use a pool|failed after the stream opened|\n\s+at /);
+    expect(said).toMatch(/1 investigation turn\(s\) still going after 0\.5 s stopped/);
+  }, 120_000);
+
   it('a run that ends within the grace keeps its answer, and the replica stops as it ends, not a keep-alive timeout later', async () => {
     const r = await replica(300);
     const { stream } = await askUntilProvider(r);

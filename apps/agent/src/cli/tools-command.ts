@@ -8,8 +8,12 @@ import { TOOL_DECLARATIONS } from '../sandbox/tool-declarations.ts';
 import { buildTools, packageState, ToolBuildError } from '../sandbox/tools-build.ts';
 import { UserError } from '../user-error.ts';
 import { parseCommandArgs } from './args.ts';
+import { fsErrorWords } from './fs-error.ts';
 
 const USAGE = 'Usage: npx sandscope tools build | list';
+
+/** What making or writing TOOLS_DIR fails with when the folder named is one this process cannot have there. */
+const FOLDER_REFUSALS: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT']);
 
 /**
  * `sandscope tools build` builds every declared tool's package once into
@@ -32,11 +36,17 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof ToolBuildError) throw new UserError(error.message);
       const e = error as NodeJS.ErrnoException;
-      if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOTDIR')
-        throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir} (${e.code}); point TOOLS_DIR at a writable directory.`);
       // S-237: TOOLS_DIR naming a file was "internal error: EEXIST: file already exists, mkdir … This is a bug".
       if (e.code === 'EEXIST')
         throw new UserError(`TOOLS_DIR ${config.tools.dir} is a file, not a folder; point TOOLS_DIR at a directory (it is made if missing).`);
+      // S-271: a folder the file system will not make or write there (`/proc/nope`: ENOENT though /proc exists; `/sys/x`:
+      // EPERM) is the setting's fault as much as a read-only or forbidden one is, and said the same way.
+      if (e.code !== undefined && FOLDER_REFUSALS.has(e.code)) {
+        // mkdir's ENOENT with the folder above it there is no missing file: the file system makes no folder there.
+        const why = e.code === 'ENOENT' && e.syscall === 'mkdir' ? 'the file system there does not let a folder be made (ENOENT)' : fsErrorWords(e);
+        const where = e.path && e.path !== config.tools.dir ? ` (making ${e.path})` : '';
+        throw new UserError(`cannot write TOOLS_DIR ${config.tools.dir}${where}: ${why}; point TOOLS_DIR at a writable directory.`);
+      }
       throw error;
     }
     for (const t of built) out(`built ${t.name} (${t.files} files) in ${t.dir}`);

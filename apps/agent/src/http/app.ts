@@ -20,7 +20,7 @@ import { parseFeedbackRequest } from './feedback-request.ts';
 import { investigationRoutes } from './investigation-routes.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { boundedBody, readJsonBody } from './request-body.ts';
-import { describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
+import { checkConfiguredFailProviders, describeIssue, parseRunRequest, RunPageSchema } from './run-request.ts';
 import { streamRunEvents } from './run-events.ts';
 import { streamRun } from './run-stream.ts';
 import { type SessionVariables, sessionCookie } from './session.ts';
@@ -146,7 +146,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The body is bounded after the limiter admits the request: a refused body leaves the reservation untaken,
   // and the limiter's middleware releases it.
   app.post('/v1/runs', limitedRun, body, async (c) => {
-    const request = parseRunRequest(await readJsonBody(c.req.raw), deps.maxQuestionChars);
+    const request = checkConfiguredFailProviders(
+      parseRunRequest(await readJsonBody(c.req.raw), deps.maxQuestionChars),
+      deps.providers.map((p) => p.name),
+    );
     // Defect 4: admitted before the stream opens, so a database outage is a 503 store_unavailable, not 200 then `internal`.
     // A run refused here leaves its token reservation untaken, and the middleware releases it (defect 1).
     const run = await deps.runs.admit({
@@ -195,7 +198,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // A mark spends nothing, so it does not pass the limiter; the body is still read within MAX_BODY_BYTES.
   app.post('/v1/runs/:id/feedback', body, async (c) => {
     const request = parseFeedbackRequest(await readJsonBody(c.req.raw));
-    return c.json({ feedback: await deps.feedback.mark(c.req.param('id'), request) });
+    return c.json(await deps.feedback.mark(c.req.param('id'), request));
   });
 
   app.get('/v1/feedback', async (c) => c.json({ feedback: await deps.feedback.list() }));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { feedbackResponseSchema } from '@sandscope/api';
 import { createRun, finishRun, startStore, type Store } from '@sandscope/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -80,14 +81,25 @@ describe('POST /v1/runs/:id/feedback', () => {
   it('marks a run; marking again replaces the mark; the run and the list read it back', async () => {
     const first = await mark(asked.runId, { label: 'right', note: '  cites the ceiling  ' });
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ feedback: { runId: asked.runId, label: 'right', note: 'cites the ceiling', createdAt: expect.any(String) } });
+    // `cache`: what a wrong-answer mark did to the cached answer (S-264); null for any other label.
+    const firstBody = (await first.json()) as { feedback: { createdAt: string } };
+    expect(firstBody).toEqual({
+      feedback: { runId: asked.runId, label: 'right', note: 'cites the ceiling', evidence: null, createdAt: expect.any(String) },
+      cache: null,
+      // S-289: nothing was replaced.
+      replaced: null,
+    });
 
     const again = await mark(asked.runId, { label: 'wrong-answer', note: 'the ceiling is for events-bus' });
     expect(again.status).toBe(200);
-    expect(((await again.json()) as { feedback: unknown }).feedback).toMatchObject({ label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+    const againBody = (await again.json()) as { feedback: unknown; replaced: unknown };
+    expect(againBody.feedback).toMatchObject({ label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+    // S-289: the mark it replaced, as it was — a colleague's mark was replaced without a word.
+    expect(againBody.replaced).toEqual({ label: 'right', note: 'cites the ceiling', evidence: null, createdAt: firstBody.feedback.createdAt });
+    expect(feedbackResponseSchema.parse(againBody).replaced).toMatchObject({ label: 'right' });
 
     const detail = (await (await app.request(`/v1/runs/${asked.runId}`, { headers: AUTH })).json()) as { feedback: unknown };
-    expect(detail.feedback).toEqual({ label: 'wrong-answer', note: 'the ceiling is for events-bus', createdAt: expect.any(String) });
+    expect(detail.feedback).toEqual({ label: 'wrong-answer', note: 'the ceiling is for events-bus', evidence: null, createdAt: expect.any(String) });
     const unmarked = (await (await app.request(`/v1/runs/${refusedId}`, { headers: AUTH })).json()) as { feedback: unknown };
     expect(unmarked.feedback).toBeNull();
 
@@ -101,6 +113,7 @@ describe('POST /v1/runs/:id/feedback', () => {
       runId: refusedId,
       label: 'wrong-refusal',
       note: null,
+      evidence: null,
       createdAt: expect.any(String),
       question: REFUSED,
       verdict: 'refused',
@@ -169,6 +182,52 @@ describe('POST /v1/runs/:id/feedback', () => {
     expect(detail.feedback).toMatchObject({ label: 'right', note: null });
   });
 
+  it('names the passage that answers: by a quotation, matched to its passage; refused when it matches none or several (S-286)', async () => {
+    const wrong = await ask(ASKED);
+    expect(wrong.verdict).toBe('answered');
+    const POOL_STEPS = 'runbook-connection-pool-exhaustion#confirm-the-pool-is-saturated';
+    const res = await mark(wrong.runId, { label: 'wrong-answer', note: 'the steps are in the runbook', evidence: '  Connect to the pooler admin console ' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { feedback: unknown }).feedback).toMatchObject({ label: 'wrong-answer', evidence: POOL_STEPS });
+    const detail = (await (await app.request(`/v1/runs/${wrong.runId}`, { headers: AUTH })).json()) as { feedback: unknown };
+    expect(detail.feedback).toMatchObject({ label: 'wrong-answer', evidence: POOL_STEPS });
+    const list = (await (await app.request('/v1/feedback', { headers: AUTH })).json()) as { feedback: { runId: string; evidence: string | null }[] };
+    expect(list.feedback.find((f) => f.runId === wrong.runId)?.evidence).toBe(POOL_STEPS);
+
+    const cases: [unknown, RegExp][] = [
+      [
+        { label: 'wrong-answer', evidence: 'the pooler admin consoel' },
+        new RegExp(
+          `^the passage that answers matches no passage: "the pooler admin consoel"; the passage sharing most of its words is ${POOL_STEPS} .*\\. Nothing was marked: name the passage by its id, or quote a sentence only it holds\\. `,
+        ),
+      ],
+      [
+        { label: 'wrong-answer', evidence: 'orders-db' },
+        /^the passage that answers matches \d+ passages \(.*\); quote more of the answering one\. Nothing was marked/,
+      ],
+      [
+        { label: 'right', evidence: POOL_STEPS },
+        new RegExp(`^run ${wrong.runId} cited .*, not ${POOL_STEPS}: right with a passage confirms the one the run answered from\\.`),
+      ],
+      [{ label: 'right', evidence: 42 }, /^evidence must be a string\./],
+    ];
+    for (const [body, expected] of cases) {
+      const refused = await mark(wrong.runId, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toMatch(expected);
+    }
+    // The mark stands as it was.
+    const after = (await (await app.request(`/v1/runs/${wrong.runId}`, { headers: AUTH })).json()) as { feedback: unknown };
+    expect(after.feedback).toMatchObject({ label: 'wrong-answer', evidence: POOL_STEPS });
+    // right naming the passage the run cited confirms it.
+    const cited = wrong.claims[0]!.citations[0]!;
+    const confirmed = await mark(wrong.runId, { label: 'right', evidence: cited });
+    expect(confirmed.status).toBe(200);
+    expect(((await confirmed.json()) as { replaced: unknown }).replaced).toMatchObject({ label: 'wrong-answer', evidence: POOL_STEPS });
+  });
+
   it('400 for a run with no verdict yet: there is nothing to judge', async () => {
     const running = await createRun(store.db, {
       sessionId: 's-feedback',
@@ -209,7 +268,10 @@ describe('a wrong-answer mark evicts the answer from the semantic cache (S-132)'
     // "right" keeps it; "wrong-answer" on the run that was served it evicts it for everyone.
     expect((await mark(again.runId, { label: 'right' })).status).toBe(200);
     expect((await cacheOf((await ask(QUESTION)).runId)).cache).toBe(served.cache);
-    expect((await mark(again.runId, { label: 'wrong-answer', note: 'the ceiling is for events-bus' })).status).toBe(200);
+    const marked = await mark(again.runId, { label: 'wrong-answer', note: 'the ceiling is for events-bus' });
+    expect(marked.status).toBe(200);
+    // The cache could be reached, so the answer is out of it, and the response says so (S-264 for the case it could not).
+    expect(((await marked.json()) as { cache: unknown }).cache).toEqual({ removed: true, message: 'Its answer is no longer served from the semantic cache.' });
     expect((await cacheOf((await ask(QUESTION)).runId)).cache).toBe('miss');
   });
 });

@@ -98,11 +98,16 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Hono {
     const reservation = takeReservation(get);
     // Defect 3: a turn that falls back or throws has still spent what its providers served.
     const served = providerTokenMeter();
-    try {
-      return c.json({ turn: await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent, log: deps.log }) });
-    } finally {
-      await chargeTurn(id, served.tokens, { ...charge, reservation });
-    }
+    // S-269: held as one of the replica's turns in flight, the charge too, so a shutdown stops it (503 shutting_down,
+    // its question recorded interrupted) and settles it before the store and the limiter close.
+    const turn = await investigations.hold(async (signal) => {
+      try {
+        return await investigations.ask(id, message, { describeError: turnErrorBody, onEvent: served.onEvent, log: deps.log, signal });
+      } finally {
+        await chargeTurn(id, served.tokens, { ...charge, reservation });
+      }
+    });
+    return c.json({ turn });
   });
   // A turn's stream resumed on any replica: the stored events after Last-Event-ID, then the rest as they come.
   app.get('/:id/turns/:turnId/events', (c) =>

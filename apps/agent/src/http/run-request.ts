@@ -1,7 +1,8 @@
 import type { Workload } from '@sandscope/engine';
 import { parseWorkload, WORKLOAD_IDS } from '@sandscope/engine/orchestrator';
 import { z } from 'zod';
-import { INJECTABLE_PROVIDERS } from '../run-agent.ts';
+import { charCount } from '../char-count.ts';
+import { INJECTABLE_PROVIDERS, unconfiguredToFail } from '../run-agent.ts';
 import { ApiError } from './api-error.ts';
 import { requestText } from './request-text.ts';
 
@@ -99,9 +100,19 @@ export function parseRunRequest(body: unknown, maxQuestionChars: number): RunReq
   if (!parsed.success) throw new ApiError('invalid_request', describeIssue(parsed.error, 'body'));
   const question = parsed.data.question.trim();
   if (question.length === 0) throw new ApiError('invalid_request', 'question must not be empty.');
-  const length = [...question].length;
+  const length = charCount(question);
   if (length > maxQuestionChars) {
     throw new ApiError('question_too_long', `The question is ${length} characters; the limit is ${maxQuestionChars} (MAX_QUESTION_CHARS).`);
   }
   return { question, workload: parsed.data.workload ?? 'triage', failProviders: [...new Set(parsed.data.failProviders ?? [])] };
+}
+
+/**
+ * A run request's failProviders checked against the providers this deployment configured (S-268): one it never calls
+ * is `invalid_request` naming the ones it could fail, before the run is admitted — not a run served from the cache.
+ */
+export function checkConfiguredFailProviders(request: RunRequest, configured: readonly string[]): RunRequest {
+  const unconfigured = unconfiguredToFail(request.failProviders, configured, 'failProviders');
+  if (unconfigured) throw new ApiError('invalid_request', unconfigured);
+  return request;
 }

@@ -48,7 +48,8 @@ async function sendRun(stream: SSEStreamingApi, run: AdmittedRun, signal: AbortS
     out.send('result', result);
     used = providerTokensOf(result);
   } catch (error) {
-    // Stopped by the shutdown: what its served calls reported is known, and the call cut short was settled at $0 by its guard.
+    // Stopped by the shutdown: what its served calls reported is known. The call cut short was settled at its bound by its
+    // guard (S-267: the provider may bill it), which is the deployment's money; the client's tokens count only what was served.
     if (error instanceof RunStoppedError) used = providerTokensOf({ providers: error.providerEvents });
     const { apiError, isBug } = toApiError(error);
     if (isBug) o.log(`POST /v1/runs failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { RateLimiter, TokenReservation } from '../limits/limiter.ts';
 import type { InvestigationService } from '../service/investigation-service.ts';
 import { echoed } from '../service/service-error.ts';
+import { TURN_STALE_MS } from '../service/turn-interruptions.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { parseLastEventId, streamErrorBody } from './run-events.ts';
 import { HEARTBEAT_MS, sseQueue } from './run-stream.ts';
@@ -34,47 +35,48 @@ export const turnErrorBody = (error: unknown) => toApiError(error).apiError.body
  * and is stored whether or not anyone is still reading.
  */
 export function streamTurn(c: Context, id: string, message: string, o: TurnStreamOptions): Response {
-  return streamSSE(c, async (stream) => {
-    const out = sseQueue(stream);
-    const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
-    let ended = false;
-    const served = providerTokenMeter();
-    try {
-      await o.investigations.ask(id, message, {
-        describeError: turnErrorBody,
-        log: o.log,
-        onEvent: (event) => {
-          // Counted whether or not it was stored: the tokens were served all the same (defect 3).
-          served.onEvent(event);
-          const end = event.type === 'result' || event.type === 'error';
-          if (end) ended = true;
-          // Only what a resume replays, and the end always (AskOptions.onEvent).
-          if (event.stored || end) out.send(event.type, event.data, String(event.seq));
-        },
-      });
-    } catch (error) {
-      const { apiError, isBug } = toApiError(error);
-      if (isBug)
-        o.log(`POST /v1/investigations/${id}/turns failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      // The service sent (and stored) the error event once the turn had started; before that, it is said here.
-      if (!ended) out.send('error', apiError.body());
-    } finally {
-      clearInterval(heartbeat);
-      // Before the stream ends, so a client's next request already meets the charge.
-      await chargeTurn(id, served.tokens, o);
-      await out.flush();
-    }
-  });
+  // S-269: the whole of it — the turn, its last event, the charge — is held as one of the replica's turns in flight, so
+  // a replica shutting down stops the turn (`event: error` `shutting_down`, its question recorded interrupted) and waits
+  // for all of it before it closes the store and the limiter. It used to cut the stream with no word and close the
+  // store under the turn.
+  return streamSSE(c, (stream) => o.investigations.hold((signal) => sendTurn(stream, id, message, signal, o)));
+}
+
+async function sendTurn(stream: SSEStreamingApi, id: string, message: string, signal: AbortSignal, o: TurnStreamOptions): Promise<void> {
+  const out = sseQueue(stream);
+  const heartbeat = setInterval(() => out.comment('heartbeat'), HEARTBEAT_MS);
+  let ended = false;
+  const served = providerTokenMeter();
+  try {
+    await o.investigations.ask(id, message, {
+      describeError: turnErrorBody,
+      log: o.log,
+      signal,
+      onEvent: (event) => {
+        // Counted whether or not it was stored: the tokens were served all the same (defect 3).
+        served.onEvent(event);
+        const end = event.type === 'result' || event.type === 'error';
+        if (end) ended = true;
+        // Only what a resume replays, and the end always (AskOptions.onEvent).
+        if (event.stored || end) out.send(event.type, event.data, String(event.seq));
+      },
+    });
+  } catch (error) {
+    const { apiError, isBug } = toApiError(error);
+    if (isBug)
+      o.log(`POST /v1/investigations/${id}/turns failed after the stream opened: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    // The service sent (and stored) the error event once the turn had started; before that, it is said here.
+    if (!ended) out.send('error', apiError.body());
+  } finally {
+    clearInterval(heartbeat);
+    // Before the stream ends, so a client's next request already meets the charge.
+    await chargeTurn(id, served.tokens, o);
+    await out.flush();
+  }
 }
 
 /** How often a followed turn's new events are looked for in the store. */
 export const TURN_FOLLOW_POLL_MS = 100;
-/**
- * A turn with no new event for this long, and no result or error, is taken as
- * stopped (its process ended mid-turn): the resumed stream says so and ends
- * instead of waiting forever. Longer than a provider call can take.
- */
-export const TURN_STALE_MS = 10 * 60_000;
 
 /**
  * `GET /v1/investigations/:id/turns/:turnId/events`: a turn's stream resumed

@@ -10,6 +10,7 @@ import {
   RESERVED_RETRY_AFTER_MS,
 } from './limiter.ts';
 import { assertLimiterArgs, assertLimiterPolicy, assertReservation, endOfUtcDay, msUntilUtcMidnight, utcDay } from './limiter-checks.ts';
+import { passwordRefusalOf } from './redis-password.ts';
 
 /**
  * Releases reservations that expired unsettled (their process died, defect 1).
@@ -185,6 +186,8 @@ export class RedisLimiter implements RateLimiter {
   readonly #scripts: LimiterScripts;
   readonly #timeoutMs: number;
   #closed = false;
+  /** S-275: the handshake's refusal of REDIS_URL's password, until a connection is ready: why every command fails. */
+  #refused: Error | undefined;
 
   constructor(options: RedisLimiterOptions) {
     assertLimiterPolicy(options);
@@ -206,7 +209,13 @@ export class RedisLimiter implements RateLimiter {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
     });
     // Without a listener ioredis prints every reconnect failure as "Unhandled error event".
-    this.#redis.on('error', onConnectionError);
+    this.#redis.on('error', (error: Error) => {
+      this.#refused = passwordRefusalOf(error) ? error : undefined;
+      onConnectionError(error);
+    });
+    this.#redis.on('ready', () => {
+      this.#refused = undefined;
+    });
     this.#redis.defineCommand('sandscopeLimiterAdmit', { lua: ADMIT_LUA, numberOfKeys: 4 });
     this.#redis.defineCommand('sandscopeLimiterCharge', { lua: CHARGE_LUA, numberOfKeys: 1 });
     this.#redis.defineCommand('sandscopeLimiterSettle', { lua: SETTLE_LUA, numberOfKeys: 3 });
@@ -356,10 +365,12 @@ export class RedisLimiter implements RateLimiter {
     try {
       return await run();
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      // S-275: a command fails "Stream isn't writeable" while the password is refused; the refusal is the reason.
+      const reason = this.#refused ?? error;
+      const detail = reason instanceof Error ? reason.message : String(reason);
       // Said apart: an operator looks for an outage when the store is down, for load when it was only slow.
       const slow = /timed? ?out/i.test(detail) ? ` (it did not answer within ${this.#timeoutMs} ms: Redis, or this machine, under load?)` : '';
-      throw new LimiterUnavailableError(`Rate limiter store failed: ${detail}${slow}`, { cause: error });
+      throw new LimiterUnavailableError(`Rate limiter store failed: ${detail}${slow}`, { cause: reason });
     }
   }
 }

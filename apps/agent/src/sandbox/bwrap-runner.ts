@@ -60,15 +60,20 @@ export class BwrapRunner implements SandboxRunner {
           if (!NAME_CLASHES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
         }
       }
-      return await this.#spawn([...jailArgs(this.#toolsDir, workspace), '--', ...jailLimits(this.#timeoutMs), ...request.argv]);
+      request.signal?.throwIfAborted();
+      return await this.#spawn([...jailArgs(this.#toolsDir, workspace), '--', ...jailLimits(this.#timeoutMs), ...request.argv], request.signal);
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }
   }
 
-  #spawn(argv: string[]): Promise<SandboxRunResult> {
+  #spawn(argv: string[], signal: AbortSignal | undefined): Promise<SandboxRunResult> {
     return new Promise((resolve) => {
       const child = spawn(this.#bwrap, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: {} });
+      // S-269: the turn stopped (the agent shutting down) kills its tool now, not at the time limit after the store closed.
+      const stop = () => child.kill('SIGKILL');
+      signal?.addEventListener('abort', stop, { once: true });
+      child.on('close', () => signal?.removeEventListener('abort', stop));
       let stdout = '';
       let stderr = '';
       let truncated = false;

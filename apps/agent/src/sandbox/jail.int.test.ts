@@ -84,6 +84,17 @@ describe.skipIf(!jail.ok)('the sandboxed tools in the bubblewrap jail (seed #21)
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  // S-269: the turn stopped (the agent shutting down) kills its tool at once, not at the time limit after the store closed.
+  it('kills a run whose turn is stopped, at once', async () => {
+    const stop = new AbortController();
+    const started = Date.now();
+    const run = runner.run({ argv: ['/bin/sh', '-c', 'sleep 5; echo late'], files: files(), signal: stop.signal });
+    setTimeout(() => stop.abort(new Error('stopped')), 300);
+    const out = await run;
+    expect(out).toMatchObject({ exitCode: null, timedOut: false, stdout: '' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('runs under memory, CPU-time and process limits, and a filter that builds a huge array is stopped by them', async () => {
     const limits = await sh('cat /proc/self/limits');
     expect(limits.stdout).toMatch(/^Max data size\s+536870912\s+536870912/m);

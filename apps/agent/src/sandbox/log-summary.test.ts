@@ -49,4 +49,18 @@ describe('log_summary (seed #21)', () => {
     expect(lines.filter((l) => l.startsWith('Last error:'))).toEqual([lines[3]]);
     expect(lines[2]).toMatch(/^First error: t .* \(line 3\)$/);
   });
+
+  it('counts a log whose lines end in a bare \\r as read_file does, one line each (S-272)', () => {
+    writeFileSync(
+      join(dir, 'mac.log'),
+      ['10:00:01 INFO start', '10:02:13 ERROR orders-db pool exhausted', '10:02:14 ERROR orders-db pool exhausted', ''].join('\r'),
+    );
+    const out = execFileSync(process.execPath, [SCRIPT, './mac.log'], { cwd: dir, encoding: 'utf8' });
+    expect(out.split('\n').slice(0, 4)).toEqual([
+      'mac.log: 3 lines (0 JSON, 3 text)',
+      'By level: ERROR 2, INFO 1',
+      'First error: 10:02:13 (line 2)',
+      'Last error: 10:02:14 (line 3)',
+    ]);
+  });
 });

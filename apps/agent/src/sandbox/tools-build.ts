@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { makeFolder } from '../make-folder.ts';
 import type { ToolDeclaration } from './tool-declarations.ts';
 
 /** Written last into a built package: its presence is what "built" means, so a half-built package is never offered. */
@@ -19,12 +20,13 @@ export interface BuiltTool {
  * sees a half-copied tool.
  */
 export function buildTools(toolsDir: string, declarations: readonly ToolDeclaration[]): BuiltTool[] {
-  mkdirSync(toolsDir, { recursive: true });
+  // Every folder is made by makeFolder, never a recursive mkdirSync: that loops forever under /proc (S-271).
+  makeFolder(toolsDir);
   return declarations.map((tool) => {
     const dir = join(toolsDir, tool.name);
     const staging = join(toolsDir, `.${tool.name}.building`);
     rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
+    makeFolder(staging);
     let files = 0;
     const p = tool.provision;
     if (p.kind === 'prebuilt') {
@@ -100,7 +102,7 @@ function filesUnder(dir: string): string[] {
 export class ToolBuildError extends Error {}
 
 function put(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
+  makeFolder(dirname(to));
   copyFileSync(realpathSync(from), to);
   chmodSync(to, 0o755);
 }

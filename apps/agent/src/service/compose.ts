@@ -24,6 +24,8 @@ import { InProcessLimiter } from '../limits/in-process-limiter.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { RedisLimiter } from '../limits/redis-limiter.ts';
 import { checkRedisDatabase } from '../limits/redis-database.ts';
+import { checkRedisPassword } from '../limits/redis-password.ts';
+import { agreeOnSpendLedger } from '../spend/ledger-agreement.ts';
 import { type OpenedSpendLedger, openSpendLedger } from '../spend/open-spend-ledger.ts';
 import { PROVIDER_TIMEOUT_MS } from '../run-agent.ts';
 import { secretScrubberFor } from '../secrets.ts';
@@ -39,6 +41,7 @@ import { ServiceMetrics } from './metrics.ts';
 import { NO_RUN_TELEMETRY, otlpRunTelemetry, type RunTelemetry } from '../telemetry/otlp-tracing.ts';
 import { RunReader } from './run-reader.ts';
 import { type RunExecutor, RunService } from './run-service.ts';
+import { RunsInFlight } from './runs-in-flight.ts';
 
 /** How often a replica looks for runs left 'running' by a replica that stopped (their owner's lease gone). */
 export const RECOVERY_SWEEP_MS = 30_000;
@@ -76,6 +79,11 @@ export interface AgentService {
   readonly kb: KnowledgeBase;
   readonly orchestrator: Orchestrator;
   readonly runs: RunService;
+  /**
+   * The runs and investigation turns this replica is carrying (S-258, S-269): what a shutdown stops, each recorded
+   * interrupted and its client told, before anything they write to closes.
+   */
+  readonly inFlight: RunsInFlight;
   readonly reader: RunReader;
   readonly feedback: FeedbackService;
   /** The investigation workspace (issue 10). */
@@ -96,7 +104,7 @@ export interface AgentService {
   health(): Promise<HealthReport>;
   latestEvaluation(): Promise<EvalLatestView | null>;
   /**
-   * Stops the runs still going (RunService.stop: each recorded interrupted, its client told, its reservations
+   * Stops the runs and turns still going (`inFlight`: each recorded interrupted, its client told, its reservations
    * settled), then releases the limiter, the spend ledger and (if it opened it) the store: the lease goes, so a
    * restart can recover.
    */
@@ -140,7 +148,11 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
   wordVectors();
 
   // S-256: a Redis database the server does not have stops the start here, before anything writes database 0.
-  if (config.redisUrl) await checkRedisDatabase(config.redisUrl);
+  // S-275: so does a password it refuses, which every part would otherwise read as an outage and wait out.
+  if (config.redisUrl) {
+    await checkRedisPassword(config.redisUrl);
+    await checkRedisDatabase(config.redisUrl);
+  }
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openStore(config, log));
   let limiter: RateLimiter | undefined;
@@ -157,6 +169,8 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
     if (store.interruptedRunIds.length > 0) {
       say(`recovery: ${store.interruptedRunIds.length} run(s) left running by a stopped process marked interrupted`);
     }
+    // S-274: a replica that would book the daily spend elsewhere than the live ones stops here, before the corpus loads.
+    if (!options.spendLedger) await agreeOnSpendLedger(store, config);
 
     // Issue 11: from the index snapshot in the store when one matches this corpus and this index code, else built and saved.
     const started = await startKnowledgeBase(store.db, source);
@@ -235,7 +249,10 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       ? otlpRunTelemetry({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName, replica: config.telemetry.replica })
       : NO_RUN_TELEMETRY;
     say(`telemetry: /metrics with replica="${config.telemetry.replica}"; traces ${telemetry.description}`);
+    // One registry for runs and investigation turns (S-269): a turn was not in it, so a shutdown cut it after the store closed.
+    const inFlight = new RunsInFlight();
     const runs = new RunService({
+      inFlight,
       db: store.db,
       lease: store.lease,
       kb,
@@ -283,9 +300,11 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       kb,
       orchestrator,
       runs,
+      inFlight,
       reader,
-      feedback: new FeedbackService(store.db, { scrub, cache: cacheStore.store, log }),
+      feedback: new FeedbackService(store.db, { scrub, cache: cacheStore.store, log, chunks: kb.chunks }),
       investigations: new InvestigationService({
+        inFlight,
         db: store.db,
         kb,
         settings: { ...config.workspace, maxMessageChars: config.maxQuestionChars },
@@ -308,9 +327,9 @@ export async function startAgentService(options: AgentServiceOptions): Promise<A
       async close() {
         if (closed) return;
         closed = true;
-        // S-258: before anything a run writes to closes. `serve` has stopped them already when its grace ended.
-        const { unfinished } = await runs.stop();
-        if (unfinished > 0) log(`shutdown: ${unfinished} stopped run(s) had not ended in time; another replica marks them interrupted`);
+        // S-258, S-269: before anything a run or a turn writes to closes. `serve` has stopped them already when its grace ended.
+        const { unfinished } = await inFlight.stop();
+        if (unfinished > 0) log(`shutdown: ${unfinished} stopped run(s) or turn(s) had not ended in time; another replica marks their runs interrupted`);
         clearInterval(sweep);
         await ready.close().catch(() => {});
         await openCache.close().catch(() => {});

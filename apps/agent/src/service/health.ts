@@ -2,6 +2,7 @@ import { errorCodeOf, type KnowledgeBase } from '@sandscope/engine';
 import type { ProviderHealth, RouterCandidate, SpendLedger } from '@sandscope/engine/models';
 import type { Database, OwnerLease, VectorSearch } from '@sandscope/store';
 import type { RateLimiter } from '../limits/limiter.ts';
+import { passwordRefusalOf, passwordRefusalWords } from '../limits/redis-password.ts';
 
 export interface HealthPart {
   readonly status: 'ok' | 'degraded';
@@ -72,7 +73,10 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
         return { status: 'ok', detail: o.limiterKind };
       } catch (error) {
         if (errorCodeOf(error) === 'limiter_unavailable')
-          return { status: 'degraded', detail: `${o.limiterKind}: unreachable — runs are refused (503 limiter_unavailable) until it recovers` };
+          return {
+            status: 'degraded',
+            detail: `${o.limiterKind}: ${refusedOrUnreachable(error)} — runs are refused (503 limiter_unavailable) until ${passwordRefusalOf(error) ? 'then' : 'it recovers'}`,
+          };
         throw error;
       }
     }),
@@ -87,7 +91,14 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
     probe(
       timeoutMs,
       async () => {
-        const usage = await o.spendLedger.usage();
+        let usage: Awaited<ReturnType<typeof o.spendLedger.usage>>;
+        try {
+          usage = await o.spendLedger.usage();
+        } catch (error) {
+          // S-275: a password Redis refuses is a setting to fix, not an outage to wait out: said so, in words.
+          if (!passwordRefusalOf(error)) throw error;
+          return { status: 'degraded', detail: `${o.spendLedger.description}: ${refusedOrUnreachable(error)} — priced model calls are not made until then` };
+        }
         if (usage.spentUsd + usage.reservedUsd >= usage.ceilingUsd)
           return { status: 'degraded', detail: `${o.spendLedger.description}: today's ceiling is reached — priced model calls are refused until 00:00 UTC` };
         // S-144: the day holds the lowest ceiling any replica declared; a replica set higher says so, since its own setting is not what applies.
@@ -114,6 +125,15 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
         };
   const parts = { database, limiter, embedder, vectorSearch, providers, spendLedger };
   return { status: Object.values(parts).every((p) => p.status === 'ok') ? 'ok' : 'degraded', parts };
+}
+
+/**
+ * S-275: why a Redis part is down. A refused password was "unreachable", so an operator waited for a server that was up
+ * and read a wrong setting as an outage. No error text: the endpoint is public, and the words name no host.
+ */
+function refusedOrUnreachable(error: unknown): string {
+  const refusal = passwordRefusalOf(error);
+  return refusal ? `${passwordRefusalWords(refusal)}; set the right one and restart this replica` : 'unreachable';
 }
 
 async function probe(timeoutMs: number, check: () => Promise<HealthPart>, unreachable = 'unreachable'): Promise<HealthPart> {

@@ -33,6 +33,7 @@ import {
   listInvestigationFiles,
   listInvestigationMessages,
   listInvestigations,
+  listTurnEnds,
   listTurnEvents,
   normalizeTitle,
   putInvestigationFile,
@@ -45,8 +46,11 @@ import {
   type TurnEventType,
   type TurnMetrics,
 } from '@sandscope/store';
+import { charCount } from '../char-count.ts';
 import { decodeCorpusText } from '../corpus-text.ts';
+import { ReplicaStoppingError, RunsInFlight } from './runs-in-flight.ts';
 import { echoed, MAX_ECHOED_CHARS, ServiceError } from './service-error.ts';
+import { answeredTurnOf, interruptedTurns, type TurnInterruption, unansweredNote } from './turn-interruptions.ts';
 
 /** Writes of a turn's `result` or `error` event before it is given up (a blip, not an outage), and the first wait between them. */
 const TERMINAL_EVENT_WRITE_ATTEMPTS = 3;
@@ -76,11 +80,27 @@ export interface InvestigationModels {
   readonly ledger?: SpendLedger;
 }
 
+/**
+ * A message of the conversation as it is shown: a question that will never be answered says why (S-270), so the
+ * person can ask it again.
+ */
+export type ConversationMessage = InvestigationMessage & { readonly interrupted?: TurnInterruption };
+
 /** An investigation opened: its files (status, no content) and its conversation, metrics on each answer (seed #22). */
 export interface InvestigationDetail {
   readonly investigation: InvestigationRecord;
   readonly files: readonly InvestigationFileInfo[];
-  readonly messages: readonly InvestigationMessage[];
+  readonly messages: readonly ConversationMessage[];
+}
+
+/**
+ * A turn stopped because its replica is shutting down (S-269), after its `error` event was stored: its question reads
+ * as interrupted, and its client is told `shutting_down` (ask again).
+ */
+export class TurnStoppedError extends ReplicaStoppingError {
+  constructor(readonly turnId: number) {
+    super(`Turn ${turnId} was stopped before it finished and is recorded interrupted; your question is kept.`);
+  }
 }
 
 /** What `ask --json` prints and `POST /v1/investigations/:id/turns` answers (issue 10's shape). */
@@ -114,6 +134,7 @@ export class InvestigationService {
   readonly #models: InvestigationModels | undefined;
   readonly #embedder: Embedder;
   readonly #sandbox: SandboxToolsOption | undefined;
+  readonly #inFlight: RunsInFlight;
   readonly settings: InvestigationSettings;
 
   /**
@@ -121,7 +142,8 @@ export class InvestigationService {
    * the offline planner's. `embedder` embeds uploaded files and the searches
    * over them: the remote embedder (KB_EMBED_BASE_URL, seed #15) when one is
    * configured, else the hashing embedder (no service is called). `sandbox` is the
-   * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are.
+   * jailed tools turned on (seed #21, sandbox-tools-of.ts), or why none are. `inFlight` is the replica's runs and
+   * turns in flight, which the run service shares (S-269); default: one of its own (the CLI's one-shot service).
    */
   constructor(options: {
     db: Database;
@@ -130,8 +152,10 @@ export class InvestigationService {
     models?: InvestigationModels;
     embedder?: Embedder;
     sandbox?: SandboxToolsOption;
+    inFlight?: RunsInFlight;
   }) {
     this.#sandbox = options.sandbox;
+    this.#inFlight = options.inFlight ?? new RunsInFlight();
     this.#db = options.db;
     this.#kb = options.kb;
     this.#models = options.models;
@@ -151,8 +175,31 @@ export class InvestigationService {
     return converted(async () => {
       const investigation = await getInvestigation(this.#db, id);
       if (!investigation) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
-      return { investigation, files: await listInvestigationFiles(this.#db, id), messages: await listInvestigationMessages(this.#db, id) };
+      const messages = await listInvestigationMessages(this.#db, id);
+      const interrupted = await this.#interrupted(id, messages);
+      return {
+        investigation,
+        files: await listInvestigationFiles(this.#db, id),
+        messages: messages.map((m) => {
+          const why = interrupted.get(m.id);
+          return why ? { ...m, interrupted: why } : m;
+        }),
+      };
     });
+  }
+
+  /** The questions of this conversation that will never be answered, and why (S-270). */
+  async #interrupted(id: string, messages: readonly InvestigationMessage[]): Promise<Map<number, TurnInterruption>> {
+    const asked = messages.filter((m) => m.role === 'user').map((m) => m.id);
+    return interruptedTurns(messages, await listTurnEnds(this.#db, id, asked), Date.now());
+  }
+
+  /**
+   * Runs `work` — the caller's whole handling of a turn: the turn, telling its client, settling what was reserved
+   * for it — as one of the replica's turns in flight, with the signal that stops it (S-269). `ask` takes the signal.
+   */
+  hold<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#inFlight.hold(work, 'turn');
   }
 
   rename(id: string, title: unknown): Promise<InvestigationRecord> {
@@ -230,7 +277,11 @@ export class InvestigationService {
   ask(id: string, message: string, options: AskOptions = {}): Promise<TurnView> {
     return converted(async () => {
       const text = this.#message(message);
+      // Refused before the question is stored: a replica that is shutting down starts no turn (S-269).
+      this.#refuseWhileStopping();
+      options.signal?.throwIfAborted();
       const history = await listInvestigationMessages(this.#db, id);
+      const interrupted = await this.#interrupted(id, history);
       const asked = await appendInvestigationMessage(this.#db, id, { role: 'user', text });
       const turnId = asked.id;
       // Every event is stored under (turn, seq), in order (one chain of writes), and only then passed on, so a
@@ -271,16 +322,20 @@ export class InvestigationService {
         });
       };
       try {
-        const view = await this.#turn(id, turnId, text, history, (event) => record(event.type, turnEventData(id, turnId, event)));
+        const view = await this.#turn(id, turnId, text, history, interrupted, options.signal, (event) => record(event.type, turnEventData(id, turnId, event)));
         record('result', { turn: view });
         await writes;
         return view;
       } catch (caught) {
         // Deleted while the turn ran: the answer's write failed on the missing investigation and was reported as an
         // internal error (a colleague's test, 2026-12-05). Said as what happened; the stream still hears it.
-        const error = (await deletedMeanwhile(this.#db, id))
-          ? new ServiceError('not_found', `Investigation ${id} was deleted while this turn ran; its answer was not kept.`)
-          : caught;
+        // S-269: stopped from outside (the replica shutting down) — its `error` event is what marks the question
+        // interrupted (S-270), stored while the store is still open.
+        const error = options.signal?.aborted
+          ? stoppedError(turnId, options.signal.reason)
+          : (await deletedMeanwhile(this.#db, id))
+            ? new ServiceError('not_found', `Investigation ${id} was deleted while this turn ran; its answer was not kept.`)
+            : caught;
         record('error', (options.describeError ?? describeTurnError)(error));
         await writes;
         throw error;
@@ -296,17 +351,32 @@ export class InvestigationService {
     return converted(() => listTurnEvents(this.#db, id, turnId, afterSeq));
   }
 
-  async #turn(id: string, turnId: number, text: string, history: readonly InvestigationMessage[], onEvent: (event: TurnEvent) => void): Promise<TurnView> {
+  async #turn(
+    id: string,
+    turnId: number,
+    text: string,
+    history: readonly InvestigationMessage[],
+    interrupted: ReadonlyMap<number, TurnInterruption>,
+    signal: AbortSignal | undefined,
+    onEvent: (event: TurnEvent) => void,
+  ): Promise<TurnView> {
     const toolbox = new WorkspaceToolbox({
       files: new StoreWorkspaceFiles(this.#db, id, this.#embedder),
       kb: this.#kb,
       caps: { maxLines: this.settings.readFileMaxLines, maxChars: this.settings.readFileMaxChars },
       ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
+      ...(signal ? { signal } : {}),
     });
     const models = this.#models;
     const turn: TurnOutcome = await answerTurn({
       message: text,
-      history: inTurnOrder(history).map((m) => ({ role: m.role, text: m.text })),
+      // S-270: a question never answered is followed by a word saying so, so the model does not read it as answered.
+      history: inTurnOrder(history).flatMap((m) => {
+        const why = interrupted.get(m.id);
+        const own = { role: m.role, text: m.text };
+        return why ? [own, { role: 'assistant' as const, text: unansweredNote(why) }] : [own];
+      }),
+      ...(signal ? { signal } : {}),
       historyMaxMessages: this.settings.historyMaxMessages,
       ...(this.settings.historyMaxChars !== undefined ? { historyMaxChars: this.settings.historyMaxChars } : {}),
       toolbox,
@@ -342,15 +412,21 @@ export class InvestigationService {
   checkTurn(id: string, message: string): Promise<void> {
     return converted(async () => {
       this.#message(message);
+      this.#refuseWhileStopping();
       if (!(await getInvestigation(this.#db, id))) throw new StoreError('investigation_not_found', `there is no investigation ${id}`);
     });
+  }
+
+  /** S-269: a replica shutting down admits no turn, as it admits no run: 503 `shutting_down`, nothing stored. */
+  #refuseWhileStopping(): void {
+    if (this.#inFlight.stopping) throw new ReplicaStoppingError('No turn was started; your question was not stored.');
   }
 
   #message(message: string): string {
     const text = message.trim();
     if (text === '')
       throw new ServiceError('invalid_request', 'message must not be empty: ask something about the files, e.g. "why did checkout return 502?".');
-    const length = [...text].length;
+    const length = charCount(text);
     // S-212: the same code and words as POST /v1/runs for a question over the same limit; this was `invalid_request`.
     if (length > this.settings.maxMessageChars) {
       throw new ServiceError('question_too_long', `The message is ${length} characters; the limit is ${this.settings.maxMessageChars} (MAX_QUESTION_CHARS).`);
@@ -370,6 +446,18 @@ export interface AskOptions {
   readonly log?: (line: string) => void;
   /** The `error` event's data for a failed turn; the HTTP layer passes its own (the API's error body). */
   readonly describeError?: (error: unknown) => unknown;
+  /**
+   * Stops the turn (S-269: `hold`'s signal, aborted when the replica shuts down): its model calls and tools stop, its
+   * `error` event is stored, and `ask` rejects with TurnStoppedError (`shutting_down`), or with the signal's reason
+   * when that is an error of the API's own vocabulary.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** What a turn stopped by `reason` ends with: a shutdown's TurnStoppedError, or a reason that says itself. */
+function stoppedError(turnId: number, reason: unknown): Error {
+  if (reason instanceof ServiceError) return reason;
+  return new TurnStoppedError(turnId);
 }
 
 /** The investigation is gone now (it existed when the turn began); false when that cannot be read either. */
@@ -383,7 +471,7 @@ async function deletedMeanwhile(db: Parameters<typeof getInvestigation>[0], id: 
 
 /** A failed turn's `error` event, for a caller without an HTTP vocabulary of its own (the CLI). */
 function describeTurnError(error: unknown): unknown {
-  if (error instanceof ServiceError) return { error: { code: error.code, message: error.message } };
+  if (error instanceof ServiceError || error instanceof ReplicaStoppingError) return { error: { code: error.code, message: error.message } };
   return { error: { code: 'internal', message: 'The turn failed on the agent. Your message is kept; ask again.' } };
 }
 
@@ -468,7 +556,7 @@ function inTurnOrder(history: readonly InvestigationMessage[]): InvestigationMes
   const questions = new Set(history.filter((m) => m.role === 'user').map((m) => m.id));
   const answers = new Map<number, InvestigationMessage>();
   for (const m of history) {
-    const turnId = answeredTurn(m);
+    const turnId = answeredTurnOf(m);
     if (turnId !== null && questions.has(turnId)) answers.set(turnId, m);
   }
   return history.flatMap((m) => {
@@ -476,15 +564,9 @@ function inTurnOrder(history: readonly InvestigationMessage[]): InvestigationMes
       const answer = answers.get(m.id);
       return answer ? [m, answer] : [m];
     }
-    const turnId = answeredTurn(m);
+    const turnId = answeredTurnOf(m);
     return turnId !== null && answers.get(turnId) === m ? [] : [m];
   });
-}
-
-function answeredTurn(m: InvestigationMessage): number | null {
-  if (m.role !== 'assistant' || typeof m.result !== 'object' || m.result === null) return null;
-  const turnId = (m.result as { turnId?: unknown }).turnId;
-  return typeof turnId === 'number' ? turnId : null;
 }
 
 async function converted<T>(fn: () => Promise<T>): Promise<T> {

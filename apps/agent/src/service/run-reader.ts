@@ -67,7 +67,7 @@ export interface RunDetailView {
   readonly parent: { readonly id: string; readonly terminal: string | null } | null;
   readonly children: { readonly id: string; readonly terminal: string | null; readonly createdAt: string }[];
   /** A person's mark on this run, if any (POST /v1/runs/:id/feedback). */
-  readonly feedback: { readonly label: FeedbackLabel; readonly note: string | null; readonly createdAt: string } | null;
+  readonly feedback: { readonly label: FeedbackLabel; readonly note: string | null; readonly evidence: string | null; readonly createdAt: string } | null;
 }
 
 export interface RunReaderOptions {
@@ -142,7 +142,9 @@ export class RunReader {
       },
       parent: detail.parent ? { id: detail.parent.id, terminal: detail.parent.terminal } : null,
       children: detail.children.map((c) => ({ id: c.id, terminal: c.terminal, createdAt: c.createdAt })),
-      feedback: detail.feedback ? { label: detail.feedback.label, note: detail.feedback.note, createdAt: detail.feedback.createdAt } : null,
+      feedback: detail.feedback
+        ? { label: detail.feedback.label, note: detail.feedback.note, evidence: detail.feedback.evidence, createdAt: detail.feedback.createdAt }
+        : null,
     });
   }
 

@@ -54,6 +54,11 @@ export interface RunServiceOptions {
    * allowlist and the scrubber. Default: none.
    */
   readonly telemetry?: RunTelemetry;
+  /**
+   * The replica's runs and turns in flight (S-269: one registry, which the investigation service shares, so a
+   * shutdown stops both); default: one of the service's own.
+   */
+  readonly inFlight?: RunsInFlight;
 }
 
 export interface AdmitRunInput {
@@ -131,10 +136,11 @@ export class RunService {
   readonly #o: RunServiceOptions;
   readonly #allow: readonly string[];
   readonly #scrub: SecretScrubber;
-  readonly #inFlight = new RunsInFlight();
+  readonly #inFlight: RunsInFlight;
 
   constructor(options: RunServiceOptions) {
     this.#o = options;
+    this.#inFlight = options.inFlight ?? new RunsInFlight();
     this.#allow = options.spanAttributes ?? RUN_SPAN_ATTRIBUTES;
     this.#scrub = options.scrub ?? ((text) => text);
   }
@@ -143,17 +149,6 @@ export class RunService {
   async start(input: StartRunInput): Promise<RunResultView> {
     const run = await this.admit(input);
     return run.hold((signal) => run.execute(input.onEvent, signal));
-  }
-
-  /**
-   * Stops this replica's runs before what they write to closes (S-258): admits
-   * no new one, aborts every run held — each is recorded interrupted, its client
-   * told `shutting_down`, and what was reserved for it settled — and waits up to
-   * `timeoutMs` for them. Resolves with how many it stopped, and how many had not
-   * ended in time.
-   */
-  stop(timeoutMs?: number): Promise<{ readonly stopped: number; readonly unfinished: number }> {
-    return this.#inFlight.stop(timeoutMs);
   }
 
   /**

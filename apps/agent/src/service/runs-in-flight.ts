@@ -20,14 +20,28 @@ export class ReplicaStoppingError extends Error {
 /** How long a stopped run has to record that it was interrupted and release what it holds, once aborted. */
 export const STOP_RUNS_TIMEOUT_MS = 3_000;
 
+/** What is held: a run (POST /v1/runs) or an investigation turn (POST /v1/investigations/:id/turns). */
+export type InFlightKind = 'run' | 'turn';
+
 interface Held {
+  readonly kind: InFlightKind;
   readonly controller: AbortController;
   readonly ended: Promise<void>;
+}
+
+/** What `stop` did: how many it stopped (`turns` of them investigation turns), and how many had not ended in time. */
+export interface StoppedInFlight {
+  readonly stopped: number;
+  readonly turns: number;
+  readonly unfinished: number;
 }
 
 /**
  * The runs this replica is carrying, each from the moment its stream opens to
  * the moment what was reserved for it is settled, and the one way to stop them.
+ * Investigation turns are held here too, as `turn`s (S-269): one registry per
+ * replica, shared by the run and the investigation services, so a shutdown
+ * stops both before anything they write to closes.
  *
  * S-258: on SIGTERM the replica waited out its grace, cut the connections and
  * closed the store, the limiter and the spend ledger while a run waiting on a
@@ -52,10 +66,10 @@ export class RunsInFlight {
    * its signal aborted: a run admitted before the stop is ended the same way as
    * one that was running, never left without an answer.
    */
-  async hold<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async hold<T>(work: (signal: AbortSignal) => Promise<T>, kind: InFlightKind = 'run'): Promise<T> {
     const controller = new AbortController();
     let end = () => {};
-    const held: Held = { controller, ended: new Promise<void>((resolve) => (end = resolve)) };
+    const held: Held = { kind, controller, ended: new Promise<void>((resolve) => (end = resolve)) };
     this.#held.add(held);
     if (this.#stopping) controller.abort(shuttingDown());
     try {
@@ -72,11 +86,11 @@ export class RunsInFlight {
    * had not ended by then (those end as the process does; another replica
    * marks their runs interrupted once this one's lease is gone).
    */
-  async stop(timeoutMs = STOP_RUNS_TIMEOUT_MS): Promise<{ readonly stopped: number; readonly unfinished: number }> {
+  async stop(timeoutMs = STOP_RUNS_TIMEOUT_MS): Promise<StoppedInFlight> {
     this.#stopping = true;
     const held = [...this.#held];
     for (const { controller } of held) controller.abort(shuttingDown());
-    if (held.length === 0) return { stopped: 0, unfinished: 0 };
+    if (held.length === 0) return { stopped: 0, turns: 0, unfinished: 0 };
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
@@ -84,7 +98,7 @@ export class RunsInFlight {
     });
     await Promise.race([Promise.all(held.map((h) => h.ended)), timedOut]);
     clearTimeout(timer);
-    return { stopped: held.length, unfinished: held.filter((h) => this.#held.has(h)).length };
+    return { stopped: held.length, turns: held.filter((h) => h.kind === 'turn').length, unfinished: held.filter((h) => this.#held.has(h)).length };
   }
 }
 

@@ -11,7 +11,15 @@ import { API_ERRORS, type ApiErrorCode } from '@sandscope/api/errors';
  */
 export type ServiceErrorCode = Extract<
   ApiErrorCode,
-  'not_found' | 'not_awaiting_approval' | 'forbidden_session' | 'invalid_request' | 'question_too_long' | 'payload_too_large' | 'run_interrupted'
+  | 'not_found'
+  | 'not_awaiting_approval'
+  | 'forbidden_session'
+  | 'invalid_request'
+  | 'question_too_long'
+  | 'payload_too_large'
+  | 'run_interrupted'
+  // A turn stopped by the one who asked it (Ctrl-C at the command line): S-270.
+  | 'interrupted'
 >;
 
 export class ServiceError extends Error {

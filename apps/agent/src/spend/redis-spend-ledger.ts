@@ -15,6 +15,7 @@ import {
   utcDayOf,
 } from '@sandscope/engine/models';
 import { Redis } from 'ioredis';
+import { passwordRefusalOf } from '../limits/redis-password.ts';
 
 /**
  * Charges a day's expired holds in full (their process died mid-call). A hold
@@ -140,6 +141,8 @@ export class RedisSpendLedger implements SpendLedger {
   readonly #now: () => number;
   /** A clock was injected (tests): it times holds too, in place of the server's. */
   readonly #clockGiven: boolean;
+  /** S-275: the handshake's refusal of REDIS_URL's password, until a connection is ready: why every command fails. */
+  #refused: Error | undefined;
 
   constructor(options: RedisSpendLedgerOptions) {
     assertLedgerCeiling(options.ceilingUsd);
@@ -158,7 +161,14 @@ export class RedisSpendLedger implements SpendLedger {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
     });
     // Without a listener ioredis prints every reconnect failure as "Unhandled error event".
-    this.#redis.on('error', options.onConnectionError ?? (() => {}));
+    const onConnectionError = options.onConnectionError ?? (() => {});
+    this.#redis.on('error', (error: Error) => {
+      this.#refused = passwordRefusalOf(error) ? error : undefined;
+      onConnectionError(error);
+    });
+    this.#redis.on('ready', () => {
+      this.#refused = undefined;
+    });
     this.#redis.defineCommand('sandscopeSpendReserve', { lua: RESERVE_LUA, numberOfKeys: 2 });
     this.#redis.defineCommand('sandscopeSpendSettle', { lua: SETTLE_LUA, numberOfKeys: 2 });
     this.#redis.defineCommand('sandscopeSpendUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
@@ -266,7 +276,9 @@ export class RedisSpendLedger implements SpendLedger {
     try {
       return await run();
     } catch (error) {
-      throw new SpendLedgerUnavailableError(`Redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      // S-275: a command fails "Stream isn't writeable" while the password is refused; the refusal is the reason.
+      const reason = this.#refused ?? error;
+      throw new SpendLedgerUnavailableError(`Redis: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
     }
   }
 }

@@ -47,8 +47,11 @@ export function againstTargetEverywhere(
   return { verdict: over > 0 && verdict === 'met' ? 'missed' : verdict, over };
 }
 
-/** Pooled (or one corpus's) figures: the shared contract's type (@sandscope/api/evaluation). */
-export type Figures = EvalFigures;
+/**
+ * Pooled (or one corpus's) figures: the shared contract's type (@sandscope/api/evaluation), as `figuresOf` reads them:
+ * a rate the report holds as null, counted over nothing (S-281), is absent here, and shown as not measured.
+ */
+export type Figures = { [K in keyof EvalFigures]: Exclude<EvalFigures[K], null> };
 
 /** seen: its errors were read while the decision was developed; unseen: not yet; not recorded: the report does not say. */
 export type CorpusStatus = 'seen' | 'unseen' | 'not recorded';

@@ -100,10 +100,17 @@ export function parseModel(raw: unknown): { ok: true; model: AnswerabilityModel 
 
 /** Bands a corpus was calibrated to (`sandscope calibrate` writes them to `<corpus>/thresholds.json`). */
 export interface BandsFile extends Bands {
+  /** The question file calibrate was given, as it was named: for people; `eval` reads `fittedOnQuestions`. */
   readonly fittedOn?: string;
+  /**
+   * The questions the bands were fitted on, each a digest of its text (case and spacing aside), so `eval` can tell a
+   * set scored with these bands in-sample whatever its file is called (S-280). Absent from files written before it.
+   */
+  readonly fittedOnQuestions?: readonly string[];
   readonly fittedAt?: string;
   readonly questions?: number;
-  readonly heldOut?: Record<string, number>;
+  /** Calibrate's held-out rates, for people; a rate over no question is null. */
+  readonly heldOut?: Record<string, number | null>;
 }
 
 /** Validate a corpus's bands file; the message names the bad field. */

@@ -14,6 +14,8 @@ export type ProviderErrorClass =
   | 'timeout'
   | 'network'
   | 'invalid_response'
+  /** A 2xx reply longer than its max_tokens allows, not read past that (S-266, reply-limit-fetch.ts). */
+  | 'reply_too_large'
   | 'unknown';
 
 /** The longest excerpt of a provider's own message that is kept, in characters. */
@@ -121,7 +123,10 @@ const KEY_SHAPES: readonly [RegExp, string][] = [
  * control characters removed, and a length cap. Nothing else of the error —
  * its body, headers, URL or cause chain — is kept.
  */
-export function describeProviderError(error: unknown, scrub: SecretScrubber = (text) => text): ProviderErrorReport {
+export function describeProviderError(thrown: unknown, scrub: SecretScrubber = (text) => text): ProviderErrorReport {
+  // S-266: a stream cut for its size reaches here wrapped by the client ("Failed to process successful response", HTTP
+  // 200); the cut, not the wrapper, is what happened.
+  const error = replyTooLargeIn(thrown) ?? thrown;
   const status = APICallError.isInstance(error) ? error.statusCode : undefined;
   const errorClass = classify(error, status);
   const excerpt = excerptOf(rawMessage(error), scrub);
@@ -166,8 +171,10 @@ function classify(error: unknown, status: number | undefined): ProviderErrorClas
     return 'invalid_response';
   }
   if (APICallError.isInstance(error)) {
-    // fetchWithTimeout's deadline (timeout-fetch.ts) marks its errors; anything else without a status never got a response.
-    return isTimeout(error) ? 'timeout' : 'network';
+    // fetchWithTimeout's deadline (timeout-fetch.ts) and fetchWithReplyLimit (reply-limit-fetch.ts) mark their errors;
+    // anything else without a status never got a response.
+    const reason = reasonOf(error);
+    return reason === 'timeout' ? 'timeout' : reason === 'reply_too_large' ? 'reply_too_large' : 'network';
   }
   const name = error instanceof Error ? error.name : '';
   if (/JSONParse|TypeValidation|InvalidResponse|EmptyResponseBody|NoContentGenerated/i.test(name)) return 'invalid_response';
@@ -175,9 +182,19 @@ function classify(error: unknown, status: number | undefined): ProviderErrorClas
   return 'unknown';
 }
 
-function isTimeout(error: APICallError): boolean {
+/** The reply_too_large error (reply-limit-fetch.ts) that `error` is or wraps, a few causes deep. */
+function replyTooLargeIn(error: unknown): APICallError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth += 1) {
+    if (APICallError.isInstance(current) && current.statusCode === undefined && reasonOf(current) === 'reply_too_large') return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function reasonOf(error: APICallError): unknown {
   const data = error.data as { reason?: unknown } | undefined;
-  return data?.reason === 'timeout';
+  return data?.reason;
 }
 
 function rawMessage(error: unknown): string {

@@ -3,6 +3,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { OfflineExtractiveModel } from './offline-model.ts';
 import { FREE, perMillionTokens, type Pricing } from './pricing.ts';
 import { providerConfigurationHint, withProviderHint } from './provider-error.ts';
+import { fetchWithReplyLimit } from './reply-limit-fetch.ts';
 import type { RouterCandidate } from './router.ts';
 import { fetchWithTimeout, type FetchFunction } from './timeout-fetch.ts';
 
@@ -111,13 +112,13 @@ export interface HttpModelOptions {
   readonly timeoutMs: number;
 }
 
-/** An OpenAI-compatible chat model for one provider, on injected fetch with a deadline. */
+/** An OpenAI-compatible chat model for one provider, on injected fetch with a deadline and a bound on its reply (S-266). */
 export function createHttpModel(config: HttpProviderConfig, options: HttpModelOptions): LanguageModelV3 {
   const provider = createOpenAICompatible({
     name: config.name,
     baseURL: config.baseURL,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    fetch: fetchWithTimeout(options.fetch, options.timeoutMs),
+    fetch: fetchWithReplyLimit(fetchWithTimeout(options.fetch, options.timeoutMs)),
     includeUsage: true,
   });
   return withConfigurationHints(provider.chatModel(config.model), config);

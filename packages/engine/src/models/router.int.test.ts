@@ -5,6 +5,7 @@ import { perMillionTokens, promptTokenBound } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { RouterModel, type ProviderEvent, type RouterCandidate } from './router.ts';
+import { describeProviderError } from './provider-error.ts';
 import { createSecretScrubber } from './secret-scrubber.ts';
 import { manualClock } from './testing/scripted-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
@@ -208,5 +209,76 @@ describe('an empty reply is a failure, not an answer (HTTP 200, nothing said)', 
     const groq = await provider('groq', 2_000, { kind: 'json', text: '' });
     const { router } = routerOver([groq.candidate]);
     await expect(router.doGenerate(call)).rejects.toMatchObject({ code: 'all_providers_failed' });
+  });
+});
+
+describe('S-266: a reply past what max_tokens allows is not read whole (stub servers)', () => {
+  /** A fetch that counts the bytes the client took off the wire, so a test can tell what was read from what was sent. */
+  function countingFetch(): { fetch: typeof fetch; read: () => number } {
+    let bytes = 0;
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!response.body) return response;
+      const counted = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(piece, controller) {
+            bytes += piece.byteLength;
+            controller.enqueue(piece);
+          },
+        }),
+      );
+      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    };
+    return { fetch: counting, read: () => bytes };
+  }
+
+  async function flooding(script: StubBehaviour, wire: typeof fetch): Promise<{ candidate: RouterCandidate; stub: StubOpenAIServer }> {
+    const stub = await startStubOpenAIServer({ script: [script] });
+    servers.push(stub);
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-model', apiKey: 'k', pricing: perMillionTokens(1, 1) },
+      { fetch: wire, timeoutMs: 5_000 },
+    );
+    return { candidate: { name: 'groq', model, pricing: perMillionTokens(1, 1) }, stub };
+  }
+
+  // The audit's reply: 696 KB of answer for a call allowed 1,024 output tokens, with the usage the provider reported for it.
+  const flood = `{"claims":[{"text":"${'The pool ceiling is 100 connections. '.repeat(18_900)}","citations":["d#s"]}]}`;
+
+  it('a 696 KB JSON answer to max_tokens 1024 fails as reply_too_large, charged at its bound, unread past the bound; the next provider serves', async () => {
+    const wire = countingFetch();
+    const groq = await flooding({ kind: 'json', text: flood, usage: { promptTokens: 30, completionTokens: 174_000 } }, wire.fetch);
+    const gemini = await provider('gemini', 2_000);
+    const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+    const result = await router.doGenerate({ ...call, maxOutputTokens: 1_024 });
+    expect(flood.length).toBeGreaterThan(696_000);
+    expect(textOf(result)).toContain('from gemini');
+    expect(events.map((e) => [e.provider, e.kind])).toEqual([
+      ['groq', 'failed'],
+      ['gemini', 'served'],
+    ]);
+    expect(events[0]!.message).toMatch(/^reply_too_large: ".*max_tokens.*"; charged at its bound/);
+    // Charged at its bound (the prompt as sent, the 1,024 tokens it was allowed), not the 174,000 it reported.
+    const bound = promptTokenBound(call);
+    expect(events[0]!.costUsd).toBeCloseTo((bound + 1_024) / 1e6, 12);
+    expect(readResultMetadata(result.providerMetadata).billed).toEqual([{ provider: 'groq', inputTokens: bound, outputTokens: 1_024 }]);
+    // The client stopped reading: well short of what was sent.
+    expect(wire.read()).toBeLessThan(300_000);
+  });
+
+  it('streamed: the stream is cut once it passes the bound, the error says why, and nothing past it reaches the consumer', async () => {
+    const wire = countingFetch();
+    const piece = 'The pool ceiling is 100 connections. '.repeat(400);
+    const groq = await flooding({ kind: 'stream', chunks: ['{"claims":[{"text":"', ...Array.from({ length: 400 }, () => piece)] }, wire.fetch);
+    const gemini = await provider('gemini', 2_000);
+    const { router, events } = routerOver([groq.candidate, gemini.candidate]);
+    const { text, error } = await drainStream((await router.doStream({ ...call, maxOutputTokens: 1_024 })).stream);
+    expect(error).toBeDefined();
+    expect(describeProviderError(error).errorClass).toBe('reply_too_large');
+    expect(text.length).toBeLessThan(1_200_000);
+    expect(wire.read()).toBeLessThan(1_400_000);
+    // Content had reached the consumer, so no failover (no answer spliced from two providers).
+    expect(gemini.stub.requests).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ provider: 'groq', kind: 'failed', message: expect.stringMatching(/not failing over: reply_too_large/) });
   });
 });

@@ -16,6 +16,7 @@ import { promptTokenBound, tokenUsage, usageCostUsd, type Pricing } from './pric
 import { describeProviderError } from './provider-error.ts';
 import { retryAfterSeconds, type ProviderHealth } from './provider-health.ts';
 import type { SecretScrubber } from './secret-scrubber.ts';
+import { servedUsage } from './served-usage.ts';
 
 /** One provider the router may use, with what it charges (the spend guard reads the price). */
 export interface RouterCandidate {
@@ -172,8 +173,14 @@ export class RouterModel implements PricedModel {
         failures.push(this.recordEmpty(candidate, started, result.usage, billed));
         continue;
       }
-      this.served(candidate, started, result.usage);
-      return { ...result, providerMetadata: withResultMetadata(result.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }) };
+      // S-265: a count of none for a reply that said something is no count; charged at its bound (served-usage.ts).
+      const charged = servedUsage(result.usage, callOptions);
+      this.served(candidate, started, charged.usage, charged.note);
+      return {
+        ...result,
+        usage: charged.usage,
+        providerMetadata: withResultMetadata(result.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }),
+      };
     }
     throw new AllProvidersFailedError(failures, billed);
   }
@@ -205,7 +212,7 @@ export class RouterModel implements PricedModel {
           if (!PREAMBLE.has(next.value.type)) break;
         }
         this.lastServedBy = candidate.name;
-        return { ...result, stream: this.committed(candidate, started, head, reader, billed) };
+        return { ...result, stream: this.committed(candidate, started, head, reader, billed, callOptions) };
       } catch (error) {
         void reader?.cancel(error).catch(() => {});
         if (options.abortSignal?.aborted) throw error;
@@ -277,7 +284,15 @@ export class RouterModel implements PricedModel {
     if (status === 429) {
       const asked = retryAfterSeconds(APICallError.isInstance(error) ? error.responseHeaders : undefined, this.health.now());
       const seconds = this.health.markRateLimited(candidate.name, asked);
-      const message = `rate-limited; disabled for ${seconds} s${asked === undefined ? ' (no Retry-After, default)' : ''}`;
+      // The cap was silent (the provider-router audit): a provider asking an hour (a daily quota spent) read as a minute's
+      // pause, and its next 429 a minute later as a new one. What it asked is said beside what was applied.
+      const why =
+        asked === undefined
+          ? ' (no Retry-After, default)'
+          : asked > seconds
+            ? ` (it asked ${Math.ceil(asked)} s; capped at ${seconds} s, then tried again)`
+            : '';
+      const message = `rate-limited; disabled for ${seconds} s${why}`;
       this.emit({ provider: candidate.name, kind: 'rate_limited', status, message, latencyMs });
       return { provider: candidate.name, kind: 'rate_limited', status, message };
     }
@@ -290,15 +305,20 @@ export class RouterModel implements PricedModel {
     // S-255: a reply the client could not read (truncated JSON, usage as strings) was answered, so billed, and it was
     // settled at $0. With no usage to read, it is charged at its bound like a timeout (fail safe).
     const unreadable = described.errorClass === 'invalid_response';
+    // S-266: a reply past what max_tokens allows was generated, so billed, and whatever usage it reported was not read
+    // (nor to be trusted from a provider that ignored the cap): charged at its bound, what it was allowed to bill.
+    const tooLarge = described.errorClass === 'reply_too_large';
     const reported = billedUsageOf(error);
-    const atBound = reported === undefined && (unanswered || unreadable);
+    const atBound = reported === undefined && (unanswered || unreadable || tooLarge);
     const usage = reported ?? (atBound ? tokenUsage(promptTokenBound(call), call.maxOutputTokens ?? 0) : undefined);
     const costUsd = this.bill(candidate, usage, billed);
     const message = !atBound
       ? described.message
       : unanswered
         ? `${described.message}; charged at its bound, as a provider may bill a request it never answered`
-        : `${described.message}; charged at its bound, as the provider answered and its usage could not be read`;
+        : tooLarge
+          ? `${described.message}; charged at its bound, as the provider generated at least all the output it was allowed`
+          : `${described.message}; charged at its bound, as the provider answered and its usage could not be read`;
     this.emit({
       provider: candidate.name,
       kind: 'failed',
@@ -335,12 +355,13 @@ export class RouterModel implements PricedModel {
     return usageCostUsd(usage, candidate.pricing);
   }
 
-  private served(candidate: RouterCandidate, started: number, usage: LanguageModelV3Usage | undefined): void {
+  private served(candidate: RouterCandidate, started: number, usage: LanguageModelV3Usage | undefined, note?: string): void {
     this.lastServedBy = candidate.name;
     const costUsd = usageCostUsd(usage, candidate.pricing);
     this.emit({
       provider: candidate.name,
       kind: 'served',
+      ...(note ? { message: note } : {}),
       latencyMs: this.health.now() - started,
       ...(usage ? { usage } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
@@ -354,8 +375,11 @@ export class RouterModel implements PricedModel {
     head: LanguageModelV3StreamPart[],
     reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
     billed: readonly BilledAttempt[],
+    call: LanguageModelV3CallOptions,
   ): ReadableStream<LanguageModelV3StreamPart> {
     let reported = false;
+    // Whether the consumer has been given anything a provider bills output for (S-265: then 0 output tokens is no count).
+    let said = false;
     const failedAfterStart = (error: unknown): void => {
       if (reported) return;
       reported = true;
@@ -368,12 +392,20 @@ export class RouterModel implements PricedModel {
     };
     const annotate = (part: LanguageModelV3StreamPart): LanguageModelV3StreamPart => {
       if (part.type === 'error') failedAfterStart(part.error);
-      if (part.type !== 'finish') return part;
+      if (part.type !== 'finish') {
+        said ||= carriesOutput(part);
+        return part;
+      }
+      const charged = said ? servedUsage(part.usage, call) : { usage: part.usage };
       if (!reported) {
         reported = true;
-        this.served(candidate, started, part.usage);
+        this.served(candidate, started, charged.usage, charged.note);
       }
-      return { ...part, providerMetadata: withResultMetadata(part.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }) };
+      return {
+        ...part,
+        usage: charged.usage,
+        providerMetadata: withResultMetadata(part.providerMetadata, { servedBy: candidate.name, ...billedPatch(billed) }),
+      };
     };
     const pending = [...head];
     return new ReadableStream<LanguageModelV3StreamPart>({
@@ -407,6 +439,12 @@ export class RouterModel implements PricedModel {
 /** Nothing a caller can use: no text but whitespace, no tool call, no file. Reasoning alone is no answer. */
 function saysNothing(content: readonly LanguageModelV3Content[]): boolean {
   return !content.some((part) => (part.type === 'text' ? part.text.trim() !== '' : part.type !== 'reasoning'));
+}
+
+/** A stream part that is output a provider bills for: text, reasoning, a tool call, a file. */
+function carriesOutput(part: LanguageModelV3StreamPart): boolean {
+  if (part.type === 'text-delta' || part.type === 'reasoning-delta') return part.delta !== '';
+  return part.type === 'tool-call' || part.type === 'tool-input-start' || part.type === 'file';
 }
 
 function billedPatch(billed: readonly BilledAttempt[]): { billed?: BilledAttempt[] } {

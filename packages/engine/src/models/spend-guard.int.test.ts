@@ -1,10 +1,11 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { perMillionTokens } from './pricing.ts';
+import { perMillionTokens, promptTokenBound } from './pricing.ts';
 import { ProviderHealth } from './provider-health.ts';
 import { createHttpModel } from './providers.ts';
 import { type ProviderEvent, RouterModel } from './router.ts';
 import { BudgetExceededError, callCost, SpendGuard } from './spend-guard.ts';
+import { InProcessSpendLedger } from './spend-ledger.ts';
 import { SpendGuardedModel } from './spend-guarded-model.ts';
 import { startStubOpenAIServer, type StubBehaviour, type StubOpenAIServer } from './testing/stub-openai-server.ts';
 import { drainStream } from './text-stream.ts';
@@ -190,5 +191,161 @@ describe('an attempt the provider billed, then failed, is settled at what it bil
       kind: 'outside_reservation',
       message: expect.stringMatching(/^earlier attempts of this call billed \$0\.\d{6} of its \$0\.\d{6} spend reservation/),
     });
+  });
+});
+
+describe('the provider-router audit (2026-12-07): money a reply plainly cost is charged (stub server)', () => {
+  const POOL = 'What is the pool ceiling?';
+  /** The output cap the guard sends under a $1 ceiling: what the call asks for, the default 1024. */
+  const SENT_OUTPUT = 1_024;
+  const atBound = callCost(PRICE, promptTokenBound(ask(POOL)), SENT_OUTPUT);
+  /** A 200 JSON completion, written by hand so its usage can be anything, or missing. */
+  const completion = (text: string, usage?: Record<string, number>) =>
+    JSON.stringify({
+      id: 'chatcmpl-audit',
+      object: 'chat.completion',
+      created: 1,
+      model: 'groq-stub',
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      ...(usage ? { usage } : {}),
+    });
+
+  it('S-265: a real answer reported as 0 prompt and 0 output tokens is charged at its bound, as a reply whose usage is missing already is', async () => {
+    const answer = '{"claims":[{"text":"The pool ceiling is 100 connections.","citations":["d#s"]}]}';
+    const zero = await guardedOverStub(1, { kind: 'json', text: answer, usage: { promptTokens: 0, completionTokens: 0 } });
+    const result = await zero.model.doGenerate(ask(POOL));
+    expect(result.content).toEqual([{ type: 'text', text: answer }]);
+    expect(Number(zero.stub.requests[0]!.body['max_tokens'])).toBe(SENT_OUTPUT);
+    // The old router settled this at $0: the provider said it cost nothing, and a reply that said something cannot have.
+    // Within a nano-dollar: the guard books in whole nano-dollars, rounded up.
+    expect(zero.guard.spent).toBeCloseTo(atBound, 8);
+    expect(zero.guard.reserved).toBe(0);
+
+    // Missing usage was already charged at the reservation (the spend guard's fail-safe): the two now agree.
+    const missing = await guardedOverStub(1, { kind: 'status', status: 200, body: completion(answer) });
+    await missing.model.doGenerate(ask(POOL));
+    expect(missing.guard.spent).toBeCloseTo(atBound, 8);
+    expect(zero.guard.spent).toBeCloseTo(missing.guard.spent, 8);
+
+    // Streamed, the same.
+    const streamed = await guardedOverStub(1, {
+      kind: 'stream',
+      chunks: [answer.slice(0, 20), answer.slice(20)],
+      usage: { promptTokens: 0, completionTokens: 0 },
+    });
+    const { text } = await drainStream((await streamed.model.doStream(ask(POOL))).stream);
+    expect(text).toBe(answer);
+    expect(streamed.guard.spent).toBeCloseTo(atBound, 8);
+  });
+
+  it('S-265: only the part reported as none is taken at its bound (0 prompt tokens, 20 output: the prompt at its bound, the 20 as reported)', async () => {
+    const { guard, model } = await guardedOverStub(1, {
+      kind: 'status',
+      status: 200,
+      body: completion('{"claims":[]}', { prompt_tokens: 0, completion_tokens: 20, total_tokens: 20 }),
+    });
+    await model.doGenerate(ask(POOL));
+    expect(guard.spent).toBeCloseTo(callCost(PRICE, promptTokenBound(ask(POOL)), 20), 8);
+  });
+
+  // The audit's reply to a call allowed 1,024 output tokens: 696 KB of answer, and the usage the provider reported for it.
+  const flood = `{"claims":[{"text":"${'The pool ceiling is 100 connections. '.repeat(18_900)}","citations":["d#s"]}]}`;
+
+  it('S-266: a 696 KB answer to max_tokens 1024 is refused as reply_too_large and charged at its bound, not taken whole at the usage it reported', async () => {
+    const { guard, model } = await guardedOverStub(1, { kind: 'json', text: flood, usage: { promptTokens: 30, completionTokens: 174_000 } });
+    const error = await model.doGenerate(ask(POOL)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'all_providers_failed', message: expect.stringMatching(/groq failed \(reply_too_large: .*max_tokens 1024/) });
+    // The old router returned the 696 KB and settled $0.1743 (174,000 output tokens) against a reservation of $0.0015.
+    expect(guard.spent).toBeCloseTo(atBound, 8);
+    expect(guard.reserved).toBe(0);
+  });
+
+  it('S-266: streamed, the stream ends with the error once past the bound, and the call is settled at its reservation', async () => {
+    const piece = 'The pool ceiling is 100 connections. '.repeat(400);
+    const { guard, model } = await guardedOverStub(1, { kind: 'stream', chunks: ['{"claims":[{"text":"', ...Array.from({ length: 400 }, () => piece)] });
+    const { text, error } = await drainStream((await model.doStream(ask(POOL))).stream);
+    expect(error).toBeDefined();
+    expect(text.length).toBeLessThan(1_200_000);
+    expect(guard.spent).toBeCloseTo(atBound, 8);
+  });
+
+  it('S-265: the router says so in its served event, with the cost at the bound', async () => {
+    const stub = await startStubOpenAIServer({ script: [{ kind: 'json', text: '{"claims":[]}', usage: { promptTokens: 0, completionTokens: 0 } }] });
+    servers.push(stub);
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-stub', apiKey: 'stub-key', pricing: PRICE },
+      { fetch, timeoutMs: 5_000 },
+    );
+    const events: ProviderEvent[] = [];
+    const router = new RouterModel({ candidates: [{ name: 'groq', model, pricing: PRICE }], health: new ProviderHealth(), onEvent: (e) => events.push(e) });
+    await router.doGenerate({ ...ask(POOL), maxOutputTokens: 200 });
+    expect(events).toEqual([
+      expect.objectContaining({
+        provider: 'groq',
+        kind: 'served',
+        costUsd: expect.closeTo(callCost(PRICE, promptTokenBound(ask(POOL)), 200), 12),
+        message: expect.stringMatching(/reported 0 prompt and 0 output tokens for a reply that said something; charged at its bound/),
+      }),
+    ]);
+  });
+});
+
+describe('S-267: a call aborted while its provider has it is settled at its bound, not $0 (stub server)', () => {
+  const POOL = 'What is the pool ceiling?';
+  const atBound = callCost(PRICE, promptTokenBound(ask(POOL)), 1_024);
+
+  /** groq on a stub that takes its time, under a run guard and the day's ledger, as `serve` composes them. */
+  async function slowProvider(script: StubBehaviour) {
+    const stub = await startStubOpenAIServer({ script: [script] });
+    servers.push(stub);
+    const model = createHttpModel(
+      { kind: 'http', name: 'groq', baseURL: stub.baseURL, model: 'groq-stub', apiKey: 'stub-key', pricing: PRICE },
+      { fetch, timeoutMs: 10_000 },
+    );
+    const router = new RouterModel({ candidates: [{ name: 'groq', model, pricing: PRICE }], health: new ProviderHealth() });
+    const guard = new SpendGuard(1);
+    const ledger = new InProcessSpendLedger({ ceilingUsd: 5 });
+    return { stub, guard, ledger, model: new SpendGuardedModel(router, guard, { ledger }) };
+  }
+
+  /** Aborts `controller` once the stub has the request: the provider is working on it. */
+  async function abortWhenSent(stub: StubOpenAIServer, controller: AbortController): Promise<void> {
+    while (stub.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('The run was stopped.'));
+  }
+
+  for (const mode of ['doGenerate', 'doStream'] as const) {
+    it(`${mode}: aborted mid-call (the replica's grace over, S-258), the hold is settled at the reservation it held`, async () => {
+      // biome-ignore lint/suspicious/noThenProperty: the stub provider's delayed reply names what it then sends; nothing awaits this object
+      const { stub, guard, ledger, model } = await slowProvider({ kind: 'after', ms: 5_000, then: { kind: 'reply', text: '{"claims":[]}' } });
+      const controller = new AbortController();
+      const call = { ...ask(POOL), abortSignal: controller.signal };
+      const [outcome] = await Promise.all([
+        (mode === 'doGenerate' ? model.doGenerate(call) : model.doStream(call)).then(
+          () => 'answered',
+          (e: unknown) => (e as Error).message,
+        ),
+        abortWhenSent(stub, controller),
+      ]);
+      expect(outcome).toBe('The run was stopped.');
+      // The old guard settled this at $0: the provider had the request and may bill it, as it may a timeout.
+      expect(guard.spent).toBeCloseTo(atBound, 8);
+      expect(guard.reserved).toBe(0);
+      const day = await ledger.usage();
+      expect(day.reservedUsd).toBe(0);
+      expect(day.spentUsd).toBeCloseTo(atBound, 8);
+    });
+  }
+
+  it('a call whose run was stopped before it was sent reaches no provider and costs nothing', async () => {
+    const { stub, guard, ledger, model } = await slowProvider({ kind: 'reply', text: '{"claims":[]}' });
+    const call = { ...ask(POOL), abortSignal: AbortSignal.abort(new Error('The run was stopped.')) };
+    await expect(model.doGenerate(call)).rejects.toThrow('The run was stopped.');
+    expect(stub.requests).toHaveLength(0);
+    expect(guard.spent).toBe(0);
+    expect(await ledger.usage()).toMatchObject({ spentUsd: 0, reservedUsd: 0 });
   });
 });

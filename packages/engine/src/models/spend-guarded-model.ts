@@ -104,10 +104,12 @@ export class SpendGuardedModel implements LanguageModelV3 {
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const booking = await this.bookShared(this.book(options));
+    await this.unsentIfAborted(booking);
     let result: LanguageModelV3GenerateResult;
     try {
       result = await this.router.doGenerate(booking.options);
     } catch (error) {
+      if (await this.settledIfAborted(booking)) throw error;
       // Nothing served. Providers do not bill a refused or failed request — but one that failed after reporting usage was billed.
       const billed = this.billedCost(booking, billedOf(error));
       await this.settle(booking, billed.usd, undefined, undefined, true, billed.tokens);
@@ -122,10 +124,12 @@ export class SpendGuardedModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const booking = await this.bookShared(this.book(options));
+    await this.unsentIfAborted(booking);
     let result: LanguageModelV3StreamResult;
     try {
       result = await this.router.doStream(booking.options);
     } catch (error) {
+      if (await this.settledIfAborted(booking)) throw error;
       const billed = this.billedCost(booking, billedOf(error));
       await this.settle(booking, billed.usd, undefined, undefined, true, billed.tokens);
       throw error;
@@ -168,6 +172,32 @@ export class SpendGuardedModel implements LanguageModelV3 {
       },
     });
     return { ...result, stream };
+  }
+
+  /**
+   * A call whose signal aborted before it reached the router (while its hold was being booked) is sent to no
+   * provider: its reservation is released at $0 and the abort's reason thrown.
+   */
+  private async unsentIfAborted(booking: Booking): Promise<void> {
+    const signal = booking.options.abortSignal;
+    if (!signal?.aborted) return;
+    await this.settle(booking, 0, undefined, undefined, true);
+    signal.throwIfAborted();
+  }
+
+  /**
+   * S-267: a call aborted while a provider had it (the run stopped at the end of a replica's grace, S-258, or by its
+   * client) was settled as "nothing served": $0, what failed attempts reported. The request was sent, and the provider
+   * may run it to the end and bill it, as it may a request that timed out; the abort tells us only that we stopped
+   * listening. It is settled at the reservation it held (fail safe, as a timeout and a broken stream are): the dearest
+   * covered provider's bound, which also covers any attempt before it that billed (S-249). The router rethrows the
+   * abort as it came, so its billed attempts are not known here; the reservation is at least their sum.
+   * Returns whether the call was aborted (and so settled).
+   */
+  private async settledIfAborted(booking: Booking): Promise<boolean> {
+    if (!booking.options.abortSignal?.aborted) return false;
+    await this.settle(booking, booking.reservation.usd, undefined);
+    return true;
   }
 
   /** Reserves for the call against the dearest candidate that could serve it, or throws BudgetExceededError. */

@@ -75,6 +75,12 @@ export interface TurnRequest {
   readonly models?: TurnModels;
   readonly onEvent?: (event: TurnEvent) => void;
   readonly now?: () => number;
+  /**
+   * Stops the turn from outside (S-269: the agent shutting down): model calls carry it as their abort signal, and
+   * the turn rejects with its reason — never falls back to the offline planner, which would go on reading. The
+   * toolbox is given the same signal by its maker (WorkspaceToolboxOptions.signal).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -86,6 +92,7 @@ export interface TurnRequest {
  * deterministic planner answers, with a note saying why.
  */
 export async function answerTurn(request: TurnRequest): Promise<TurnOutcome> {
+  request.signal?.throwIfAborted();
   const now = request.now ?? (() => performance.now());
   const started = now();
   const emit = request.onEvent ?? (() => {});
@@ -97,6 +104,8 @@ export async function answerTurn(request: TurnRequest): Promise<TurnOutcome> {
   try {
     return await providerLoop(request, { ...request.models, candidates }, spent, emit, started, now);
   } catch (error) {
+    // Stopped, not failed: the stop's reason is the turn's end, whatever the interrupted call threw.
+    if (request.signal?.aborted) throw request.signal.reason;
     const why = hasErrorCode(error, 'all_providers_failed')
       ? `Every provider failed (${error.failures.map((f) => `${f.provider}: ${f.message}`).join('; ')}), so the offline planner answered.`
       : hasErrorCode(error, 'budget_exceeded')
@@ -181,12 +190,13 @@ async function providerLoop(
       prepareStep: ({ stepNumber }) => (stepNumber >= lastStep ? { toolChoice: 'none' as const } : undefined),
       // The router is the retry: it fails over across providers and honours cooldowns; a second layer would multiply calls.
       maxRetries: 0,
+      ...(request.signal ? { abortSignal: request.signal } : {}),
     });
     const finalStep = result.steps.at(-1);
     text = result.steps.length >= models.maxSteps && (finalStep?.toolCalls.length ?? 0) > 0 ? null : result.text;
   } catch (error) {
     // The last step forbade tools and the model called one anyway: it never stopped.
-    if (!ToolChoiceViolationError.isInstance(error)) throw error;
+    if (request.signal?.aborted || !ToolChoiceViolationError.isInstance(error)) throw error;
     text = null;
   } finally {
     // What the turn spent before any failure is real money: a fallback's metrics carry it.

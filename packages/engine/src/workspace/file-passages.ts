@@ -1,5 +1,5 @@
 import { headOf } from './clip-text.ts';
-import { fileLines } from './read-file.ts';
+import { fileLines } from './file-lines.ts';
 
 /** Lines per embedded passage of an uploaded file, and the most characters one passage sends. */
 export const FILE_PASSAGE_LINES = 40;

@@ -15,6 +15,7 @@ export * from './turn-text.ts';
 export * from './workspace-files.ts';
 export * from './workspace-path.ts';
 export * from './file-name.ts';
+export * from './file-lines.ts';
 export * from './file-passages.ts';
 export * from './similar-lines.ts';
 export * from './sandbox-plan.ts';

@@ -3,7 +3,7 @@ import type { KnowledgeBase } from '../knowledge-base.ts';
 import { corpusKnowledgeBase } from '../orchestrator/testing/corpus-fixture.ts';
 import { HashingEmbedder } from '../retrieval/hashing-embedder.ts';
 import { planOffline, type TurnAnswer } from './planner.ts';
-import { fileLines } from './read-file.ts';
+import { fileLines } from './file-lines.ts';
 import { CHECKOUT_APP_LOG, CHECKOUT_EVENTS_JSONL, CHECKOUT_NGINX_LOG } from './testing-checkout-incident.ts';
 import { WorkspaceToolbox } from './tools.ts';
 import { InMemoryWorkspaceFiles } from './workspace-files.ts';

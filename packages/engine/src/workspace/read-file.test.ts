@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileLines, readFileWindow } from './read-file.ts';
+import { fileLines } from './file-lines.ts';
+import { readFileWindow } from './read-file.ts';
 
 /** Seed #20's four cases, each seen red first (the caps removed, the offset ignored, the long line returned whole). */
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} GET /orders 200`).join('\n');

@@ -1,4 +1,5 @@
 import { headOf } from './clip-text.ts';
+import { fileLines } from './file-lines.ts';
 
 /**
  * Seed #20: read_file used to return the whole file, and one large log blew the
@@ -44,14 +45,6 @@ export interface ReadFileWindow {
   readonly truncated: boolean;
   /** How much was elided and how to read on; null when the window reached the end of the file uncut. */
   readonly notice: string | null;
-}
-
-/** The file's lines: `\n` ends a line (a trailing one does not start another), a `\r` before it is dropped. */
-export function fileLines(content: string): string[] {
-  if (content === '') return [];
-  const lines = content.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
 /**

@@ -16,6 +16,8 @@ export interface SandboxRunRequest {
   readonly argv: readonly string[];
   /** The investigation's files: the runner writes exactly these into the workspace, nothing else. */
   readonly files: WorkspaceFiles;
+  /** Aborted when the turn is stopped (S-269): the runner kills the tool rather than let it run to its time limit. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SandboxRunResult {

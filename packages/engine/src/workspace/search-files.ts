@@ -1,5 +1,5 @@
 import { clipText } from './clip-text.ts';
-import { fileLines } from './read-file.ts';
+import { fileLines } from './file-lines.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
 export interface SearchHit {

@@ -1,5 +1,5 @@
 import { cosine, type Embedder, EmbedderUnavailableError } from '../retrieval/embedder.ts';
-import { fileLines } from './read-file.ts';
+import { fileLines } from './file-lines.ts';
 
 /** A stored passage near a query vector (the store's similarInvestigationPassages, or the in-memory fake's). */
 export interface NearPassage {

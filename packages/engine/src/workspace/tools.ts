@@ -88,6 +88,12 @@ export interface WorkspaceToolboxOptions {
   readonly onCall?: (record: ToolCallRecord, outcome: ToolOutcome) => void;
   /** Seed #21: the sandboxed tools turned on for this workspace, or why none are offered. Absent: none, silently (tests, one-shot callers). */
   readonly sandbox?: SandboxToolsOption;
+  /**
+   * Stops the turn these tools serve (S-269: the agent shutting down): a call made once it is aborted throws its
+   * reason instead of running, and a sandboxed tool still running is killed — a turn must not go on reading after
+   * the store it reads from is about to close.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A tool as a model is shown it: the workspace tools, then the sandboxed ones turned on. */
@@ -105,10 +111,12 @@ export class WorkspaceToolbox {
   readonly #caps: ReadFileCaps;
   readonly #listeners: ((record: ToolCallRecord, outcome: ToolOutcome) => void)[] = [];
   readonly #sandbox: SandboxToolsOption | undefined;
+  readonly #signal: AbortSignal | undefined;
   #readRoom: (() => number) | undefined;
 
   constructor(options: WorkspaceToolboxOptions) {
     this.#sandbox = options.sandbox;
+    this.#signal = options.signal;
     this.#files = options.files;
     this.#kb = options.kb;
     this.#caps = options.caps ?? DEFAULT_READ_FILE_CAPS;
@@ -149,7 +157,10 @@ export class WorkspaceToolbox {
   }
 
   async call(tool: string, args: unknown = {}): Promise<ToolOutcome> {
+    this.#signal?.throwIfAborted();
     const outcome = await this.#run(tool, args);
+    // Stopped while it ran (a killed sandboxed tool reads as a failure): the turn is over, not the call refused.
+    this.#signal?.throwIfAborted();
     // The record is stored (turn events, the answer's toolCalls): a model's NUL or half surrogate in an argument made it a 500.
     const stored = isRecord(args) ? (storableValue(args) as Record<string, unknown>) : {};
     const record: ToolCallRecord = {
@@ -247,7 +258,7 @@ export class WorkspaceToolbox {
     if (!argv.ok) return refused(spec.name, `${spec.name}: ${argv.reason}.`);
     let run: SandboxRunResult;
     try {
-      run = await runner.run({ argv: argv.argv, files: this.#files });
+      run = await runner.run({ argv: argv.argv, files: this.#files, ...(this.#signal ? { signal: this.#signal } : {}) });
     } catch {
       return refused(spec.name, `${spec.name}: the sandbox could not run this time; try again.`);
     }

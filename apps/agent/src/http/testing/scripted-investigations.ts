@@ -37,6 +37,10 @@ export async function startScriptedInvestigations(
   const logged: string[] = [];
   const app = createApp(appDepsOf(agent, { log: (line) => logged.push(line) }));
   return {
+    /** The composed agent (its runs and turns in flight: `agent.inFlight`). */
+    agent,
+    /** The store's database, to write what a test needs the conversation to hold. */
+    db: store.db,
     /** What the HTTP layer logged server-side. */
     logged,
     call: (method: string, path: string, body?: unknown, o: { stream?: boolean; address?: string } = {}) =>

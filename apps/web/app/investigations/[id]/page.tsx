@@ -3,6 +3,7 @@ import { cookies } from 'next/headers';
 import { fileLinesHref, InvestigationAnswer } from '@/components/investigation-answer';
 import { NotFoundHere } from '@/components/not-found-here';
 import { InlineProblemWords, ProblemPanel } from '@/components/problem';
+import { UnansweredQuestion } from '@/components/unanswered-question';
 import { attempt, getInvestigation } from '@/lib/agent';
 import { when } from '@/lib/format';
 import { formFromQuery, type InvestigationForm, inputRefusal, INVESTIGATION_ID } from '@/lib/investigation-forms';
@@ -163,9 +164,12 @@ export default async function InvestigationPage({ params, searchParams }: { para
           {messages.map((m) => (
             <li key={m.id} id={`message-${m.id}`} className={`message message-${m.role}`} data-role={m.role}>
               {m.role === 'user' ? (
-                <p className="message-text" dir="auto">
-                  {m.text}
-                </p>
+                <>
+                  <p className="message-text" dir="auto">
+                    {m.text}
+                  </p>
+                  {m.interrupted ? <UnansweredQuestion interruption={m.interrupted} /> : null}
+                </>
               ) : (
                 <InvestigationAnswer investigationId={id} message={m} />
               )}
@@ -195,7 +199,8 @@ export default async function InvestigationPage({ params, searchParams }: { para
             <span className="muted">Follow-ups read the conversation so far (“and when did it start?”).</span>
           </div>
         </form>
-        {carried && during === 'turn' ? <FormProblem problem={carried} during="turn" context="Nothing was asked." /> : null}
+        {/* Not "Nothing was asked": a turn stopped mid-way (a shutdown, S-269) has its question stored, marked not answered above. */}
+        {carried && during === 'turn' ? <FormProblem problem={carried} during="turn" context="The question was not answered." /> : null}
         {during === 'turn' && query[CUT_PARAM] === '1' && typeof query.message === 'string' ? (
           <p className="notice message-cut" data-cut="message">
             {cutNotice(query.message, 'message')}

@@ -9,11 +9,12 @@ import { ApproveForm, RunOutcome } from '@/components/run-outcome';
 import { failoverSummary, ProviderEvents, SpendSummary, Timeline } from '@/components/trace';
 import { attempt, getRun } from '@/lib/agent';
 import { shortId, when } from '@/lib/format';
-import { isFeedbackLabel } from '@/lib/feedback-labels';
+import { CACHE_NOT_REMOVED, isFeedbackLabel } from '@/lib/feedback-labels';
 import { CUT_PARAM } from '@/lib/kept-text';
 import { approvingRun } from '@/lib/approvals';
 import { problemFromQuery } from '@/lib/problems';
 import { REFUSAL_WORDS_COOKIE, withRefusalWords } from '@/lib/refusal-words';
+import { REPLACED_MARK_COOKIE, replacedMarkFrom } from '@/lib/replaced-mark';
 import { NoSuchRun } from './no-such-run';
 
 export const dynamic = 'force-dynamic';
@@ -72,8 +73,16 @@ export default async function RunPage({
   const keptLabel = first(query.label);
   const keptFeedback =
     duringFeedback && carried
-      ? { label: isFeedbackLabel(keptLabel) ? keptLabel : null, note: first(query.note) ?? '', cut: first(query[CUT_PARAM]) === '1' }
+      ? {
+          label: isFeedbackLabel(keptLabel) ? keptLabel : null,
+          note: first(query.note) ?? '',
+          evidence: first(query.evidence) ?? '',
+          cut: first(query[CUT_PARAM]) === '1',
+        }
       : null;
+  // S-289: the mark this browser's save replaced, which its own 303 left in a cookie for this run.
+  const saved = query.marked === '1';
+  const replaced = saved ? replacedMarkFrom(jar.get(REPLACED_MARK_COOKIE)?.value, run.id) : null;
   const awaiting = run.terminal === 'await_approval';
   const failover = failoverSummary(providerEvents);
   // Approved twice: the run the first approval created, as the agent named it (checked against this run's children).
@@ -212,9 +221,11 @@ export default async function RunPage({
           runId={run.id}
           verdict={run.verdict}
           current={feedback ?? null}
-          saved={query.marked === '1'}
+          saved={saved}
+          cacheNotRemoved={first(query[CACHE_NOT_REMOVED.param]) === CACHE_NOT_REMOVED.value}
           problem={duringFeedback ? carried : null}
           kept={keptFeedback}
+          replaced={replaced}
         />
       ) : null}
 

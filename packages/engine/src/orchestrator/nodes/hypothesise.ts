@@ -1,6 +1,6 @@
 import { readResultMetadata } from '../../models/call-options.ts';
 import { buildDraftPrompt, parseDraft } from '../../models/prompt.ts';
-import { hasErrorCode } from '../../has-error-code.ts';
+import { ATTEMPT_ERROR_CODES, errorCodeOf } from '../../errors.ts';
 import type { CacheRunEvent } from '../events.ts';
 import type { NodeSpec } from '../node-context.ts';
 import type { Attempt } from '../state.ts';
@@ -53,8 +53,8 @@ export const hypothesise: NodeSpec = {
     } catch (error) {
       // A refused or failed call ends this attempt, not the run (the graph escalates); anything else is a bug. The shared
       // ledger unreachable is the same for this run: the call was not made, and no retry here can book it.
-      if (!hasErrorCode(error, 'budget_exceeded') && !hasErrorCode(error, 'all_providers_failed') && !hasErrorCode(error, 'spend_ledger_unavailable'))
-        throw error;
+      const code = errorCodeOf(error);
+      if (code === undefined || !(ATTEMPT_ERROR_CODES as readonly string[]).includes(code)) throw error;
       const failed: Attempt = {
         ...base,
         provider: null,
@@ -63,7 +63,7 @@ export const hypothesise: NodeSpec = {
         tokensOut: 0,
         costUsd: money(model.spend().spentUsd - spentBefore),
         claims: null,
-        error: { code: error.code, message: error.message },
+        error: { code, message: (error as Error).message },
       };
       return { attempts: [failed], draft: null };
     }

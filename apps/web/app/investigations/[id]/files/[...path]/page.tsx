@@ -1,3 +1,4 @@
+import { fileLines } from '@sandscope/api/investigations';
 import type { Metadata } from 'next';
 import { NotFoundHere } from '@/components/not-found-here';
 import { ProblemPanel } from '@/components/problem';
@@ -59,7 +60,9 @@ export default async function InvestigationFilePage({
       </>
     );
   }
-  const lines = file.value.content.replace(/\r?\n$/, '').split(/\r?\n/);
+  // The agent's own split (S-272): this page split at \n and \r\n only, so a log whose lines end in a bare \r was one
+  // line here while the agent cited its lines 2, 3, 4 — every citation of it "past the end of this file".
+  const lines = fileLines(file.value.content);
   const shown = fileWindow(lines.length, range, query.from);
   const citedAt = typeof query.at === 'string' && !Number.isNaN(Date.parse(query.at)) ? query.at : null;
   const replaced = range !== null && citedAt !== null && Date.parse(file.value.createdAt) > Date.parse(citedAt);
