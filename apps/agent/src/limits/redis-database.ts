@@ -1,5 +1,6 @@
-import { Redis, ReplyError } from 'ioredis';
+import { ReplyError } from 'ioredis';
 import { UserError } from '../user-error.ts';
+import { startupProbe } from './redis-probe.ts';
 
 /**
  * S-256: a REDIS_URL naming a database the server does not have (`/16` with the default 16, `/99`) failed ioredis's
@@ -11,16 +12,7 @@ import { UserError } from '../user-error.ts';
 export async function checkRedisDatabase(url: string, timeoutMs = 1_000): Promise<void> {
   const database = redisDatabaseOf(url);
   if (database === 0) return;
-  const at = new URL(url);
-  at.pathname = '/0';
-  const probe = new Redis(at.toString(), {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+  const probe = startupProbe(url, timeoutMs);
   probe.on('error', () => {});
   try {
     try {

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import { UserError } from '../user-error.ts';
+import { startupProbe } from './redis-probe.ts';
 
 /**
  * S-275 (the replicas audit): with a wrong password in REDIS_URL, ioredis's handshake failed with WRONGPASS on every
@@ -32,17 +32,7 @@ export function passwordRefusalWords(refusal: RedisPasswordRefusal): string {
  * starts and refuses runs until it can be (fail closed).
  */
 export async function checkRedisPassword(url: string, timeoutMs = 1_000): Promise<void> {
-  const at = new URL(url);
-  // The database is checkRedisDatabase's: a SELECT it refuses must not hide the password's answer.
-  at.pathname = '/0';
-  const probe = new Redis(at.toString(), {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+  const probe = startupProbe(url, timeoutMs);
   // The handshake's reply comes as an 'error' event; connect() itself only says "Connection is closed".
   let refusal: RedisPasswordRefusal | null = null;
   probe.on('error', (error) => {
